@@ -1,0 +1,18 @@
+package dev.agentwarden;
+
+/**
+ * The jar's entry point. {@code dispatch} goes straight to the hot path without touching the CLI
+ * framework; every other command goes to {@code dev.agentwarden.cli.WardenCli}.
+ */
+public final class Main {
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("dispatch")) {
+            dev.agentwarden.dispatch.DispatchMain.main(args);
+            return;
+        }
+        dev.agentwarden.cli.WardenCli.main(args);
+    }
+}

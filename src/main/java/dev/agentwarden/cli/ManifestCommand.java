@@ -1,0 +1,144 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.ManifestCompiler;
+import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.manifest.ManifestLoader;
+import dev.agentwarden.manifest.ManifestProblem;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code warden manifest lint|show}. */
+@Command(name = "manifest", description = "Check and inspect the hook manifest.",
+        subcommands = {ManifestCommand.Lint.class, ManifestCommand.Show.class})
+final class ManifestCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Lints a manifest: exit 0 clean, 1 errors, 2 unreadable. */
+    @Command(name = "lint", description = "Validate a manifest; errors name file:line and the key.")
+    static final class Lint implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(arity = "0..1", paramLabel = "FILE", description = "Manifest file (default: the one in force).")
+        Path file;
+
+        @Option(names = "--strict", description = "Treat warnings as errors.")
+        boolean strict;
+
+        @Option(names = "--project-dir", description = "Project root for relative script paths (default: cwd).")
+        Path projectDir;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            Path root = projectDir != null ? projectDir : Path.of("").toAbsolutePath();
+            List<ManifestProblem> problems = new ArrayList<>();
+            ManifestLoader.Source source;
+            ManifestCompiler.Result result;
+            try {
+                source = file != null ? ManifestLoader.read(file) : ManifestLoader.locate(null, root.toString());
+                result = ManifestCompiler.compile(source.name(), new String(source.bytes(), StandardCharsets.UTF_8),
+                        ManifestLoader.sha256(source.bytes()));
+            } catch (ManifestException e) {
+                e.problems().forEach(p -> out.println(p));
+                return ExitCode.UNREADABLE.code();
+            }
+            problems.addAll(result.problems());
+            if (result.manifest() != null) {
+                problems.addAll(missingScripts(result.manifest(), source.name(), root));
+            }
+            int errors = 0;
+            for (ManifestProblem p : problems) {
+                out.println(p);
+                if (p.isError() || strict) {
+                    errors++;
+                }
+            }
+            out.println(source.name() + ": " + (errors == 0 ? "ok" : errors + " error(s)")
+                    + (problems.size() > errors ? ", " + (problems.size() - errors) + " warning(s)" : ""));
+            return errors == 0 ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
+        }
+
+        private static List<ManifestProblem> missingScripts(Manifest m, String file, Path root) {
+            List<ManifestProblem> out = new ArrayList<>();
+            for (ConcernSpec c : m.concerns().values()) {
+                if (!c.isBuiltin() && !Files.exists(root.resolve(c.script()))) {
+                    out.add(new ManifestProblem(file, 0, "concerns." + c.name() + ".script",
+                            "script not found: " + root.resolve(c.script()) + " (no built-in twin either; built-ins are "
+                                    + Builtins.NAMES + ")", ManifestProblem.Kind.ERROR, false));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Prints the resolved chain for (host, event, role). */
+    @Command(name = "show", description = "Print the resolved concern chain for a host and event.")
+    static final class Show implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--host", required = true)
+        String host;
+
+        @Option(names = "--event", required = true, description = "Canonical (pre_tool_use) or native (PreToolUse) event.")
+        String event;
+
+        @Option(names = "--role", description = "Session role (default: the default chain).")
+        String role;
+
+        @Option(names = "--manifest", description = "Manifest file (default: the one in force).")
+        String manifestFile;
+
+        @Option(names = "--project-dir")
+        Path projectDir;
+
+        @Override
+        public Integer call() throws ManifestException {
+            PrintWriter out = spec.commandLine().getOut();
+            Path root = projectDir != null ? projectDir : Path.of("").toAbsolutePath();
+            Manifest m = ManifestLoader.load(ManifestLoader.locate(manifestFile, root.toString()), System.getenv());
+            EventName ev = EventName.fromWire(event);
+            if (ev == null) {
+                ev = m.canonicalEvent(host, event);
+            }
+            if (ev == null) {
+                spec.commandLine().getErr().println("warden manifest show: unknown event '" + event + "' for host " + host);
+                return ExitCode.UNREADABLE.code();
+            }
+            out.println("manifest: " + m.source());
+            out.println("host: " + host + "  event: " + ev.wire() + "  role: " + (role == null ? "(default)" : role));
+            List<ConcernSpec> chain = m.chain(host, ev, role);
+            if (chain.isEmpty()) {
+                out.println("(no concerns bound)");
+            }
+            int i = 1;
+            for (ConcernSpec c : chain) {
+                out.printf("%2d. %-28s %-9s %s%s%s%n", i++, c.name(), c.posture().wire(), c.script(),
+                        c.failClosed() ? "  fail_closed" : "",
+                        c.tools().isEmpty() ? "" : "  tools=" + c.tools());
+            }
+            return ExitCode.OK.code();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.agentwarden.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** Every {@code warden} command except {@code dispatch}, which {@link dev.agentwarden.Main} routes first. */
+@Command(name = "warden", mixinStandardHelpOptions = true, versionProvider = WardenCli.Version.class,
+        description = "Agent Warden: policy, ledger and integrity runtime for AI coding-agent hooks.",
+        subcommands = {
+                ManifestCommand.class,
+                CommandLine.HelpCommand.class,
+        })
+public final class WardenCli implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs a command line with the given output streams; returns the exit code. */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cli = new CommandLine(new WardenCli());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setExitCodeExceptionMapper(e -> ExitCode.UNREADABLE.code());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("warden " + cmd.getCommandName() + ": " + e.getMessage());
+            return ExitCode.UNREADABLE.code();
+        });
+        return cli.execute(args);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Reports the jar's version. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = WardenCli.class.getPackage().getImplementationVersion();
+            return new String[] {"warden " + (v == null ? "dev" : v)};
+        }
+    }
+}

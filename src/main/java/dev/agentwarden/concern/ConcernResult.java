@@ -1,0 +1,36 @@
+package dev.agentwarden.concern;
+
+/**
+ * The raw result of one concern run.
+ *
+ * @param decision what the concern said
+ * @param reason   why (shown to the model or user on block/warn), may be {@code null}
+ * @param context  additional context to pass to the model, may be {@code null}
+ */
+public record ConcernResult(Decision decision, String reason, String context) {
+
+    public static ConcernResult allow() {
+        return new ConcernResult(Decision.ALLOW, null, null);
+    }
+
+    public static ConcernResult allowWithContext(String context) {
+        return new ConcernResult(Decision.ALLOW, null, context);
+    }
+
+    public static ConcernResult warn(String message) {
+        return new ConcernResult(Decision.WARN, message, null);
+    }
+
+    public static ConcernResult block(String reason) {
+        return new ConcernResult(Decision.BLOCK, reason, null);
+    }
+
+    /** Stop the whole session (Claude {@code continue:false}). */
+    public static ConcernResult halt(String reason) {
+        return new ConcernResult(Decision.HALT, reason, null);
+    }
+
+    public static ConcernResult error(String reason) {
+        return new ConcernResult(Decision.ERROR, reason, null);
+    }
+}

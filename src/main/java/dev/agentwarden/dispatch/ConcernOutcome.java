@@ -1,0 +1,18 @@
+package dev.agentwarden.dispatch;
+
+import dev.agentwarden.concern.ConcernResult;
+
+/**
+ * One concern's run within a dispatch, after posture and fail mode were applied.
+ *
+ * @param concern    concern name
+ * @param raw        what the concern itself returned
+ * @param effective  the decision that counts toward the verdict
+ * @param message    the text it contributes (reason or context), or {@code null}
+ * @param durationMs wall time of the run
+ * @param note       how the raw result became the effective one (e.g. "timeout after 10000 ms;
+ *                   fail-open"), or {@code null} when unchanged
+ */
+public record ConcernOutcome(String concern, ConcernResult raw, Verdict.Kind effective, String message,
+                             long durationMs, String note) {
+}

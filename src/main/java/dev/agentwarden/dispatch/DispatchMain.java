@@ -1,0 +1,250 @@
+package dev.agentwarden.dispatch;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.host.HostAdapter;
+import dev.agentwarden.host.HostAdapters;
+import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonException;
+import dev.agentwarden.json.JsonLimits;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.manifest.ManifestLoader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The {@code warden dispatch} entry point: one host event in, one host response out.
+ *
+ * <p>This is the hot path. It loads only the JDK, Warden's own JSON reader and the compiled
+ * manifest: no CLI framework, no YAML (except on a manifest-cache miss), no reflection. It never
+ * throws at the host and writes at most one JSON object to stdout.
+ *
+ * <p>Runtime failure mode ({@code WARDEN_FAIL_MODE}): {@code open} (default) lets the action
+ * proceed when Warden itself cannot work (broken manifest, internal error); {@code closed} refuses
+ * it on events the host lets us refuse.
+ */
+public final class DispatchMain {
+    /** Largest payload read from stdin; larger input counts as unreadable. */
+    public static final int DEFAULT_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+
+    private DispatchMain() {
+    }
+
+    /** Parsed command line of {@code warden dispatch}. */
+    record Args(String host, String event, String nativeEvent, String manifest, String projectDir) {
+        static Args parse(String[] argv) {
+            String host = null;
+            String event = null;
+            String nativeEvent = null;
+            String manifest = null;
+            String projectDir = null;
+            for (int i = 0; i < argv.length; i++) {
+                String a = argv[i];
+                String v = i + 1 < argv.length ? argv[i + 1] : null;
+                switch (a) {
+                    case "dispatch":
+                        continue;
+                    case "--host":
+                    case "--platform":
+                        host = v;
+                        break;
+                    case "--event":
+                        event = v;
+                        break;
+                    case "--native-event":
+                        nativeEvent = v;
+                        break;
+                    case "--manifest":
+                        manifest = v;
+                        break;
+                    case "--project-dir":
+                        projectDir = v;
+                        break;
+                    default:
+                        throw new IllegalArgumentException("unknown dispatch option '" + a + "'");
+                }
+                if (v == null) {
+                    throw new IllegalArgumentException("option " + a + " needs a value");
+                }
+                i++;
+            }
+            if (host == null) {
+                throw new IllegalArgumentException("--host is required");
+            }
+            return new Args(host, event, nativeEvent, manifest, projectDir);
+        }
+    }
+
+    public static void main(String[] argv) {
+        int code = run(argv, System.in, System.out, System.err, System.getenv(), Clock.systemUTC());
+        System.out.flush();
+        System.exit(code);
+    }
+
+    /** Runs one dispatch; returns the process exit code. Never throws. */
+    public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
+                          Map<String, String> env, Clock clock) {
+        HostResponse response;
+        try {
+            response = dispatch(argv, stdin, env, clock);
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            response = new HostResponse(0, "", "warden: internal error, failing open: " + e);
+        }
+        if (!response.stdout().isEmpty()) {
+            out.print(response.stdout());
+            out.flush();
+        }
+        if (!response.stderr().isEmpty()) {
+            err.println(response.stderr());
+            err.flush();
+        }
+        return response.exitCode();
+    }
+
+    static HostResponse dispatch(String[] argv, InputStream stdin, Map<String, String> env, Clock clock) {
+        Args args;
+        try {
+            args = Args.parse(Arrays.copyOf(argv, argv.length));
+        } catch (IllegalArgumentException e) {
+            return new HostResponse(0, "", "warden dispatch: " + e.getMessage()
+                    + "; usage: warden dispatch --host H [--native-event N] [--event E] [--manifest F] [--project-dir D]");
+        }
+        HostAdapter adapter = HostAdapters.forId(args.host());
+        if (adapter == null) {
+            return new HostResponse(0, "", "warden: no adapter for host '" + args.host() + "' yet; allowing");
+        }
+        String role = role(env);
+        boolean failClosedRuntime = "closed".equals(env.get("WARDEN_FAIL_MODE"));
+
+        byte[] raw;
+        Map<String, Object> payload = null;
+        String payloadProblem = null;
+        try {
+            raw = readCapped(stdin, maxPayloadBytes(env));
+            if (raw == null) {
+                raw = new byte[0];
+                payloadProblem = "payload_too_large: stdin over " + maxPayloadBytes(env) + " bytes";
+            } else {
+                payload = parsePayload(raw);
+                if (payload == null) {
+                    payloadProblem = "payload_not_object: stdin is JSON but not an object";
+                }
+            }
+        } catch (IOException e) {
+            raw = new byte[0];
+            payloadProblem = "payload_unreadable: " + e.getMessage();
+        } catch (JsonException e) {
+            raw = new byte[0];
+            payloadProblem = "payload_not_json: " + e.getMessage();
+        }
+        Map<String, Object> fields = payload != null ? payload : new LinkedHashMap<>();
+        String root = WorkspaceRoot.resolve(args.projectDir(), fields, env);
+        String nativeEvent = args.nativeEvent() != null ? args.nativeEvent() : adapter.nativeEventOf(fields);
+
+        Manifest manifest;
+        try {
+            manifest = ManifestLoader.load(ManifestLoader.locate(args.manifest(), root), env);
+        } catch (ManifestException e) {
+            String note = "warden: manifest unusable: " + e.getMessage()
+                    + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0));
+            return failRuntime(adapter, nativeEvent, failClosedRuntime, note);
+        }
+        EventName event = args.event() != null ? EventName.fromWire(args.event())
+                : nativeEvent == null ? null : manifest.canonicalEvent(args.host(), nativeEvent);
+        if (event == null) {
+            return new HostResponse(0, "", "warden: unknown event (" + (args.event() != null ? args.event() : nativeEvent)
+                    + ") for host " + args.host() + "; nothing to do");
+        }
+        if (nativeEvent == null) {
+            nativeEvent = event.wire();
+        }
+        Dispatcher dispatcher = new Dispatcher(manifest, clock, env);
+        if (payloadProblem != null) {
+            if (adapter.capability(nativeEvent).canBlock() && dispatcher.hasFailClosedBlocker(args.host(), event, role)) {
+                return adapter.render(nativeEvent, Verdict.block("event payload could not be read ("
+                        + payloadProblem + ") and a fail_closed concern guards " + nativeEvent))
+                        .withStderr("warden: " + payloadProblem + "; refused (fail_closed)");
+            }
+            return new HostResponse(0, "", "warden: " + payloadProblem + "; allowing");
+        }
+        HookEvent hookEvent = adapter.normalize(nativeEvent, event, payload, raw, root);
+        Dispatcher.Result result = dispatcher.dispatch(hookEvent, role);
+        HostResponse response = adapter.render(nativeEvent, result.verdict());
+        for (ConcernOutcome o : result.outcomes()) {
+            if (o.note() != null) {
+                response = response.withStderr("warden: " + o.concern() + ": " + o.note());
+            }
+        }
+        return response;
+    }
+
+    private static HostResponse failRuntime(HostAdapter adapter, String nativeEvent, boolean closed, String note) {
+        if (closed && nativeEvent != null && adapter.capability(nativeEvent).canBlock()) {
+            return adapter.render(nativeEvent, Verdict.block("Warden cannot evaluate policy (WARDEN_FAIL_MODE=closed)"))
+                    .withStderr(note);
+        }
+        return new HostResponse(0, "", note + "; failing open");
+    }
+
+    /** The session role: {@code WARDEN_SESSION_ROLE}, then agent-config's variable; unset is the default role. */
+    static String role(Map<String, String> env) {
+        String r = env.get("WARDEN_SESSION_ROLE");
+        if (r == null || r.isEmpty()) {
+            r = env.get("AGENT_CONFIG_SESSION_ROLE");
+        }
+        return r == null ? Manifest.DEFAULT_ROLE : r;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> parsePayload(byte[] raw) {
+        String text = new String(raw, StandardCharsets.UTF_8);
+        if (text.isBlank()) {
+            throw new JsonException("json_empty", "stdin is empty", 0);
+        }
+        Object value = Json.parse(text, JsonLimits.LENIENT);
+        return value instanceof Map ? (Map<String, Object>) value : null;
+    }
+
+    private static int maxPayloadBytes(Map<String, String> env) {
+        String v = env.get("WARDEN_MAX_PAYLOAD_BYTES");
+        if (v != null) {
+            try {
+                return Math.max(1, Integer.parseInt(v.trim()));
+            } catch (NumberFormatException ignored) {
+                // keep the default
+            }
+        }
+        return DEFAULT_MAX_PAYLOAD_BYTES;
+    }
+
+    /** Reads all of stdin, or returns {@code null} once more than {@code max} bytes arrive. */
+    static byte[] readCapped(InputStream in, int max) throws IOException {
+        byte[] buf = new byte[Math.min(max + 1, 64 * 1024)];
+        int len = 0;
+        while (true) {
+            if (len == buf.length) {
+                if (buf.length > max) {
+                    return null;
+                }
+                buf = Arrays.copyOf(buf, (int) Math.min((long) max + 1, buf.length * 2L));
+            }
+            int n = in.read(buf, len, buf.length - len);
+            if (n < 0) {
+                return Arrays.copyOf(buf, len);
+            }
+            len += n;
+            if (len > max) {
+                return null;
+            }
+        }
+    }
+}

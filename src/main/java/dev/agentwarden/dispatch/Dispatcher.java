@@ -1,0 +1,194 @@
+package dev.agentwarden.dispatch;
+
+import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.Concern;
+import dev.agentwarden.concern.ConcernContext;
+import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.concern.Decision;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.json.Json;
+import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.Posture;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the chain bound to one event and combines the outcomes into a {@link Verdict}, with
+ * agent-config's semantics: chain order; role drops (compiled in); the {@code tools} filter;
+ * {@code skip_on_refusal_retry}; exit-code meanings; fail-open unless {@code fail_closed}; the
+ * posture ceiling (shadow emits nothing, advisory never blocks); at most one ranked nudge.
+ *
+ * <p>It never throws for a concern: each run is guarded and a failure becomes the concern's
+ * defined outcome.
+ */
+public final class Dispatcher {
+    private final Manifest manifest;
+    private final Clock clock;
+    private final Map<String, String> env;
+
+    public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env) {
+        this.manifest = manifest;
+        this.clock = clock;
+        this.env = env;
+    }
+
+    /** The verdict and each concern's outcome for one event. */
+    public record Result(Verdict verdict, List<ConcernOutcome> outcomes) {
+    }
+
+    /** The concerns that will run for an event and role, after the tools filter and retry skips. */
+    public List<ConcernSpec> chainFor(HookEvent event, String role) {
+        List<ConcernSpec> out = new ArrayList<>();
+        boolean refusalRetry = (event.event() == EventName.STOP || event.event() == EventName.SUBAGENT_STOP)
+                && event.payloadFlag("stop_hook_active");
+        for (ConcernSpec spec : manifest.chain(event.host(), event.event(), role)) {
+            if (!spec.appliesToTool(event.toolName())) {
+                continue;
+            }
+            if (refusalRetry && spec.skipOnRefusalRetry()) {
+                continue;
+            }
+            out.add(spec);
+        }
+        return out;
+    }
+
+    public Result dispatch(HookEvent event, String role) {
+        List<ConcernOutcome> outcomes = new ArrayList<>();
+        for (ConcernSpec spec : chainFor(event, role)) {
+            long start = System.nanoTime();
+            ConcernResult raw = runGuarded(spec, event);
+            long durationMs = (System.nanoTime() - start) / 1_000_000;
+            outcomes.add(settle(spec, raw, durationMs));
+        }
+        outcomes = keepLowestRankedNudge(outcomes);
+        return new Result(Verdict.combine(outcomes), outcomes);
+    }
+
+    /** Whether some concern bound to this event would refuse when it cannot run. */
+    public boolean hasFailClosedBlocker(String host, EventName event, String role) {
+        return manifest.chain(host, event, role).stream()
+                .anyMatch(c -> c.failClosed() && c.posture() == Posture.BLOCKING);
+    }
+
+    private ConcernResult runGuarded(ConcernSpec spec, HookEvent event) {
+        Path stateHome = WorkspaceRoot.stateHome(event.workspaceRoot());
+        try {
+            if (spec.isBuiltin()) {
+                Concern concern = Builtins.create(spec.builtinName());
+                if (concern == null) {
+                    return ConcernResult.error("unknown built-in " + spec.builtinName());
+                }
+                ConcernResult result = concern.evaluate(new ConcernContext(event, spec, clock, stateHome, env));
+                return result == null ? ConcernResult.allow() : result;
+            }
+            return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec),
+                    Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()));
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+            return ConcernResult.error("crashed: " + e);
+        }
+    }
+
+    /** Applies fail mode and posture to a raw result. */
+    static ConcernOutcome settle(ConcernSpec spec, ConcernResult raw, long durationMs) {
+        Decision d = raw.decision();
+        String message;
+        String note = null;
+        Verdict.Kind kind;
+        switch (d) {
+            case ERROR:
+                if (spec.failClosed()) {
+                    kind = Verdict.Kind.BLOCK;
+                    message = spec.name() + " could not run (" + raw.reason() + "); fail_closed refuses";
+                    note = raw.reason() + "; fail-closed";
+                } else {
+                    kind = Verdict.Kind.ALLOW;
+                    message = null;
+                    note = raw.reason() + "; fail-open";
+                }
+                break;
+            case HALT:
+                kind = Verdict.Kind.HALT;
+                message = raw.reason();
+                break;
+            case BLOCK:
+                kind = Verdict.Kind.BLOCK;
+                message = raw.reason();
+                break;
+            case WARN:
+                kind = Verdict.Kind.WARN;
+                message = joinNonNull(raw.reason(), raw.context());
+                break;
+            case ALLOW:
+            default:
+                kind = Verdict.Kind.ALLOW;
+                message = raw.context();
+                break;
+        }
+        if (spec.posture() == Posture.SHADOW && (kind != Verdict.Kind.ALLOW || message != null)) {
+            note = (note == null ? "" : note + "; ") + "shadow: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " not emitted";
+            kind = Verdict.Kind.ALLOW;
+            message = null;
+        } else if (spec.posture() == Posture.ADVISORY && (kind == Verdict.Kind.BLOCK || kind == Verdict.Kind.HALT)) {
+            note = (note == null ? "" : note + "; ") + "advisory ceiling: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " → warn";
+            kind = Verdict.Kind.WARN;
+        }
+        return new ConcernOutcome(spec.name(), raw, kind, message, durationMs, note);
+    }
+
+    /** Ranked nudges: only the lowest-ranked concern that said something keeps its message. */
+    private List<ConcernOutcome> keepLowestRankedNudge(List<ConcernOutcome> outcomes) {
+        ConcernOutcome winner = null;
+        for (ConcernOutcome o : outcomes) {
+            ConcernSpec spec = manifest.concerns().get(o.concern());
+            if (spec.nudgeRank() > 0 && o.message() != null && o.effective().ordinal() <= Verdict.Kind.WARN.ordinal()
+                    && (winner == null || spec.nudgeRank() < manifest.concerns().get(winner.concern()).nudgeRank())) {
+                winner = o;
+            }
+        }
+        if (winner == null) {
+            return outcomes;
+        }
+        List<ConcernOutcome> out = new ArrayList<>(outcomes.size());
+        for (ConcernOutcome o : outcomes) {
+            ConcernSpec spec = manifest.concerns().get(o.concern());
+            if (o != winner && spec.nudgeRank() > 0 && o.message() != null
+                    && o.effective().ordinal() <= Verdict.Kind.WARN.ordinal()) {
+                out.add(new ConcernOutcome(o.concern(), o.raw(), Verdict.Kind.ALLOW, null, o.durationMs(),
+                        "nudge suppressed: rank " + spec.nudgeRank() + " yields to " + winner.concern()));
+            } else {
+                out.add(o);
+            }
+        }
+        return out;
+    }
+
+    /** The agent-config envelope an external concern reads on stdin. */
+    static byte[] envelope(HookEvent event, ConcernSpec spec) {
+        Map<String, Object> env = Json.object();
+        env.put("schema_version", 1L);
+        env.put("platform", event.host());
+        env.put("event", event.event().wire());
+        env.put("native_event", event.nativeEvent());
+        env.put("session_id", event.sessionId());
+        env.put("workspace_root", event.workspaceRoot());
+        env.put("payload", event.payload().containsKey("_raw") && event.payload().size() == 1
+                ? event.payload() : new Json.RawJson(event.rawPayloadText().strip()));
+        env.put("settings", spec.settings());
+        return Json.write(env).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String joinNonNull(String a, String b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null ? a : a + "\n" + b;
+    }
+}

@@ -1,0 +1,169 @@
+package dev.agentwarden.dispatch;
+
+import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.concern.Decision;
+import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonException;
+import dev.agentwarden.manifest.ConcernSpec;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a command concern as a child process: the envelope on stdin, a wall-clock timeout, and a
+ * cap on what it may print. Exit 0 allow, 1 block, 2 warn; anything else, a crash, a missing
+ * script or a timeout is {@link Decision#ERROR}. Stdout may be JSON
+ * {@code {decision, reason, additional_context, context}} or plain text.
+ */
+final class ExternalConcern {
+    /** Bytes kept from each of the child's stdout and stderr; the rest is read and dropped. */
+    static final int OUTPUT_CAP_BYTES = 64 * 1024;
+    /** Characters of non-JSON stdout kept as the message. */
+    static final int RAW_TEXT_CHARS = 500;
+
+    private ExternalConcern() {
+    }
+
+    static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> extraEnv) {
+        Path script = workspaceRoot.resolve(spec.script());
+        if (!Files.exists(script)) {
+            return ConcernResult.error("script_not_found: " + script);
+        }
+        if (!Files.isExecutable(script)) {
+            return ConcernResult.error("permission_denied: " + script + " is not executable");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(script.toString());
+        command.addAll(spec.args());
+        ProcessBuilder pb = new ProcessBuilder(command).directory(workspaceRoot.toFile());
+        pb.environment().putAll(extraEnv);
+        Process process;
+        try {
+            process = pb.start();
+        } catch (IOException e) {
+            return ConcernResult.error("execution_failed: " + e.getMessage());
+        }
+        Drain out = new Drain(process.getInputStream());
+        Drain err = new Drain(process.getErrorStream());
+        out.start();
+        err.start();
+        try (OutputStream stdin = process.getOutputStream()) {
+            stdin.write(envelope);
+        } catch (IOException ignored) {
+            // a concern that does not read its stdin is allowed
+        }
+        try {
+            if (!process.waitFor(spec.timeoutMs(), TimeUnit.MILLISECONDS)) {
+                kill(process);
+                return ConcernResult.error("timeout after " + spec.timeoutMs() + " ms");
+            }
+            out.join(1000);
+            err.join(1000);
+        } catch (InterruptedException e) {
+            kill(process);
+            Thread.currentThread().interrupt();
+            return ConcernResult.error("interrupted");
+        }
+        return interpret(process.exitValue(), out.text(), err.text(), out.overflowed() || err.overflowed());
+    }
+
+    static ConcernResult interpret(int exitCode, String stdout, String stderr, boolean overflowed) {
+        String reason = null;
+        String context = null;
+        String trimmed = stdout.strip();
+        if (trimmed.startsWith("{")) {
+            try {
+                Map<String, Object> o = Json.parseObject(trimmed);
+                reason = o.get("reason") instanceof String s && !s.isEmpty() ? s : null;
+                Object ctx = o.get("additional_context") != null ? o.get("additional_context") : o.get("context");
+                context = ctx instanceof String s && !s.isEmpty() ? s : null;
+            } catch (JsonException e) {
+                reason = clip(trimmed);
+            }
+        } else if (!trimmed.isEmpty()) {
+            reason = clip(trimmed);
+        }
+        if (reason == null && !stderr.isBlank()) {
+            reason = clip(stderr.strip());
+        }
+        String message = join(reason, context);
+        if (overflowed && message != null) {
+            message = message + " [output over " + OUTPUT_CAP_BYTES + " bytes dropped]";
+        }
+        switch (exitCode) {
+            case 0:
+                return new ConcernResult(Decision.ALLOW, null, message);
+            case 1:
+                return new ConcernResult(Decision.BLOCK, message, null);
+            case 2:
+                return new ConcernResult(Decision.WARN, message, null);
+            default:
+                return ConcernResult.error("exit code " + exitCode + (message == null ? "" : ": " + message));
+        }
+    }
+
+    private static String join(String a, String b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null ? a : a + "\n" + b;
+    }
+
+    private static String clip(String s) {
+        return s.length() <= RAW_TEXT_CHARS ? s : s.substring(0, RAW_TEXT_CHARS);
+    }
+
+    private static void kill(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    /** Reads a child's stream to the end, keeping at most {@link #OUTPUT_CAP_BYTES}. */
+    private static final class Drain extends Thread {
+        private final InputStream in;
+        private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        private volatile boolean overflowed;
+
+        Drain(InputStream in) {
+            this.in = in;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            byte[] buf = new byte[8192];
+            try (in) {
+                int n;
+                while ((n = in.read(buf)) >= 0) {
+                    int room = OUTPUT_CAP_BYTES - kept.size();
+                    if (n > room) {
+                        overflowed = true;
+                    }
+                    if (room > 0) {
+                        kept.write(buf, 0, Math.min(n, room));
+                    }
+                }
+            } catch (IOException ignored) {
+                // the child went away; keep what was read
+            }
+        }
+
+        String text() {
+            synchronized (kept) {
+                return kept.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        boolean overflowed() {
+            return overflowed;
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package dev.agentwarden.event;
+
+/** Warden's canonical lifecycle-event vocabulary, a superset of agent-config 11.0.0's. */
+public enum EventName {
+    SESSION_START("session_start"),
+    SESSION_END("session_end"),
+    USER_PROMPT_SUBMIT("user_prompt_submit"),
+    PRE_TOOL_USE("pre_tool_use"),
+    POST_TOOL_USE("post_tool_use"),
+    POST_TOOL_USE_FAILURE("post_tool_use_failure"),
+    PERMISSION_REQUEST("permission_request"),
+    NOTIFICATION("notification"),
+    STOP("stop"),
+    PRE_COMPACT("pre_compact"),
+    AGENT_ERROR("agent_error"),
+    SUBAGENT_START("subagent_start"),
+    SUBAGENT_STOP("subagent_stop");
+
+    private final String wire;
+
+    EventName(String wire) {
+        this.wire = wire;
+    }
+
+    /** The snake_case name used in manifests, ledgers and envelopes. */
+    public String wire() {
+        return wire;
+    }
+
+    /** The event for a snake_case name, or {@code null} when the name is not in the vocabulary. */
+    public static EventName fromWire(String name) {
+        if (name == null) {
+            return null;
+        }
+        for (EventName e : values()) {
+            if (e.wire.equals(name)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public String toString() {
+        return wire;
+    }
+}

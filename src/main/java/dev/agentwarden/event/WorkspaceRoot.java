@@ -1,0 +1,46 @@
+package dev.agentwarden.event;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The one root resolver every state reader and writer uses, so a reader never looks at a
+ * different {@code .warden/} than the writer: explicit project dir, then the payload's
+ * {@code workspace_root} / {@code project_root}, then the host's project env var, then
+ * {@code payload.cwd}, then the process working directory.
+ */
+public final class WorkspaceRoot {
+    private WorkspaceRoot() {
+    }
+
+    public static String resolve(String explicitDir, Map<String, Object> payload, Map<String, String> env) {
+        if (nonEmpty(explicitDir)) {
+            return explicitDir;
+        }
+        for (String key : new String[] {"workspace_root", "project_root"}) {
+            if (payload.get(key) instanceof String s && nonEmpty(s)) {
+                return s;
+            }
+        }
+        for (String var : new String[] {"WARDEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR",
+                "GEMINI_PROJECT_DIR"}) {
+            String v = env.get(var);
+            if (nonEmpty(v)) {
+                return v;
+            }
+        }
+        if (payload.get("cwd") instanceof String s && nonEmpty(s)) {
+            return s;
+        }
+        return Path.of("").toAbsolutePath().toString();
+    }
+
+    /** The {@code .warden} directory under a resolved root. */
+    public static Path stateHome(String root) {
+        return Path.of(root, ".warden");
+    }
+
+    private static boolean nonEmpty(String s) {
+        return s != null && !s.isEmpty();
+    }
+}

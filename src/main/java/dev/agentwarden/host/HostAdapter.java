@@ -1,0 +1,38 @@
+package dev.agentwarden.host;
+
+import dev.agentwarden.dispatch.Verdict;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.HookEvent;
+import java.util.Map;
+
+/**
+ * A pure translator between one host's hook protocol and Warden's event and verdict. What a host
+ * cannot express is data ({@link #capability}), and every downgrade is explicit.
+ */
+public interface HostAdapter {
+
+    /** The host id as named in manifests. */
+    String id();
+
+    /** The native event name carried in a payload, or {@code null}. */
+    String nativeEventOf(Map<String, Object> payload);
+
+    /** The normalized event for a payload. */
+    HookEvent normalize(String nativeEvent, EventName event, Map<String, Object> payload, byte[] raw,
+                        String workspaceRoot);
+
+    /** What this host can do with a verdict on an event. */
+    Capability capability(String nativeEvent);
+
+    /** Renders a verdict in the host's protocol. */
+    HostResponse render(String nativeEvent, Verdict verdict);
+
+    /**
+     * The host's channels for one event.
+     *
+     * @param canBlock   a block verdict can refuse the action
+     * @param hasContext additional context reaches the model
+     */
+    record Capability(boolean canBlock, boolean hasContext) {
+    }
+}

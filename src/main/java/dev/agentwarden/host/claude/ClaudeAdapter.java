@@ -1,0 +1,161 @@
+package dev.agentwarden.host.claude;
+
+import dev.agentwarden.dispatch.Verdict;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.HostAdapter;
+import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.json.Json;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Claude Code's command-hook protocol; Cowork runs the same CLI and shares it.
+ *
+ * <p>Output is always exit 0 with at most one JSON object on stdout. No opinion is no output (never
+ * an explicit allow, which would skip the host's own permission prompt). A block is rendered in the
+ * event's own channel: {@code permissionDecision: "deny"} on PreToolUse, {@code decision: "block"}
+ * where the host honours it. On events that cannot be blocked the block is downgraded, visibly, to
+ * context for the model, or to a {@code systemMessage} for the user where there is no context
+ * channel. A halt is {@code continue: false} with a {@code stopReason} on every event.
+ */
+public final class ClaudeAdapter implements HostAdapter {
+
+    /** Claude Code caps hook output strings at this many characters and spills the rest to a file. */
+    public static final int OUTPUT_CAP_CHARS = 10_000;
+
+    private static final String PREFIX = "[warden] ";
+
+    /** How a block is expressed per native event; events missing here cannot be blocked. */
+    private enum BlockChannel { PERMISSION_DENY, DECISION_BLOCK, PERMISSION_REQUEST_DENY }
+
+    private static final Map<String, BlockChannel> BLOCK = Map.of(
+            "PreToolUse", BlockChannel.PERMISSION_DENY,
+            "UserPromptSubmit", BlockChannel.DECISION_BLOCK,
+            "Stop", BlockChannel.DECISION_BLOCK,
+            "SubagentStop", BlockChannel.DECISION_BLOCK,
+            "PostToolUse", BlockChannel.DECISION_BLOCK,
+            "PermissionRequest", BlockChannel.PERMISSION_REQUEST_DENY);
+
+    /** Events whose {@code hookSpecificOutput.additionalContext} reaches the model. */
+    private static final java.util.Set<String> CONTEXT = java.util.Set.of(
+            "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart",
+            "SubagentStart", "Stop", "SubagentStop");
+
+    private final String id;
+
+    public ClaudeAdapter(String id) {
+        this.id = id;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String nativeEventOf(Map<String, Object> payload) {
+        return payload.get("hook_event_name") instanceof String s ? s : null;
+    }
+
+    @Override
+    public HookEvent normalize(String nativeEvent, EventName event, Map<String, Object> payload, byte[] raw,
+                               String workspaceRoot) {
+        return new HookEvent(id, event, nativeEvent, str(payload, "session_id", ""), str(payload, "agent_id", null),
+                str(payload, "agent_type", null), str(payload, "tool_name", null), payload.get("tool_input"),
+                str(payload, "cwd", null), workspaceRoot, payload, raw);
+    }
+
+    @Override
+    public Capability capability(String nativeEvent) {
+        return new Capability(BLOCK.containsKey(nativeEvent), CONTEXT.contains(nativeEvent));
+    }
+
+    @Override
+    public HostResponse render(String nativeEvent, Verdict verdict) {
+        switch (verdict.kind()) {
+            case HALT: {
+                Map<String, Object> out = new LinkedHashMap<>();
+                out.put("continue", Boolean.FALSE);
+                out.put("stopReason", cap(PREFIX + verdict.reason()));
+                return json(out);
+            }
+            case BLOCK:
+                return renderBlock(nativeEvent, verdict);
+            case WARN:
+            case ALLOW:
+            default:
+                return verdict.context() == null ? HostResponse.SILENT : renderContext(nativeEvent, verdict.context());
+        }
+    }
+
+    private HostResponse renderBlock(String nativeEvent, Verdict verdict) {
+        BlockChannel channel = BLOCK.get(nativeEvent);
+        String reason = cap(PREFIX + verdict.reason());
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (channel == null) {
+            String text = "policy would block this " + nativeEvent + ", which the host cannot refuse: " + verdict.reason();
+            HostResponse downgraded = renderContext(nativeEvent, verdict.context() == null ? text : text + "\n" + verdict.context());
+            return downgraded.withStderr("warden: block downgraded to context on " + nativeEvent + " (not blockable)");
+        }
+        switch (channel) {
+            case PERMISSION_DENY: {
+                Map<String, Object> specific = new LinkedHashMap<>();
+                specific.put("hookEventName", nativeEvent);
+                specific.put("permissionDecision", "deny");
+                specific.put("permissionDecisionReason", reason);
+                if (verdict.context() != null) {
+                    specific.put("additionalContext", cap(verdict.context()));
+                }
+                out.put("hookSpecificOutput", specific);
+                break;
+            }
+            case PERMISSION_REQUEST_DENY: {
+                Map<String, Object> decision = new LinkedHashMap<>();
+                decision.put("behavior", "deny");
+                decision.put("message", reason);
+                Map<String, Object> specific = new LinkedHashMap<>();
+                specific.put("hookEventName", nativeEvent);
+                specific.put("decision", decision);
+                out.put("hookSpecificOutput", specific);
+                break;
+            }
+            case DECISION_BLOCK:
+            default:
+                out.put("decision", "block");
+                out.put("reason", reason);
+                break;
+        }
+        return json(out);
+    }
+
+    private HostResponse renderContext(String nativeEvent, String context) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (CONTEXT.contains(nativeEvent)) {
+            Map<String, Object> specific = new LinkedHashMap<>();
+            specific.put("hookEventName", nativeEvent);
+            specific.put("additionalContext", cap(context));
+            out.put("hookSpecificOutput", specific);
+        } else {
+            out.put("systemMessage", cap(PREFIX + context));
+        }
+        return json(out);
+    }
+
+    private static HostResponse json(Map<String, Object> out) {
+        return new HostResponse(0, Json.write(out), "");
+    }
+
+    /** Keeps a string within the host's cap so it is never spilled or clipped by the host. */
+    private static String cap(String s) {
+        if (s.length() <= OUTPUT_CAP_CHARS) {
+            return s;
+        }
+        String marker = " […truncated by warden]";
+        return s.substring(0, OUTPUT_CAP_CHARS - marker.length()) + marker;
+    }
+
+    private static String str(Map<String, Object> payload, String key, String fallback) {
+        return payload.get(key) instanceof String s ? s : fallback;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.agentwarden.manifest;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.json.Json;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/** The compiled-manifest cache format: a JSON rendering of {@link Manifest}, read on the hot path. */
+final class ManifestCodec {
+    /** Bumped whenever the compiled form or the compiler's semantics change. */
+    static final int FORMAT = 1;
+
+    private ManifestCodec() {
+    }
+
+    static String write(Manifest m) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("format", (long) FORMAT);
+        root.put("source_sha256", m.sourceSha256());
+        Map<String, Object> aliases = new LinkedHashMap<>();
+        m.aliases().forEach((host, byNative) -> {
+            Map<String, Object> h = new LinkedHashMap<>();
+            byNative.forEach((n, e) -> h.put(n, e.wire()));
+            aliases.put(host, h);
+        });
+        root.put("aliases", aliases);
+        Map<String, Object> concerns = new LinkedHashMap<>();
+        m.concerns().forEach((name, c) -> {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("script", c.script());
+            o.put("args", c.args());
+            o.put("fail_closed", c.failClosed());
+            o.put("posture", c.posture().wire());
+            o.put("tools", new ArrayList<>(c.tools()));
+            o.put("timeout_ms", (long) c.timeoutMs());
+            o.put("skip_on_refusal_retry", c.skipOnRefusalRetry());
+            o.put("nudge_rank", (long) c.nudgeRank());
+            o.put("settings", c.settings());
+            concerns.put(name, o);
+        });
+        root.put("concerns", concerns);
+        root.put("chains", m.chains());
+        return Json.write(root);
+    }
+
+    @SuppressWarnings("unchecked")
+    static Manifest read(String source, String text) {
+        Map<String, Object> root = Json.parseObject(text);
+        if (!(root.get("format") instanceof Long f) || f != FORMAT) {
+            throw new IllegalArgumentException("compiled manifest format " + root.get("format") + " is not " + FORMAT);
+        }
+        Map<String, Map<String, EventName>> aliases = new LinkedHashMap<>();
+        ((Map<String, Object>) root.get("aliases")).forEach((host, v) -> {
+            Map<String, EventName> byNative = new LinkedHashMap<>();
+            ((Map<String, Object>) v).forEach((n, e) -> byNative.put(n, EventName.fromWire((String) e)));
+            aliases.put(host, byNative);
+        });
+        Map<String, ConcernSpec> concerns = new LinkedHashMap<>();
+        ((Map<String, Object>) root.get("concerns")).forEach((name, v) -> {
+            Map<String, Object> o = (Map<String, Object>) v;
+            concerns.put(name, new ConcernSpec(name, (String) o.get("script"), strings(o.get("args")),
+                    (Boolean) o.get("fail_closed"), Posture.fromWire((String) o.get("posture")),
+                    new LinkedHashSet<>(strings(o.get("tools"))), ((Long) o.get("timeout_ms")).intValue(),
+                    (Boolean) o.get("skip_on_refusal_retry"), ((Long) o.get("nudge_rank")).intValue(),
+                    (Map<String, Object>) o.get("settings")));
+        });
+        Map<String, Map<String, Map<String, List<String>>>> chains = new LinkedHashMap<>();
+        ((Map<String, Object>) root.get("chains")).forEach((host, v) -> {
+            Map<String, Map<String, List<String>>> byEvent = new LinkedHashMap<>();
+            ((Map<String, Object>) v).forEach((event, r) -> {
+                Map<String, List<String>> byRole = new LinkedHashMap<>();
+                ((Map<String, Object>) r).forEach((role, names) -> byRole.put(role, strings(names)));
+                byEvent.put(event, byRole);
+            });
+            chains.put(host, byEvent);
+        });
+        return new Manifest(source, (String) root.get("source_sha256"), aliases, concerns, chains);
+    }
+
+    private static List<String> strings(Object list) {
+        List<String> out = new ArrayList<>();
+        for (Object o : (List<?>) list) {
+            out.add((String) o);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,482 @@
+package dev.agentwarden.manifest;
+
+import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Hosts;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.nodes.Tag;
+
+/**
+ * Reads a YAML 1.2 manifest (a superset of agent-config's {@code hook_manifest.yaml} schema v1),
+ * validates it, and compiles it to a {@link Manifest}. Every problem names file, line and key.
+ * Runs only off the dispatch path (lint, show, and cache misses).
+ */
+public final class ManifestCompiler {
+    private static final Set<String> TOP_LEVEL = Set.of(
+            "schema_version", "concerns", "roles", "platforms", "native_event_aliases");
+    private static final Set<String> CONCERN_KEYS = Set.of(
+            "script", "args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
+            "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies");
+
+    private final String file;
+    private final List<ManifestProblem> problems = new ArrayList<>();
+
+    private ManifestCompiler(String file) {
+        this.file = file;
+    }
+
+    /** The outcome of compiling: the manifest when no fatal problem stands, and every problem. */
+    public record Result(Manifest manifest, List<ManifestProblem> problems) {
+        public boolean hasErrors() {
+            return problems.stream().anyMatch(ManifestProblem::isError);
+        }
+    }
+
+    /**
+     * Compiles manifest text.
+     *
+     * @throws ManifestException when the text is not YAML, or not a mapping at the top
+     */
+    public static Result compile(String file, String text, String sha256) throws ManifestException {
+        return new ManifestCompiler(file).run(text, sha256);
+    }
+
+    private Result run(String text, String sha256) throws ManifestException {
+        Node root;
+        try {
+            root = new Compose(LoadSettings.builder().setLabel(file).build()).composeString(text).orElse(null);
+        } catch (MarkedYamlEngineException e) {
+            int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
+            throw unreadable(line, "not valid YAML: " + e.getProblem());
+        } catch (YamlEngineException e) {
+            throw unreadable(0, "not valid YAML: " + e.getMessage());
+        }
+        if (!(root instanceof MappingNode top)) {
+            throw unreadable(line(root), "a manifest is a YAML mapping with schema_version, concerns and platforms");
+        }
+        Map<String, NodeTuple> keys = entries(top, "");
+        for (String k : keys.keySet()) {
+            if (!TOP_LEVEL.contains(k)) {
+                warn(keys.get(k).getKeyNode(), k, "unknown top-level key");
+            }
+        }
+        checkSchemaVersion(keys.get("schema_version"));
+        Map<String, ConcernSpec> concerns = readConcerns(keys.get("concerns"));
+        Map<String, Set<String>> drops = readRoles(keys.get("roles"), concerns);
+        Map<String, Map<String, EventName>> aliases = readAliases(keys.get("native_event_aliases"));
+        Map<String, Map<String, List<String>>> platforms = readPlatforms(keys.get("platforms"), concerns);
+        checkNudgeRanks(concerns, keys.get("concerns"));
+
+        if (problems.stream().anyMatch(ManifestProblem::fatal)) {
+            return new Result(null, List.copyOf(problems));
+        }
+        Map<String, Map<String, Map<String, List<String>>>> chains = new LinkedHashMap<>();
+        platforms.forEach((host, byEvent) -> {
+            Map<String, Map<String, List<String>>> hostChains = new LinkedHashMap<>();
+            byEvent.forEach((event, names) -> {
+                Map<String, List<String>> byRole = new LinkedHashMap<>();
+                byRole.put(Manifest.DEFAULT_ROLE, List.copyOf(names));
+                drops.forEach((role, dropped) -> byRole.put(role,
+                        event.equals(EventName.PRE_TOOL_USE.wire())
+                                ? List.copyOf(names)
+                                : names.stream().filter(n -> !dropped.contains(n)).toList()));
+                hostChains.put(event, byRole);
+            });
+            chains.put(host, hostChains);
+        });
+        return new Result(new Manifest(file, sha256, aliases, concerns, chains), List.copyOf(problems));
+    }
+
+    private void checkSchemaVersion(NodeTuple t) {
+        if (t == null) {
+            error(null, "schema_version", "missing; this reader understands schema_version: 1", true);
+            return;
+        }
+        Object v = scalar(t.getValueNode());
+        if (!(v instanceof Long n) || n != 1) {
+            error(t.getValueNode(), "schema_version", "must be 1, found " + describe(t.getValueNode()), true);
+        }
+    }
+
+    private Map<String, ConcernSpec> readConcerns(NodeTuple t) {
+        Map<String, ConcernSpec> out = new LinkedHashMap<>();
+        if (t == null) {
+            error(null, "concerns", "missing", true);
+            return out;
+        }
+        if (!(t.getValueNode() instanceof MappingNode map)) {
+            error(t.getValueNode(), "concerns", "must be a mapping of concern name to definition", true);
+            return out;
+        }
+        entries(map, "concerns").forEach((name, entry) -> {
+            ConcernSpec spec = readConcern("concerns." + name, name, entry.getValueNode());
+            if (spec != null) {
+                out.put(name, spec);
+            }
+        });
+        return out;
+    }
+
+    private ConcernSpec readConcern(String path, String name, Node node) {
+        if (!(node instanceof MappingNode map)) {
+            error(node, path, "a concern is a mapping with at least script:", true);
+            return null;
+        }
+        Map<String, NodeTuple> keys = entries(map, path);
+        NodeTuple scriptNode = keys.get("script");
+        String script = scriptNode == null ? null : string(scriptNode.getValueNode(), path + ".script", true);
+        if (scriptNode == null) {
+            error(node, path + ".script", "missing script", true);
+        }
+        Posture fromPath = null;
+        if (script != null) {
+            if (script.startsWith(ConcernSpec.BUILTIN_PREFIX)) {
+                String builtin = script.substring(ConcernSpec.BUILTIN_PREFIX.length());
+                if (!Builtins.exists(builtin)) {
+                    error(scriptNode.getValueNode(), path + ".script",
+                            "unknown built-in '" + builtin + "'; built-ins are " + Builtins.NAMES, true);
+                }
+            } else {
+                String twin = Builtins.twinOf(script);
+                if (twin != null) {
+                    fromPath = script.endsWith("spawn_guard_shadow_hook.ts") ? Posture.SHADOW : null;
+                    script = ConcernSpec.BUILTIN_PREFIX + twin;
+                }
+            }
+        }
+        List<String> args = stringList(keys.get("args"), path + ".args");
+        boolean failClosed = bool(keys.get("fail_closed"), path + ".fail_closed", false);
+        Posture severity = null;
+        if (keys.containsKey("severity")) {
+            String s = string(keys.get("severity").getValueNode(), path + ".severity", false);
+            severity = "advisory".equals(s) ? Posture.ADVISORY : "blocking".equals(s) ? Posture.BLOCKING : null;
+            if (s != null && severity == null) {
+                error(keys.get("severity").getValueNode(), path + ".severity", "must be advisory or blocking, found '" + s + "'", true);
+            }
+        }
+        Posture posture = null;
+        if (keys.containsKey("posture")) {
+            String s = string(keys.get("posture").getValueNode(), path + ".posture", false);
+            posture = Posture.fromWire(s);
+            if (s != null && posture == null) {
+                error(keys.get("posture").getValueNode(), path + ".posture", "must be shadow, advisory or blocking, found '" + s + "'", true);
+            }
+        }
+        Posture effective = posture != null ? posture : fromPath != null ? fromPath : severity != null ? severity : Posture.BLOCKING;
+        Set<String> tools = new LinkedHashSet<>(stringList(keys.get("tools"), path + ".tools"));
+        long timeout = integer(keys.get("timeout_ms"), path + ".timeout_ms", ConcernSpec.DEFAULT_TIMEOUT_MS);
+        if (timeout <= 0 || timeout > 600_000) {
+            error(keys.get("timeout_ms").getValueNode(), path + ".timeout_ms", "must be between 1 and 600000, found " + timeout, true);
+        }
+        boolean skipOnRetry = bool(keys.get("skip_on_refusal_retry"), path + ".skip_on_refusal_retry", false);
+        long rank = integer(keys.get("nudge_rank"), path + ".nudge_rank", 0);
+        if (keys.containsKey("nudge_rank") && rank <= 0) {
+            error(keys.get("nudge_rank").getValueNode(), path + ".nudge_rank", "must be a positive integer", true);
+        }
+        for (String body : stringList(keys.get("needs_payload_bodies"), path + ".needs_payload_bodies")) {
+            if (!body.equals("input") && !body.equals("result")) {
+                error(keys.get("needs_payload_bodies").getValueNode(), path + ".needs_payload_bodies",
+                        "entries are input or result, found '" + body + "'", true);
+            }
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        keys.forEach((k, v) -> {
+            if (!CONCERN_KEYS.contains(k)) {
+                settings.put(k, plain(v.getValueNode()));
+            }
+        });
+        if (script == null) {
+            return null;
+        }
+        return new ConcernSpec(name, script, args, failClosed, effective, Set.copyOf(tools), (int) timeout,
+                skipOnRetry, (int) rank, settings);
+    }
+
+    private Map<String, Set<String>> readRoles(NodeTuple t, Map<String, ConcernSpec> concerns) {
+        Map<String, Set<String>> drops = new LinkedHashMap<>();
+        if (t == null) {
+            return drops;
+        }
+        if (!(t.getValueNode() instanceof MappingNode map)) {
+            error(t.getValueNode(), "roles", "must be a mapping of role to {drop: [...]}", true);
+            return drops;
+        }
+        entries(map, "roles").forEach((role, entry) -> {
+            String path = "roles." + role;
+            if (!(entry.getValueNode() instanceof MappingNode roleMap)) {
+                error(entry.getValueNode(), path, "must be a mapping with drop:", true);
+                return;
+            }
+            Map<String, NodeTuple> keys = entries(roleMap, path);
+            for (String k : keys.keySet()) {
+                if (!k.equals("drop")) {
+                    warn(keys.get(k).getKeyNode(), path + "." + k, "unknown role key");
+                }
+            }
+            Set<String> dropped = new LinkedHashSet<>();
+            if (keys.get("drop") != null) {
+                Node list = keys.get("drop").getValueNode();
+                for (String name : stringList(keys.get("drop"), path + ".drop")) {
+                    if (!concerns.containsKey(name)) {
+                        error(list, path + ".drop", "unknown concern '" + name + "'", true);
+                    }
+                    dropped.add(name);
+                }
+            }
+            drops.put(role, dropped);
+        });
+        return drops;
+    }
+
+    private Map<String, Map<String, EventName>> readAliases(NodeTuple t) {
+        Map<String, Map<String, EventName>> out = new LinkedHashMap<>();
+        if (t == null) {
+            return out;
+        }
+        if (!(t.getValueNode() instanceof MappingNode map)) {
+            error(t.getValueNode(), "native_event_aliases", "must be a mapping of host to native-event aliases", true);
+            return out;
+        }
+        entries(map, "native_event_aliases").forEach((host, entry) -> {
+            String path = "native_event_aliases." + host;
+            checkHost(entry.getKeyNode(), path, host);
+            if (!(entry.getValueNode() instanceof MappingNode hostMap)) {
+                error(entry.getValueNode(), path, "must be a mapping of NativeEvent: canonical_event", true);
+                return;
+            }
+            Map<String, EventName> byNative = new LinkedHashMap<>();
+            entries(hostMap, path).forEach((nativeName, alias) -> {
+                String ev = string(alias.getValueNode(), path + "." + nativeName, true);
+                EventName canonical = EventName.fromWire(ev);
+                if (ev != null && canonical == null) {
+                    error(alias.getValueNode(), path + "." + nativeName, "unknown event '" + ev + "'", true);
+                } else if (canonical != null) {
+                    byNative.put(nativeName, canonical);
+                }
+            });
+            out.put(host, byNative);
+        });
+        return out;
+    }
+
+    private Map<String, Map<String, List<String>>> readPlatforms(NodeTuple t, Map<String, ConcernSpec> concerns) {
+        Map<String, Map<String, List<String>>> out = new LinkedHashMap<>();
+        if (t == null) {
+            error(null, "platforms", "missing", true);
+            return out;
+        }
+        if (!(t.getValueNode() instanceof MappingNode map)) {
+            error(t.getValueNode(), "platforms", "must be a mapping of host to event chains", true);
+            return out;
+        }
+        entries(map, "platforms").forEach((host, entry) -> {
+            String path = "platforms." + host;
+            checkHost(entry.getKeyNode(), path, host);
+            if (!(entry.getValueNode() instanceof MappingNode hostMap)) {
+                error(entry.getValueNode(), path, "must be a mapping of event to [concern, …]", true);
+                return;
+            }
+            Map<String, List<String>> byEvent = new LinkedHashMap<>();
+            entries(hostMap, path).forEach((event, chain) -> {
+                String chainPath = path + "." + event;
+                if (EventName.fromWire(event) == null) {
+                    error(chain.getKeyNode(), chainPath, "unknown event '" + event + "'", true);
+                    return;
+                }
+                List<String> names = stringList(chain, chainPath);
+                Set<String> seen = new LinkedHashSet<>();
+                for (String name : names) {
+                    if (!concerns.containsKey(name)) {
+                        error(chain.getValueNode(), chainPath, "unknown concern '" + name + "'", true);
+                    } else if (!seen.add(name)) {
+                        error(chain.getValueNode(), chainPath, "concern '" + name + "' listed twice", true);
+                    }
+                }
+                byEvent.put(event, List.copyOf(seen));
+            });
+            out.put(host, byEvent);
+        });
+        return out;
+    }
+
+    private void checkNudgeRanks(Map<String, ConcernSpec> concerns, NodeTuple t) {
+        Map<Integer, String> byRank = new HashMap<>();
+        for (ConcernSpec c : concerns.values()) {
+            if (c.nudgeRank() > 0) {
+                String other = byRank.putIfAbsent(c.nudgeRank(), c.name());
+                if (other != null) {
+                    error(t == null ? null : t.getValueNode(), "concerns." + c.name() + ".nudge_rank",
+                            "rank " + c.nudgeRank() + " already used by '" + other + "'", true);
+                }
+            }
+        }
+    }
+
+    private void checkHost(Node node, String path, String host) {
+        if (!Hosts.KNOWN.contains(host)) {
+            error(node, path, "unknown host '" + host + "'; known hosts are " + Hosts.KNOWN, true);
+        }
+    }
+
+    /** Keys of a mapping in order; duplicate or non-string keys are reported. */
+    private Map<String, NodeTuple> entries(MappingNode map, String path) {
+        Map<String, NodeTuple> out = new LinkedHashMap<>();
+        for (NodeTuple t : map.getValue()) {
+            if (!(t.getKeyNode() instanceof ScalarNode key)) {
+                error(t.getKeyNode(), path, "keys must be plain strings", true);
+                continue;
+            }
+            String name = key.getValue();
+            if (out.containsKey(name)) {
+                error(key, path.isEmpty() ? name : path + "." + name, "duplicate key '" + name + "'", true);
+                continue;
+            }
+            out.put(name, t);
+        }
+        return out;
+    }
+
+    private String string(Node node, String path, boolean required) {
+        if (node instanceof ScalarNode s && s.getTag().equals(Tag.STR)) {
+            return s.getValue();
+        }
+        if (node instanceof ScalarNode s && s.getTag().equals(Tag.NULL) && !required) {
+            return null;
+        }
+        error(node, path, "must be a string, found " + describe(node), true);
+        return null;
+    }
+
+    private List<String> stringList(NodeTuple t, String path) {
+        if (t == null) {
+            return List.of();
+        }
+        Node node = t.getValueNode();
+        if (node instanceof ScalarNode s && s.getTag().equals(Tag.NULL)) {
+            return List.of();
+        }
+        if (!(node instanceof SequenceNode seq)) {
+            error(node, path, "must be a list of strings, found " + describe(node), true);
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (Node item : seq.getValue()) {
+            String s = string(item, path, true);
+            if (s != null) {
+                out.add(s);
+            }
+        }
+        return out;
+    }
+
+    private boolean bool(NodeTuple t, String path, boolean fallback) {
+        if (t == null) {
+            return fallback;
+        }
+        if (scalar(t.getValueNode()) instanceof Boolean b) {
+            return b;
+        }
+        error(t.getValueNode(), path, "must be true or false, found " + describe(t.getValueNode()), true);
+        return fallback;
+    }
+
+    private long integer(NodeTuple t, String path, long fallback) {
+        if (t == null) {
+            return fallback;
+        }
+        if (scalar(t.getValueNode()) instanceof Long n) {
+            return n;
+        }
+        error(t.getValueNode(), path, "must be an integer, found " + describe(t.getValueNode()), true);
+        return fallback;
+    }
+
+    /** A scalar's value under the YAML 1.2 core schema, or {@code null} for non-scalars. */
+    private static Object scalar(Node node) {
+        if (!(node instanceof ScalarNode s)) {
+            return null;
+        }
+        Tag tag = s.getTag();
+        String v = s.getValue();
+        try {
+            if (tag.equals(Tag.BOOL)) {
+                return Boolean.parseBoolean(v.toLowerCase(java.util.Locale.ROOT));
+            }
+            if (tag.equals(Tag.INT)) {
+                return v.startsWith("0x") ? Long.parseLong(v.substring(2), 16)
+                        : v.startsWith("0o") ? Long.parseLong(v.substring(2), 8) : Long.parseLong(v.replace("+", ""));
+            }
+            if (tag.equals(Tag.FLOAT)) {
+                return Double.parseDouble(v);
+            }
+        } catch (NumberFormatException e) {
+            return v;
+        }
+        if (tag.equals(Tag.NULL)) {
+            return null;
+        }
+        return v;
+    }
+
+    /** A node as plain Java values (maps, lists, scalars) for concern settings. */
+    private static Object plain(Node node) {
+        if (node instanceof MappingNode m) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (NodeTuple t : m.getValue()) {
+                out.put(String.valueOf(scalar(t.getKeyNode())), plain(t.getValueNode()));
+            }
+            return out;
+        }
+        if (node instanceof SequenceNode seq) {
+            List<Object> out = new ArrayList<>();
+            seq.getValue().forEach(n -> out.add(plain(n)));
+            return out;
+        }
+        return scalar(node);
+    }
+
+    private static String describe(Node node) {
+        if (node instanceof MappingNode) {
+            return "a mapping";
+        }
+        if (node instanceof SequenceNode) {
+            return "a list";
+        }
+        if (node instanceof ScalarNode s) {
+            return s.getTag().equals(Tag.STR) ? "'" + s.getValue() + "'" : s.getValue();
+        }
+        return "nothing";
+    }
+
+    private static int line(Node node) {
+        return node == null ? 0 : node.getStartMark().map(m -> m.getLine() + 1).orElse(0);
+    }
+
+    private void error(Node node, String key, String message, boolean fatal) {
+        problems.add(new ManifestProblem(file, line(node), key, message, ManifestProblem.Kind.ERROR, fatal));
+    }
+
+    private void warn(Node node, String key, String message) {
+        problems.add(new ManifestProblem(file, line(node), key, message, ManifestProblem.Kind.WARNING, false));
+    }
+
+    private ManifestException unreadable(int line, String message) {
+        ManifestProblem p = new ManifestProblem(file, line, "", message, ManifestProblem.Kind.ERROR, true);
+        return new ManifestException(p.toString(), List.of(p), true);
+    }
+}

@@ -1,0 +1,124 @@
+package dev.agentwarden.manifest;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+
+/**
+ * Finds the manifest in force and returns it compiled, through a cache keyed by the source's
+ * content hash so the dispatch path never parses YAML once a manifest has been seen.
+ *
+ * <p>Precedence: an explicit {@code --manifest FILE}, then {@code <root>/.warden/manifest.yaml},
+ * then the default shipped in the jar. Compiled forms live in {@code $WARDEN_CACHE_DIR/manifests}
+ * (default {@code ~/.cache/agent-warden/manifests}); an unwritable cache only costs speed.
+ */
+public final class ManifestLoader {
+    /** Resource path of the manifest shipped in the jar. */
+    public static final String DEFAULT_RESOURCE = "/dev/agentwarden/manifest/default-manifest.yaml";
+    public static final String DEFAULT_SOURCE = "builtin:default-manifest.yaml";
+
+    private ManifestLoader() {
+    }
+
+    /** Where the manifest in force comes from and its bytes. */
+    public record Source(String name, byte[] bytes) {
+    }
+
+    /** The manifest in force for a project root. */
+    public static Source locate(String explicitFile, String root) throws ManifestException {
+        if (explicitFile != null) {
+            return read(Path.of(explicitFile));
+        }
+        Path project = Path.of(root, ".warden", "manifest.yaml");
+        if (Files.isRegularFile(project)) {
+            return read(project);
+        }
+        return builtinDefault();
+    }
+
+    public static Source builtinDefault() {
+        try (InputStream in = ManifestLoader.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("default manifest missing from the jar: " + DEFAULT_RESOURCE);
+            }
+            return new Source(DEFAULT_SOURCE, in.readAllBytes());
+        } catch (IOException e) {
+            throw new IllegalStateException("default manifest unreadable", e);
+        }
+    }
+
+    public static Source read(Path file) throws ManifestException {
+        try {
+            return new Source(file.toString(), Files.readAllBytes(file));
+        } catch (IOException e) {
+            ManifestProblem p = new ManifestProblem(file.toString(), 0, "", "cannot read: " + e.getMessage(),
+                    ManifestProblem.Kind.ERROR, true);
+            throw new ManifestException(p.toString(), java.util.List.of(p), true);
+        }
+    }
+
+    /**
+     * The compiled manifest for a source: from the cache when present, else compiled (YAML) and
+     * cached.
+     *
+     * @throws ManifestException when the source does not compile
+     */
+    public static Manifest load(Source source, Map<String, String> env) throws ManifestException {
+        String sha = sha256(source.bytes());
+        Path cacheFile = cacheDir(env).resolve("manifest-" + sha + "-v" + ManifestCodec.FORMAT + ".json");
+        try {
+            return ManifestCodec.read(source.name(), Files.readString(cacheFile, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException missingOrStale) {
+            // fall through to compile
+        }
+        ManifestCompiler.Result result = ManifestCompiler.compile(source.name(),
+                new String(source.bytes(), StandardCharsets.UTF_8), sha);
+        if (result.manifest() == null) {
+            throw new ManifestException(source.name() + ": manifest has errors; run `warden manifest lint`",
+                    result.problems(), false);
+        }
+        writeQuietly(cacheFile, ManifestCodec.write(result.manifest()));
+        return result.manifest();
+    }
+
+    static Path cacheDir(Map<String, String> env) {
+        String dir = env.get("WARDEN_CACHE_DIR");
+        if (dir != null && !dir.isEmpty()) {
+            return Path.of(dir, "manifests");
+        }
+        String xdg = env.get("XDG_CACHE_HOME");
+        Path base = xdg != null && !xdg.isEmpty() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("agent-warden").resolve("manifests");
+    }
+
+    private static void writeQuietly(Path file, String text) {
+        try {
+            Files.createDirectories(file.getParent());
+            Path tmp = Files.createTempFile(file.getParent(), ".manifest", ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException | RuntimeException e) {
+            // an unwritable cache costs speed only
+        }
+    }
+
+    public static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
