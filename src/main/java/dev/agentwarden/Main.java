@@ -8,9 +8,13 @@ public final class Main {
     private Main() {
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
         if (args.length > 0 && args[0].equals("dispatch")) {
             dev.agentwarden.dispatch.DispatchMain.main(args);
+            return;
+        }
+        if (args.length > 0 && args[0].equals("__train")) {
+            dev.agentwarden.dispatch.Training.main(args);
             return;
         }
         dev.agentwarden.cli.WardenCli.main(args);

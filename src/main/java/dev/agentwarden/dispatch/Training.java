@@ -1,0 +1,72 @@
+package dev.agentwarden.dispatch;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The workload a class-data archive is trained on: representative Claude Code events dispatched
+ * in-process against the default manifest, so the archive holds exactly the dispatch path's
+ * classes. Run by {@code bin/warden train-archive} under {@code -XX:ArchiveClassesAtExit} (JDK
+ * 17–24) or {@code -XX:AOTCacheOutput} (JDK 25+).
+ */
+public final class Training {
+    private static final int ROUNDS = 40;
+
+    private Training() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path project = Files.createTempDirectory("warden-train");
+        Path cache = Files.createTempDirectory("warden-train-cache");
+        try {
+            Map<String, String> env = new HashMap<>(System.getenv());
+            env.put("WARDEN_CACHE_DIR", cache.toString());
+            String cwd = project.toString().replace("\\", "\\\\").replace("\"", "\\\"");
+            List<String[]> events = List.of(
+                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","
+                            + "\"permission_mode\":\"default\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo hi\"},"
+                            + "\"tool_use_id\":\"toolu_1\"}"},
+                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","
+                            + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}"},
+                    new String[] {"UserPromptSubmit", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\","
+                            + "\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"hello \\u00e9\"}"},
+                    new String[] {"PostToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PostToolUse\","
+                            + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},\"tool_response\":{\"stdout\":\"a\\nb\"},\"duration_ms\":3}"},
+                    new String[] {"SubagentStart", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"SubagentStart\","
+                            + "\"agent_id\":\"a1\",\"agent_type\":\"general-purpose\"}"},
+                    new String[] {"SubagentStop", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"SubagentStop\","
+                            + "\"agent_id\":\"a1\",\"agent_type\":\"general-purpose\",\"stop_hook_active\":false,"
+                            + "\"last_assistant_message\":\"done\"}"},
+                    new String[] {"Stop", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}"},
+                    new String[] {"PreToolUse", "not json"});
+            PrintStream sink = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
+            for (int round = 0; round < ROUNDS; round++) {
+                for (String[] e : events) {
+                    DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", e[0]},
+                            new ByteArrayInputStream(e[1].getBytes(StandardCharsets.UTF_8)), sink, sink, env,
+                            Clock.systemUTC());
+                }
+            }
+        } finally {
+            deleteTree(project);
+            deleteTree(cache);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
