@@ -10,6 +10,8 @@ import picocli.CommandLine.Command;
         subcommands = {
                 ManifestCommand.class,
                 DemoCommand.class,
+                InstallCommand.class,
+                UninstallCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
