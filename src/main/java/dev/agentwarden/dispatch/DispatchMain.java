@@ -85,8 +85,13 @@ public final class DispatchMain {
     }
 
     public static void main(String[] argv) {
-        int code = run(argv, System.in, System.out, System.err, System.getenv(), Clock.systemUTC());
-        System.out.flush();
+        // Hook output is UTF-8 JSON whatever the locale; System.out would encode with the platform
+        // charset and turn every non-ASCII character into '?' under LANG=C.
+        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(System.err, false, StandardCharsets.UTF_8);
+        int code = run(argv, System.in, out, err, System.getenv(), Clock.systemUTC());
+        out.flush();
+        err.flush();
         System.exit(code);
     }
 
