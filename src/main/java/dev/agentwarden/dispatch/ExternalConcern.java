@@ -55,11 +55,17 @@ final class ExternalConcern {
         Drain err = new Drain(process.getErrorStream());
         out.start();
         err.start();
-        try (OutputStream stdin = process.getOutputStream()) {
-            stdin.write(envelope);
-        } catch (IOException ignored) {
-            // a concern that does not read its stdin is allowed
-        }
+        // Fed from its own thread: a child that never reads a payload larger than the pipe buffer
+        // must not hold the dispatcher past the timeout.
+        Thread feed = new Thread(() -> {
+            try (OutputStream stdin = process.getOutputStream()) {
+                stdin.write(envelope);
+            } catch (IOException ignored) {
+                // a concern that does not read its stdin is allowed
+            }
+        }, "concern-stdin");
+        feed.setDaemon(true);
+        feed.start();
         try {
             if (!process.waitFor(spec.timeoutMs(), TimeUnit.MILLISECONDS)) {
                 kill(process);
