@@ -20,7 +20,13 @@ public final class WardenCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        PrintWriter out = new PrintWriter(System.out, true);
+        PrintWriter err = new PrintWriter(System.err, true);
+        int code = execute(args, out, err);
+        // Auto-flush covers println only; print()ed output would be lost at exit.
+        out.flush();
+        err.flush();
+        System.exit(code);
     }
 
     /** Runs a command line with the given output streams; returns the exit code. */

@@ -16,25 +16,25 @@ import java.util.concurrent.TimeUnit;
  * {@code bin/warden} starts it, with exactly the given environment plus {@code PATH} and a
  * non-UTF-8 locale ({@code LANG=C}), as a host may run hooks.
  */
-final class WardenProcess {
+public final class WardenProcess {
     /** The JVM flags {@code bin/warden} passes (without the class-data archive, which only costs speed). */
-    static final List<String> FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
+    public static final List<String> FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
             "-Xshare:auto", "-Xlog:disable", "-Xlog:all=warning:stderr");
 
     /** Long enough for a loaded CI machine; only proves nothing hangs. */
-    static final long TIMEOUT_SECONDS = 60;
+    public static final long TIMEOUT_SECONDS = 60;
 
     private WardenProcess() {
     }
 
-    static Path jar() {
+    public static Path jar() {
         String jar = System.getProperty("warden.jar");
         assertThat(jar).as("system property warden.jar (set by failsafe)").isNotNull();
         assertThat(Path.of(jar)).exists();
         return Path.of(jar);
     }
 
-    static Path home() {
+    public static Path home() {
         String home = System.getProperty("warden.home");
         assertThat(home).as("system property warden.home (set by failsafe)").isNotNull();
         return Path.of(home);
@@ -45,11 +45,11 @@ final class WardenProcess {
     }
 
     /** The result of one run; stdout and stderr decoded as UTF-8 (the bytes are also kept). */
-    record Result(int exitCode, byte[] stdoutBytes, String stdout, String stderr) {
+    public record Result(int exitCode, byte[] stdoutBytes, String stdout, String stderr) {
     }
 
     /** Runs {@code java FLAGS [jvmArgs] -jar warden.jar args…} with stdin from {@code stdin} bytes. */
-    static Result run(List<String> jvmArgs, List<String> args, Map<String, String> env, byte[] stdin, Path workDir)
+    public static Result run(List<String> jvmArgs, List<String> args, Map<String, String> env, byte[] stdin, Path workDir)
             throws IOException, InterruptedException {
         Path io = Files.createTempDirectory("warden-process-io");
         try {
