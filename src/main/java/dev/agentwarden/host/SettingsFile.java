@@ -106,8 +106,9 @@ public final class SettingsFile {
             try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock lock = channel.lock()) {
                 Map<String, Object> before = read();
+                String beforeText = Json.write(before);
                 Map<String, Object> after = change.apply(before);
-                if (!Json.write(after).equals(Json.write(before)) || !Files.exists(file)) {
+                if (!Json.write(after).equals(beforeText) || !Files.exists(file)) {
                     writeAtomically(Json.writePretty(after));
                 }
                 return after;

@@ -96,6 +96,22 @@ class SettingsFileTest {
         assertThat(otherFiles(file)).as("no temp files left").isEmpty();
     }
 
+    /**
+     * Regression: update() compared the change's result with the map it had handed to the change,
+     * so a change that edited that map in place looked like no change and was silently dropped.
+     */
+    @Test
+    void changeMutatingItsInput_stillWritten() throws Exception {
+        Path file = Files.writeString(dir.resolve("settings.json"), "{\"model\":\"opus\"}");
+
+        new SettingsFile(file).update(s -> {
+            s.put("theme", "dark");
+            return s;
+        });
+
+        assertThat(Json.write(new SettingsFile(file).read())).isEqualTo("{\"model\":\"opus\",\"theme\":\"dark\"}");
+    }
+
     @Test
     void update_unchangedContent_fileNotRewritten() throws Exception {
         Path file = dir.resolve("settings.json");
