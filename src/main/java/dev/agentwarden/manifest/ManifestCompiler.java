@@ -33,6 +33,12 @@ public final class ManifestCompiler {
             "script", "args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
             "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies");
 
+    /**
+     * agent-config's marker for a host with no hook surface ({@code platforms.copilot.fallback_only:
+     * true}): accepted in place of event chains, and binds nothing.
+     */
+    private static final String FALLBACK_ONLY = "fallback_only";
+
     private final String file;
     private final List<ManifestProblem> problems = new ArrayList<>();
 
@@ -294,6 +300,10 @@ public final class ManifestCompiler {
             Map<String, List<String>> byEvent = new LinkedHashMap<>();
             entries(hostMap, path).forEach((event, chain) -> {
                 String chainPath = path + "." + event;
+                if (event.equals(FALLBACK_ONLY)) {
+                    bool(chain, chainPath, false);
+                    return;
+                }
                 if (EventName.fromWire(event) == null) {
                     error(chain.getKeyNode(), chainPath, "unknown event '" + event + "'", true);
                     return;
