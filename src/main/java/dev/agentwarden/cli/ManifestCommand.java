@@ -65,7 +65,7 @@ final class ManifestCommand implements Runnable {
             }
             problems.addAll(result.problems());
             if (result.manifest() != null) {
-                problems.addAll(missingScripts(result.manifest(), source.name(), root));
+                problems.addAll(missingScripts(result, source.name(), root));
             }
             int errors = 0;
             for (ManifestProblem p : problems) {
@@ -79,11 +79,11 @@ final class ManifestCommand implements Runnable {
             return errors == 0 ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
         }
 
-        private static List<ManifestProblem> missingScripts(Manifest m, String file, Path root) {
+        private static List<ManifestProblem> missingScripts(ManifestCompiler.Result result, String file, Path root) {
             List<ManifestProblem> out = new ArrayList<>();
-            for (ConcernSpec c : m.concerns().values()) {
+            for (ConcernSpec c : result.manifest().concerns().values()) {
                 if (!c.isBuiltin() && !Files.exists(root.resolve(c.script()))) {
-                    out.add(new ManifestProblem(file, 0, "concerns." + c.name() + ".script",
+                    out.add(new ManifestProblem(file, result.scriptLines().getOrDefault(c.name(), 0), "concerns." + c.name() + ".script",
                             "script not found: " + root.resolve(c.script()) + " (no built-in twin either; built-ins are "
                                     + Builtins.NAMES + ")", ManifestProblem.Kind.ERROR, false));
                 }

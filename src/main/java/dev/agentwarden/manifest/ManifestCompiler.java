@@ -41,13 +41,21 @@ public final class ManifestCompiler {
 
     private final String file;
     private final List<ManifestProblem> problems = new ArrayList<>();
+    /** Where each concern's {@code script} and {@code nudge_rank} values sit, for later problems. */
+    private final Map<String, Node> scriptNodes = new HashMap<>();
+    private final Map<String, Node> rankNodes = new HashMap<>();
 
     private ManifestCompiler(String file) {
         this.file = file;
     }
 
-    /** The outcome of compiling: the manifest when no fatal problem stands, and every problem. */
-    public record Result(Manifest manifest, List<ManifestProblem> problems) {
+    /**
+     * The outcome of compiling: the manifest when no fatal problem stands, and every problem.
+     *
+     * @param scriptLines line of each concern's {@code script} value, for problems found after
+     *                    compiling (a script file that does not exist)
+     */
+    public record Result(Manifest manifest, List<ManifestProblem> problems, Map<String, Integer> scriptLines) {
         public boolean hasErrors() {
             return problems.stream().anyMatch(ManifestProblem::isError);
         }
@@ -86,10 +94,10 @@ public final class ManifestCompiler {
         Map<String, Set<String>> drops = readRoles(keys.get("roles"), concerns);
         Map<String, Map<String, EventName>> aliases = readAliases(keys.get("native_event_aliases"));
         Map<String, Map<String, List<String>>> platforms = readPlatforms(keys.get("platforms"), concerns);
-        checkNudgeRanks(concerns, keys.get("concerns"));
+        checkNudgeRanks(concerns);
 
         if (problems.stream().anyMatch(ManifestProblem::fatal)) {
-            return new Result(null, List.copyOf(problems));
+            return new Result(null, List.copyOf(problems), scriptLines());
         }
         Map<String, Map<String, Map<String, List<String>>>> chains = new LinkedHashMap<>();
         platforms.forEach((host, byEvent) -> {
@@ -105,7 +113,7 @@ public final class ManifestCompiler {
             });
             chains.put(host, hostChains);
         });
-        return new Result(new Manifest(file, sha256, aliases, concerns, chains), List.copyOf(problems));
+        return new Result(new Manifest(file, sha256, aliases, concerns, chains), List.copyOf(problems), scriptLines());
     }
 
     private void checkSchemaVersion(NodeTuple t) {
@@ -145,6 +153,12 @@ public final class ManifestCompiler {
         }
         Map<String, NodeTuple> keys = entries(map, path);
         NodeTuple scriptNode = keys.get("script");
+        if (scriptNode != null) {
+            scriptNodes.put(name, scriptNode.getValueNode());
+        }
+        if (keys.containsKey("nudge_rank")) {
+            rankNodes.put(name, keys.get("nudge_rank").getValueNode());
+        }
         String script = scriptNode == null ? null : string(scriptNode.getValueNode(), path + ".script", true);
         if (scriptNode == null) {
             error(node, path + ".script", "missing script", true);
@@ -324,13 +338,19 @@ public final class ManifestCompiler {
         return out;
     }
 
-    private void checkNudgeRanks(Map<String, ConcernSpec> concerns, NodeTuple t) {
+    private Map<String, Integer> scriptLines() {
+        Map<String, Integer> out = new HashMap<>();
+        scriptNodes.forEach((name, node) -> out.put(name, line(node)));
+        return Map.copyOf(out);
+    }
+
+    private void checkNudgeRanks(Map<String, ConcernSpec> concerns) {
         Map<Integer, String> byRank = new HashMap<>();
         for (ConcernSpec c : concerns.values()) {
             if (c.nudgeRank() > 0) {
                 String other = byRank.putIfAbsent(c.nudgeRank(), c.name());
                 if (other != null) {
-                    error(t == null ? null : t.getValueNode(), "concerns." + c.name() + ".nudge_rank",
+                    error(rankNodes.get(c.name()), "concerns." + c.name() + ".nudge_rank",
                             "rank " + c.nudgeRank() + " already used by '" + other + "'", true);
                 }
             }
