@@ -89,6 +89,24 @@ class DispatchBadInputTest {
         assertThat(o.stderr()).contains("stdin over 20 bytes");
     }
 
+    /**
+     * Regression: a payload cap near Integer.MAX_VALUE overflowed the read buffer's size
+     * ({@code max + 1}), so every dispatch became an internal error and failed open, whatever the
+     * policy said.
+     */
+    @Test
+    void payloadCapOverflow_hugeLimit_policyStillApplies() {
+        byte[] denied = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git commit --no-verify\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+
+        for (String limit : List.of("2147483647", "2147483646", "1073741824")) {
+            GoldenCorpus.Outcome o = run(BadInputs.argv("PreToolUse", true), denied, Map.of("WARDEN_MAX_PAYLOAD_BYTES", limit));
+
+            assertThat(o.stderr()).as(limit).doesNotContain("internal error");
+            assertThat(o.stdout()).as(limit).contains("\"permissionDecision\":\"deny\"").contains("git hooks must not be skipped");
+        }
+    }
+
     @Test
     void dispatch_stdinThrows_unreadableRefusedOnPreToolUse() {
         InputStream broken = new InputStream() {
