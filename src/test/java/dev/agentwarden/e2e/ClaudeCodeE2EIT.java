@@ -61,8 +61,11 @@ import org.junit.jupiter.api.io.TempDir;
  *       {@code agent_transcript_path}; the parent's Agent tool_result ends with
  *       {@code agentId: <agent_id>}. The subagent's requests offer no Agent tool (no nesting), and its
  *       first user message is the spawn prompt. Two Agent calls in one turn fire both PreToolUse hooks
- *       before either SubagentStart; a background spawn ({@code run_in_background}) fires its
- *       SubagentStart before the parent's next PreToolUse, so a concurrency guard can see it open.
+ *       before either SubagentStart. A background spawn ({@code run_in_background}) returns
+ *       "Async agent launched" at once, and its SubagentStart hooks run alongside the parent's next
+ *       turn: under load the parent's next PreToolUse can reach Warden first, so a concurrency guard
+ *       that counts open ledger records can miss a subagent that is starting. The subagent's first
+ *       model request always follows its SubagentStart hooks (their context is injected into it).
  *       When a background subagent ends after the parent's last turn, the host sends one more request
  *       carrying a {@code <task-notification>} user message.</li>
  *   <li>The transcript ({@code ~/.claude/projects/<project>/<session>.jsonl}) records a
@@ -517,8 +520,10 @@ class ClaudeCodeE2EIT {
 
     /**
      * One session in which a background subagent stays open (its Bash waits for a file) while the
-     * parent spawns a second subagent, then releases the first. With the guard on the branch, the
-     * guard runs in blocking posture with a concurrency threshold of 1.
+     * parent spawns a second subagent, then releases the first. The second spawn is held until the
+     * first subagent's first model request, i.e. until its SubagentStart hooks have finished (see the
+     * class comment). With the guard on the branch, the guard runs in blocking posture with a
+     * concurrency threshold of 1.
      */
     private static synchronized ClaudeRun backgroundRun(E2eSummary.Row row) throws Exception {
         if (backgroundRun != null) {
@@ -563,9 +568,10 @@ class ClaudeCodeE2EIT {
                 Turn.spawn("first", "SUBAGENT-TASK-bg: wait for the release file", "general-purpose",
                         Turn.tool("wait", "Bash", Map.of("command", "./wait-release.sh", "description", "wait")),
                         Turn.text("SUB-FINAL: released")).inBackground(),
-                Turn.spawn("second", "SUBAGENT-TASK-fg: touch second-marker", "general-purpose",
+                Turn.afterStartOf("first", Turn.spawn("second", "SUBAGENT-TASK-fg: touch second-marker",
+                        "general-purpose",
                         Turn.tool("second_touch", "Bash", Map.of("command", "touch second-marker", "description", "touch")),
-                        Turn.text("SUB-FINAL: touched")),
+                        Turn.text("SUB-FINAL: touched"))),
                 Turn.tool("release", "Bash", Map.of("command", "touch release", "description", "release")),
                 Turn.text("FINAL: done"),
                 Turn.text("ACK: background helper finished")));

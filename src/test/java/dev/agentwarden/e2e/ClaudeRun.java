@@ -149,11 +149,16 @@ final class ClaudeRun {
         return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
     }
 
+    /** The model calls as {@code conversation#step@ms}, in arrival order. */
+    List<String> timeline() {
+        return server.steps().stream().map(e -> e.route() + "#" + e.step() + "@" + e.atMillis()).toList();
+    }
+
     /** A one-line account of how the process ended, for failure messages. */
     String describe() {
         return "exit " + process.exitCode() + (process.timedOut() ? " (timed out)" : "") + " after "
                 + process.millis() + " ms; result=" + Json.write(output.get("result"))
-                + "; stderr=" + process.tail() + "; model problems=" + server.problems();
+                + "; model calls=" + timeline() + "; stderr=" + process.tail() + "; model problems=" + server.problems();
     }
 
     private static String contentText(Object content) {

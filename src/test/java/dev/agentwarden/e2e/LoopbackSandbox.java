@@ -19,6 +19,7 @@ import java.util.Optional;
  * this JVM serves, so the host's only route out is the scripted model. Where namespaces, {@code ip}
  * or {@code node} are unavailable, or {@code WARDEN_E2E_NETNS=off}, the host runs unconfined and
  * reaches the model on this machine's loopback; the suite says so in its summary.
+ * {@code WARDEN_E2E_NETNS=user} forces the user-namespace form, as a non-root run would get it.
  */
 final class LoopbackSandbox {
     private final List<String> unshare;
@@ -37,7 +38,8 @@ final class LoopbackSandbox {
 
     /** Finds the best confinement this machine allows; helper scripts are written into {@code scratch}. */
     static LoopbackSandbox probe(Path scratch) throws IOException {
-        if ("off".equals(System.getenv("WARDEN_E2E_NETNS"))) {
+        String mode = System.getenv().getOrDefault("WARDEN_E2E_NETNS", "auto");
+        if (mode.equals("off")) {
             return unconfined("WARDEN_E2E_NETNS=off");
         }
         Optional<Path> unshareBin = find("unshare");
@@ -51,7 +53,9 @@ final class LoopbackSandbox {
         Path forwarder = copyResource("loopback-forwarder.cjs", scratch);
         String failures = "";
         String ip = ipBin.get().toString();
-        for (List<String> flags : List.of(List.of("-n"), List.of("-r", "-n"))) {
+        List<List<String>> attempts = mode.equals("user") ? List.of(List.of("-r", "-n"))
+                : List.of(List.of("-n"), List.of("-r", "-n"));
+        for (List<String> flags : attempts) {
             List<String> prefix = new ArrayList<>();
             prefix.add(unshareBin.get().toString());
             prefix.addAll(flags);

@@ -51,7 +51,9 @@ final class ModelScript {
 
     private static void collectSpawns(List<Turn> turns, List<Turn.Spawn> out) {
         for (Turn turn : turns) {
-            if (turn instanceof Turn.Spawn spawn) {
+            if (turn instanceof Turn.AfterStart hold) {
+                collectSpawns(List.of(hold.turn()), out);
+            } else if (turn instanceof Turn.Spawn spawn) {
                 out.add(spawn);
                 collectSpawns(spawn.subagent(), out);
             }

@@ -12,10 +12,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -28,16 +31,22 @@ import java.util.zip.GZIPInputStream;
  *
  * <p>It keeps no conversation state. Each request names its conversation and step itself: a user
  * message carrying a spawn's prompt selects that subagent's turns (else the main turns), and the
- * number of model turns after that message is the step. Requests for any other path or method
- * (Claude Code's start-up {@code HEAD /}, token counting, model lists) are answered 404. Every
- * request is recorded, parsed, for the test to read; a script that runs out of turns, or a body
- * that is not JSON, is recorded as a problem and answered so that the host still ends cleanly.
+ * number of model turns after that message is the step. The one thing it remembers is which
+ * conversations have begun, so that a {@link Turn.AfterStart} turn can be held until another
+ * conversation starts (a synchronisation point, never a delay).
+ *
+ * <p>Requests for any other path or method (Claude Code's start-up {@code HEAD /}, token counting,
+ * model lists) are answered 404. Every request is recorded, parsed, for the test to read; a script
+ * that runs out of turns, a hold that times out, or a body that is not JSON is recorded as a
+ * problem and answered so that the host still ends cleanly.
  */
 final class ScriptedModelServer implements AutoCloseable {
     /** Largest request body read; a larger one is refused with 413. */
     static final int MAX_BODY_BYTES = 32 * 1024 * 1024;
     /** Text the model answers once its script is exhausted. */
     static final String EXHAUSTED = "[scripted model] script exhausted";
+    /** Longest a {@link Turn.AfterStart} turn is held; then it is played anyway and a problem recorded. */
+    static final Duration HOLD_LIMIT = Duration.ofSeconds(30);
 
     private final ModelApi api;
     private final ModelScript script;
@@ -47,6 +56,8 @@ final class ScriptedModelServer implements AutoCloseable {
     private final long startNanos = System.nanoTime();
     private final List<Exchange> exchanges = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
+    private final Set<String> started = new HashSet<>();
+    private final Duration holdLimit;
 
     /**
      * One request as received ({@code atMillis} after the server started), and the step that
@@ -56,9 +67,10 @@ final class ScriptedModelServer implements AutoCloseable {
                     int step, int status) {
     }
 
-    private ScriptedModelServer(ModelApi api, ModelScript script) throws IOException {
+    private ScriptedModelServer(ModelApi api, ModelScript script, Duration holdLimit) throws IOException {
         this.api = api;
         this.script = script;
+        this.holdLimit = holdLimit;
         this.http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         this.executor = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "scripted-model-" + api.name());
@@ -70,7 +82,12 @@ final class ScriptedModelServer implements AutoCloseable {
     }
 
     static ScriptedModelServer start(ModelApi api, ModelScript script) throws IOException {
-        ScriptedModelServer server = new ScriptedModelServer(api, script);
+        return start(api, script, HOLD_LIMIT);
+    }
+
+    /** A server whose {@link Turn.AfterStart} holds give up after {@code holdLimit}. */
+    static ScriptedModelServer start(ModelApi api, ModelScript script, Duration holdLimit) throws IOException {
+        ScriptedModelServer server = new ScriptedModelServer(api, script, holdLimit);
         server.http.start();
         return server;
     }
@@ -153,7 +170,12 @@ final class ScriptedModelServer implements AutoCloseable {
             }
             Step step = step(body, n);
             record(new Exchange(n, millis(), method, path, body, step.route(), step.index(), 200));
-            byte[] stream = api.stream(step.turn(), body, n).getBytes(StandardCharsets.UTF_8);
+            Turn turn = step.turn();
+            if (turn instanceof Turn.AfterStart hold) {
+                awaitStart(hold.conversation(), n);
+                turn = hold.turn();
+            }
+            byte[] stream = api.stream(turn, body, n).getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.getResponseHeaders().set("Cache-Control", "no-cache");
             exchange.sendResponseHeaders(200, stream.length);
@@ -190,12 +212,42 @@ final class ScriptedModelServer implements AutoCloseable {
                 index++;
             }
         }
+        markStarted(route.name());
         Optional<Turn> turn = route.at(index);
         if (turn.isEmpty()) {
             problem("request " + n + ": script exhausted (conversation '" + route.name() + "' has "
                     + route.turns().size() + " turns, host asked for turn " + (index + 1) + ")");
         }
         return new Step(route.name(), index, turn.orElse(Turn.text(EXHAUSTED)));
+    }
+
+    private void markStarted(String route) {
+        synchronized (started) {
+            if (started.add(route)) {
+                started.notifyAll();
+            }
+        }
+    }
+
+    /** Waits until {@code conversation} has sent a request, at most {@link #holdLimit}. */
+    private void awaitStart(String conversation, int n) {
+        long deadline = System.nanoTime() + holdLimit.toNanos();
+        synchronized (started) {
+            while (!started.contains(conversation)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    problem("request " + n + ": held for conversation '" + conversation + "', which did not start within "
+                            + holdLimit.toMillis() + " ms");
+                    return;
+                }
+                try {
+                    started.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     private long millis() {

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -217,6 +218,48 @@ class ScriptedModelServerTest {
             assertThat(server.steps()).singleElement()
                     .satisfies(e -> assertThat(e.route()).isEqualTo("helper"))
                     .satisfies(e -> assertThat(e.step()).isEqualTo(1));
+        }
+    }
+
+    // ---- Holds ------------------------------------------------------------------------------------
+
+    private static final ModelScript HOLD_SCRIPT = ModelScript.of(
+            Turn.spawn("helper", "SUBTASK-H: stay open", "general-purpose", Turn.text("SUB-STARTED")),
+            Turn.afterStartOf("helper", Turn.text("MAIN-AFTER-HELPER")));
+
+    private static Map<String, Object> mainAtStepOne() {
+        return messages(user("go"), assistantToolUse("toolu_helper"), Map.of("role", "user", "content",
+                List.of(Map.of("type", "tool_result", "tool_use_id", "toolu_helper", "content", "launched"))));
+    }
+
+    @Test
+    @Timeout(20)
+    void afterStart_heldTurn_isPlayedOnceTheOtherConversationHasStarted() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), HOLD_SCRIPT)) {
+            HttpRequest held = HttpRequest.newBuilder(URI.create(server.baseUri() + "/v1/messages"))
+                    .POST(HttpRequest.BodyPublishers.ofString(Json.write(mainAtStepOne()))).build();
+            var mainReply = CLIENT.sendAsync(held, HttpResponse.BodyHandlers.ofString());
+            while (server.exchanges().isEmpty()) {
+                Thread.onSpinWait(); // the main request is recorded before it is held
+            }
+            assertThat(mainReply).isNotDone();
+            List<Sse.Event> sub = post(server, "/v1/messages", messages(user("SUBTASK-H: stay open")));
+
+            assertThat(text(sub)).isEqualTo("SUB-STARTED");
+            assertThat(text(Sse.parse(mainReply.get().body()))).isEqualTo("MAIN-AFTER-HELPER");
+            assertThat(server.problems()).as("a hold that timed out is recorded").isEmpty();
+        }
+    }
+
+    @Test
+    void afterStart_conversationNeverStarts_playsTheTurnAndRecordsAProblem() throws Exception {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), HOLD_SCRIPT,
+                java.time.Duration.ofMillis(50))) {
+            List<Sse.Event> events = post(server, "/v1/messages", mainAtStepOne());
+
+            assertThat(text(events)).isEqualTo("MAIN-AFTER-HELPER");
+            assertThat(server.problems()).singleElement().asString()
+                    .contains("held for conversation 'helper', which did not start within 50 ms");
         }
     }
 

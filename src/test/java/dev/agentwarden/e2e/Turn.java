@@ -8,10 +8,10 @@ import java.util.Map;
  * One scripted model turn: what the model answers at one step of a conversation. Each API renders a
  * turn in its own wire form ({@link ModelApi#stream}).
  */
-sealed interface Turn permits Turn.Text, Turn.ToolCall, Turn.Spawn {
+sealed interface Turn permits Turn.Text, Turn.ToolCall, Turn.Spawn, Turn.AfterStart {
 
     /** The kinds of turn, for exhaustive switches. */
-    enum Kind { TEXT, TOOL_CALL, SPAWN }
+    enum Kind { TEXT, TOOL_CALL, SPAWN, AFTER_START }
 
     Kind kind();
 
@@ -31,6 +31,14 @@ sealed interface Turn permits Turn.Text, Turn.ToolCall, Turn.Spawn {
     /** A subagent spawn whose subagent follows {@code subagentTurns}; see {@link Spawn}. */
     static Spawn spawn(String id, String prompt, String agentType, Turn... subagentTurns) {
         return new Spawn(id, prompt, agentType, false, List.of(subagentTurns));
+    }
+
+    /**
+     * {@code turn}, held back until the conversation named {@code conversation} (a spawn's id) has
+     * sent its first request; see {@link AfterStart}.
+     */
+    static AfterStart afterStartOf(String conversation, Turn turn) {
+        return new AfterStart(conversation, turn);
     }
 
     /** A final answer. */
@@ -72,6 +80,20 @@ sealed interface Turn permits Turn.Text, Turn.ToolCall, Turn.Spawn {
         @Override
         public Kind kind() {
             return Kind.SPAWN;
+        }
+    }
+
+    /**
+     * A turn the server plays only once another conversation has started. Claude Code makes a
+     * subagent's first model request after that subagent's SubagentStart hooks have finished, so a
+     * parent turn held until then comes strictly after them; without the hold, a background
+     * subagent's SubagentStart hooks race the parent's next turn. It is server behaviour only: the
+     * APIs render the inner turn.
+     */
+    record AfterStart(String conversation, Turn turn) implements Turn {
+        @Override
+        public Kind kind() {
+            return Kind.AFTER_START;
         }
     }
 }
