@@ -12,6 +12,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -101,22 +102,26 @@ class ClaudeCodeE2EIT {
         Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
         assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
 
-        HostInstall.Outcome outcome = HostInstall.ensure(HostInstall.CLAUDE_CODE, HostInstall.cacheRoot(),
-                HostInstall.wantedVersion(HostInstall.CLAUDE_CODE));
+        String version = HostInstall.wantedVersion(HostInstall.CLAUDE_CODE);
+        HostInstall.Outcome outcome = HostInstall.ensure(HostInstall.CLAUDE_CODE, HostInstall.cacheRoot(), version);
         if (!outcome.available()) {
-            unavailable = "Claude Code unavailable: " + outcome.unavailable();
+            unavailable = "Claude Code unavailable: " + outcome.unavailable().replace("\n", " / ");
             String banner = "#".repeat(100);
-            System.out.println(banner + "\n# E2E SKIPPED: " + unavailable + "\n# Install it with: npm install --prefix "
+            String text = banner + "\n# E2E SKIPPED: " + unavailable + "\n# Install it with: npm install --prefix "
                     + HostInstall.cacheRoot().resolve(HostInstall.CLAUDE_CODE.id()) + " "
-                    + HostInstall.CLAUDE_CODE.npmPackage() + "\n" + banner);
+                    + HostInstall.CLAUDE_CODE.npmPackage() + "@" + version + "\n" + banner;
+            System.out.println(text);
+            System.err.println(text);
             SUMMARY.note("SKIPPED: " + unavailable);
             return;
         }
         host = "claude-code " + outcome.version();
         LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
         claude = new ClaudeCodeSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
-        Command.Result train = Command.run(List.of(launcher.toString(), "train-archive"), wardenHome,
-                claude.baseEnv(), Duration.ofMinutes(3));
+        Map<String, String> trainEnv = new LinkedHashMap<>(claude.baseEnv());
+        trainEnv.put("HOME", System.getProperty("user.home"));
+        Command.Result train = Command.run(List.of(launcher.toString(), "train-archive"), wardenHome, trainEnv,
+                Duration.ofMinutes(3));
         SUMMARY.note("host: " + outcome.binary() + " (" + outcome.how() + ")");
         SUMMARY.note("network: " + sandbox.description());
         SUMMARY.note("warden: " + launcher + "; start-up archive " + (train.ok() ? "trained" : "NOT trained: " + train.tail()));
@@ -134,7 +139,7 @@ class ClaudeCodeE2EIT {
     void blockingConcern_deniesBash_andTheModelReadsWardensReason(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "blocking concern denies Bash",
                 "next request: error tool_result with Warden's reason; command not run; session completes");
-        E2eProject project = project(row, dir);
+        E2eProject project = project(dir, row);
         project.manifest(manifest("""
                 no-denied-marker:
                   script: builtin:deny-pattern
@@ -174,7 +179,7 @@ class ClaudeCodeE2EIT {
     void advisoryConcern_warns_toolRunsAndTheWarningReachesTheModel(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "advisory concern warns",
                 "Bash runs; Warden's warning is in the next request beside the tool_result");
-        E2eProject project = project(row, dir);
+        E2eProject project = project(dir, row);
         project.manifest(manifest("""
                 watch-warned-marker:
                   script: builtin:deny-pattern
@@ -218,7 +223,7 @@ class ClaudeCodeE2EIT {
     void noOpinion_leavesTheHostsPermissionFlowAlone(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "no opinion",
                 "Warden consulted on both calls and silent: allowed Bash runs; unlisted Bash still refused by the host");
-        E2eProject project = project(row, dir);
+        E2eProject project = project(dir, row);
         project.manifest(manifest("""
                 capture:
                   script: %s
@@ -246,15 +251,16 @@ class ClaudeCodeE2EIT {
         Optional<ClaudeRun.ToolResultSeen> unlisted = run.toolResult("unlisted");
         List<Object> consulted = project.captured().stream().filter(e -> "PreToolUse".equals(e.get("native_event")))
                 .map(e -> payload(e).get("tool_use_id")).toList();
-        List<Map<?, ?>> hookOutput = run.hookRecords("PreToolUse");
-        row.observed("warden consulted on " + consulted + ", printed " + hookOutput.size() + " outputs; allowed: "
+        List<Map<?, ?>> hookOutput = run.hookRecords("PreToolUse").stream()
+                .filter(h -> !String.valueOf(h.get("stdout")).isBlank()).toList();
+        row.observed("warden consulted on " + consulted + ", printed " + hookOutput.size() + " answers; allowed: "
                 + (project.exists("allowed-marker") ? "ran" : "DID NOT RUN") + "; unlisted: "
                 + (project.exists("unlisted-marker") ? "RAN" : "refused") + " ("
                 + unlisted.map(ClaudeRun.ToolResultSeen::content).orElse("no tool_result") + ")");
         assertCompleted(run);
         assertThat(consulted).as("PreToolUse calls that reached Warden's chain")
                 .containsExactly("toolu_allowed", "toolu_unlisted");
-        assertThat(hookOutput).as("hook output recorded by the host (Warden must print nothing)").isEmpty();
+        assertThat(hookOutput).as("hook answers on stdout recorded by the host (Warden must print none)").isEmpty();
         assertThat(allowed).hasValueSatisfying(r -> assertThat(r.isError()).isFalse());
         assertThat(project.exists("allowed-marker")).as("the allowed command ran").isTrue();
         assertThat(unlisted).hasValueSatisfying(r -> {
@@ -381,7 +387,7 @@ class ClaudeCodeE2EIT {
     void wardenJarMissing_hostKeepsWorkingAndFailsOpen(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "Warden broken: jar missing",
                 "hook notes the missing jar and allows; Bash runs; session completes");
-        E2eProject project = project(row, dir);
+        E2eProject project = project(dir, row);
         project.manifest(manifest("""
                 no-guarded-marker:
                   script: builtin:deny-pattern
@@ -424,7 +430,7 @@ class ClaudeCodeE2EIT {
                 "crash fails open: Bash runs; hook notes the crash");
         E2eSummary.Row closed = SUMMARY.row(host, "Warden broken: fail_closed concern crashes",
                 "crash refuses: error tool_result naming fail_closed; command not run");
-        E2eProject project = project(open, dir);
+        E2eProject project = project(dir, open, closed);
         project.concern("crash.sh", """
                 #!/usr/bin/env bash
                 # Crashes (SIGKILL) when the event names $1; otherwise has no opinion.
@@ -491,7 +497,7 @@ class ClaudeCodeE2EIT {
         if (subagentRun != null) {
             return subagentRun;
         }
-        E2eProject project = project(row, Files.createDirectories(suiteDir.resolve("subagent")));
+        E2eProject project = project(Files.createDirectories(suiteDir.resolve("subagent")), row);
         boolean ledger = Builtins.exists("subagent-ledger");
         String lifecycle = ledger ? "[capture, subagent-ledger]" : "[capture]";
         project.manifest(manifest("""
@@ -529,7 +535,7 @@ class ClaudeCodeE2EIT {
         if (backgroundRun != null) {
             return backgroundRun;
         }
-        E2eProject project = project(row, Files.createDirectories(suiteDir.resolve("background")));
+        E2eProject project = project(Files.createDirectories(suiteDir.resolve("background")), row);
         Files.writeString(project.root().resolve("wait-release.sh"),
                 "#!/usr/bin/env bash\n# Holds the background subagent open until the parent creates ./release"
                         + " (gives up after 60 s, so a failed run leaves no process behind).\n"
@@ -581,10 +587,12 @@ class ClaudeCodeE2EIT {
 
     // ---- Helpers ------------------------------------------------------------------------------
 
-    /** A fresh project for a scenario, or a skip (recorded in the row) when the host is unavailable. */
-    private static E2eProject project(E2eSummary.Row row, Path dir) throws IOException {
+    /** A fresh project for a scenario, or a skip (recorded in its rows) when the host is unavailable. */
+    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
         if (unavailable != null) {
-            row.skip(unavailable);
+            for (E2eSummary.Row row : rows) {
+                row.skip(unavailable);
+            }
             Assumptions.abort(unavailable);
         }
         return E2eProject.create(dir.toRealPath());
@@ -618,7 +626,7 @@ class ClaudeCodeE2EIT {
         Files.createDirectories(copy.resolve("examples"));
         Files.copy(launcher, copy.resolve("bin/warden"));
         Files.copy(wardenHome.resolve("target/warden.jar"), copy.resolve("target/warden.jar"));
-        Map<String, String> env = new java.util.LinkedHashMap<>(claude.baseEnv());
+        Map<String, String> env = new LinkedHashMap<>(claude.baseEnv());
         env.put("WARDEN_NO_ARCHIVE", "1");
         Command.Result r = project.installWarden(copy.resolve("bin/warden"), env);
         assertThat(r.exitCode()).as("warden install from the copy: " + r.stdout() + r.stderr()).isZero();
