@@ -251,7 +251,14 @@ final class ReleaseCommand implements Runnable {
         boolean noRecord;
 
         SignedReleaseStore open(Path manifest) throws ReleaseException {
-            Clock clock = at == null ? Clock.systemUTC() : Clock.fixed(Step.time(at, "--at", Instant.EPOCH), ZoneOffset.UTC);
+            Clock clock = Clock.systemUTC();
+            if (at != null) {
+                try {
+                    clock = Clock.fixed(Rfc3339.parse(at), ZoneOffset.UTC);
+                } catch (IllegalArgumentException e) {
+                    throw new ReleaseException("time_invalid", "--at: " + e.getMessage());
+                }
+            }
             String project = WorkspaceRoot.resolve(projectDir, Map.of(), System.getenv());
             Path stateDir = SignedReleaseStore.stateDir(WorkspaceRoot.stateHome(project));
             return SignedReleaseStore.open(manifest, root, stateDir, !noRecord, clock);

@@ -57,7 +57,7 @@ final class Dsse {
         if (payload == null) {
             throw TrustFailure.MANIFEST_MALFORMED.because(top.where("payload") + " is not base64");
         }
-        List<SignatureEntry> signatures = TrustRoot.readSignatures(top, TrustFailure.MANIFEST_MALFORMED, false);
+        List<SignatureEntry> signatures = SignatureEntry.readAll(top, TrustFailure.MANIFEST_MALFORMED, false);
         return new Envelope(payloadType, payload, signatures);
     }
 

@@ -1,7 +1,10 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.release.TrustFailure.Untrusted;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -32,6 +35,31 @@ record SignatureEntry(String keyIdHint, byte[] signature) {
             }
         }
         return verified;
+    }
+
+    /**
+     * Reads {@code signatures: [{keyid, sig}]}; {@code hexSignatures} selects TUF's hex encoding,
+     * otherwise DSSE's base64 (standard or URL-safe, padding optional).
+     */
+    static List<SignatureEntry> readAll(Fields top, TrustFailure failure, boolean hexSignatures)
+            throws Untrusted {
+        List<?> list = top.list("signatures", TrustRoot.MAX_SIGNATURES);
+        List<SignatureEntry> out = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            Fields entry = Fields.of(list.get(i), top.where("signatures") + "[" + i + "]", failure);
+            String hint = entry.optionalString("keyid");
+            byte[] signature;
+            if (hexSignatures) {
+                signature = entry.hex("sig");
+            } else {
+                signature = Dsse.decodeBase64(entry.string("sig"));
+                if (signature == null) {
+                    throw failure.because(entry.where("sig") + " is not base64");
+                }
+            }
+            out.add(new SignatureEntry(hint, signature));
+        }
+        return out;
     }
 
     private static boolean tryKey(RootKey key, byte[] message, SignatureEntry entry, Set<String> verified) {

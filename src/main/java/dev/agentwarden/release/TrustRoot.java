@@ -64,7 +64,7 @@ record TrustRoot(long version, Instant expires, Map<String, RootKey> keys, int t
             throw TrustFailure.ROOT_MALFORMED.because(signed.where("threshold") + " " + threshold + " exceeds " + MAX_KEYS);
         }
         Map<String, RootKey> keys = readKeys(signed.object("keys"));
-        List<SignatureEntry> signatures = readSignatures(top, TrustFailure.ROOT_MALFORMED, true);
+        List<SignatureEntry> signatures = SignatureEntry.readAll(top, TrustFailure.ROOT_MALFORMED, true);
         return new TrustRoot(version, expires, Collections.unmodifiableMap(keys), (int) threshold, signed.map(),
                 signatures);
     }
@@ -111,31 +111,6 @@ record TrustRoot(long version, Instant expires, Map<String, RootKey> keys, int t
                 }
             }
             out.put(keyId, new RootKey(keyId, keyType, scheme, publicKey));
-        }
-        return out;
-    }
-
-    /**
-     * Reads {@code signatures: [{keyid, sig}]}; {@code hexSignatures} selects TUF's hex encoding,
-     * otherwise DSSE's base64 (standard or URL-safe, padding optional).
-     */
-    static List<SignatureEntry> readSignatures(Fields top, TrustFailure failure, boolean hexSignatures)
-            throws Untrusted {
-        List<?> list = top.list("signatures", MAX_SIGNATURES);
-        List<SignatureEntry> out = new ArrayList<>(list.size());
-        for (int i = 0; i < list.size(); i++) {
-            Fields entry = Fields.of(list.get(i), top.where("signatures") + "[" + i + "]", failure);
-            String hint = entry.optionalString("keyid");
-            byte[] signature;
-            if (hexSignatures) {
-                signature = entry.hex("sig");
-            } else {
-                signature = Dsse.decodeBase64(entry.string("sig"));
-                if (signature == null) {
-                    throw failure.because(entry.where("sig") + " is not base64");
-                }
-            }
-            out.add(new SignatureEntry(hint, signature));
         }
         return out;
     }

@@ -30,6 +30,8 @@ final class TrustState {
     static final String FILE = "trusted.json";
     private static final int FORMAT = 1;
     private static final int MAX_BYTES = 64 * 1024;
+    /** File locks are per process; threads of one process take turns here first. */
+    private static final Object PROCESS_LOCK = new Object();
 
     private final Path dir;
     private final boolean persist;
@@ -98,6 +100,12 @@ final class TrustState {
             overlay = change.apply(read());
             return overlay;
         }
+        synchronized (PROCESS_LOCK) {
+            return updateLocked(change);
+        }
+    }
+
+    private Snapshot updateLocked(UnaryOperator<Snapshot> change) throws Untrusted {
         try {
             Files.createDirectories(dir);
             try (FileChannel lockChannel = FileChannel.open(dir.resolve(FILE + ".lock"), StandardOpenOption.CREATE,
