@@ -11,6 +11,9 @@ import picocli.CommandLine.Command;
         description = "Agent Warden: policy, ledger and integrity runtime for AI coding-agent hooks.",
         subcommands = {
                 ManifestCommand.class,
+                DemoCommand.class,
+                InstallCommand.class,
+                UninstallCommand.class,
                 CanonicalizeCommand.class,
                 ReleaseCommand.class,
                 CommandLine.HelpCommand.class,
