@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -361,7 +362,7 @@ final class ReleaseCommand implements Runnable {
         if (v.trusted()) {
             out.println("manifest: trusted (version " + v.manifestVersion() + ", expires " + Rfc3339.format(v.expires())
                     + ", root version " + v.rootVersion() + ", " + v.signers().size() + " signer(s), verified at "
-                    + Rfc3339.format(v.at()) + ")");
+                    + Rfc3339.format(v.at().truncatedTo(ChronoUnit.SECONDS)) + ")");
         } else {
             out.println("manifest: UNTRUSTED " + v.reason() + ": " + v.detail());
         }
