@@ -48,6 +48,8 @@ class JcsTest {
     static Stream<Arguments> rejected() {
         return Stream.of(
                 Arguments.of("duplicate property", "{\"a\":1,\"a\":1}".getBytes(StandardCharsets.UTF_8), "json_duplicate_key"),
+                Arguments.of("duplicate spelled with an escape", "{\"a\":1,\"\\u0061\":2}".getBytes(StandardCharsets.UTF_8),
+                        "json_duplicate_key"),
                 Arguments.of("nested duplicate", "[{\"k\":{\"x\":1,\"x\":2}}]".getBytes(StandardCharsets.UTF_8),
                         "json_duplicate_key"),
                 Arguments.of("lone high surrogate", "\"\\ud800\"".getBytes(StandardCharsets.UTF_8), "json_lone_surrogate"),
