@@ -1,6 +1,8 @@
 package dev.agentwarden.cli;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -12,6 +14,8 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 InstallCommand.class,
                 UninstallCommand.class,
+                CanonicalizeCommand.class,
+                ReleaseCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
@@ -20,8 +24,8 @@ public final class WardenCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(System.out, true);
-        PrintWriter err = new PrintWriter(System.err, true);
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
         int code = execute(args, out, err);
         // Auto-flush covers println only; print()ed output would be lost at exit.
         out.flush();

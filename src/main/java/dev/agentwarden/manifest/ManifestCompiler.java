@@ -40,22 +40,18 @@ public final class ManifestCompiler {
     private static final String FALLBACK_ONLY = "fallback_only";
 
     private final String file;
+    private final java.nio.file.Path scriptRoot;
     private final List<ManifestProblem> problems = new ArrayList<>();
-    /** Where each concern's {@code script} and {@code nudge_rank} values sit, for later problems. */
-    private final Map<String, Node> scriptNodes = new HashMap<>();
+    /** Where each concern's {@code nudge_rank} value sits, for the uniqueness check after reading all. */
     private final Map<String, Node> rankNodes = new HashMap<>();
 
-    private ManifestCompiler(String file) {
+    private ManifestCompiler(String file, java.nio.file.Path scriptRoot) {
         this.file = file;
+        this.scriptRoot = scriptRoot;
     }
 
-    /**
-     * The outcome of compiling: the manifest when no fatal problem stands, and every problem.
-     *
-     * @param scriptLines line of each concern's {@code script} value, for problems found after
-     *                    compiling (a script file that does not exist)
-     */
-    public record Result(Manifest manifest, List<ManifestProblem> problems, Map<String, Integer> scriptLines) {
+    /** The outcome of compiling: the manifest when no fatal problem stands, and every problem. */
+    public record Result(Manifest manifest, List<ManifestProblem> problems) {
         public boolean hasErrors() {
             return problems.stream().anyMatch(ManifestProblem::isError);
         }
@@ -67,7 +63,16 @@ public final class ManifestCompiler {
      * @throws ManifestException when the text is not YAML, or not a mapping at the top
      */
     public static Result compile(String file, String text, String sha256) throws ManifestException {
-        return new ManifestCompiler(file).run(text, sha256);
+        return new ManifestCompiler(file, null).run(text, sha256);
+    }
+
+    /**
+     * Compiles manifest text and also reports command scripts missing under {@code scriptRoot}
+     * (the project root they resolve against) as errors that do not stop compilation.
+     */
+    public static Result compileAndCheckScripts(String file, String text, String sha256,
+                                                java.nio.file.Path scriptRoot) throws ManifestException {
+        return new ManifestCompiler(file, scriptRoot).run(text, sha256);
     }
 
     private Result run(String text, String sha256) throws ManifestException {
@@ -97,7 +102,7 @@ public final class ManifestCompiler {
         checkNudgeRanks(concerns);
 
         if (problems.stream().anyMatch(ManifestProblem::fatal)) {
-            return new Result(null, List.copyOf(problems), scriptLines());
+            return new Result(null, List.copyOf(problems));
         }
         Map<String, Map<String, Map<String, List<String>>>> chains = new LinkedHashMap<>();
         platforms.forEach((host, byEvent) -> {
@@ -113,7 +118,7 @@ public final class ManifestCompiler {
             });
             chains.put(host, hostChains);
         });
-        return new Result(new Manifest(file, sha256, aliases, concerns, chains), List.copyOf(problems), scriptLines());
+        return new Result(new Manifest(file, sha256, aliases, concerns, chains), List.copyOf(problems));
     }
 
     private void checkSchemaVersion(NodeTuple t) {
@@ -153,9 +158,6 @@ public final class ManifestCompiler {
         }
         Map<String, NodeTuple> keys = entries(map, path);
         NodeTuple scriptNode = keys.get("script");
-        if (scriptNode != null) {
-            scriptNodes.put(name, scriptNode.getValueNode());
-        }
         if (keys.containsKey("nudge_rank")) {
             rankNodes.put(name, keys.get("nudge_rank").getValueNode());
         }
@@ -176,6 +178,9 @@ public final class ManifestCompiler {
                 if (twin != null) {
                     fromPath = script.endsWith("spawn_guard_shadow_hook.ts") ? Posture.SHADOW : null;
                     script = ConcernSpec.BUILTIN_PREFIX + twin;
+                } else if (scriptRoot != null && !java.nio.file.Files.exists(scriptRoot.resolve(script))) {
+                    error(scriptNode.getValueNode(), path + ".script", "script not found: " + scriptRoot.resolve(script)
+                            + " (and no built-in twin; built-ins are " + Builtins.NAMES + ")", false);
                 }
             }
         }
@@ -336,12 +341,6 @@ public final class ManifestCompiler {
             out.put(host, byEvent);
         });
         return out;
-    }
-
-    private Map<String, Integer> scriptLines() {
-        Map<String, Integer> out = new HashMap<>();
-        scriptNodes.forEach((name, node) -> out.put(name, line(node)));
-        return Map.copyOf(out);
     }
 
     private void checkNudgeRanks(Map<String, ConcernSpec> concerns) {
