@@ -231,12 +231,16 @@ public final class Evaluator {
                                    boolean sourceBytes, List<String> partial, List<String> unknown) {
         switch (attach.status()) {
             case NOT_ATTACHED:
-                if (sourceBytes) {
+                if (read != null && read.status() == ReadStatus.LOADED) {
                     partial.add("not_attached: the payload was read but did not reach the prompt"
                             + (attach.reason() == null ? "" : " (" + attach.reason() + ")"));
                 }
                 return;
             case ATTACHED_PARTIAL:
+                if (!sourceBytes) {
+                    unknown.add("attached_without_source: an attachment was recorded but no source bytes were read");
+                    return;
+                }
                 partial.add("attach_clipped: " + (attach.reason() != null ? attach.reason()
                         : attach.attachedBytes() + " bytes reached the prompt" + (read == null ? "" : " of " + read.bytesRead() + " read")));
                 return;

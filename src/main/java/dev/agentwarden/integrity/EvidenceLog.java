@@ -17,12 +17,14 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The append-only evidence log, {@code <root>/.warden/state/integrity/evidence.jsonl}: every event of
  * every session, one line each, written and forced to disk the moment the recorder accepts it, so
  * the selection record is on disk before the agent file is opened. Appends take an exclusive file
- * lock, so concurrent sessions interleave whole lines only.
+ * lock (and, within one process, a monitor per file), so concurrent sessions interleave whole
+ * lines only.
  */
 public final class EvidenceLog implements Recorder.Sink {
     /** Where the log lives under a project's {@code .warden} directory. */
@@ -54,16 +56,21 @@ public final class EvidenceLog implements Recorder.Sink {
         if (dir != null) {
             Files.createDirectories(dir);
         }
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.APPEND);
-             FileLock ignored = ch.lock()) {
-            ByteBuffer buf = ByteBuffer.wrap(line);
-            while (buf.hasRemaining()) {
-                ch.write(buf);
+        synchronized (IN_PROCESS.computeIfAbsent(file.toAbsolutePath().normalize(), k -> new Object())) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND);
+                 FileLock ignored = ch.lock()) {
+                ByteBuffer buf = ByteBuffer.wrap(line);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(false);
             }
-            ch.force(false);
         }
     }
+
+    /** File locks are per process; threads of one process take this monitor per log file first. */
+    private static final ConcurrentHashMap<Path, Object> IN_PROCESS = new ConcurrentHashMap<>();
 
     /**
      * One line of a log read back.

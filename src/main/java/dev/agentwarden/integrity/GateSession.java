@@ -80,9 +80,9 @@ public final class GateSession {
         if (attached.length == 0) {
             status = AttachStatus.NOT_ATTACHED;
             reason = "nothing_attached: the attached artifact is empty";
-        } else if (source == null) {
+        } else if (source == null || source.length == 0) {
             status = AttachStatus.ATTACHED_FULL;
-            reason = "no_read_to_compare: attached before any read";
+            reason = "no_source_bytes: nothing was read to compare the attachment with";
         } else if (Arrays.equals(attached, source)) {
             status = AttachStatus.ATTACHED_FULL;
         } else {
