@@ -20,7 +20,8 @@ final class DemoCommand implements Callable<Integer> {
     /** The sections, in the order they run. */
     static final List<DemoSection> SECTIONS = List.of(
             new SessionReplayDemo(),
-            new IntegrityDemo());
+            new IntegrityDemo(),
+            new ReleaseDemo());
 
     @Spec
     CommandSpec spec;

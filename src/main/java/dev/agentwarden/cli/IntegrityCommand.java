@@ -11,9 +11,9 @@ import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.IntegrityException;
 import dev.agentwarden.integrity.IntegrityGate;
 import dev.agentwarden.integrity.IntegrityStats;
-import dev.agentwarden.integrity.JsonFileReleaseStore;
 import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.ReleaseSource;
+import dev.agentwarden.integrity.ReleaseSources;
 import dev.agentwarden.integrity.SourceReader;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
@@ -65,9 +65,19 @@ final class IntegrityCommand implements Runnable {
         }
     }
 
-    /** Opens the release manifest, or fails with a usage error naming the file and defect. */
-    static ReleaseSource releaseSource(Path manifest) {
-        return manifest == null ? ReleaseSource.NONE : JsonFileReleaseStore.open(manifest).asSource();
+    /**
+     * Opens the release manifest (signed when a trust root is given), or fails with a usage error
+     * naming the file and defect. An untrusted signed manifest is said loudly on {@code err}.
+     */
+    static ReleaseSource releaseSource(Path manifest, Path trustRoot, Path stateHome, PrintWriter err) {
+        ReleaseSource source = ReleaseSources.open(manifest, trustRoot, stateHome, Clock.systemUTC());
+        String untrusted = ReleaseSources.untrustedDetail(source);
+        if (untrusted != null) {
+            err.println("warden: release manifest " + manifest + " is UNTRUSTED (" + untrusted
+                    + "); release_integrity will be UNREGISTERED");
+            err.flush();
+        }
+        return source;
     }
 
     /** {@code warden integrity check}: one session over files on disk. */
@@ -110,8 +120,12 @@ final class IntegrityCommand implements Runnable {
         @ArgGroup(exclusive = false)
         ProfileOptions profile = new ProfileOptions();
 
-        @Option(names = "--release-manifest", paramLabel = "M", description = "Trusted release manifest (JSON).")
+        @Option(names = "--release-manifest", paramLabel = "M",
+                description = "Trusted release manifest: a JSON list of entries, or a signed manifest with --trust-root.")
         Path releaseManifest;
+
+        @Option(names = "--trust-root", paramLabel = "R", description = "Trust root (root.json) of a signed --release-manifest.")
+        Path trustRoot;
 
         @Option(names = "--require-trusted-manifest", description = "Halt (UNKNOWN_HALT) when the release manifest is untrusted.")
         boolean requireTrusted;
@@ -137,7 +151,7 @@ final class IntegrityCommand implements Runnable {
                 }
                 gate = IntegrityGate.builder()
                         .profile(profile.resolve())
-                        .release(releaseSource(releaseManifest))
+                        .release(releaseSource(releaseManifest, trustRoot, stateHome(projectDir), err))
                         .evidenceLog(EvidenceLog.under(stateHome(projectDir)))
                         .clock(Clock.systemUTC())
                         .maxBytes(maxBytes)
@@ -191,6 +205,9 @@ final class IntegrityCommand implements Runnable {
                 description = "Trusted manifest to judge releases by (default: the file each session recorded).")
         Path releaseManifest;
 
+        @Option(names = "--trust-root", paramLabel = "R", description = "Trust root of a signed --release-manifest.")
+        Path trustRoot;
+
         @Option(names = "--json") boolean json;
 
         @Override
@@ -198,8 +215,9 @@ final class IntegrityCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             EvidenceReplay.Report report;
             try {
-                report = EvidenceReplay.replay(evidence, releaseManifest == null ? null : releaseSource(releaseManifest));
-            } catch (IntegrityException e) {
+                report = EvidenceReplay.replay(evidence, releaseManifest == null ? null
+                        : releaseSource(releaseManifest, trustRoot, null, spec.commandLine().getErr()));
+            } catch (IllegalArgumentException | IntegrityException e) {
                 spec.commandLine().getErr().println("warden integrity evaluate: " + e.getMessage());
                 return ExitCode.UNREADABLE.code();
             }
@@ -283,6 +301,8 @@ final class IntegrityCommand implements Runnable {
 
         @Option(names = "--release-manifest", paramLabel = "M") Path releaseManifest;
 
+        @Option(names = "--trust-root", paramLabel = "R") Path trustRoot;
+
         @Option(names = "--json") boolean json;
 
         @Override
@@ -294,9 +314,9 @@ final class IntegrityCommand implements Runnable {
                 stats = IntegrityStats.of(new EvidenceReplay.Report(file, List.of(), List.of()));
             } else {
                 try {
-                    stats = IntegrityStats.of(EvidenceReplay.replay(file,
-                            releaseManifest == null ? null : releaseSource(releaseManifest)));
-                } catch (IntegrityException e) {
+                    stats = IntegrityStats.of(EvidenceReplay.replay(file, releaseManifest == null ? null
+                            : releaseSource(releaseManifest, trustRoot, null, spec.commandLine().getErr())));
+                } catch (IllegalArgumentException | IntegrityException e) {
                     spec.commandLine().getErr().println("warden integrity stats: " + e.getMessage());
                     return ExitCode.UNREADABLE.code();
                 }

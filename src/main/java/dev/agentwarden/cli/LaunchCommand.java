@@ -65,6 +65,8 @@ final class LaunchCommand implements Callable<Integer> {
     IntegrityCommand.ProfileOptions profile = new IntegrityCommand.ProfileOptions();
 
     @Option(names = "--release-manifest", paramLabel = "M") Path releaseManifest;
+    @Option(names = "--trust-root", paramLabel = "R", description = "Trust root of a signed --release-manifest.")
+    Path trustRoot;
     @Option(names = "--require-trusted-manifest") boolean requireTrusted;
     @Option(names = "--max-bytes", defaultValue = "1048576") long maxBytes;
     @Option(names = "--payload-stdin", description = "Also write the verified bytes to the host's stdin.")
@@ -82,10 +84,11 @@ final class LaunchCommand implements Callable<Integer> {
         IntegrityGate gate;
         try {
             resolution = AgentResolver.resolve(agent, cwd, env);
+            Path stateHome = WorkspaceRoot.stateHome(resolution.root().toString());
             gate = IntegrityGate.builder()
                     .profile(profile.resolve())
-                    .release(IntegrityCommand.releaseSource(releaseManifest))
-                    .evidenceLog(EvidenceLog.under(WorkspaceRoot.stateHome(resolution.root().toString())))
+                    .release(IntegrityCommand.releaseSource(releaseManifest, trustRoot, stateHome, err))
+                    .evidenceLog(EvidenceLog.under(stateHome))
                     .clock(Clock.systemUTC())
                     .maxBytes(maxBytes)
                     .requireTrustedManifest(requireTrusted)

@@ -5,10 +5,8 @@ import dev.agentwarden.integrity.IntegrityEvent.PayloadReadStatus;
 import dev.agentwarden.integrity.IntegrityEvent.PromptAttachStatus;
 import dev.agentwarden.integrity.IntegrityEvent.SelectedAgentId;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The seed's decision function, evaluated outside the prompt from raw events only. Recorded
@@ -350,10 +348,5 @@ public final class Evaluator {
 
     private static String orDefault(String s, String fallback) {
         return s == null ? fallback : s;
-    }
-
-    /** A copy of a manifest reference that is safe to keep in an event. */
-    static Map<String, String> refCopy(Map<String, String> ref) {
-        return ref == null ? null : new LinkedHashMap<>(Objects.requireNonNull(ref));
     }
 }

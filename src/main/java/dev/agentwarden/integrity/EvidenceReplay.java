@@ -1,6 +1,6 @@
 package dev.agentwarden.integrity;
 
-import java.nio.file.Files;
+import java.time.Instant;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +16,9 @@ import java.util.Objects;
  *
  * <p>The release axis needs the trusted manifest, which the log does not contain: it is the one
  * given to the replay, else the file the session recorded having consulted (its current contents,
- * with a note when its SHA-256 changed since). Without either, the release is UNREGISTERED.
+ * with a note when its SHA-256 changed since; a signed manifest is verified again at the time the
+ * session recorded, without touching the project's rollback state). Without either, the release is
+ * UNREGISTERED.
  */
 public final class EvidenceReplay {
     private EvidenceReplay() {
@@ -131,6 +133,7 @@ public final class EvidenceReplay {
         IntegrityEvent.TransportVerdict recordedTransport = null;
         IntegrityEvent.ReleaseVerdict recordedRelease = null;
         IntegrityEvent.Decision recordedDecision = null;
+        Instant releasedAt = null;
         for (Recorded r : recorder.events()) {
             switch (r.event().kind()) {
                 case TRANSPORT_INTEGRITY:
@@ -138,6 +141,7 @@ public final class EvidenceReplay {
                     break;
                 case RELEASE_INTEGRITY:
                     recordedRelease = (IntegrityEvent.ReleaseVerdict) r.event();
+                    releasedAt = r.at();
                     break;
                 case DECISION:
                     recordedDecision = (IntegrityEvent.Decision) r.event();
@@ -147,7 +151,7 @@ public final class EvidenceReplay {
             }
         }
         List<String> notes = new ArrayList<>();
-        ReleaseSource release = given != null ? given : recordedManifest(recordedRelease, manifests, notes);
+        ReleaseSource release = given != null ? given : recordedManifest(recordedRelease, releasedAt, manifests, notes);
         if (given != null && recordedRelease != null && recordedRelease.manifest() != null && given.ref() != null
                 && !Objects.equals(recordedRelease.manifest().get("sha256"), given.ref().get("sha256"))) {
             notes.add("release manifest differs from the one recorded (" + recordedRelease.manifest().get("path") + ")");
@@ -187,28 +191,25 @@ public final class EvidenceReplay {
                 recordedRelease, recordedDecision, disagreements, notes);
     }
 
-    private static ReleaseSource recordedManifest(IntegrityEvent.ReleaseVerdict recorded, Map<String, ReleaseSource> cache,
-                                                  List<String> notes) {
+    private static ReleaseSource recordedManifest(IntegrityEvent.ReleaseVerdict recorded, Instant at,
+                                                  Map<String, ReleaseSource> cache, List<String> notes) {
         if (recorded == null || recorded.manifest() == null || recorded.manifest().get("path") == null) {
             return ReleaseSource.NONE;
         }
         String path = recorded.manifest().get("path");
-        ReleaseSource source = cache.get(path);
+        String cacheKey = path + "\u0000" + recorded.manifest().get("trust_root") + "\u0000" + at;
+        ReleaseSource source = cache.get(cacheKey);
         if (source == null) {
             try {
-                if (!Files.isRegularFile(Path.of(path))) {
-                    throw new IntegrityException("release_manifest_unreadable", path + " does not exist");
-                }
-                source = JsonFileReleaseStore.open(Path.of(path)).asSource();
+                source = ReleaseSources.reopen(recorded.manifest(), at);
             } catch (IntegrityException | java.nio.file.InvalidPathException e) {
-                notes.add("recorded release manifest unavailable (" + e.getMessage() + "); release judged without it");
                 source = ReleaseSource.NONE;
             }
-            cache.put(path, source);
-        } else if (source.store() == null) {
-            notes.add("recorded release manifest " + path + " unavailable; release judged without it");
+            cache.put(cacheKey, source);
         }
-        if (source.ref() != null && !Objects.equals(source.ref().get("sha256"), recorded.manifest().get("sha256"))) {
+        if (source.store() == null) {
+            notes.add("recorded release manifest " + path + " unavailable; release judged without it");
+        } else if (!Objects.equals(source.ref().get("sha256"), recorded.manifest().get("sha256"))) {
             notes.add("release manifest " + path + " changed since the session was recorded");
         }
         return source;

@@ -29,7 +29,8 @@ import java.util.Map;
  * <p>Settings: {@code agent} (required); {@code file} (default: resolved like Copilot CLI from the
  * workspace root); {@code role}; {@code profile} ({@code squad} | {@code markers} | {@code none},
  * default {@code squad}) with {@code head_marker} / {@code eof_marker}; {@code release_manifest};
- * {@code agent_version}; {@code client_id} (default {@code claude-code}); {@code client_version};
+ * {@code trust_root} (makes {@code release_manifest} a signed manifest); {@code agent_version};
+ * {@code client_id} (default {@code claude-code}); {@code client_version};
  * {@code require_trusted_manifest}; {@code max_chars} (default the host cap); {@code max_bytes};
  * {@code sources} (SessionStart sources to act on; default all).
  *
@@ -86,7 +87,8 @@ public final class IntegrityAttach implements Concern {
         IntegrityGate gate = IntegrityGate.builder()
                 .profile(BoundaryProfile.of(text(spec, "profile", BoundaryProfile.SQUAD),
                         text(spec, "head_marker", null), text(spec, "eof_marker", null)))
-                .release(releaseSource(text(spec, "release_manifest", null), root))
+                .release(releaseSource(text(spec, "release_manifest", null), text(spec, "trust_root", null), root,
+                        context.stateHome(), context.clock()))
                 .evidenceLog(EvidenceLog.under(context.stateHome()))
                 .clock(context.clock())
                 .maxBytes(spec.setting("max_bytes", SourceReader.DEFAULT_MAX_BYTES))
@@ -153,13 +155,17 @@ public final class IntegrityAttach implements Concern {
         return source == null || sources.contains(source);
     }
 
-    private static ReleaseSource releaseSource(String manifest, Path root) {
+    private static ReleaseSource releaseSource(String manifest, String trustRoot, Path root, Path stateHome,
+                                               java.time.Clock clock) {
         if (manifest == null) {
+            if (trustRoot != null) {
+                throw new IllegalArgumentException("settings.trust_root needs settings.release_manifest");
+            }
             return ReleaseSource.NONE;
         }
         Path file = root.resolve(manifest).normalize();
         try {
-            return JsonFileReleaseStore.open(file).asSource();
+            return ReleaseSources.open(file, trustRoot == null ? null : root.resolve(trustRoot).normalize(), stateHome, clock);
         } catch (IntegrityException e) {
             Map<String, String> ref = new LinkedHashMap<>();
             ref.put("path", file.toString());

@@ -6,7 +6,6 @@ import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.release.Normalizations;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -132,6 +131,10 @@ public final class JsonFileReleaseStore implements ReleaseStore {
         } catch (JsonException e) {
             throw new IntegrityException("release_manifest_invalid", name + ": not I-JSON (" + e.getMessage() + ")");
         }
+        if (root instanceof Map<?, ?> m && m.containsKey("payloadType")) {
+            throw new IntegrityException("release_manifest_invalid", name + ": this is a signed (DSSE) manifest;"
+                    + " give its trust root with --trust-root");
+        }
         if (!(root instanceof List<?> list)) {
             throw new IntegrityException("release_manifest_invalid", name + ": expected a JSON array of entries");
         }
@@ -199,9 +202,5 @@ public final class JsonFileReleaseStore implements ReleaseStore {
         ref.put("path", name);
         ref.put("sha256", Digests.sha256(bytes));
         return new JsonFileReleaseStore(parse(name, bytes), ref);
-    }
-
-    static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

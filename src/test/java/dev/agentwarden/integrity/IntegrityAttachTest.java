@@ -187,6 +187,11 @@ class IntegrityAttachTest {
         ConcernResult required = run(settings, Posture.BLOCKING, EventName.SESSION_START, null);
         assertThat(required.decision()).isEqualTo(Decision.HALT);
         assertThat(required.reason()).contains("release_manifest_untrusted_required");
+
+        settings.put("trust_root", "missing-root.json");
+        ConcernResult signed = run(settings, Posture.BLOCKING, EventName.SESSION_START, null);
+        assertThat(signed.decision()).isEqualTo(Decision.HALT);
+        assertThat(signed.reason()).contains("release_manifest_untrusted_required").contains("release_manifest_untrusted: ");
     }
 
     @Test
