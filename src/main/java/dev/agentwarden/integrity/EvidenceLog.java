@@ -21,8 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The append-only evidence log, {@code <root>/.warden/state/integrity/evidence.jsonl}: every event of
- * every session, one line each, written and forced to disk the moment the recorder accepts it, so
- * the selection record is on disk before the agent file is opened. Appends take an exclusive file
+ * every session, one line each, written the moment the recorder accepts it. The selection record
+ * is forced to disk before the agent file is opened, and the decision record forces the whole
+ * session; the lines between are written but not forced one by one. Appends take an exclusive file
  * lock (and, within one process, a monitor per file), so concurrent sessions interleave whole
  * lines only.
  */
@@ -64,7 +65,9 @@ public final class EvidenceLog implements Recorder.Sink {
                 while (buf.hasRemaining()) {
                     ch.write(buf);
                 }
-                ch.force(false);
+                if (r.event().kind().slot() == 1 || r.event().kind() == IntegrityEvent.Kind.DECISION) {
+                    ch.force(false);
+                }
             }
         }
     }

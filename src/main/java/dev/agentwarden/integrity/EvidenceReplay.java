@@ -1,7 +1,7 @@
 package dev.agentwarden.integrity;
 
-import java.time.Instant;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

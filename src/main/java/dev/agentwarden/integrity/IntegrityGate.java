@@ -1,11 +1,11 @@
 package dev.agentwarden.integrity;
 
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The pre-ingestion integrity gate for hosts that assemble prompts themselves:
@@ -92,12 +92,10 @@ public final class IntegrityGate {
     }
 
     private String newSessionId() {
-        byte[] random = new byte[4];
-        RANDOM.nextBytes(random);
-        return sessionPrefix + "-" + STAMP.format(clock.instant()) + "-" + HexFormat.of().formatHex(random);
+        return sessionPrefix + "-" + STAMP.format(clock.instant()) + "-"
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
     }
 
-    private static final SecureRandom RANDOM = new SecureRandom();
     private static final DateTimeFormatter STAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
 

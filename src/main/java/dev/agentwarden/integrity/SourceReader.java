@@ -15,7 +15,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -42,8 +41,7 @@ public final class SourceReader {
     /** Largest cap accepted. */
     public static final long MAX_MAX_BYTES = 64L * 1024 * 1024;
 
-    private static final Pattern VERSION_STAMP =
-            Pattern.compile("<!-- version: ([0-9.]+(?:-[a-z]+(?:\\.\\d+)?)?) -->");
+    private static final Pattern VERSION = Pattern.compile("[0-9.]+(?:-[a-z]+(?:\\.\\d+)?)?");
 
     /** Called after each chunk is read; lets tests change the file mid-read. */
     interface ReadObserver {
@@ -155,7 +153,7 @@ public final class SourceReader {
             after = null;
         }
         byte[] bytes = Arrays.copyOf(buf, total);
-        boolean stable = before.equals(after) && sizeAtOpen == sizeAtEnd && eof && total == sizeAtOpen;
+        boolean stable = before.sameVersion(after) && sizeAtOpen == sizeAtEnd && eof && total == sizeAtOpen;
 
         ReadStatus status;
         String reason = null;
@@ -191,9 +189,28 @@ public final class SourceReader {
                 null, null, realPath, reason));
     }
 
-    private static String stampedVersion(byte[] bytes) {
-        Matcher m = VERSION_STAMP.matcher(new String(bytes, StandardCharsets.UTF_8));
-        return m.find() ? m.group(1) : null;
+    /** The X of the first {@code <!-- version: X -->} line, X as Squad writes it; information only. */
+    static String stampedVersion(byte[] bytes) {
+        byte[] prefix = "<!-- version: ".getBytes(StandardCharsets.US_ASCII);
+        outer:
+        for (int i = 0; i + prefix.length < bytes.length; i++) {
+            for (int j = 0; j < prefix.length; j++) {
+                if (bytes[i + j] != prefix[j]) {
+                    continue outer;
+                }
+            }
+            int start = i + prefix.length;
+            int end = start;
+            while (end < bytes.length && end - start <= 64 && bytes[end] != ' ' && bytes[end] != '\n') {
+                end++;
+            }
+            String candidate = new String(bytes, start, end - start, StandardCharsets.US_ASCII);
+            if (end + 4 <= bytes.length && bytes[end] == ' ' && bytes[end + 1] == '-' && bytes[end + 2] == '-'
+                    && bytes[end + 3] == '>' && VERSION.matcher(candidate).matches()) {
+                return candidate;
+            }
+        }
+        return null;
     }
 
     private static String describe(IOException e) {
@@ -225,6 +242,13 @@ public final class SourceReader {
                 // no unix view on this file system; size, mtime and identity still apply
             }
             return new Snapshot(a.size(), a.lastModifiedTime(), ctime, a.fileKey(), a.isRegularFile(), a.isDirectory());
+        }
+
+        /** Field by field (a record's generated equals costs an invokedynamic bootstrap at start-up). */
+        boolean sameVersion(Snapshot other) {
+            return other != null && size == other.size && Objects.equals(mtime, other.mtime)
+                    && Objects.equals(ctime, other.ctime) && Objects.equals(fileKey, other.fileKey)
+                    && regular == other.regular && directory == other.directory;
         }
     }
 }

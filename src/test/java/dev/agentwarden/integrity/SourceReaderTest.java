@@ -187,6 +187,14 @@ class SourceReaderTest {
         assertThat(e.reason()).contains("replaced");
     }
 
+    @Test
+    void stampedVersion_readsSquadsStampOnly() {
+        assertThat(SourceReader.stampedVersion(Ev.utf8("x\n<!-- version: 0.13.2-preview.1 -->\n"))).isEqualTo("0.13.2-preview.1");
+        assertThat(SourceReader.stampedVersion(Ev.utf8("<!-- version: evil; rm -rf -->\n<!-- version: 1.2 -->"))).isEqualTo("1.2");
+        assertThat(SourceReader.stampedVersion(Ev.utf8("<!-- version: 1.2"))).isNull();
+        assertThat(SourceReader.stampedVersion(Ev.utf8("no stamp"))).isNull();
+    }
+
     private interface Io {
         void run() throws IOException;
     }
