@@ -11,6 +11,8 @@ import picocli.CommandLine.Command;
         description = "Agent Warden: policy, ledger and integrity runtime for AI coding-agent hooks.",
         subcommands = {
                 ManifestCommand.class,
+                IntegrityCommand.class,
+                LaunchCommand.class,
                 DemoCommand.class,
                 InstallCommand.class,
                 UninstallCommand.class,

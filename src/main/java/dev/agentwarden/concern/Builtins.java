@@ -13,7 +13,7 @@ public final class Builtins {
 
     /** Every built-in concern name. */
     public static final List<String> NAMES = List.of(
-            "block-no-verify", "deny-pattern", "context-note");
+            "block-no-verify", "deny-pattern", "context-note", "integrity-attach");
 
     /** A new instance of the named built-in, or {@code null} when there is none. */
     public static Concern create(String name) {
@@ -24,6 +24,8 @@ public final class Builtins {
                 return new DenyPattern();
             case "context-note":
                 return new ContextNote();
+            case "integrity-attach":
+                return new dev.agentwarden.integrity.IntegrityAttach();
             default:
                 return null;
         }
