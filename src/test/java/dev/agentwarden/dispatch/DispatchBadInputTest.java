@@ -57,7 +57,7 @@ class DispatchBadInputTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("inputs")
     void dispatch_badInputOnNonBlockableEvent_allows(BadInputs.BadInput input) {
-        GoldenCorpus.Outcome o = run(BadInputs.argv("SessionStart", true), input.stdin().get(), Map.of());
+        GoldenCorpus.Outcome o = run(BadInputs.argv("SessionEnd", true), input.stdin().get(), Map.of());
 
         BadInputs.assertWellBehaved(o);
         assertThat(o.stdout()).isEmpty();
