@@ -339,6 +339,32 @@ class ExternalConcernTest {
     }
 
     @Test
+    void dispatch_timeout_failClosedRefuses_failOpenAllows() throws Exception {
+        script("slow.sh", "exec sleep 300");
+        Manifest m = TestManifests.compile("""
+                schema_version: 1
+                concerns:
+                  slow-closed: {script: slow.sh, timeout_ms: 300, fail_closed: true}
+                  slow-open: {script: slow.sh, timeout_ms: 300, fail_closed: false}
+                platforms:
+                  claude:
+                    stop: [slow-closed]
+                    user_prompt_submit: [slow-open]
+                """);
+        Dispatcher d = new Dispatcher(m, Clock.systemUTC(), Map.of());
+
+        Dispatcher.Result closed = assertTimeoutPreemptively(NO_HANG, () -> d.dispatch(
+                TestManifests.claudeEvent("Stop", EventName.STOP, "{\"stop_hook_active\":false}", dir.toString()), ""));
+        Dispatcher.Result open = assertTimeoutPreemptively(NO_HANG, () -> d.dispatch(
+                TestManifests.claudeEvent("UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, "{\"prompt\":\"hi\"}", dir.toString()), ""));
+
+        assertThat(closed.verdict()).isEqualTo(Verdict.block("slow-closed could not run (timeout after 300 ms); fail_closed refuses"));
+        assertThat(closed.outcomes().get(0).note()).isEqualTo("timeout after 300 ms; fail-closed");
+        assertThat(open.verdict()).isEqualTo(Verdict.NO_OPINION);
+        assertThat(open.outcomes().get(0).note()).isEqualTo("timeout after 300 ms; fail-open");
+    }
+
+    @Test
     void dispatch_noSessionId_envelopeSessionIdEmpty() throws IOException {
         script("capture.sh", "cat > envelope.json");
         Manifest m = TestManifests.compile("""
