@@ -9,6 +9,8 @@ import picocli.CommandLine.Command;
         description = "Agent Warden: policy, ledger and integrity runtime for AI coding-agent hooks.",
         subcommands = {
                 ManifestCommand.class,
+                LedgerCommand.class,
+                GuardCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class WardenCli implements Runnable {

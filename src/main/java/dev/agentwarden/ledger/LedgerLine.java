@@ -1,0 +1,68 @@
+package dev.agentwarden.ledger;
+
+import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonException;
+import dev.agentwarden.json.JsonLimits;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The ledger line format, version 1: one compact JSON object per line,
+ * {@code {"v":1,"event":…,"ts":…,…,"prev":"<hex>"}}, where {@code prev} is the SHA-256 of the
+ * previous chain line's exact bytes (without its newline) and the first line of the ledger carries
+ * {@link #GENESIS}. A chain line is any physical line that reads as a JSON object; any other line
+ * (a write torn by a crash) is skipped by readers and by the chain.
+ */
+public final class LedgerLine {
+    /** Format version written in {@code v}. */
+    public static final long VERSION = 1;
+    /** {@code prev} of the first line of a ledger. */
+    public static final String GENESIS = "0".repeat(64);
+    /** Longest line a reader keeps; longer lines are skipped and reported. */
+    static final int MAX_LINE_BYTES = 64 * 1024;
+
+    private static final JsonLimits LIMITS = new JsonLimits(32, MAX_LINE_BYTES, true, true, true);
+
+    private LedgerLine() {
+    }
+
+    /** The fields of a line as JSON object, or {@code null} when the bytes are not one. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> parse(byte[] bytes) {
+        if (bytes.length == 0 || bytes[0] != '{') {
+            return null;
+        }
+        try {
+            Object v = Json.parse(bytes, LIMITS);
+            return v instanceof Map ? (Map<String, Object>) v : null;
+        } catch (JsonException e) {
+            return null;
+        }
+    }
+
+    /** The bytes of a line: {@code v}, then {@code fields} in order, then {@code prev}. */
+    static byte[] render(Map<String, Object> fields, String prev) {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("v", VERSION);
+        fields.forEach((k, v) -> {
+            if (!k.equals("v") && !k.equals("prev")) {
+                line.put(k, v);
+            }
+        });
+        line.put("prev", prev);
+        return Json.write(line).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Lowercase hex SHA-256 of a line's bytes. */
+    public static String hash(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
