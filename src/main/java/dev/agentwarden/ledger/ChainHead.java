@@ -2,10 +2,13 @@ package dev.agentwarden.ledger;
 
 import dev.agentwarden.json.Json;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.YearMonth;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
@@ -22,6 +25,8 @@ import java.util.Map;
  */
 record ChainHead(YearMonth segment, long lines, String hash) {
     private static final int MAX_BYTES = 1024;
+    /** Length of the head file as written. */
+    private static final int RECORD_BYTES = 160;
 
     /** The head file's content, or {@code null} when it is missing or not a valid head. */
     static ChainHead read(Path file) throws IOException {
@@ -47,12 +52,30 @@ record ChainHead(YearMonth segment, long lines, String hash) {
         }
     }
 
+    /**
+     * Overwrites the head in place with a fixed-length record (JSON padded with spaces), which
+     * costs a tenth of a rename. Only writers holding the ledger lock write it; readers without
+     * the lock take it shared ({@link LedgerStore#readHead}). A write torn by a crash reads as no
+     * head, which only sends the next writer down the scanning path.
+     */
     void write(Path file) throws IOException {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("v", LedgerLine.VERSION);
         o.put("segment", segment.toString());
         o.put("lines", lines);
         o.put("hash", hash);
-        AtomicWrite.write(file, (Json.write(o) + "\n").getBytes(StandardCharsets.UTF_8));
+        String text = Json.write(o);
+        byte[] bytes = (text + " ".repeat(Math.max(0, RECORD_BYTES - 1 - text.length())) + "\n")
+                .getBytes(StandardCharsets.UTF_8);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            long pos = 0;
+            while (buf.hasRemaining()) {
+                pos += ch.write(buf, pos);
+            }
+            if (ch.size() > bytes.length) {
+                ch.truncate(bytes.length);
+            }
+        }
     }
 }

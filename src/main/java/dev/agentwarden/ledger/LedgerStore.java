@@ -75,37 +75,64 @@ public final class LedgerStore {
      */
     public <T> T inTransaction(Work<T> work) throws IOException {
         Files.createDirectories(paths.ledgerDir());
-        Path lockFile = paths.lockFile().toAbsolutePath().normalize();
-        ReentrantLock local = IN_PROCESS.computeIfAbsent(lockFile, k -> new ReentrantLock());
-        try {
-            if (!local.tryLock(LOCK_WAIT_NANOS, TimeUnit.NANOSECONDS)) {
-                throw new LedgerException("ledger_lock_timeout", "another writer in this process held " + lockFile
-                        + " for more than " + TimeUnit.NANOSECONDS.toMillis(LOCK_WAIT_NANOS) + " ms");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LedgerException("ledger_lock_interrupted", "interrupted while waiting for " + lockFile);
-        }
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = acquire(channel, lockFile)) {
+        return locked(paths, false, () -> {
             Transaction tx = new Transaction(clock.instant().truncatedTo(ChronoUnit.MILLIS));
             try {
                 return work.run(tx);
             } finally {
                 tx.finish();
             }
+        });
+    }
+
+    /**
+     * The chain head as the last writer left it, read under a shared lock so that no write is seen
+     * half done; {@code null} when there is none.
+     */
+    static ChainHead readHead(LedgerPaths paths) throws IOException {
+        if (!Files.exists(paths.lockFile())) {
+            return ChainHead.read(paths.headFile());
+        }
+        return locked(paths, true, () -> ChainHead.read(paths.headFile()));
+    }
+
+    private interface LockedAction<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * Runs {@code action} holding the JVM-wide mutex for the lock file, then the file lock itself.
+     * The mutex also keeps every use of the lock file in this JVM sequential, since closing any
+     * channel on a file may release all of the JVM's locks on it.
+     */
+    private static <T> T locked(LedgerPaths paths, boolean shared, LockedAction<T> action) throws IOException {
+        Path lockFile = paths.lockFile().toAbsolutePath().normalize();
+        ReentrantLock local = IN_PROCESS.computeIfAbsent(lockFile, k -> new ReentrantLock());
+        try {
+            if (!local.tryLock(LOCK_WAIT_NANOS, TimeUnit.NANOSECONDS)) {
+                throw new LedgerException("ledger_lock_timeout", "another thread of this process held " + lockFile
+                        + " for more than " + TimeUnit.NANOSECONDS.toMillis(LOCK_WAIT_NANOS) + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LedgerException("ledger_lock_interrupted", "interrupted while waiting for " + lockFile);
+        }
+        try (FileChannel channel = shared ? FileChannel.open(lockFile, StandardOpenOption.READ)
+                : FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock ignored = acquire(channel, lockFile, shared)) {
+            return action.run();
         } finally {
             local.unlock();
         }
     }
 
-    private static FileLock acquire(FileChannel channel, Path lockFile) throws IOException {
+    private static FileLock acquire(FileChannel channel, Path lockFile, boolean shared) throws IOException {
         long deadline = System.nanoTime() + LOCK_WAIT_NANOS;
         long pause = TimeUnit.MICROSECONDS.toNanos(20);
         while (true) {
             FileLock lock;
             try {
-                lock = channel.tryLock();
+                lock = channel.tryLock(0, Long.MAX_VALUE, shared);
             } catch (OverlappingFileLockException e) {
                 lock = null;
             }

@@ -64,7 +64,7 @@ public final class LedgerVerifier {
             return new Report(false, 0, 0, List.of());
         }
         List<YearMonth> segments = paths.segments();
-        ChainHead head = ChainHead.read(paths.headFile());
+        ChainHead head = LedgerStore.readHead(paths);
         Walk walk = new Walk(head);
         LedgerReader.read(paths, walk);
         List<LedgerProblem> problems = walk.problems;
