@@ -1,6 +1,5 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.concern.Builtins;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
@@ -10,7 +9,6 @@ import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.manifest.ManifestProblem;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,16 +55,13 @@ final class ManifestCommand implements Runnable {
             ManifestCompiler.Result result;
             try {
                 source = file != null ? ManifestLoader.read(file) : ManifestLoader.locate(null, root.toString());
-                result = ManifestCompiler.compile(source.name(), new String(source.bytes(), StandardCharsets.UTF_8),
-                        ManifestLoader.sha256(source.bytes()));
+                result = ManifestCompiler.compileAndCheckScripts(source.name(),
+                        new String(source.bytes(), StandardCharsets.UTF_8), ManifestLoader.sha256(source.bytes()), root);
             } catch (ManifestException e) {
                 e.problems().forEach(p -> out.println(p));
                 return ExitCode.UNREADABLE.code();
             }
             problems.addAll(result.problems());
-            if (result.manifest() != null) {
-                problems.addAll(missingScripts(result.manifest(), source.name(), root));
-            }
             int errors = 0;
             for (ManifestProblem p : problems) {
                 out.println(p);
@@ -77,18 +72,6 @@ final class ManifestCommand implements Runnable {
             out.println(source.name() + ": " + (errors == 0 ? "ok" : errors + " error(s)")
                     + (problems.size() > errors ? ", " + (problems.size() - errors) + " warning(s)" : ""));
             return errors == 0 ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
-        }
-
-        private static List<ManifestProblem> missingScripts(Manifest m, String file, Path root) {
-            List<ManifestProblem> out = new ArrayList<>();
-            for (ConcernSpec c : m.concerns().values()) {
-                if (!c.isBuiltin() && !Files.exists(root.resolve(c.script()))) {
-                    out.add(new ManifestProblem(file, 0, "concerns." + c.name() + ".script",
-                            "script not found: " + root.resolve(c.script()) + " (no built-in twin either; built-ins are "
-                                    + Builtins.NAMES + ")", ManifestProblem.Kind.ERROR, false));
-                }
-            }
-            return out;
         }
     }
 

@@ -11,6 +11,9 @@ import picocli.CommandLine.Command;
                 ManifestCommand.class,
                 LedgerCommand.class,
                 GuardCommand.class,
+                DemoCommand.class,
+                InstallCommand.class,
+                UninstallCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class WardenCli implements Runnable {

@@ -7,21 +7,17 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Refuses a tool call whose input matches a configured regular expression. Settings:
- * {@code patterns: [{match: <regex>, reason: <text>}]}. The shell command is matched when the
- * input has one, otherwise the tool input's JSON text.
+ * Refuses an event whose subject matches a configured regular expression. Settings:
+ * {@code patterns: [{match: <regex>, reason: <text>}]}. The subject is the shell command of a tool
+ * call when it has one, else the tool input's JSON text, else the prompt
+ * ({@code user_prompt_submit}), else the last assistant message ({@code stop}, {@code subagent_stop}).
  */
 final class DenyPattern implements Concern {
 
     @Override
     public ConcernResult evaluate(ConcernContext context) {
-        Object input = context.event().toolInput();
-        if (input == null) {
-            return ConcernResult.allow();
-        }
-        String command = BlockNoVerify.commandOf(input);
-        String subject = command != null ? command : Json.write(input);
-        if (!(context.spec().settings().get("patterns") instanceof List<?> patterns)) {
+        String subject = subjectOf(context);
+        if (subject == null || !(context.spec().settings().get("patterns") instanceof List<?> patterns)) {
             return ConcernResult.allow();
         }
         for (Object entry : patterns) {
@@ -38,5 +34,15 @@ final class DenyPattern implements Concern {
             }
         }
         return ConcernResult.allow();
+    }
+
+    private static String subjectOf(ConcernContext context) {
+        Object input = context.event().toolInput();
+        if (input != null) {
+            String command = BlockNoVerify.commandOf(input);
+            return command != null ? command : Json.write(input);
+        }
+        String prompt = context.event().payloadString("prompt");
+        return prompt != null ? prompt : context.event().payloadString("last_assistant_message");
     }
 }

@@ -74,8 +74,12 @@ public final class Dispatcher {
 
     /** Whether some concern bound to this event would refuse when it cannot run. */
     public boolean hasFailClosedBlocker(String host, EventName event, String role) {
-        return manifest.chain(host, event, role).stream()
-                .anyMatch(c -> c.failClosed() && c.posture() == Posture.BLOCKING);
+        for (ConcernSpec c : manifest.chain(host, event, role)) {
+            if (c.failClosed() && c.posture() == Posture.BLOCKING) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private ConcernResult runGuarded(ConcernSpec spec, HookEvent event) {

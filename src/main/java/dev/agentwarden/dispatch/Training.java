@@ -8,16 +8,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * The workload a class-data archive is trained on: representative Claude Code events dispatched
  * in-process against the default manifest, so the archive holds exactly the dispatch path's
- * classes. Run by {@code bin/warden train-archive} under {@code -XX:ArchiveClassesAtExit} (JDK
+ * classes. The launcher runs it twice with one {@code WARDEN_TRAIN_CACHE}: once to compile the
+ * manifest cache, then recorded, so YAML classes stay out of the archive. Run by {@code bin/warden train-archive} under {@code -XX:ArchiveClassesAtExit} (JDK
  * 17–24) or {@code -XX:AOTCacheOutput} (JDK 25+).
  */
 public final class Training {
@@ -28,7 +27,8 @@ public final class Training {
 
     public static void main(String[] args) throws IOException {
         Path project = Files.createTempDirectory("warden-train");
-        Path cache = Files.createTempDirectory("warden-train-cache");
+        String given = System.getenv("WARDEN_TRAIN_CACHE");
+        Path cache = given != null ? Path.of(given) : Files.createTempDirectory("warden-train-cache");
         try {
             Map<String, String> env = new HashMap<>(System.getenv());
             env.put("WARDEN_CACHE_DIR", cache.toString());
@@ -60,13 +60,20 @@ public final class Training {
             }
         } finally {
             deleteTree(project);
-            deleteTree(cache);
+            if (given == null) {
+                deleteTree(cache);
+            }
         }
     }
 
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    /** Recursive delete without streams or lambdas, which would otherwise land in the archive. */
+    private static void deleteTree(Path root) {
+        java.io.File[] children = root.toFile().listFiles();
+        if (children != null) {
+            for (java.io.File child : children) {
+                deleteTree(child.toPath());
+            }
         }
+        root.toFile().delete();
     }
 }

@@ -68,6 +68,39 @@ public final class Json {
         return out.toString();
     }
 
+    /** Indented JSON text (two spaces, one property per line), for files people edit. */
+    public static String writePretty(Object value) {
+        StringBuilder out = new StringBuilder(256);
+        writePretty(out, value, 0);
+        return out.append('\n').toString();
+    }
+
+    private static void writePretty(StringBuilder out, Object value, int indent) {
+        if (value instanceof Map<?, ?> map && !map.isEmpty()) {
+            out.append("{\n");
+            int i = 0;
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                out.append("  ".repeat(indent + 1));
+                quote(out, String.valueOf(e.getKey()));
+                out.append(": ");
+                writePretty(out, e.getValue(), indent + 1);
+                out.append(++i < map.size() ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(indent)).append('}');
+        } else if (value instanceof List<?> list && !list.isEmpty()) {
+            out.append("[\n");
+            int i = 0;
+            for (Object item : list) {
+                out.append("  ".repeat(indent + 1));
+                writePretty(out, item, indent + 1);
+                out.append(++i < list.size() ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(indent)).append(']');
+        } else {
+            writeTo(out, value);
+        }
+    }
+
     /** Appends the compact JSON text of {@code value}. */
     public static void writeTo(StringBuilder out, Object value) {
         if (value == null) {

@@ -1,12 +1,14 @@
 package dev.agentwarden.manifest;
 
 import dev.agentwarden.event.EventName;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * A compiled manifest: concerns by name, native-event aliases per host, and the resolved chain per
- * (host, event, role), so dispatch only loops over what applies.
+ * (host, event, role), so dispatch only loops over what applies. Methods used while dispatching
+ * avoid streams and lambdas, which cost class loading on a cold start.
  *
  * @param source        where the manifest was read from ({@code builtin:default} for the shipped one)
  * @param sourceSha256  hex SHA-256 of the source bytes; the compiled cache is keyed by it
@@ -53,6 +55,10 @@ public record Manifest(String source, String sourceSha256, Map<String, Map<Strin
         if (names == null) {
             names = byRole.getOrDefault(DEFAULT_ROLE, List.of());
         }
-        return names.stream().map(concerns::get).toList();
+        List<ConcernSpec> chain = new ArrayList<>(names.size());
+        for (String name : names) {
+            chain.add(concerns.get(name));
+        }
+        return chain;
     }
 }

@@ -46,6 +46,7 @@ final class ManifestCodec {
         return Json.write(root);
     }
 
+    /** Reads a compiled manifest; plain loops only, as this runs on every cold dispatch. */
     @SuppressWarnings("unchecked")
     static Manifest read(String source, String text) {
         Map<String, Object> root = Json.parseObject(text);
@@ -53,30 +54,34 @@ final class ManifestCodec {
             throw new IllegalArgumentException("compiled manifest format " + root.get("format") + " is not " + FORMAT);
         }
         Map<String, Map<String, EventName>> aliases = new LinkedHashMap<>();
-        ((Map<String, Object>) root.get("aliases")).forEach((host, v) -> {
+        for (Map.Entry<String, Object> host : ((Map<String, Object>) root.get("aliases")).entrySet()) {
             Map<String, EventName> byNative = new LinkedHashMap<>();
-            ((Map<String, Object>) v).forEach((n, e) -> byNative.put(n, EventName.fromWire((String) e)));
-            aliases.put(host, byNative);
-        });
+            for (Map.Entry<String, Object> e : ((Map<String, Object>) host.getValue()).entrySet()) {
+                byNative.put(e.getKey(), EventName.fromWire((String) e.getValue()));
+            }
+            aliases.put(host.getKey(), byNative);
+        }
         Map<String, ConcernSpec> concerns = new LinkedHashMap<>();
-        ((Map<String, Object>) root.get("concerns")).forEach((name, v) -> {
-            Map<String, Object> o = (Map<String, Object>) v;
-            concerns.put(name, new ConcernSpec(name, (String) o.get("script"), strings(o.get("args")),
+        for (Map.Entry<String, Object> e : ((Map<String, Object>) root.get("concerns")).entrySet()) {
+            Map<String, Object> o = (Map<String, Object>) e.getValue();
+            concerns.put(e.getKey(), new ConcernSpec(e.getKey(), (String) o.get("script"), strings(o.get("args")),
                     (Boolean) o.get("fail_closed"), Posture.fromWire((String) o.get("posture")),
                     new LinkedHashSet<>(strings(o.get("tools"))), ((Long) o.get("timeout_ms")).intValue(),
                     (Boolean) o.get("skip_on_refusal_retry"), ((Long) o.get("nudge_rank")).intValue(),
                     (Map<String, Object>) o.get("settings")));
-        });
+        }
         Map<String, Map<String, Map<String, List<String>>>> chains = new LinkedHashMap<>();
-        ((Map<String, Object>) root.get("chains")).forEach((host, v) -> {
+        for (Map.Entry<String, Object> host : ((Map<String, Object>) root.get("chains")).entrySet()) {
             Map<String, Map<String, List<String>>> byEvent = new LinkedHashMap<>();
-            ((Map<String, Object>) v).forEach((event, r) -> {
+            for (Map.Entry<String, Object> event : ((Map<String, Object>) host.getValue()).entrySet()) {
                 Map<String, List<String>> byRole = new LinkedHashMap<>();
-                ((Map<String, Object>) r).forEach((role, names) -> byRole.put(role, strings(names)));
-                byEvent.put(event, byRole);
-            });
-            chains.put(host, byEvent);
-        });
+                for (Map.Entry<String, Object> role : ((Map<String, Object>) event.getValue()).entrySet()) {
+                    byRole.put(role.getKey(), strings(role.getValue()));
+                }
+                byEvent.put(event.getKey(), byRole);
+            }
+            chains.put(host.getKey(), byEvent);
+        }
         return new Manifest(source, (String) root.get("source_sha256"), aliases, concerns, chains);
     }
 

@@ -35,10 +35,12 @@ public final class ManifestCompiler {
             "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies");
 
     private final String file;
+    private final java.nio.file.Path scriptRoot;
     private final List<ManifestProblem> problems = new ArrayList<>();
 
-    private ManifestCompiler(String file) {
+    private ManifestCompiler(String file, java.nio.file.Path scriptRoot) {
         this.file = file;
+        this.scriptRoot = scriptRoot;
     }
 
     /** The outcome of compiling: the manifest when no fatal problem stands, and every problem. */
@@ -54,7 +56,16 @@ public final class ManifestCompiler {
      * @throws ManifestException when the text is not YAML, or not a mapping at the top
      */
     public static Result compile(String file, String text, String sha256) throws ManifestException {
-        return new ManifestCompiler(file).run(text, sha256);
+        return new ManifestCompiler(file, null).run(text, sha256);
+    }
+
+    /**
+     * Compiles manifest text and also reports command scripts missing under {@code scriptRoot}
+     * (the project root they resolve against) as errors that do not stop compilation.
+     */
+    public static Result compileAndCheckScripts(String file, String text, String sha256,
+                                                java.nio.file.Path scriptRoot) throws ManifestException {
+        return new ManifestCompiler(file, scriptRoot).run(text, sha256);
     }
 
     private Result run(String text, String sha256) throws ManifestException {
@@ -157,6 +168,9 @@ public final class ManifestCompiler {
                 if (twin != null) {
                     fromPath = script.endsWith("spawn_guard_shadow_hook.ts") ? Posture.SHADOW : null;
                     script = ConcernSpec.BUILTIN_PREFIX + twin;
+                } else if (scriptRoot != null && !java.nio.file.Files.exists(scriptRoot.resolve(script))) {
+                    error(scriptNode.getValueNode(), path + ".script", "script not found: " + scriptRoot.resolve(script)
+                            + " (and no built-in twin; built-ins are " + Builtins.NAMES + ")", false);
                 }
             }
         }

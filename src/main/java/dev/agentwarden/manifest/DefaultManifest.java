@@ -1,3 +1,15 @@
+package dev.agentwarden.manifest;
+
+/**
+ * The manifest shipped with Warden, in force when a project has no {@code .warden/manifest.yaml}.
+ * Kept as source text rather than a jar resource: reading a resource opens the jar, which costs a
+ * cold dispatch several milliseconds. {@code warden manifest show} and {@code lint} read it too.
+ */
+final class DefaultManifest {
+    private DefaultManifest() {
+    }
+
+    static final String YAML = """
 # Agent Warden default manifest (schema v1, a superset of agent-config's hook_manifest.yaml).
 # A project's .warden/manifest.yaml replaces this file whole; `warden dispatch --manifest FILE`
 # replaces both.
@@ -78,3 +90,5 @@ native_event_aliases:
     PreCompact: pre_compact
     SubagentStart: subagent_start
     SubagentStop: subagent_stop
+""";
+}

@@ -1,0 +1,175 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.json.Json;
+import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.ManifestLoader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code warden install --host claude|cowork}: writes Warden's hook entries into Claude Code's
+ * settings, then trains the class-data archive for the JVM the launcher will use.
+ *
+ * <p>Project scope binds the native events the manifest in force gives a chain, with a tool
+ * matcher narrowed to the chain's tools where every concern names its tools (fewer JVM starts).
+ * User scope (the only one Cowork honours) binds every aliased event with matcher "*", since
+ * each project may bring its own manifest.
+ */
+@Command(name = "install", description = "Install Warden's hooks into a host's settings.")
+final class InstallCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--host", required = true, description = "claude or cowork.")
+    String host;
+
+    @Option(names = "--scope", description = "project (.claude/settings.json) or user (~/.claude/settings.json).")
+    String scope;
+
+    @Option(names = "--dry-run", description = "Print the settings that would be written; change nothing.")
+    boolean dryRun;
+
+    @Option(names = "--project-dir", description = "Project root (default: current directory).")
+    Path projectDir;
+
+    @Option(names = "--manifest", description = "Manifest whose bindings to install (default: the one in force).")
+    String manifestFile;
+
+    @Option(names = "--no-train", description = "Skip training the start-up archive.")
+    boolean noTrain;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Target target = Target.resolve(host, scope, projectDir, err);
+        if (target == null) {
+            return ExitCode.UNREADABLE.code();
+        }
+        Path home = DemoCommand.home();
+        Path launcher = home == null ? null : home.resolve("bin/warden");
+        if (launcher == null || !Files.isExecutable(launcher)) {
+            err.println("warden install: cannot find bin/warden (run it as bin/warden install from a Warden checkout)");
+            return ExitCode.UNREADABLE.code();
+        }
+        Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
+        List<ClaudeSettings.Binding> bindings = bindings(manifest, target.host(), target.user());
+        SettingsFile file = new SettingsFile(target.settings());
+        try {
+            if (dryRun) {
+                Map<String, Object> after = ClaudeSettings.install(file.read(), launcher.toString(), target.host(), bindings);
+                out.println("# would write " + file.path());
+                out.print(Json.writePretty(after));
+                return ExitCode.OK.code();
+            }
+            file.update(s -> ClaudeSettings.install(s, launcher.toString(), target.host(), bindings));
+        } catch (SettingsFile.SettingsException e) {
+            err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
+            return ExitCode.UNREADABLE.code();
+        }
+        out.println("installed " + bindings.size() + " hook(s) for " + target.host() + " in " + file.path() + ":");
+        for (ClaudeSettings.Binding b : bindings) {
+            out.println("  " + b.nativeEvent() + (b.matcher() == null ? "" : "  matcher=" + b.matcher()));
+        }
+        if (!noTrain) {
+            out.println(trainArchive(launcher));
+        }
+        return ExitCode.OK.code();
+    }
+
+    /** The hooks to write: one per native event, with the narrowest safe matcher. */
+    static List<ClaudeSettings.Binding> bindings(Manifest manifest, String host, boolean allEvents) {
+        Map<String, EventName> aliases = manifest.aliases().getOrDefault(host, Map.of());
+        List<String> events = allEvents ? new ArrayList<>(new TreeSet<>(aliases.keySet())) : manifest.boundNativeEvents(host);
+        List<ClaudeSettings.Binding> out = new ArrayList<>();
+        for (String nativeEvent : events) {
+            String matcher = null;
+            if (isToolEvent(nativeEvent)) {
+                matcher = "*";
+                if (!allEvents) {
+                    List<ConcernSpec> chain = manifest.chain(host, aliases.get(nativeEvent), Manifest.DEFAULT_ROLE);
+                    if (!chain.isEmpty() && chain.stream().allMatch(c -> !c.tools().isEmpty() && !c.tools().contains("*"))) {
+                        TreeSet<String> tools = new TreeSet<>();
+                        chain.forEach(c -> tools.addAll(c.tools()));
+                        if (tools.stream().allMatch(t -> t.matches("[A-Za-z0-9_-]+"))) {
+                            matcher = String.join("|", tools);
+                        }
+                    }
+                }
+            }
+            out.add(new ClaudeSettings.Binding(nativeEvent, matcher));
+        }
+        return out;
+    }
+
+    private static boolean isToolEvent(String nativeEvent) {
+        return nativeEvent.equals("PreToolUse") || nativeEvent.equals("PostToolUse")
+                || nativeEvent.equals("PostToolUseFailure") || nativeEvent.equals("PermissionRequest");
+    }
+
+    private static String trainArchive(Path launcher) {
+        try {
+            Process p = new ProcessBuilder(launcher.toString(), "train-archive").redirectErrorStream(true).start();
+            p.getOutputStream().close();
+            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                return "start-up archive: training timed out (dispatch still works, just slower to start)";
+            }
+            return p.exitValue() == 0 ? "start-up archive: " + output.replace("warden: ", "")
+                    : "start-up archive: training failed (dispatch still works, just slower to start): " + output;
+        } catch (IOException e) {
+            return "start-up archive: not trained (" + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "start-up archive: not trained (interrupted)";
+        }
+    }
+
+    /** Which settings file an install or uninstall edits. */
+    record Target(String host, boolean user, Path settings, Path root) {
+        static Target resolve(String host, String scope, Path projectDir, PrintWriter err) {
+            if (!host.equals("claude") && !host.equals("cowork")) {
+                err.println("warden: --host must be claude or cowork (other hosts are not installable yet)");
+                return null;
+            }
+            if (scope != null && !scope.equals("project") && !scope.equals("user")) {
+                err.println("warden: --scope must be project or user, not '" + scope + "'");
+                return null;
+            }
+            boolean user = "user".equals(scope);
+            if (host.equals("cowork")) {
+                if ("project".equals(scope)) {
+                    err.println("warden: Cowork honours only user settings (~/.claude/settings.json); use --scope user");
+                    return null;
+                }
+                user = true;
+            }
+            Path root = (projectDir != null ? projectDir : Path.of("")).toAbsolutePath().normalize();
+            Path settings = user ? userHome().resolve(".claude/settings.json") : root.resolve(".claude/settings.json");
+            return new Target(host, user, settings, root);
+        }
+
+        /** {@code $HOME} first (as the host sees it), then the JVM's idea of the home directory. */
+        static Path userHome() {
+            String home = System.getenv("HOME");
+            return Path.of(home != null && !home.isEmpty() ? home : System.getProperty("user.home"));
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.Dispatcher;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.HostAdapter;
+import dev.agentwarden.host.HostAdapters;
+import dev.agentwarden.json.Json;
+import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.ManifestLoader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Replays {@code examples/sessions/claude-session.jsonl} (one {@code {"native_event", "payload"}}
+ * per line) through {@code bin/warden dispatch --host claude}, one process per event exactly as
+ * Claude Code runs it, against {@code examples/demo/manifest.yaml}, and prints event, chain,
+ * verdict and wall time.
+ */
+final class SessionReplayDemo implements DemoSection {
+    static final String SESSION = "examples/sessions/claude-session.jsonl";
+
+    @Override
+    public String title() {
+        return "Claude Code session replay: " + SESSION + " through `warden dispatch --host claude`";
+    }
+
+    @Override
+    public void run(DemoEnv env) throws Exception {
+        if (env.home() == null) {
+            throw new IllegalStateException("run the demo from a Warden checkout (bin/warden demo): examples/ not found");
+        }
+        Path project = env.workDir();
+        installDemoManifest(env.home(), project);
+        Map<String, String> childEnv = new HashMap<>(System.getenv());
+        childEnv.put("CLAUDE_PROJECT_DIR", project.toString());
+        Manifest manifest = ManifestLoader.load(ManifestLoader.locate(null, project.toString()), childEnv);
+        HostAdapter claude = HostAdapters.forId("claude");
+        Dispatcher dispatcher = new Dispatcher(manifest, Clock.systemUTC(), childEnv);
+
+        PrintWriter out = env.out();
+        out.println("project: " + project + "   manifest: .warden/manifest.yaml   transport: "
+                + (env.launcher() != null ? "one bin/warden process per event" : "in-process (bin/warden not found)"));
+        out.printf("%-3s %-17s %-44s %-62s %7s%n", "#", "event", "chain (after tools filter)", "verdict", "ms");
+        List<Long> latencies = new ArrayList<>();
+        int n = 0;
+        for (String line : Files.readAllLines(env.home().resolve(SESSION), StandardCharsets.UTF_8)) {
+            if (line.isBlank()) {
+                continue;
+            }
+            Map<String, Object> record = Json.parseObject(line.replace("{{PROJECT}}", project.toString()));
+            String nativeEvent = (String) record.get("native_event");
+            String payload = Json.write(record.get("payload"));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> fields = (Map<String, Object>) record.get("payload");
+            EventName event = manifest.canonicalEvent("claude", nativeEvent);
+            String chain = event == null ? "(unbound)" : dispatcher.chainFor(
+                    claude.normalize(nativeEvent, event, fields, payload.getBytes(StandardCharsets.UTF_8), project.toString()),
+                    Manifest.DEFAULT_ROLE).stream().map(ConcernSpec::name).collect(Collectors.joining(", "));
+            long start = System.nanoTime();
+            String stdout = env.launcher() != null
+                    ? runProcess(env.launcher(), project, childEnv, nativeEvent, payload)
+                    : runInProcess(project, childEnv, nativeEvent, payload);
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            latencies.add(ms);
+            out.printf("%-3d %-17s %-44s %-62s %7d%n", ++n, nativeEvent + toolOf(fields), clip(chain.isEmpty() ? "—" : chain, 44),
+                    clip(describe(stdout), 62), ms);
+            out.flush();
+        }
+        latencies.sort(Long::compare);
+        out.println("median wall time per event: " + latencies.get(latencies.size() / 2) + " ms (whole process: JVM start,"
+                + " manifest cache, chain, output)");
+    }
+
+    static void installDemoManifest(Path home, Path project) throws IOException {
+        Path warden = project.resolve(".warden");
+        Files.createDirectories(warden.resolve("concerns"));
+        Files.copy(home.resolve("examples/demo/manifest.yaml"), warden.resolve("manifest.yaml"),
+                StandardCopyOption.REPLACE_EXISTING);
+        Path script = warden.resolve("concerns/protect-env.sh");
+        Files.copy(home.resolve("examples/demo/concerns/protect-env.sh"), script, StandardCopyOption.REPLACE_EXISTING);
+        script.toFile().setExecutable(true);
+    }
+
+    private static String runProcess(Path launcher, Path project, Map<String, String> env, String nativeEvent,
+                                     String payload) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "dispatch", "--host", "claude",
+                "--native-event", nativeEvent).directory(project.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        try (var in = p.getOutputStream()) {
+            in.write(payload.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] stdout = p.getInputStream().readAllBytes();
+        p.waitFor();
+        return new String(stdout, StandardCharsets.UTF_8);
+    }
+
+    private static String runInProcess(Path project, Map<String, String> env, String nativeEvent, String payload) {
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", nativeEvent},
+                new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                new PrintStream(ByteArrayOutputStream.nullOutputStream(), true, StandardCharsets.UTF_8), env,
+                Clock.systemUTC());
+        return stdout.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A one-line reading of Claude hook output. */
+    @SuppressWarnings("unchecked")
+    static String describe(String stdout) {
+        if (stdout.isBlank()) {
+            return "no opinion (exit 0, no output)";
+        }
+        Map<String, Object> o = Json.parseObject(stdout);
+        if (Boolean.FALSE.equals(o.get("continue"))) {
+            return "HALT: " + o.get("stopReason");
+        }
+        if ("block".equals(o.get("decision"))) {
+            return "BLOCK: " + o.get("reason");
+        }
+        if (o.get("hookSpecificOutput") instanceof Map<?, ?> h) {
+            Map<String, Object> specific = (Map<String, Object>) h;
+            if ("deny".equals(specific.get("permissionDecision"))) {
+                return "DENY: " + specific.get("permissionDecisionReason");
+            }
+            if (specific.get("additionalContext") != null) {
+                return "CONTEXT: " + specific.get("additionalContext");
+            }
+        }
+        if (o.get("systemMessage") != null) {
+            return "MESSAGE: " + o.get("systemMessage");
+        }
+        return stdout.strip();
+    }
+
+    private static String toolOf(Map<String, Object> payload) {
+        return payload.get("tool_name") instanceof String s ? " " + s : "";
+    }
+
+    private static String clip(String s, int width) {
+        String flat = s.replace('\n', ' ');
+        return flat.length() <= width ? flat : flat.substring(0, width - 1) + "…";
+    }
+}

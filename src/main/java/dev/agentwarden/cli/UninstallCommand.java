@@ -1,0 +1,52 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.host.claude.ClaudeSettings;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code warden uninstall --host claude|cowork}: removes only Warden's hook entries. */
+@Command(name = "uninstall", description = "Remove Warden's hooks from a host's settings; other hooks stay.")
+final class UninstallCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--host", required = true)
+    String host;
+
+    @Option(names = "--scope")
+    String scope;
+
+    @Option(names = "--project-dir")
+    Path projectDir;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        InstallCommand.Target target = InstallCommand.Target.resolve(host, scope, projectDir, err);
+        if (target == null) {
+            return ExitCode.UNREADABLE.code();
+        }
+        SettingsFile file = new SettingsFile(target.settings());
+        try {
+            List<String> before = ClaudeSettings.installedEvents(file.read());
+            if (before.isEmpty()) {
+                out.println("no Warden hooks in " + file.path());
+                return ExitCode.OK.code();
+            }
+            file.update(ClaudeSettings::uninstall);
+            out.println("removed Warden hooks for " + before + " from " + file.path());
+            return ExitCode.OK.code();
+        } catch (SettingsFile.SettingsException e) {
+            err.println("warden uninstall: " + e.getMessage() + " [" + e.code() + "]");
+            return ExitCode.UNREADABLE.code();
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.agentwarden.host;
+
+import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonException;
+import dev.agentwarden.json.JsonLimits;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * A host's JSON settings file, changed safely: read under an exclusive lock, transformed, and
+ * replaced atomically (temporary file + rename) so a reader never sees half a file and two
+ * installers never lose each other's change. A file that is not a JSON object is refused and left
+ * exactly as it was.
+ */
+public final class SettingsFile {
+    /** Largest settings file accepted. */
+    static final int MAX_BYTES = 4 * 1024 * 1024;
+
+    private final Path file;
+
+    public SettingsFile(Path file) {
+        this.file = file;
+    }
+
+    public Path path() {
+        return file;
+    }
+
+    /** A settings file that cannot be changed, with a stable code. */
+    public static final class SettingsException extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final String code;
+
+        SettingsException(String code, String message) {
+            super(message);
+            this.code = code;
+        }
+
+        public String code() {
+            return code;
+        }
+    }
+
+    /** The current content; an absent file reads as an empty object. */
+    public Map<String, Object> read() throws SettingsException {
+        if (!Files.exists(file)) {
+            return new LinkedHashMap<>();
+        }
+        byte[] bytes;
+        try {
+            if (Files.size(file) > MAX_BYTES) {
+                throw new SettingsException("settings_too_large", file + " is over " + MAX_BYTES + " bytes; refusing to edit it");
+            }
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new SettingsException("settings_unreadable", "cannot read " + file + ": " + e.getMessage());
+        }
+        if (new String(bytes, StandardCharsets.UTF_8).isBlank()) {
+            return new LinkedHashMap<>();
+        }
+        Object parsed;
+        try {
+            parsed = Json.parse(bytes, JsonLimits.LENIENT);
+        } catch (JsonException e) {
+            throw new SettingsException("settings_not_json", file + " is not valid JSON (" + e.getMessage()
+                    + "); fix or move it, then run again. It was left unchanged.");
+        }
+        if (!(parsed instanceof Map<?, ?>)) {
+            throw new SettingsException("settings_not_object", file + " is JSON but not an object; it was left unchanged.");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> map = (Map<String, Object>) parsed;
+        return map;
+    }
+
+    /**
+     * Applies {@code change} under the lock and writes the result atomically; returns the new
+     * content. Nothing is written when the content is unchanged.
+     */
+    public Map<String, Object> update(UnaryOperator<Map<String, Object>> change) throws SettingsException {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+        } catch (IOException e) {
+            throw new SettingsException("settings_unwritable", "cannot create " + file.getParent() + ": " + e.getMessage());
+        }
+        Path lockFile = file.resolveSibling("." + file.getFileName() + ".warden-lock");
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock lock = channel.lock()) {
+            Map<String, Object> before = read();
+            Map<String, Object> after = change.apply(before);
+            if (!Json.write(after).equals(Json.write(before)) || !Files.exists(file)) {
+                writeAtomically(Json.writePretty(after));
+            }
+            return after;
+        } catch (IOException e) {
+            throw new SettingsException("settings_unwritable", "cannot write " + file + ": " + e.getMessage());
+        }
+        // The lock file stays: deleting it would let a waiter and a newcomer lock different inodes.
+    }
+
+    private void writeAtomically(String text) throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
+        try {
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            if (Files.exists(file)) {
+                try {
+                    Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(file));
+                } catch (UnsupportedOperationException | IOException ignored) {
+                    // keep default permissions where POSIX permissions are unavailable
+                }
+            } else {
+                try {
+                    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+                } catch (UnsupportedOperationException | IOException ignored) {
+                    // as above
+                }
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}
