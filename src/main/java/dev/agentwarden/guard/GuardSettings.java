@@ -57,18 +57,33 @@ public record GuardSettings(List<Candidate> candidates, Candidate enforced, Set<
         Candidate enforced = candidates.get(0);
         if (settings.containsKey("enforce")) {
             Object label = settings.get("enforce");
-            enforced = candidates.stream().filter(c -> c.label().equals(label)).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("enforce: '" + label + "' is not a candidate label; labels are "
-                            + candidates.stream().map(Candidate::label).toList()));
+            enforced = null;
+            List<String> labels = new ArrayList<>();
+            for (Candidate c : candidates) {
+                labels.add(c.label());
+                if (c.label().equals(label)) {
+                    enforced = c;
+                }
+            }
+            if (enforced == null) {
+                throw new IllegalArgumentException("enforce: '" + label + "' is not a candidate label; labels are " + labels);
+            }
         }
         Set<String> tools = DEFAULT_TOOLS;
         if (settings.containsKey("dispatch_tools")) {
-            if (!(settings.get("dispatch_tools") instanceof List<?> list) || list.isEmpty()
-                    || !list.stream().allMatch(t -> t instanceof String s && !s.isEmpty())) {
+            Set<String> named = new LinkedHashSet<>();
+            if (settings.get("dispatch_tools") instanceof List<?> list) {
+                for (Object t : list) {
+                    if (!(t instanceof String s) || s.isEmpty()) {
+                        named.clear();
+                        break;
+                    }
+                    named.add(s);
+                }
+            }
+            if (named.isEmpty()) {
                 throw new IllegalArgumentException("dispatch_tools: must be a non-empty list of tool names");
             }
-            Set<String> named = new LinkedHashSet<>();
-            list.forEach(t -> named.add((String) t));
             tools = Set.copyOf(named);
         }
         boolean session = true;

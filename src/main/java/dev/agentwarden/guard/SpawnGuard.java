@@ -85,7 +85,7 @@ public final class SpawnGuard {
             v.put("would_deny", !on.isEmpty());
             v.put("on", on);
             verdicts.add(v);
-            if (c.equals(settings.enforced())) {
+            if (c.label().equals(settings.enforced().label())) {
                 enforcedArms = on;
             }
         }
@@ -118,7 +118,7 @@ public final class SpawnGuard {
         String problem = null;
         try {
             if (record) {
-                recorded = store.inTransaction(tx -> tx.append(line));
+                recorded = store.append(line);
             }
         } catch (IOException | RuntimeException e) {
             problem = e.getMessage();

@@ -2,9 +2,12 @@ package dev.agentwarden.ledger;
 
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** Replaces a file whole: a temporary sibling, then an atomic rename, so readers see old or new bytes, never a mix. */
 final class AtomicWrite {
@@ -14,10 +17,28 @@ final class AtomicWrite {
     private AtomicWrite() {
     }
 
+    /** A new temporary sibling holding {@code bytes}; the name is unique among processes by exclusive creation. */
+    private static Path createSibling(Path target, byte[] bytes) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            Path tmp = target.resolveSibling("." + target.getFileName() + "." + Long.toHexString(System.nanoTime())
+                    + "-" + SEQUENCE.incrementAndGet() + TMP_SUFFIX);
+            try {
+                Files.write(tmp, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                return tmp;
+            } catch (FileAlreadyExistsException taken) {
+                if (attempt == ATTEMPTS) {
+                    throw taken;
+                }
+            }
+        }
+    }
+
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+    private static final int ATTEMPTS = 8;
+
     static void write(Path target, byte[] bytes) throws IOException {
-        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", TMP_SUFFIX);
+        Path tmp = createSibling(target, bytes);
         try {
-            Files.write(tmp, bytes);
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

@@ -9,8 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.YearMonth;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,11 +17,11 @@ import java.util.Map;
  * count, and the line's hash. It lets a writer find {@code prev} without scanning, and lets
  * {@code verify} notice lines cut from the end, which the chain alone cannot show.
  *
- * @param segment month of the segment holding the last chain line
+ * @param segment month ({@code 2026-05}) of the segment holding the last chain line
  * @param lines   physical lines in that segment, torn ones included
  * @param hash    SHA-256 of the last chain line
  */
-record ChainHead(YearMonth segment, long lines, String hash) {
+record ChainHead(String segment, long lines, String hash) {
     private static final int MAX_BYTES = 1024;
     /** Length of the head file as written. */
     private static final int RECORD_BYTES = 160;
@@ -41,15 +39,12 @@ record ChainHead(YearMonth segment, long lines, String hash) {
         }
         Map<String, Object> o = LedgerLine.parse(bytes);
         if (o == null || !(o.get("v") instanceof Long v) || v != LedgerLine.VERSION
-                || !(o.get("segment") instanceof String s) || !(o.get("lines") instanceof Long n) || n < 0
+                || !(o.get("segment") instanceof String s) || !LedgerPaths.isMonth(s)
+                || !(o.get("lines") instanceof Long n) || n < 0
                 || !(o.get("hash") instanceof String h) || !h.matches("[0-9a-f]{64}")) {
             return null;
         }
-        try {
-            return new ChainHead(YearMonth.parse(s), n, h);
-        } catch (DateTimeParseException e) {
-            return null;
-        }
+        return new ChainHead(s, n, h);
     }
 
     /**
@@ -61,7 +56,7 @@ record ChainHead(YearMonth segment, long lines, String hash) {
     void write(Path file) throws IOException {
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("v", LedgerLine.VERSION);
-        o.put("segment", segment.toString());
+        o.put("segment", segment);
         o.put("lines", lines);
         o.put("hash", hash);
         String text = Json.write(o);

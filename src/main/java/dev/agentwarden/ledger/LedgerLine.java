@@ -3,10 +3,8 @@ package dev.agentwarden.ledger;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
+import dev.agentwarden.manifest.Sha256;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -48,21 +46,17 @@ public final class LedgerLine {
     static byte[] render(Map<String, Object> fields, String prev) {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("v", VERSION);
-        fields.forEach((k, v) -> {
-            if (!k.equals("v") && !k.equals("prev")) {
-                line.put(k, v);
+        for (Map.Entry<String, Object> e : fields.entrySet()) {
+            if (!e.getKey().equals("v") && !e.getKey().equals("prev")) {
+                line.put(e.getKey(), e.getValue());
             }
-        });
+        }
         line.put("prev", prev);
         return Json.write(line).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Lowercase hex SHA-256 of a line's bytes. */
+    /** Lowercase hex SHA-256 of a line's bytes (plain Java: no security-provider start-up on dispatch). */
     public static String hash(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex(bytes);
     }
 }

@@ -6,7 +6,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -26,7 +25,7 @@ import java.util.regex.Pattern;
  * @param stateHome the project's {@code .warden} directory
  */
 public record LedgerPaths(Path stateHome) {
-    private static final Pattern SEGMENT = Pattern.compile("\\d{4}-\\d{2}\\.jsonl");
+    private static final Pattern SEGMENT = Pattern.compile("\\d{4}-(?:0[1-9]|1[0-2])\\.jsonl");
 
     /** The paths for a resolved workspace root. */
     public static LedgerPaths forRoot(String root) {
@@ -49,18 +48,24 @@ public record LedgerPaths(Path stateHome) {
         return ledgerDir().resolve("head.json");
     }
 
-    public Path segment(YearMonth month) {
+    /** The segment file of a month ({@code 2026-05}). */
+    public Path segment(String month) {
         return ledgerDir().resolve(month + ".jsonl");
     }
 
-    /** The months that have a segment file, oldest first; empty when the ledger does not exist. */
-    public List<YearMonth> segments() throws IOException {
-        List<YearMonth> out = new ArrayList<>();
+    /** Whether text names a month as segments do ({@code 2026-05}). */
+    static boolean isMonth(String text) {
+        return text != null && SEGMENT.matcher(text + ".jsonl").matches();
+    }
+
+    /** The months ({@code 2026-05}) that have a segment file, oldest first; empty when the ledger does not exist. */
+    public List<String> segments() throws IOException {
+        List<String> out = new ArrayList<>();
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(ledgerDir())) {
             for (Path p : dir) {
                 String name = p.getFileName().toString();
                 if (SEGMENT.matcher(name).matches()) {
-                    out.add(YearMonth.parse(name.substring(0, 7)));
+                    out.add(name.substring(0, 7));
                 }
             }
         } catch (NoSuchFileException e) {

@@ -1,7 +1,6 @@
 package dev.agentwarden.ledger;
 
 import java.io.IOException;
-import java.time.YearMonth;
 import java.util.Map;
 
 /**
@@ -13,12 +12,12 @@ public final class LedgerReader {
     /**
      * One chain line.
      *
-     * @param segment the segment's month
+     * @param segment the segment's month ({@code 2026-05})
      * @param line    1-based physical line number in the segment
      * @param fields  the line's JSON object
      * @param bytes   the line's exact bytes, without the newline
      */
-    public record Entry(YearMonth segment, long line, Map<String, Object> fields, byte[] bytes) {
+    public record Entry(String segment, long line, Map<String, Object> fields, byte[] bytes) {
 
         public String location() {
             return segment + ".jsonl:" + line;
@@ -44,7 +43,7 @@ public final class LedgerReader {
         }
 
         /** Every physical line, torn ones included, before {@link #entry} or {@link #problem}. */
-        default void physicalLine(YearMonth segment, long line, byte[] bytes) {
+        default void physicalLine(String segment, long line, byte[] bytes) {
         }
     }
 
@@ -53,7 +52,7 @@ public final class LedgerReader {
 
     /** Reads every segment, oldest first; does nothing when there is no ledger. */
     public static void read(LedgerPaths paths, Visitor visitor) throws IOException {
-        for (YearMonth month : paths.segments()) {
+        for (String month : paths.segments()) {
             try (LineScanner scanner = new LineScanner(paths.segment(month), LedgerLine.MAX_LINE_BYTES)) {
                 for (LineScanner.Line l = scanner.next(); l != null; l = scanner.next()) {
                     String where = month + ".jsonl:" + l.number();

@@ -4,31 +4,20 @@ import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
-import java.time.Instant;
-import java.time.YearMonth;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The append-only, hash-chained ledger of one project, and the lock that serialises every write to
  * it and to the open-record set.
  *
- * <p>Writers from many processes (hosts run hooks in parallel) append through
- * {@link #inTransaction}: it holds an exclusive {@link FileLock} on {@code ledger/.lock} (and a
- * JVM-wide mutex, since a JVM cannot lock one file twice) while it reads the chain's tail, writes
+ * <p>Writers from many processes (hosts run hooks in parallel) append inside a {@link #begin()
+ * transaction}, which holds the exclusive {@link LedgerLock} while it reads the chain's tail, writes
  * whole lines, and updates {@code head.json}. A line is written with one append of its bytes and
  * newline while no other writer can run, so lines are never interleaved.
  *
@@ -39,11 +28,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * chain itself.
  */
 public final class LedgerStore {
-    /** How long a writer waits for the lock before giving up with {@code ledger_lock_timeout}. */
-    static final long LOCK_WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
     /** Bytes read from a segment's end to find its last line without scanning it. */
     private static final int TAIL_WINDOW = 8 * 1024;
-    private static final ConcurrentHashMap<Path, ReentrantLock> IN_PROCESS = new ConcurrentHashMap<>();
 
     private final LedgerPaths paths;
     private final Clock clock;
@@ -61,28 +47,26 @@ public final class LedgerStore {
         return clock;
     }
 
-    /** Work done while holding the ledger lock. */
-    @FunctionalInterface
-    public interface Work<T> {
-        T run(Transaction tx) throws IOException;
-    }
-
     /**
-     * Runs {@code work} holding the ledger lock; everything it appends and every open record it
-     * writes or removes is serialised against all other writers, in this and other processes.
+     * Takes the ledger lock and starts a transaction; everything it appends and every open record it
+     * writes or removes is serialised against all other writers, in this and other processes. Close
+     * it (try-with-resources) to update the head and release the lock.
      *
      * @throws LedgerException {@code ledger_lock_timeout} when the lock is not free within 5 s
      */
-    public <T> T inTransaction(Work<T> work) throws IOException {
-        Files.createDirectories(paths.ledgerDir());
-        return locked(paths, false, () -> {
-            Transaction tx = new Transaction(clock.instant().truncatedTo(ChronoUnit.MILLIS));
-            try {
-                return work.run(tx);
-            } finally {
-                tx.finish();
-            }
-        });
+    public Transaction begin() throws IOException {
+        if (!Files.isDirectory(paths.ledgerDir())) {
+            Files.createDirectories(paths.ledgerDir());
+        }
+        LedgerLock lock = LedgerLock.exclusive(paths.lockFile());
+        return new Transaction(lock, clock.millis());
+    }
+
+    /** Appends one line in a transaction of its own; returns the line as written. */
+    public Map<String, Object> append(Map<String, Object> fields) throws IOException {
+        try (Transaction tx = begin()) {
+            return tx.append(fields);
+        }
     }
 
     /**
@@ -93,78 +77,30 @@ public final class LedgerStore {
         if (!Files.exists(paths.lockFile())) {
             return ChainHead.read(paths.headFile());
         }
-        return locked(paths, true, () -> ChainHead.read(paths.headFile()));
-    }
-
-    private interface LockedAction<T> {
-        T run() throws IOException;
-    }
-
-    /**
-     * Runs {@code action} holding the JVM-wide mutex for the lock file, then the file lock itself.
-     * The mutex also keeps every use of the lock file in this JVM sequential, since closing any
-     * channel on a file may release all of the JVM's locks on it.
-     */
-    private static <T> T locked(LedgerPaths paths, boolean shared, LockedAction<T> action) throws IOException {
-        Path lockFile = paths.lockFile().toAbsolutePath().normalize();
-        ReentrantLock local = IN_PROCESS.computeIfAbsent(lockFile, k -> new ReentrantLock());
-        try {
-            if (!local.tryLock(LOCK_WAIT_NANOS, TimeUnit.NANOSECONDS)) {
-                throw new LedgerException("ledger_lock_timeout", "another thread of this process held " + lockFile
-                        + " for more than " + TimeUnit.NANOSECONDS.toMillis(LOCK_WAIT_NANOS) + " ms");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LedgerException("ledger_lock_interrupted", "interrupted while waiting for " + lockFile);
-        }
-        try (FileChannel channel = shared ? FileChannel.open(lockFile, StandardOpenOption.READ)
-                : FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = acquire(channel, lockFile, shared)) {
-            return action.run();
-        } finally {
-            local.unlock();
-        }
-    }
-
-    private static FileLock acquire(FileChannel channel, Path lockFile, boolean shared) throws IOException {
-        long deadline = System.nanoTime() + LOCK_WAIT_NANOS;
-        long pause = TimeUnit.MICROSECONDS.toNanos(20);
-        while (true) {
-            FileLock lock;
-            try {
-                lock = channel.tryLock(0, Long.MAX_VALUE, shared);
-            } catch (OverlappingFileLockException e) {
-                lock = null;
-            }
-            if (lock != null) {
-                return lock;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                throw new LedgerException("ledger_lock_timeout", "another process held " + lockFile
-                        + " for more than " + TimeUnit.NANOSECONDS.toMillis(LOCK_WAIT_NANOS) + " ms");
-            }
-            LockSupport.parkNanos(pause);
-            pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(2));
+        try (LedgerLock ignored = LedgerLock.shared(paths.lockFile())) {
+            return ChainHead.read(paths.headFile());
         }
     }
 
     /** Where the chain ends: the segment being appended to, its physical line count, the last chain line's hash. */
-    private record Tail(YearMonth segment, long lines, String hash) {
+    private record Tail(String segment, long lines, String hash) {
     }
 
     /** The operations available while the lock is held. One instant, {@link #now()}, stamps them all. */
-    public final class Transaction {
-        private final Instant now;
+    public final class Transaction implements AutoCloseable {
+        private final LedgerLock lock;
+        private final long now;
         private Tail tail;
         private FileChannel out;
         private boolean appended;
 
-        private Transaction(Instant now) {
+        private Transaction(LedgerLock lock, long now) {
+            this.lock = lock;
             this.now = now;
         }
 
-        /** The instant of this transaction, read once from the clock, in milliseconds. */
-        public Instant now() {
+        /** The instant of this transaction in epoch milliseconds, read once from the clock. */
+        public long nowMs() {
             return now;
         }
 
@@ -181,14 +117,14 @@ public final class LedgerStore {
             }
             Map<String, Object> ordered = new LinkedHashMap<>();
             ordered.put("event", fields.get("event"));
-            ordered.put("ts", now.toString());
-            fields.forEach((k, v) -> {
-                if (!k.equals("event") && !k.equals("ts")) {
-                    ordered.put(k, v);
+            ordered.put("ts", UtcTime.iso(now));
+            for (Map.Entry<String, Object> e : fields.entrySet()) {
+                if (!e.getKey().equals("event") && !e.getKey().equals("ts")) {
+                    ordered.put(e.getKey(), e.getValue());
                 }
-            });
-            YearMonth month = YearMonth.from(now.atOffset(ZoneOffset.UTC));
-            YearMonth target = tail.segment() == null || month.isAfter(tail.segment()) ? month : tail.segment();
+            }
+            String month = UtcTime.month(now);
+            String target = tail.segment() == null || month.compareTo(tail.segment()) > 0 ? month : tail.segment();
             if (!target.equals(tail.segment())) {
                 closeOut();
                 tail = new Tail(target, 0, tail.hash());
@@ -206,12 +142,14 @@ public final class LedgerStore {
 
         /** The open-record set as it is now. */
         public OpenSet openSet(long ttlMs) throws IOException {
-            return OpenSet.read(paths, now.toEpochMilli(), ttlMs);
+            return OpenSet.read(paths, now, ttlMs);
         }
 
         /** Writes (or replaces) an open record atomically. */
         public void putOpen(OpenRecord record) throws IOException {
-            Files.createDirectories(paths.openDir());
+            if (!Files.isDirectory(paths.openDir())) {
+                Files.createDirectories(paths.openDir());
+            }
             AtomicWrite.write(OpenSet.fileOf(paths, record.ref()), record.toBytes());
         }
 
@@ -220,7 +158,7 @@ public final class LedgerStore {
             return Files.deleteIfExists(OpenSet.fileOf(paths, ref));
         }
 
-        private void writeLine(YearMonth segment, byte[] line) throws IOException {
+        private void writeLine(String segment, byte[] line) throws IOException {
             if (out == null) {
                 out = FileChannel.open(paths.segment(segment), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                         StandardOpenOption.APPEND);
@@ -239,19 +177,25 @@ public final class LedgerStore {
             }
         }
 
-        private void finish() throws IOException {
+        /** Writes the head for what was appended and releases the lock. */
+        @Override
+        public void close() throws IOException {
             try {
                 closeOut();
             } finally {
-                if (appended) {
-                    new ChainHead(tail.segment(), tail.lines(), tail.hash()).write(paths.headFile());
+                try {
+                    if (appended) {
+                        new ChainHead(tail.segment(), tail.lines(), tail.hash()).write(paths.headFile());
+                    }
+                } finally {
+                    lock.close();
                 }
             }
         }
 
         /** Finds the chain's end: from {@code head.json} when it matches the last segment's last line, else by scanning. */
         private Tail resolveTail() throws IOException {
-            List<YearMonth> segments = paths.segments();
+            List<String> segments = paths.segments();
             ChainHead head = ChainHead.read(paths.headFile());
             if (segments.isEmpty()) {
                 Tail fresh = new Tail(null, 0, LedgerLine.GENESIS);
@@ -261,7 +205,7 @@ public final class LedgerStore {
                 }
                 return fresh;
             }
-            YearMonth latest = segments.get(segments.size() - 1);
+            String latest = segments.get(segments.size() - 1);
             if (head != null && head.segment().equals(latest)) {
                 byte[] last = lastCompleteLine(paths.segment(latest));
                 if (last != null && LedgerLine.hash(last).equals(head.hash())) {
@@ -272,8 +216,8 @@ public final class LedgerStore {
         }
 
         /** Scans the last segment: repairs a torn final line, counts lines, finds the last chain line, checks the head. */
-        private Tail rescan(List<YearMonth> segments, ChainHead head) throws IOException {
-            YearMonth latest = segments.get(segments.size() - 1);
+        private Tail rescan(List<String> segments, ChainHead head) throws IOException {
+            String latest = segments.get(segments.size() - 1);
             Path file = paths.segment(latest);
             long lines = 0;
             String lastGood = null;
@@ -303,7 +247,7 @@ public final class LedgerStore {
             Tail found = new Tail(latest, lines, lastGood == null ? LedgerLine.GENESIS : lastGood);
             if (head != null) {
                 boolean headInLedger = segments.contains(head.segment());
-                boolean headBehind = head.segment().isBefore(latest) && headInLedger
+                boolean headBehind = head.segment().compareTo(latest) < 0 && headInLedger
                         || head.segment().equals(latest) && headLineMatches;
                 if (!headBehind) {
                     appendGap(found, head, !headInLedger ? "segment " + head.segment() + " is missing"
@@ -320,7 +264,7 @@ public final class LedgerStore {
             tail = found;
             Map<String, Object> gap = new LinkedHashMap<>();
             gap.put("event", "ledger_gap");
-            gap.put("expected_segment", head.segment().toString());
+            gap.put("expected_segment", head.segment());
             gap.put("expected_lines", head.lines());
             gap.put("expected_hash", head.hash());
             gap.put("detail", detail);

@@ -2,7 +2,6 @@ package dev.agentwarden.ledger;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -63,7 +62,7 @@ public final class LedgerVerifier {
         if (!Files.isDirectory(paths.ledgerDir())) {
             return new Report(false, 0, 0, List.of());
         }
-        List<YearMonth> segments = paths.segments();
+        List<String> segments = paths.segments();
         ChainHead head = LedgerStore.readHead(paths);
         Walk walk = new Walk(head);
         LedgerReader.read(paths, walk);
@@ -76,7 +75,7 @@ public final class LedgerVerifier {
     private static final class Walk implements LedgerReader.Visitor {
         private final ChainHead head;
         private final List<LedgerProblem> problems = new ArrayList<>();
-        private final Map<YearMonth, Long> physical = new HashMap<>();
+        private final Map<String, Long> physical = new HashMap<>();
         private String headLineHash;
         private long chainLines;
         private String expectedPrev = LedgerLine.GENESIS;
@@ -87,7 +86,7 @@ public final class LedgerVerifier {
         }
 
         @Override
-        public void physicalLine(YearMonth segment, long line, byte[] bytes) {
+        public void physicalLine(String segment, long line, byte[] bytes) {
             physical.put(segment, line);
             if (head != null && segment.equals(head.segment()) && line == head.lines()) {
                 headLineHash = LedgerLine.hash(bytes);
@@ -125,7 +124,7 @@ public final class LedgerVerifier {
         }
     }
 
-    private static void checkHead(ChainHead head, List<YearMonth> segments, Map<YearMonth, Long> physical,
+    private static void checkHead(ChainHead head, List<String> segments, Map<String, Long> physical,
                                   String headLineHash, long chainLines, List<LedgerProblem> problems) {
         if (head == null) {
             if (chainLines > 0) {
@@ -148,7 +147,7 @@ public final class LedgerVerifier {
             problems.add(LedgerProblem.error("ledger_head_mismatch", where, "line " + head.lines() + " of "
                     + head.segment() + ".jsonl does not have the head's hash " + shortHash(head.hash())));
         } else {
-            YearMonth last = segments.get(segments.size() - 1);
+            String last = segments.get(segments.size() - 1);
             if (!head.segment().equals(last) || lines > head.lines()) {
                 problems.add(LedgerProblem.warning("ledger_head_behind", where, "lines follow the head's "
                         + head.segment() + ".jsonl:" + head.lines()

@@ -2,7 +2,6 @@ package dev.agentwarden.ledger;
 
 import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -38,7 +37,7 @@ public record OpenRecord(String ref, String session, String agentType, String pa
         o.put("parent_ref", parentRef);
         o.put("depth", depth);
         o.put("depth_basis", depthBasis);
-        o.put("started_at", Instant.ofEpochMilli(startedMs).toString());
+        o.put("started_at", UtcTime.iso(startedMs));
         o.put("started_ms", startedMs);
         return (Json.write(o) + "\n").getBytes(StandardCharsets.UTF_8);
     }

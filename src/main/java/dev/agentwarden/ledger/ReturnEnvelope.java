@@ -73,7 +73,7 @@ public final class ReturnEnvelope {
                 continue;
             }
             sawObject = true;
-            if (object.keySet().stream().noneMatch(KEYS::contains)) {
+            if (!hasEnvelopeKey(object)) {
                 continue;
             }
             String problem = problemOf(object, span);
@@ -133,6 +133,15 @@ public final class ReturnEnvelope {
             }
         }
         return -1;
+    }
+
+    private static boolean hasEnvelopeKey(Map<String, Object> object) {
+        for (String key : object.keySet()) {
+            if (KEYS.contains(key)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @SuppressWarnings("unchecked")

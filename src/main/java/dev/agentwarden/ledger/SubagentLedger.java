@@ -41,7 +41,7 @@ public final class SubagentLedger {
                                                    LedgerSettings settings, LedgerStore store) throws IOException {
         SubagentFields f = SubagentFields.of(payload, sessionId);
         String eventName = kind == Kind.START ? "subagent_start" : "subagent_stop";
-        return store.inTransaction(tx -> {
+        try (LedgerStore.Transaction tx = store.begin()) {
             List<Map<String, Object>> lines = new ArrayList<>();
             if (f.ref() == null) {
                 Map<String, Object> line = new LinkedHashMap<>();
@@ -55,20 +55,24 @@ public final class SubagentLedger {
                 return lines;
             }
             OpenSet set = tx.openSet(settings.ttlMs());
-            long now = tx.now().toEpochMilli();
+            long now = tx.nowMs();
             OpenRecord own = kind == Kind.STOP ? set.any(f.ref()) : null;
             for (OpenRecord stale : set.stale()) {
                 if (stale != own && tx.removeOpen(stale.ref())) {
                     lines.add(tx.append(reaped(stale, now, settings)));
                 }
             }
-            List<OpenRecord> liveOthers = new ArrayList<>(set.live());
-            liveOthers.removeIf(r -> r.ref().equals(f.ref()));
+            List<OpenRecord> liveOthers = new ArrayList<>(set.live().size());
+            for (OpenRecord r : set.live()) {
+                if (!r.ref().equals(f.ref())) {
+                    liveOthers.add(r);
+                }
+            }
             lines.add(kind == Kind.START
                     ? start(tx, f, set, liveOthers, now)
                     : stop(tx, f, set, own, liveOthers, now, payload, settings));
             return lines;
-        });
+        }
     }
 
     private static Map<String, Object> start(LedgerStore.Transaction tx, SubagentFields f, OpenSet set,
@@ -173,6 +177,12 @@ public final class SubagentLedger {
         if (session == null) {
             return records.size();
         }
-        return records.stream().filter(r -> session.equals(r.session())).count();
+        long n = 0;
+        for (OpenRecord r : records) {
+            if (session.equals(r.session())) {
+                n++;
+            }
+        }
+        return n;
     }
 }

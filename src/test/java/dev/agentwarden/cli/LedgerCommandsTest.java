@@ -14,7 +14,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.YearMonth;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -96,7 +95,7 @@ class LedgerCommandsTest {
                 .satisfies(r -> assertThat(r.code()).isZero())
                 .satisfies(r -> assertThat(r.out()).contains("intact: 2 chain lines in 1 segment(s)"));
 
-        Path segment = LedgerPaths.forRoot(project.toString()).segment(YearMonth.of(2026, 5));
+        Path segment = LedgerPaths.forRoot(project.toString()).segment("2026-05");
         List<String> lines = Files.readAllLines(segment);
         Files.write(segment, List.of(lines.get(0).replace("Explore", "Plan"), lines.get(1)));
         Run tampered = warden("ledger", "verify", "--project-dir", project.toString());

@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.YearMonth;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +46,7 @@ class SubagentConcernsDispatchTest {
     }
 
     List<Map<String, Object>> ledgerLines() throws IOException {
-        Path segment = LedgerPaths.forRoot(project.toString()).segment(YearMonth.of(2026, 11));
+        Path segment = LedgerPaths.forRoot(project.toString()).segment("2026-11");
         return Files.readAllLines(segment, StandardCharsets.UTF_8).stream().map(Json::parseObject).toList();
     }
 

@@ -47,7 +47,7 @@ class GuardDerivationTest {
         c.put("max_concurrent", 4L);
         c.put("would_deny", concurrent >= 4);
         line.put("candidates", List.of(c));
-        store.inTransaction(tx -> tx.append(line));
+        store.append(line);
         clock.advance(Duration.ofMinutes(1));
     }
 

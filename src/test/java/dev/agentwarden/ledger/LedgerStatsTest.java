@@ -48,7 +48,7 @@ class LedgerStatsTest {
         LedgerPaths fixture = LedgerPaths.forRoot(fixtureProject.toString());
         Files.createDirectories(fixture.ledgerDir());
         try (InputStream in = getClass().getResourceAsStream("/ledger/v1/2026-05.jsonl")) {
-            Files.copy(in, fixture.segment(java.time.YearMonth.of(2026, 5)));
+            Files.copy(in, fixture.segment("2026-05"));
         }
 
         Map<String, Object> json = LedgerStats.compute(fixture, LedgerSettings.DEFAULTS, clock).toJson();

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,11 +40,11 @@ class LedgerStoreTest {
         for (int i = 0; i < kv.length; i += 2) {
             fields.put((String) kv[i], kv[i + 1]);
         }
-        return store.inTransaction(tx -> tx.append(fields));
+        return store.append(fields);
     }
 
     Path segment() {
-        return paths.segment(YearMonth.of(2026, 5));
+        return paths.segment("2026-05");
     }
 
     List<String> lines(Path file) throws IOException {
@@ -73,11 +72,11 @@ class LedgerStoreTest {
         append("e2");
 
         List<String> lines = lines(segment());
-        assertThat(first).containsEntry("prev", LedgerLine.GENESIS).containsEntry("ts", "2026-05-04T10:00:00Z");
-        assertThat(lines.get(0)).startsWith("{\"v\":1,\"event\":\"e1\",\"ts\":\"2026-05-04T10:00:00Z\",");
+        assertThat(first).containsEntry("prev", LedgerLine.GENESIS).containsEntry("ts", "2026-05-04T10:00:00.000Z");
+        assertThat(lines.get(0)).startsWith("{\"v\":1,\"event\":\"e1\",\"ts\":\"2026-05-04T10:00:00.000Z\",");
         assertThat(lines.get(1)).endsWith("\"prev\":\"" + LedgerLine.hash(lines.get(0).getBytes(StandardCharsets.UTF_8)) + "\"}");
         assertThat(ChainHead.read(paths.headFile()))
-                .isEqualTo(new ChainHead(YearMonth.of(2026, 5), 2, LedgerLine.hash(lines.get(1).getBytes(StandardCharsets.UTF_8))));
+                .isEqualTo(new ChainHead("2026-05", 2, LedgerLine.hash(lines.get(1).getBytes(StandardCharsets.UTF_8))));
     }
 
     @Test
@@ -88,7 +87,7 @@ class LedgerStoreTest {
 
         Path may = segment();
         assertThat(june).containsEntry("prev", LedgerLine.hash(lines(may).get(0).getBytes(StandardCharsets.UTF_8)));
-        assertThat(paths.segments()).containsExactly(YearMonth.of(2026, 5), YearMonth.of(2026, 6));
+        assertThat(paths.segments()).containsExactly("2026-05", "2026-06");
         assertThat(LedgerVerifier.verify(paths).intact()).isTrue();
     }
 
@@ -99,7 +98,7 @@ class LedgerStoreTest {
         clock.advance(Duration.ofDays(-2));
         append("clock stepped back");
 
-        assertThat(paths.segments()).containsExactly(YearMonth.of(2026, 6));
+        assertThat(paths.segments()).containsExactly("2026-06");
         assertThat(LedgerVerifier.verify(paths).intact()).isTrue();
     }
 
@@ -230,7 +229,7 @@ class LedgerStoreTest {
     }
 
     @Test
-    void inTransaction_unwritableStateHome_failsWithIOException() throws IOException {
+    void begin_unwritableStateHome_failsWithIOException() throws IOException {
         Files.writeString(project.resolve(".warden"), "a file where the state directory should be");
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> append("e1")).isInstanceOf(IOException.class);
