@@ -19,7 +19,8 @@ final class DemoCommand implements Callable<Integer> {
 
     /** The sections, in the order they run. */
     static final List<DemoSection> SECTIONS = List.of(
-            new SessionReplayDemo());
+            new SessionReplayDemo(),
+            new SubagentLedgerDemo());
 
     @Spec
     CommandSpec spec;
