@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Wall time of one `bin/warden dispatch --host claude` process on the subagent events, with the
-# default manifest (subagent-ledger on SubagentStart/SubagentStop, spawn-guard in shadow on
-# PreToolUse Agent) side by side with a manifest that binds nothing to those events. The difference
-# of the medians is what the ledger and the guard cost a real hook process. Runs alternate
-# (bound, unbound, bound, ...) so both see the same machine noise; every run uses a fresh agent id,
-# so each start opens a record and each stop closes one.
+# Wall time and CPU time (user + sys) of one `bin/warden dispatch --host claude` process on the
+# subagent events, with the default manifest (subagent-ledger on SubagentStart/SubagentStop,
+# spawn-guard in shadow on PreToolUse Agent) side by side with a manifest that binds nothing to
+# those events. The difference of the medians is what the ledger and the guard cost a real hook
+# process; CPU time is the steadier figure on a shared machine. Runs alternate (bound, unbound,
+# bound, ...) so both see the same machine noise; every run uses a fresh agent id, so each start
+# opens a record and each stop closes one. Needs GNU time (/usr/bin/time).
 #
 #   bench/ledger-dispatch.sh [RUNS]        default 30 runs of each event in each configuration
 set -euo pipefail
@@ -36,14 +37,15 @@ payload() { # event project agent-id
     stop) printf '{"session_id":"s","cwd":"%s","hook_event_name":"SubagentStop","agent_id":"%s","agent_type":"general-purpose","stop_hook_active":false,"last_assistant_message":"done"}' "$2" "$3" ;;
   esac
 }
-ms() { # label event project agent-id [extra dispatch args] -> appends elapsed ms to $work/<label>.txt
+ms() { # label event project agent-id [extra dispatch args] -> appends wall ms to <label>.txt, cpu ms to <label>.cpu
   local label="$1" event="$2" project="$3" id="$4" start end
   shift 4
   payload "$event" "$project" "$id" > "$work/in.json"
   start=$EPOCHREALTIME
-  "$home/bin/warden" dispatch --host claude "$@" < "$work/in.json" >/dev/null 2>&1
+  /usr/bin/time -f '%U %S' -o "$work/cpu.out" "$home/bin/warden" dispatch --host claude "$@" < "$work/in.json" >/dev/null 2>&1
   end=$EPOCHREALTIME
   awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >> "$work/$label.txt"
+  awk '{ printf "%.0f\n", ($1 + $2) * 1000 }' "$work/cpu.out" >> "$work/$label.cpu"
 }
 # Warm-up: compile both manifests into the cache.
 ms warm agent "$work/bound" w
@@ -62,8 +64,10 @@ lines=$(wc -l < "$work/bound/.warden/state/ledger/"*.jsonl)
 pct() { sort -n "$1" | awk -v p="$2" '{a[NR]=$1} END {i=int((NR-1)*p+0.5)+1; printf "%.1f", a[i]}'; }
 java_bin="${WARDEN_JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/java}}"; java_bin="${java_bin:-$(command -v java)}"
 echo "runs: $runs of each, alternating  java: $("$java_bin" -version 2>&1 | head -1)  load: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-34s %14s %16s %12s\n' "bin/warden dispatch (p50 ms)" "ledger bound" "nothing bound" "difference"
-for e in agent:"PreToolUse Agent (spawn-guard)" start:SubagentStart stop:SubagentStop; do
-  b=$(pct "$work/${e%%:*}-bound.txt" 0.5); u=$(pct "$work/${e%%:*}-unbound.txt" 0.5)
-  printf '%-34s %14s %16s %12s\n' "${e#*:}" "$b" "$u" "$(awk -v b="$b" -v u="$u" 'BEGIN { printf "%.1f", b - u }')"
+for kind in txt:"wall" cpu:"cpu (user+sys)"; do
+  printf '%-40s %14s %16s %12s\n' "bin/warden dispatch, p50 ${kind#*:} ms" "ledger bound" "nothing bound" "difference"
+  for e in agent:"PreToolUse Agent (spawn-guard)" start:SubagentStart stop:SubagentStop; do
+    b=$(pct "$work/${e%%:*}-bound.${kind%%:*}" 0.5); u=$(pct "$work/${e%%:*}-unbound.${kind%%:*}" 0.5)
+    printf '%-40s %14s %16s %12s\n' "  ${e#*:}" "$b" "$u" "$(awk -v b="$b" -v u="$u" 'BEGIN { printf "%.1f", b - u }')"
+  done
 done

@@ -7,7 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
+import dev.agentwarden.ledger.TokenShape;
 
 /**
  * The {@code spawn-guard} concern's settings, read from its manifest entry:
@@ -41,7 +41,6 @@ public record GuardSettings(List<Candidate> candidates, Candidate enforced, Set<
             new Candidate("n2m4", 2, 4), new Candidate("n3m6", 3, 6), new Candidate("n4m8", 4, 8));
     public static final Set<String> DEFAULT_TOOLS = Set.of("Agent", "Task", "spawn_agent");
     static final int MAX_CANDIDATES = 16;
-    private static final Pattern LABEL = Pattern.compile("[A-Za-z0-9_.-]{1,32}");
 
     public static final GuardSettings DEFAULTS = new GuardSettings(DEFAULT_CANDIDATES, DEFAULT_CANDIDATES.get(0),
             DEFAULT_TOOLS, LedgerSettings.DEFAULT_TTL_MS, true);
@@ -118,7 +117,7 @@ public record GuardSettings(List<Candidate> candidates, Candidate enforced, Set<
                     throw new IllegalArgumentException(key + "." + k + ": unknown key; a candidate has label, max_depth, max_concurrent");
                 }
             }
-            if (!(m.get("label") instanceof String label) || !LABEL.matcher(label).matches()) {
+            if (!(m.get("label") instanceof String label) || !TokenShape.isWord(label, 1, 32, "_.-")) {
                 throw new IllegalArgumentException(key + ".label: must be 1-32 characters of [A-Za-z0-9_.-]");
             }
             if (!labels.add(label)) {

@@ -1,14 +1,12 @@
 package dev.agentwarden.ledger;
 
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
 
 /**
  * The pseudonym under which the ledger knows a subagent: the first 12 hex characters of
  * SHA-256(agent_id). Raw agent ids are never written anywhere.
  */
 public final class AgentRef {
-    private static final Pattern REF = Pattern.compile("[0-9a-f]{12}");
 
     private AgentRef() {
     }
@@ -18,6 +16,6 @@ public final class AgentRef {
     }
 
     public static boolean isRef(String s) {
-        return s != null && REF.matcher(s).matches();
+        return TokenShape.isLowerHex(s, 12);
     }
 }

@@ -37,11 +37,11 @@ record ChainHead(String segment, long lines, String hash) {
         } catch (NoSuchFileException e) {
             return null;
         }
-        Map<String, Object> o = LedgerLine.parse(bytes);
+        Map<String, Object> o = LedgerLine.parseState(bytes);
         if (o == null || !(o.get("v") instanceof Long v) || v != LedgerLine.VERSION
-                || !(o.get("segment") instanceof String s) || !LedgerPaths.isMonth(s)
+                || !(o.get("segment") instanceof String s) || !TokenShape.isMonth(s)
                 || !(o.get("lines") instanceof Long n) || n < 0
-                || !(o.get("hash") instanceof String h) || !h.matches("[0-9a-f]{64}")) {
+                || !(o.get("hash") instanceof String h) || !TokenShape.isLowerHex(h, 64)) {
             return null;
         }
         return new ChainHead(s, n, h);

@@ -1,7 +1,5 @@
 package dev.agentwarden.ledger;
 
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Durations as written in manifest settings: an integer is milliseconds; text is one or more
@@ -9,10 +7,10 @@ import java.util.regex.Pattern;
  * ({@code 90s}, {@code 15m}, {@code 1h30m}, {@code 24h}).
  */
 public final class DurationText {
-    private static final Pattern WHOLE = Pattern.compile("(?:\\d{1,9}(?:ms|s|m|h|d))+");
-    private static final Pattern PART = Pattern.compile("(\\d{1,9})(ms|s|m|h|d)");
     private static final long[] UNIT_MS = {86_400_000L, 3_600_000L, 60_000L, 1000L, 1L};
     private static final String[] UNIT = {"d", "h", "m", "s", "ms"};
+    /** Longest duration accepted, about 3000 years; keeps sums far from overflow. */
+    private static final long MAX_MS = 100_000_000_000_000L;
 
     private DurationText() {
     }
@@ -26,14 +24,9 @@ public final class DurationText {
         if (value instanceof Long n && n >= 0) {
             return n;
         }
-        if (value instanceof String s && WHOLE.matcher(s.trim()).matches()) {
-            long total = 0;
-            Matcher m = PART.matcher(s.trim());
-            while (m.find()) {
-                long n = Long.parseLong(m.group(1));
-                total = Math.addExact(total, Math.multiplyExact(n, UNIT_MS[unitIndex(m.group(2))]));
-            }
-            return total;
+        long ms = value instanceof String s ? parseText(s.trim()) : -1;
+        if (ms >= 0) {
+            return ms;
         }
         throw new IllegalArgumentException(key + ": must be a duration such as 90s, 15m, 2h or 24h (or milliseconds), found "
                 + (value instanceof String s ? "'" + s + "'" : String.valueOf(value)));
@@ -52,13 +45,55 @@ public final class DurationText {
         return ms + "ms";
     }
 
-    private static int unitIndex(String unit) {
-        for (int i = 0; i < UNIT.length; i++) {
-            if (UNIT[i].equals(unit)) {
-                return i;
+    /** Milliseconds of {@code <n><unit>…} text, or -1 when the text is not one. */
+    private static long parseText(String s) {
+        long total = 0;
+        int i = 0;
+        if (s.isEmpty()) {
+            return -1;
+        }
+        while (i < s.length()) {
+            int start = i;
+            long n = 0;
+            while (i < s.length() && i - start < 9 && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+                n = n * 10 + (s.charAt(i++) - '0');
+            }
+            if (i == start) {
+                return -1;
+            }
+            int unit = unitAt(s, i);
+            if (unit < 0) {
+                return -1;
+            }
+            i += UNIT[unit].length();
+            total += n * UNIT_MS[unit];
+            if (total > MAX_MS) {
+                return -1;
             }
         }
-        throw new IllegalStateException(unit);
+        return total;
+    }
+
+    /** The index in {@link #UNIT} of the unit starting at {@code i}, or -1. */
+    private static int unitAt(String s, int i) {
+        if (s.startsWith("ms", i)) {
+            return 4;
+        }
+        if (i < s.length()) {
+            switch (s.charAt(i)) {
+                case 'd':
+                    return 0;
+                case 'h':
+                    return 1;
+                case 'm':
+                    return 2;
+                case 's':
+                    return 3;
+                default:
+                    return -1;
+            }
+        }
+        return -1;
     }
 
     /** A duration for people: {@code 850ms}, {@code 12.4s}, {@code 10m55s}, {@code 2h05m}. */

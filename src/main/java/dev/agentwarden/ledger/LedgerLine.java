@@ -24,18 +24,32 @@ public final class LedgerLine {
     static final int MAX_LINE_BYTES = 64 * 1024;
 
     private static final JsonLimits LIMITS = new JsonLimits(32, MAX_LINE_BYTES, true, true, true);
+    /** For small state files on the dispatch path: same bounds, UTF-8 decoded leniently (no decoder set-up). */
+    private static final JsonLimits STATE_LIMITS = new JsonLimits(32, MAX_LINE_BYTES, true, false, false);
 
     private LedgerLine() {
     }
 
-    /** The fields of a line as JSON object, or {@code null} when the bytes are not one. */
-    @SuppressWarnings("unchecked")
+    /** The fields of a line as JSON object (strict UTF-8, no duplicate keys), or {@code null} when the bytes are not one. */
     static Map<String, Object> parse(byte[] bytes) {
+        return object(bytes, LIMITS);
+    }
+
+    /**
+     * A small state file (an open record, the head) as JSON object, or {@code null}. Malformed
+     * UTF-8 becomes U+FFFD and then fails the file's own field checks.
+     */
+    static Map<String, Object> parseState(byte[] bytes) {
+        return object(bytes, STATE_LIMITS);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> object(byte[] bytes, JsonLimits limits) {
         if (bytes.length == 0 || bytes[0] != '{') {
             return null;
         }
         try {
-            Object v = Json.parse(bytes, LIMITS);
+            Object v = Json.parse(bytes, limits);
             return v instanceof Map ? (Map<String, Object>) v : null;
         } catch (JsonException e) {
             return null;

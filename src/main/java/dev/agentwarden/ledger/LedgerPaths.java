@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Where one project's subagent state lives, under the {@code .warden} directory that
@@ -25,7 +24,6 @@ import java.util.regex.Pattern;
  * @param stateHome the project's {@code .warden} directory
  */
 public record LedgerPaths(Path stateHome) {
-    private static final Pattern SEGMENT = Pattern.compile("\\d{4}-(?:0[1-9]|1[0-2])\\.jsonl");
 
     /** The paths for a resolved workspace root. */
     public static LedgerPaths forRoot(String root) {
@@ -53,18 +51,13 @@ public record LedgerPaths(Path stateHome) {
         return ledgerDir().resolve(month + ".jsonl");
     }
 
-    /** Whether text names a month as segments do ({@code 2026-05}). */
-    static boolean isMonth(String text) {
-        return text != null && SEGMENT.matcher(text + ".jsonl").matches();
-    }
-
     /** The months ({@code 2026-05}) that have a segment file, oldest first; empty when the ledger does not exist. */
     public List<String> segments() throws IOException {
         List<String> out = new ArrayList<>();
         try (DirectoryStream<Path> dir = Files.newDirectoryStream(ledgerDir())) {
             for (Path p : dir) {
                 String name = p.getFileName().toString();
-                if (SEGMENT.matcher(name).matches()) {
+                if (name.length() == 13 && name.endsWith(".jsonl") && TokenShape.isMonth(name.substring(0, 7))) {
                     out.add(name.substring(0, 7));
                 }
             }

@@ -52,7 +52,7 @@ public record OpenRecord(String ref, String session, String agentType, String pa
         if (bytes.length > MAX_BYTES) {
             throw invalid("open_record_too_large", bytes.length + " bytes, limit " + MAX_BYTES);
         }
-        Map<String, Object> o = LedgerLine.parse(trimNewline(bytes));
+        Map<String, Object> o = LedgerLine.parseState(trimNewline(bytes));
         if (o == null) {
             throw invalid("open_record_not_json", "not a JSON object");
         }

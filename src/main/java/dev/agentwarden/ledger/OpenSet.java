@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * The open-record set as read at one instant: records younger than the TTL are live; older ones
@@ -21,7 +20,6 @@ import java.util.regex.Pattern;
  */
 public record OpenSet(boolean ledgerPresent, List<OpenRecord> live, List<OpenRecord> stale,
                       List<LedgerProblem> invalid) {
-    private static final Pattern RECORD_FILE = Pattern.compile("([0-9a-f]{12})\\.json");
     /** Most record files read; a larger set is itself a problem and the rest are not counted. */
     static final int MAX_RECORDS = 10_000;
 
@@ -39,8 +37,8 @@ public record OpenSet(boolean ledgerPresent, List<OpenRecord> live, List<OpenRec
             int seen = 0;
             for (Path p : dir) {
                 String name = p.getFileName().toString();
-                var m = RECORD_FILE.matcher(name);
-                if (!m.matches()) {
+                String ref = name.length() == 17 && name.endsWith(".json") ? name.substring(0, 12) : null;
+                if (!AgentRef.isRef(ref)) {
                     continue;
                 }
                 if (++seen > MAX_RECORDS) {
@@ -53,7 +51,7 @@ public record OpenSet(boolean ledgerPresent, List<OpenRecord> live, List<OpenRec
                     if (Files.size(p) > OpenRecord.MAX_BYTES) {
                         throw new IllegalArgumentException("open_record_too_large: over " + OpenRecord.MAX_BYTES + " bytes");
                     }
-                    r = OpenRecord.parse(m.group(1), Files.readAllBytes(p));
+                    r = OpenRecord.parse(ref, Files.readAllBytes(p));
                 } catch (NoSuchFileException gone) {
                     continue;
                 } catch (IllegalArgumentException e) {

@@ -2,7 +2,6 @@ package dev.agentwarden.ledger;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * What the ledger takes from a host payload, already reduced to what it may write: refs instead of
@@ -22,8 +21,6 @@ import java.util.regex.Pattern;
  */
 public record SubagentFields(String ref, String unidentifiedReason, String agentType, String parentRef,
                              String session) {
-    private static final Pattern SESSION = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
-    private static final Pattern AGENT_TYPE = Pattern.compile("[A-Za-z0-9._:@/+ -]{1,64}");
 
     public static SubagentFields of(Map<String, Object> payload, String sessionId) {
         Object id = first(payload, "agent_id", "agentId");
@@ -53,7 +50,7 @@ public record SubagentFields(String ref, String unidentifiedReason, String agent
         if (!(sessionId instanceof String s) || s.isEmpty()) {
             return null;
         }
-        if (SESSION.matcher(s).matches()) {
+        if (TokenShape.isWord(s, 1, 128, "._:-")) {
             return s;
         }
         return "sha256:" + LedgerLine.hash(s.getBytes(StandardCharsets.UTF_8)).substring(0, 12);
@@ -61,7 +58,7 @@ public record SubagentFields(String ref, String unidentifiedReason, String agent
 
     /** An agent type as the ledger writes it, or {@code null}. */
     public static String agentType(Object value) {
-        return value instanceof String s && AGENT_TYPE.matcher(s).matches() ? s : null;
+        return value instanceof String s && TokenShape.isWord(s, 1, 64, "._:@/+ -") ? s : null;
     }
 
     private static Object first(Map<String, Object> payload, String... keys) {

@@ -16,7 +16,7 @@ class DurationTextTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "5", "5 minutes", "-5m", "m5", "1.5h"})
+    @ValueSource(strings = {"", "5", "5 minutes", "-5m", "m5", "1.5h", "1234567890s", "5mm", "٣m"})
     void parse_notADuration_namesTheKey(String text) {
         assertThatThrownBy(() -> DurationText.parse(text, "ttl")).hasMessageStartingWith("ttl: must be a duration");
     }
