@@ -20,6 +20,8 @@ final class DemoCommand implements Callable<Integer> {
     /** The sections, in the order they run. */
     static final List<DemoSection> SECTIONS = List.of(
             new SessionReplayDemo(),
+            new IntegrityDemo(),
+            new ReleaseDemo(),
             new SubagentLedgerDemo());
 
     @Spec

@@ -1,6 +1,8 @@
 package dev.agentwarden.cli;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,9 +13,13 @@ import picocli.CommandLine.Command;
                 ManifestCommand.class,
                 LedgerCommand.class,
                 GuardCommand.class,
+                IntegrityCommand.class,
+                LaunchCommand.class,
                 DemoCommand.class,
                 InstallCommand.class,
                 UninstallCommand.class,
+                CanonicalizeCommand.class,
+                ReleaseCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
@@ -22,7 +28,8 @@ public final class WardenCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        System.exit(execute(args, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
+                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
     }
 
     /** Runs a command line with the given output streams; returns the exit code. */

@@ -20,7 +20,7 @@ public final class Builtins {
 
     /** Every built-in concern name. */
     public static final List<String> NAMES = List.of(
-            "block-no-verify", "deny-pattern", "context-note", "subagent-ledger", "spawn-guard");
+            "block-no-verify", "deny-pattern", "context-note", "subagent-ledger", "spawn-guard", "integrity-attach");
 
     /** A new instance of the named built-in, or {@code null} when there is none. */
     public static Concern create(String name) {
@@ -35,6 +35,8 @@ public final class Builtins {
                 return new SubagentLedgerConcern();
             case "spawn-guard":
                 return new SpawnGuardConcern();
+            case "integrity-attach":
+                return new dev.agentwarden.integrity.IntegrityAttach();
             default:
                 return null;
         }

@@ -8,21 +8,28 @@ import java.util.regex.Pattern;
  * Normalization profiles: byte transforms applied before hashing so that a registered release
  * matches real installs whose bytes legitimately differ per install.
  *
- * <p>{@code squad-template} masks what Squad rewrites on init/upgrade (squad.md): the version stamp
- * lines ({@code <!-- version: X -->}, {@code - **Version:** X}, {@code `Squad vX`}) and the content
- * between {@code <!-- SQUAD:TEAM-CAPABILITIES:BEGIN -->} and {@code <!-- SQUAD:TEAM-CAPABILITIES:END -->}.
- * The raw source SHA is always recorded beside the normalized one.
+ * <p>{@code squad-template} masks what Squad rewrites on init/upgrade (squad.md):
+ * <ul>
+ *   <li>the version in the stamp lines {@code <!-- version: X -->}, {@code - **Version:** X} and
+ *       {@code `Squad vX`} becomes {@code *}; X is a stamped version
+ *       ({@code [0-9.]+(-[a-z]+(.N)?)?}) or the template's {@code {version}} placeholder, so a
+ *       template and an install stamped from it normalize alike. The rest of each line is kept;</li>
+ *   <li>everything between {@code <!-- SQUAD:TEAM-CAPABILITIES:BEGIN -->} and the next
+ *       {@code <!-- SQUAD:TEAM-CAPABILITIES:END -->} becomes one line break (a BEGIN without an END
+ *       is left as is);</li>
+ *   <li>CRLF line endings become LF, as a checkout with {@code core.autocrlf} rewrites them.</li>
+ * </ul>
+ * Bytes are processed one byte per character (ISO-8859-1), so non-ASCII and even invalid UTF-8
+ * content passes through unchanged. The raw SHA-256 is always recorded beside the normalized one.
  */
 public final class Normalizations {
     public static final String SQUAD_TEMPLATE = "squad-template";
     public static final List<String> NAMES = List.of(SQUAD_TEMPLATE);
 
-    private static final Pattern VERSION_COMMENT =
-            Pattern.compile("<!-- version: [0-9.]+(?:-[a-z]+(?:\\.\\d+)?)? -->");
-    private static final Pattern VERSION_BULLET =
-            Pattern.compile("- \\*\\*Version:\\*\\* [0-9.]+(?:-[a-z]+(?:\\.\\d+)?)?");
-    private static final Pattern SQUAD_V =
-            Pattern.compile("`Squad v[0-9.]+(?:-[a-z]+(?:\\.\\d+)?)?`");
+    private static final String VERSION = "(?:[0-9.]+(?:-[a-z]+(?:\\.\\d+)?)?|\\{version\\})";
+    private static final Pattern VERSION_COMMENT = Pattern.compile("<!-- version: " + VERSION + " -->");
+    private static final Pattern VERSION_BULLET = Pattern.compile("- \\*\\*Version:\\*\\* " + VERSION);
+    private static final Pattern SQUAD_V = Pattern.compile("`Squad v" + VERSION + "`");
     private static final String BLOCK_BEGIN = "<!-- SQUAD:TEAM-CAPABILITIES:BEGIN -->";
     private static final String BLOCK_END = "<!-- SQUAD:TEAM-CAPABILITIES:END -->";
 
@@ -38,7 +45,7 @@ public final class Normalizations {
         if (!SQUAD_TEMPLATE.equals(profile)) {
             throw new IllegalArgumentException("unknown normalization profile '" + profile + "'; known: " + NAMES);
         }
-        String text = new String(source, StandardCharsets.UTF_8);
+        String text = new String(source, StandardCharsets.ISO_8859_1).replace("\r\n", "\n");
         text = VERSION_COMMENT.matcher(text).replaceAll("<!-- version: * -->");
         text = VERSION_BULLET.matcher(text).replaceAll("- **Version:** *");
         text = SQUAD_V.matcher(text).replaceAll("`Squad v*`");
@@ -57,6 +64,6 @@ public final class Normalizations {
             from = end;
         }
         out.append(text, from, text.length());
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        return out.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 }

@@ -1,0 +1,475 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.integrity.AcceptanceFixtures;
+import dev.agentwarden.integrity.AgentSelection;
+import dev.agentwarden.integrity.BoundaryProfile;
+import dev.agentwarden.integrity.EvidenceLog;
+import dev.agentwarden.integrity.EvidenceReplay;
+import dev.agentwarden.integrity.GateSession;
+import dev.agentwarden.integrity.GateVerdict;
+import dev.agentwarden.integrity.IntegrityException;
+import dev.agentwarden.integrity.IntegrityGate;
+import dev.agentwarden.integrity.IntegrityStats;
+import dev.agentwarden.integrity.Outcome;
+import dev.agentwarden.integrity.ReleaseSource;
+import dev.agentwarden.integrity.ReleaseSources;
+import dev.agentwarden.integrity.SourceReader;
+import dev.agentwarden.json.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code warden integrity check|evaluate|stats|fixtures}: the pre-ingestion integrity gate. */
+@Command(name = "integrity", description = "Pre-ingestion integrity gate for agent payloads (seed 000).",
+        subcommands = {IntegrityCommand.Check.class, IntegrityCommand.Evaluate.class, IntegrityCommand.Stats.class,
+                IntegrityCommand.Fixtures.class})
+final class IntegrityCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Boundary-profile options shared by the commands that read agent files. */
+    static final class ProfileOptions {
+        @Option(names = "--profile", defaultValue = "squad",
+                description = "Completeness proof: squad (Squad canaries), markers (--head-marker/--eof-marker), none"
+                        + " (expected length from the release manifest). Default: ${DEFAULT-VALUE}.")
+        String profile;
+
+        @Option(names = "--head-marker", description = "Head marker for --profile markers (optional).")
+        String headMarker;
+
+        @Option(names = "--eof-marker", description = "EOF marker for --profile markers.")
+        String eofMarker;
+
+        BoundaryProfile resolve() {
+            return BoundaryProfile.of(profile, headMarker, eofMarker);
+        }
+    }
+
+    /**
+     * Opens the release manifest (signed when a trust root is given), or fails with a usage error
+     * naming the file and defect. An untrusted signed manifest is said loudly on {@code err}.
+     */
+    static ReleaseSource releaseSource(Path manifest, Path trustRoot, Path stateHome, PrintWriter err) {
+        ReleaseSource source = ReleaseSources.open(manifest, trustRoot, stateHome, Clock.systemUTC());
+        String untrusted = ReleaseSources.untrustedDetail(source);
+        if (untrusted != null) {
+            err.println("warden: release manifest " + manifest + " is UNTRUSTED (" + untrusted
+                    + "); release_integrity will be UNREGISTERED");
+            err.flush();
+        }
+        return source;
+    }
+
+    /** {@code warden integrity check}: one session over files on disk. */
+    @Command(name = "check", description = {
+            "Evaluate one session: select the agent file, read it once, compare it with the attached artifact.",
+            "Exit 0 for LOADED, LOADED_WITH_REPORT and SKIP; 3 for a halt; 2 for usage or unreadable input."})
+    static final class Check implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--agent-file", required = true, paramLabel = "F", description = "The agent file the host selected.")
+        Path agentFile;
+
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        Attachment attachment;
+
+        static final class Attachment {
+            @Option(names = "--attached", paramLabel = "G",
+                    description = "The payload as it stands in the assembled prompt (empty file: nothing attached).")
+            Path attached;
+
+            @Option(names = "--not-selected", description = "The host proves the agent was not selected (SKIP).")
+            boolean notSelected;
+        }
+
+        @Option(names = "--agent-version", required = true, paramLabel = "V") String agentVersion;
+        @Option(names = "--client-id", required = true, paramLabel = "C") String clientId;
+        @Option(names = "--client-version", required = true, paramLabel = "W") String clientVersion;
+
+        @Option(names = "--agent", description = "Agent id (default: the file name without .agent.md / .md).")
+        String agent;
+
+        @Option(names = "--role", description = "custom_agent.role, e.g. root-coordinator.")
+        String role;
+
+        @Option(names = "--selected-instead", defaultValue = "default",
+                description = "With --not-selected: what the host selected instead. Default: ${DEFAULT-VALUE}.")
+        String selectedInstead;
+
+        @ArgGroup(exclusive = false)
+        ProfileOptions profile = new ProfileOptions();
+
+        @Option(names = "--release-manifest", paramLabel = "M",
+                description = "Trusted release manifest: a JSON list of entries, or a signed manifest with --trust-root.")
+        Path releaseManifest;
+
+        @Option(names = "--trust-root", paramLabel = "R", description = "Trust root (root.json) of a signed --release-manifest.")
+        Path trustRoot;
+
+        @Option(names = "--require-trusted-manifest", description = "Halt (UNKNOWN_HALT) when the release manifest is untrusted.")
+        boolean requireTrusted;
+
+        @Option(names = "--max-bytes", defaultValue = "1048576", description = "Largest file read. Default: ${DEFAULT-VALUE}.")
+        long maxBytes;
+
+        @Option(names = "--project-dir", description = "Project whose .warden/ receives the evidence (default: the usual root).")
+        Path projectDir;
+
+        @Option(names = "--json", description = "Print one JSON object.")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            byte[] attached = null;
+            IntegrityGate gate;
+            try {
+                if (attachment.attached != null) {
+                    attached = readBounded(attachment.attached, maxBytes);
+                }
+                gate = IntegrityGate.builder()
+                        .profile(profile.resolve())
+                        .release(releaseSource(releaseManifest, trustRoot, stateHome(projectDir), err))
+                        .evidenceLog(EvidenceLog.under(stateHome(projectDir)))
+                        .clock(Clock.systemUTC())
+                        .maxBytes(maxBytes)
+                        .requireTrustedManifest(requireTrusted)
+                        .sessionPrefix("check")
+                        .build();
+            } catch (IllegalArgumentException | IntegrityException e) {
+                err.println("warden integrity check: " + e.getMessage());
+                return ExitCode.UNREADABLE.code();
+            }
+            String name = agent != null ? agent : agentId(agentFile);
+            GateVerdict verdict;
+            if (attachment.notSelected) {
+                verdict = gate.notSelected(name, selectedInstead, "host_selection_state: --not-selected");
+            } else {
+                GateSession session = gate.select(AgentSelection.of(name, agentFile)
+                        .withRole(role)
+                        .withAgentVersion(agentVersion)
+                        .withClient(clientId, clientVersion)
+                        .withResolution("--agent-file"));
+                session.read();
+                session.attach(attached, "check --attached " + attachment.attached);
+                verdict = session.verdict();
+            }
+            if (json) {
+                out.println(Json.write(IntegrityReport.json(verdict)));
+            } else {
+                out.println("session " + verdict.session() + "  evidence " + verdict.evidenceLog());
+                IntegrityReport.printEvents(out, verdict.events(), "");
+                IntegrityReport.printShas(out, verdict, "");
+                IntegrityReport.printOutcome(out, verdict.evaluation(), "");
+            }
+            return verdict.halts() ? ExitCode.HALT.code() : ExitCode.OK.code();
+        }
+    }
+
+    /** {@code warden integrity evaluate}: re-evaluates an evidence log from its raw events. */
+    @Command(name = "evaluate", description = {
+            "Re-evaluate sessions from the raw events of an evidence log; recorded verdicts are only compared.",
+            "Exit 1 when recorded verdicts disagree or lines are refused, else 3 when a session halts, else 0;"
+                    + " 2 when the log cannot be read."})
+    static final class Evaluate implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--evidence", required = true, paramLabel = "FILE") Path evidence;
+
+        @Option(names = "--session", description = "Only this session.") String session;
+
+        @Option(names = "--release-manifest", paramLabel = "M",
+                description = "Trusted manifest to judge releases by (default: the file each session recorded).")
+        Path releaseManifest;
+
+        @Option(names = "--trust-root", paramLabel = "R", description = "Trust root of a signed --release-manifest.")
+        Path trustRoot;
+
+        @Option(names = "--json") boolean json;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            EvidenceReplay.Report report;
+            try {
+                report = EvidenceReplay.replay(evidence, releaseManifest == null ? null
+                        : releaseSource(releaseManifest, trustRoot, null, spec.commandLine().getErr()));
+            } catch (IllegalArgumentException | IntegrityException e) {
+                spec.commandLine().getErr().println("warden integrity evaluate: " + e.getMessage());
+                return ExitCode.UNREADABLE.code();
+            }
+            List<EvidenceReplay.SessionResult> sessions = new ArrayList<>();
+            for (EvidenceReplay.SessionResult s : report.sessions()) {
+                if (session == null || session.equals(s.session())) {
+                    sessions.add(s);
+                }
+            }
+            if (session != null && sessions.isEmpty()) {
+                spec.commandLine().getErr().println("warden integrity evaluate: no session '" + session + "' in " + evidence);
+                return ExitCode.UNREADABLE.code();
+            }
+            boolean disagree = sessions.stream().anyMatch(s -> !s.disagreements().isEmpty())
+                    || (session == null && !report.unattributed().isEmpty());
+            boolean halts = sessions.stream().anyMatch(s -> s.recomputed().outcome().halts());
+            if (json) {
+                Map<String, Object> o = new LinkedHashMap<>();
+                o.put("evidence", evidence.toString());
+                List<Object> list = new ArrayList<>();
+                for (EvidenceReplay.SessionResult s : sessions) {
+                    list.add(sessionJson(s));
+                }
+                o.put("sessions", list);
+                o.put("unattributed_problems", new ArrayList<Object>(report.unattributed()));
+                out.println(Json.write(o));
+            } else {
+                for (EvidenceReplay.SessionResult s : sessions) {
+                    out.println("session " + s.session());
+                    IntegrityReport.printEvents(out, s.events(), "  ");
+                    for (String p : s.problems()) {
+                        out.println("  refused " + p);
+                    }
+                    out.println("  recomputed: transport_integrity=" + orDash(s.recomputed().transportValue())
+                            + "  release_integrity=" + orDash(s.recomputed().releaseValue()));
+                    IntegrityReport.printOutcome(out, s.recomputed(), "  ");
+                    out.println("  recorded outcome: " + (s.recordedDecision() == null ? "—" : s.recordedDecision().outcome())
+                            + (s.disagreements().isEmpty() ? "  (agrees)" : ""));
+                    for (String d : s.disagreements()) {
+                        out.println("  DISAGREES " + d);
+                    }
+                    for (String n : s.notes()) {
+                        out.println("  note: " + n);
+                    }
+                }
+                for (String p : session == null ? report.unattributed() : List.<String>of()) {
+                    out.println("refused " + p);
+                }
+            }
+            return disagree ? ExitCode.FINDINGS.code() : halts ? ExitCode.HALT.code() : ExitCode.OK.code();
+        }
+
+        private static Map<String, Object> sessionJson(EvidenceReplay.SessionResult s) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("session", s.session());
+            o.put("events", new ArrayList<Object>(s.eventNames()));
+            o.put("transport_integrity", s.recomputed().transportValue() == null ? null : s.recomputed().transportValue().name());
+            o.put("release_integrity", s.recomputed().releaseValue() == null ? null : s.recomputed().releaseValue().name());
+            o.put("outcome", s.recomputed().outcome().name());
+            o.put("reasons", new ArrayList<Object>(s.recomputed().reasons()));
+            o.put("recorded_outcome", s.recordedDecision() == null ? null : s.recordedDecision().outcome().name());
+            o.put("disagreements", new ArrayList<Object>(s.disagreements()));
+            o.put("problems", new ArrayList<Object>(s.problems()));
+            o.put("notes", new ArrayList<Object>(s.notes()));
+            return o;
+        }
+    }
+
+    /** {@code warden integrity stats}: outcome counts and the healthy-session false-halt rate. */
+    @Command(name = "stats", description = {
+            "Count recomputed outcomes in an evidence log; HALT_CORRUPT and UNKNOWN_HALT are never pooled.",
+            "Also reports the false-halt rate over healthy sessions (transport INTACT, release UNREGISTERED)."})
+    static final class Stats implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--evidence", paramLabel = "FILE", description = "Evidence log (default: the project's).")
+        Path evidence;
+
+        @Option(names = "--project-dir") Path projectDir;
+
+        @Option(names = "--release-manifest", paramLabel = "M") Path releaseManifest;
+
+        @Option(names = "--trust-root", paramLabel = "R") Path trustRoot;
+
+        @Option(names = "--json") boolean json;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            Path file = evidence != null ? evidence : EvidenceLog.under(stateHome(projectDir)).file();
+            IntegrityStats stats;
+            if (evidence == null && !Files.exists(file)) {
+                stats = IntegrityStats.of(new EvidenceReplay.Report(file, List.of(), List.of()));
+            } else {
+                try {
+                    stats = IntegrityStats.of(EvidenceReplay.replay(file, releaseManifest == null ? null
+                            : releaseSource(releaseManifest, trustRoot, null, spec.commandLine().getErr())));
+                } catch (IllegalArgumentException | IntegrityException e) {
+                    spec.commandLine().getErr().println("warden integrity stats: " + e.getMessage());
+                    return ExitCode.UNREADABLE.code();
+                }
+            }
+            if (json) {
+                Map<String, Object> o = new LinkedHashMap<>();
+                o.put("evidence", file.toString());
+                o.put("sessions", (long) stats.sessions());
+                Map<String, Object> outcomes = new LinkedHashMap<>();
+                for (Outcome oc : Outcome.values()) {
+                    outcomes.put(oc.name(), (long) stats.count(oc));
+                }
+                o.put("outcomes", outcomes);
+                o.put("healthy_sessions", (long) stats.healthy());
+                o.put("healthy_halts", (long) stats.healthyHalts());
+                o.put("false_halt_rate", stats.falseHaltRate());
+                o.put("untrusted_manifest_sessions", (long) stats.untrustedManifest());
+                o.put("disagreeing_sessions", stats.disagreeing());
+                o.put("invalid_lines", stats.invalidLines());
+                out.println(Json.write(o));
+            } else {
+                out.println("evidence: " + file + "  sessions: " + stats.sessions());
+                out.printf("  %-22s %6d%n", "LOADED", stats.count(Outcome.LOADED));
+                out.printf("  %-22s %6d   unregistered-local / unregistered-release, reported%n", "LOADED_WITH_REPORT",
+                        stats.count(Outcome.LOADED_WITH_REPORT));
+                out.printf("  %-22s %6d   proven non-selection%n", "SKIP", stats.count(Outcome.SKIP));
+                out.printf("  %-22s %6d   proven wrong or mutated release%n", "HALT_RELEASE_MISMATCH",
+                        stats.count(Outcome.HALT_RELEASE_MISMATCH));
+                out.printf("  %-22s %6d   proven read/assembly loss%n", "HALT_CORRUPT", stats.count(Outcome.HALT_CORRUPT));
+                out.printf("  %-22s %6d   insufficient evidence, not counted as corruption%n", "UNKNOWN_HALT",
+                        stats.count(Outcome.UNKNOWN_HALT));
+                out.printf("healthy sessions (transport INTACT, release UNREGISTERED, manifest trusted): %d; halted: %d;"
+                        + " false-halt rate %.1f%%%n", stats.healthy(), stats.healthyHalts(), 100 * stats.falseHaltRate());
+                out.println("judged against an untrusted manifest: " + stats.untrustedManifest()
+                        + "; recorded verdicts disagreeing with replay: " + stats.disagreeing()
+                        + "; refused lines: " + stats.invalidLines());
+            }
+            return ExitCode.OK.code();
+        }
+    }
+
+    /** {@code warden integrity fixtures}: the seed's six acceptance fixtures on generated artifacts. */
+    @Command(name = "fixtures", description = {
+            "Run seed 000's six acceptance fixtures on generated artifacts and print the ordered evidence.",
+            "Exit 0 when all pass, 1 otherwise."})
+    static final class Fixtures implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--json") boolean json;
+
+        @Option(names = "--work-dir", description = "Generate into this directory and keep it (default: a temporary one).")
+        Path workDir;
+
+        @Override
+        public Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            Path dir = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("warden-fixtures-");
+            List<AcceptanceFixtures.Run> runs;
+            try {
+                runs = AcceptanceFixtures.run(dir, Clock.systemUTC());
+            } finally {
+                if (workDir == null) {
+                    DemoCommand.deleteTree(dir);
+                }
+            }
+            boolean passed = runs.stream().allMatch(AcceptanceFixtures.Run::passed);
+            if (json) {
+                List<Object> list = new ArrayList<>();
+                for (AcceptanceFixtures.Run r : runs) {
+                    Map<String, Object> o = new LinkedHashMap<>();
+                    o.put("fixture", (long) r.fixture().number());
+                    o.put("title", r.fixture().title());
+                    o.put("expected_outcome", r.fixture().expected().name());
+                    o.put("passed", r.passed());
+                    o.put("failures", new ArrayList<Object>(r.failures()));
+                    o.putAll(IntegrityReport.json(r.verdict()));
+                    if (workDir == null) {
+                        o.put("evidence_log", null);
+                    }
+                    list.add(o);
+                }
+                Map<String, Object> doc = new LinkedHashMap<>();
+                doc.put("passed", passed);
+                doc.put("fixtures", list);
+                out.println(Json.write(doc));
+            } else {
+                printFixtures(out, runs);
+                if (workDir != null) {
+                    out.println("artifacts and evidence kept in " + dir);
+                }
+            }
+            return passed ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
+        }
+    }
+
+    /** The human report of fixture runs (also used by the demo). */
+    static void printFixtures(PrintWriter out, List<AcceptanceFixtures.Run> runs) {
+        int passed = 0;
+        for (AcceptanceFixtures.Run r : runs) {
+            out.printf("Fixture %d. %s — expected %s, got %s: %s%n", r.fixture().number(), r.fixture().title(),
+                    r.fixture().expected(), r.verdict().outcome(), r.passed() ? "PASS" : "FAIL");
+            out.println("   setup: " + r.fixture().setup());
+            IntegrityReport.printEvents(out, r.verdict().events(), "   ");
+            out.println("   transport_integrity=" + orDash(r.verdict().evaluation().transportValue())
+                    + "  release_integrity=" + orDash(r.verdict().evaluation().releaseValue()));
+            IntegrityReport.printShas(out, r.verdict(), "   ");
+            IntegrityReport.printOutcome(out, r.verdict().evaluation(), "   ");
+            for (String f : r.failures()) {
+                out.println("   FAILURE: " + f);
+            }
+            if (r.passed()) {
+                passed++;
+            }
+            out.println();
+        }
+        out.println(passed + "/" + runs.size() + " fixtures pass (outcome, ordered evidence, and a replay of the evidence"
+                + " log agree)");
+    }
+
+    static String orDash(Object value) {
+        return value == null ? "—" : value.toString();
+    }
+
+    /** The agent id of a file name: without {@code .agent.md} or {@code .md}. */
+    static String agentId(Path file) {
+        String name = file.getFileName().toString();
+        if (name.endsWith(".agent.md")) {
+            return name.substring(0, name.length() - ".agent.md".length());
+        }
+        return name.endsWith(".md") ? name.substring(0, name.length() - ".md".length()) : name;
+    }
+
+    static Path stateHome(Path projectDir) {
+        String root = WorkspaceRoot.resolve(projectDir == null ? null : projectDir.toString(), Map.of(), System.getenv());
+        return WorkspaceRoot.stateHome(root);
+    }
+
+    /** Reads a whole file of at most {@code max} bytes. */
+    static byte[] readBounded(Path file, long max) {
+        if (max < 1 || max > SourceReader.MAX_MAX_BYTES) {
+            throw new IllegalArgumentException("--max-bytes must be within 1.." + SourceReader.MAX_MAX_BYTES);
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes((int) max + 1);
+            if (bytes.length > max) {
+                throw new IntegrityException("attached_too_large", file + " is over " + max + " bytes (--max-bytes)");
+            }
+            return bytes;
+        } catch (NoSuchFileException e) {
+            throw new IntegrityException("attached_unreadable", file + " does not exist");
+        } catch (IOException e) {
+            throw new IntegrityException("attached_unreadable", file + ": " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.integrity.AgentResolver;
+import dev.agentwarden.integrity.AgentSelection;
+import dev.agentwarden.integrity.Digests;
+import dev.agentwarden.integrity.EvidenceLog;
+import dev.agentwarden.integrity.GateSession;
+import dev.agentwarden.integrity.GateVerdict;
+import dev.agentwarden.integrity.IntegrityException;
+import dev.agentwarden.integrity.IntegrityGate;
+import dev.agentwarden.integrity.ReadStatus;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code warden launch}: the integrity gate in front of a host process.
+ *
+ * <p>It resolves the agent like Copilot CLI, records the selection, reads the file once, and hands
+ * the host exactly the bytes it verified: they are written to a private copy ({@code 0400} in a
+ * {@code 0700} temporary directory), hashed again from that copy as the attached artifact, and named
+ * to the host by the {@value #PLACEHOLDER} placeholder in the host command and by
+ * {@code $WARDEN_AGENT_FILE}; {@code --payload-stdin} also pipes them to the host's stdin. A host
+ * that reads the copy never re-reads the project file, so nothing changed between check and use
+ * can reach it. A host that resolves the agent by name itself (plain {@code copilot --agent squad})
+ * re-reads the project file; launch says so. Java cannot replace its own process, so the host runs
+ * as a child with the terminal inherited, and launch exits with the host's status. The report goes
+ * to stderr so the host owns stdout.
+ */
+@Command(name = "launch", description = {
+        "Gate a host: resolve --agent like Copilot CLI, read it once, verify it, and only then run the host command",
+        "with the verified bytes (" + LaunchCommand.PLACEHOLDER + " in the command, $WARDEN_AGENT_FILE, or --payload-stdin).",
+        "Exit: the host's status; 3 when the gate halts (the host is not started); 2 for usage errors."})
+final class LaunchCommand implements Callable<Integer> {
+    static final String PLACEHOLDER = "{agent_file}";
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--agent", required = true, paramLabel = "ID") String agent;
+    @Option(names = "--client", required = true, paramLabel = "ID") String client;
+    @Option(names = "--client-version", required = true, paramLabel = "V") String clientVersion;
+    @Option(names = "--agent-version", paramLabel = "V",
+            description = "The agent/template version the host expects (never taken from the file).")
+    String agentVersion;
+
+    @Option(names = "--role", description = "custom_agent.role, e.g. root-coordinator.") String role;
+
+    @ArgGroup(exclusive = false)
+    IntegrityCommand.ProfileOptions profile = new IntegrityCommand.ProfileOptions();
+
+    @Option(names = "--release-manifest", paramLabel = "M") Path releaseManifest;
+    @Option(names = "--trust-root", paramLabel = "R", description = "Trust root of a signed --release-manifest.")
+    Path trustRoot;
+    @Option(names = "--require-trusted-manifest") boolean requireTrusted;
+    @Option(names = "--max-bytes", defaultValue = "1048576") long maxBytes;
+    @Option(names = "--payload-stdin", description = "Also write the verified bytes to the host's stdin.")
+    boolean payloadStdin;
+
+    @Parameters(arity = "1..*", paramLabel = "HOST_COMMAND", description = "The host command, after --.")
+    List<String> command;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter err = spec.commandLine().getErr();
+        Map<String, String> env = System.getenv();
+        Path cwd = Path.of("").toAbsolutePath();
+        AgentResolver.Resolution resolution;
+        IntegrityGate gate;
+        try {
+            resolution = AgentResolver.resolve(agent, cwd, env);
+            Path stateHome = WorkspaceRoot.stateHome(resolution.root().toString());
+            gate = IntegrityGate.builder()
+                    .profile(profile.resolve())
+                    .release(IntegrityCommand.releaseSource(releaseManifest, trustRoot, stateHome, err))
+                    .evidenceLog(EvidenceLog.under(stateHome))
+                    .clock(Clock.systemUTC())
+                    .maxBytes(maxBytes)
+                    .requireTrustedManifest(requireTrusted)
+                    .sessionPrefix("launch")
+                    .build();
+        } catch (IllegalArgumentException | IntegrityException e) {
+            err.println("warden launch: " + e.getMessage());
+            return ExitCode.UNREADABLE.code();
+        }
+        printResolution(err, resolution);
+        Path file = resolution.chosen() != null ? resolution.chosen() : resolution.searched().get(0);
+        GateSession session = gate.select(AgentSelection.of(agent, file)
+                .withFileLabel(resolution.chosen() != null ? resolution.fileLabel() : resolution.root().relativize(file).toString())
+                .withRole(role)
+                .withAgentVersion(agentVersion)
+                .withClient(client, clientVersion)
+                .withResolution(resolution.location() != null ? resolution.location().label() : "not_found"));
+        byte[] payload = session.read();
+        Path privateDir = null;
+        Path copy = null;
+        try {
+            if (session.readStatus() == ReadStatus.LOADED) {
+                privateDir = Files.createTempDirectory("warden-launch-",
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                copy = privateDir.resolve(agent + ".agent.md");
+                Files.write(copy, payload);
+                Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("r--------"));
+                byte[] handed = IntegrityCommand.readBounded(copy, maxBytes);
+                session.attach(handed, payloadStdin ? "launch.copy+stdin" : "launch.copy");
+            } else {
+                session.notAttached("nothing_handed_over: the read was " + session.readStatus(), "launch.copy");
+            }
+            GateVerdict verdict = session.verdict();
+            err.println("session " + verdict.session() + "  evidence " + verdict.evidenceLog());
+            IntegrityReport.printEvents(err, verdict.events(), "");
+            IntegrityReport.printOutcome(err, verdict.evaluation(), "");
+            if (verdict.halts()) {
+                err.println("warden launch: HALT " + verdict.outcome() + "; the host was not started");
+                return ExitCode.HALT.code();
+            }
+            return runHost(err, verdict, copy, payload);
+        } catch (IOException | IntegrityException e) {
+            err.println("warden launch: cannot hand the verified payload over: " + e.getMessage());
+            return ExitCode.UNREADABLE.code();
+        } finally {
+            deletePrivate(privateDir, copy);
+        }
+    }
+
+    private int runHost(PrintWriter err, GateVerdict verdict, Path copy, byte[] payload)
+            throws IOException, InterruptedException {
+        List<String> argv = new ArrayList<>(command.size());
+        int substituted = 0;
+        for (String arg : command) {
+            if (arg.contains(PLACEHOLDER)) {
+                substituted++;
+            }
+            argv.add(arg.replace(PLACEHOLDER, copy.toString()));
+        }
+        err.println("handing the host " + copy + " (sha256 " + Digests.sha256(payload) + ")"
+                + (substituted > 0 ? "; " + PLACEHOLDER + " substituted in " + substituted + " argument(s)" : "")
+                + (payloadStdin ? "; bytes piped to stdin" : ""));
+        if (substituted == 0 && !payloadStdin) {
+            err.println("note: the host command does not name " + PLACEHOLDER + "; a host that resolves '" + agent
+                    + "' itself re-reads the project file instead of the verified copy unless it reads $WARDEN_AGENT_FILE");
+        }
+        err.flush();
+        ProcessBuilder pb = new ProcessBuilder(argv).inheritIO();
+        if (payloadStdin) {
+            pb.redirectInput(ProcessBuilder.Redirect.PIPE);
+        }
+        pb.environment().put("WARDEN_AGENT_ID", agent);
+        pb.environment().put("WARDEN_AGENT_FILE", copy.toString());
+        pb.environment().put("WARDEN_AGENT_SHA256", Digests.sha256(payload));
+        pb.environment().put("WARDEN_INTEGRITY_SESSION", verdict.session());
+        pb.environment().put("WARDEN_INTEGRITY_OUTCOME", verdict.outcome().name());
+        if (verdict.evidenceLog() != null) {
+            pb.environment().put("WARDEN_INTEGRITY_EVIDENCE", verdict.evidenceLog().toString());
+        }
+        Process host;
+        try {
+            host = pb.start();
+        } catch (IOException e) {
+            err.println("warden launch: cannot start host command '" + argv.get(0) + "': " + e.getMessage());
+            return ExitCode.UNREADABLE.code();
+        }
+        Thread stop = new Thread(host::destroy);
+        Runtime.getRuntime().addShutdownHook(stop);
+        try {
+            if (payloadStdin) {
+                try (OutputStream in = host.getOutputStream()) {
+                    in.write(payload);
+                } catch (IOException e) {
+                    err.println("warden launch: the host closed stdin early: " + e.getMessage());
+                }
+            }
+            return host.waitFor();
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stop);
+            } catch (IllegalStateException ignored) {
+                // already shutting down
+            }
+        }
+    }
+
+    private static void printResolution(PrintWriter err, AgentResolver.Resolution r) {
+        String root = (r.gitRoot() ? "git root " : "no git root; searched from ") + r.root();
+        if (r.chosen() == null) {
+            err.println("No such agent: " + r.agentId() + ", available: "
+                    + (r.available().isEmpty() ? "(none)" : String.join(", ", r.available())) + "  [" + root + "]");
+            return;
+        }
+        err.println("agent " + r.agentId() + ": " + r.chosen() + "  (won: " + r.location().label() + "; " + root + ")");
+        for (Path p : r.shadowed()) {
+            err.println("  shadowed: " + p);
+        }
+    }
+
+    private static void deletePrivate(Path dir, Path copy) {
+        try {
+            if (copy != null) {
+                Files.deleteIfExists(copy);
+            }
+            if (dir != null) {
+                Files.deleteIfExists(dir);
+            }
+        } catch (IOException ignored) {
+            // a leftover private copy in the temp directory is harmless
+        }
+    }
+}

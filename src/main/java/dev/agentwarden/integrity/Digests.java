@@ -1,0 +1,50 @@
+package dev.agentwarden.integrity;
+
+import dev.agentwarden.release.Normalizations;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** SHA-256 in lowercase hex, the only digest integrity evidence uses. */
+public final class Digests {
+    private Digests() {
+    }
+
+    public static String sha256(byte[] bytes) {
+        return sha256(bytes, 0, bytes.length);
+    }
+
+    public static String sha256(byte[] bytes, int offset, int length) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            md.update(bytes, offset, length);
+            return HexFormat.of().formatHex(md.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+        }
+    }
+
+    /** SHA-256 of {@code bytes} under every normalization profile Warden knows, by profile name. */
+    static Map<String, String> normalized(byte[] bytes) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String profile : Normalizations.NAMES) {
+            out.put(profile, sha256(Normalizations.apply(profile, bytes)));
+        }
+        return out;
+    }
+
+    static boolean isSha256Hex(String s) {
+        if (s == null || s.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,167 @@
+package dev.agentwarden.integrity;
+
+import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonException;
+import dev.agentwarden.json.JsonLimits;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The append-only evidence log, {@code <root>/.warden/state/integrity/evidence.jsonl}: every event of
+ * every session, one line each, written the moment the recorder accepts it. The selection record
+ * is forced to disk before the agent file is opened, and the decision record forces the whole
+ * session; the lines between are written but not forced one by one. Appends take an exclusive file
+ * lock (and, within one process, a monitor per file), so concurrent sessions interleave whole
+ * lines only.
+ */
+public final class EvidenceLog implements Recorder.Sink {
+    /** Where the log lives under a project's {@code .warden} directory. */
+    public static final String RELATIVE = "state/integrity/evidence.jsonl";
+    /** Longest line read back. */
+    public static final int MAX_LINE_BYTES = 64 * 1024;
+    /** Largest log read back. */
+    public static final long MAX_FILE_BYTES = 256L * 1024 * 1024;
+
+    private final Path file;
+
+    public EvidenceLog(Path file) {
+        this.file = file;
+    }
+
+    /** The log under a {@code .warden} directory. */
+    public static EvidenceLog under(Path stateHome) {
+        return new EvidenceLog(stateHome.resolve(RELATIVE));
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    @Override
+    public void accept(Recorded r) throws IOException {
+        byte[] line = (Json.write(EvidenceCodec.toJson(r)) + "\n").getBytes(StandardCharsets.UTF_8);
+        Path dir = file.getParent();
+        if (dir != null) {
+            Files.createDirectories(dir);
+        }
+        synchronized (IN_PROCESS.computeIfAbsent(file.toAbsolutePath().normalize(), k -> new Object())) {
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND);
+                 FileLock ignored = ch.lock()) {
+                ByteBuffer buf = ByteBuffer.wrap(line);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                if (r.event().kind().slot() == 1 || r.event().kind() == IntegrityEvent.Kind.DECISION) {
+                    ch.force(false);
+                }
+            }
+        }
+    }
+
+    /** File locks are per process; threads of one process take this monitor per log file first. */
+    private static final ConcurrentHashMap<Path, Object> IN_PROCESS = new ConcurrentHashMap<>();
+
+    /**
+     * One line of a log read back.
+     *
+     * @param number   1-based line number
+     * @param session  the session the line names, when it could be read that far, else {@code null}
+     * @param recorded the event, or {@code null} when the line was refused
+     * @param problem  {@code code: detail} when refused, else {@code null}
+     */
+    public record Line(int number, String session, Recorded recorded, String problem) {
+    }
+
+    /**
+     * Reads every line of a log. Refused lines are returned with a problem code
+     * ({@code evidence_torn_line}, {@code evidence_line_too_long}, {@code evidence_line_invalid},
+     * {@code event_unknown}, {@code evidence_field_invalid}, …) instead of failing the read.
+     *
+     * @throws IntegrityException {@code evidence_unreadable} or {@code evidence_too_large}
+     */
+    public static List<Line> read(Path file) {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (IOException e) {
+            throw new IntegrityException("evidence_unreadable", file + ": " + e.getMessage());
+        }
+        if (size > MAX_FILE_BYTES) {
+            throw new IntegrityException("evidence_too_large", file + " is " + size + " bytes; the limit is " + MAX_FILE_BYTES);
+        }
+        List<Line> out = new ArrayList<>();
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            boolean tooLong = false;
+            int number = 0;
+            int b;
+            while (true) {
+                b = in.read();
+                if (b == '\n' || b < 0) {
+                    if (b < 0 && line.size() == 0 && !tooLong) {
+                        break;
+                    }
+                    number++;
+                    if (tooLong) {
+                        out.add(new Line(number, null, null, "evidence_line_too_long: over " + MAX_LINE_BYTES + " bytes"));
+                    } else if (b < 0) {
+                        out.add(new Line(number, null, null,
+                                "evidence_torn_line: the last line has no newline (a write was cut short)"));
+                    } else if (line.size() > 0) {
+                        out.add(parse(number, line.toByteArray()));
+                    }
+                    line.reset();
+                    tooLong = false;
+                    if (b < 0) {
+                        break;
+                    }
+                } else if (!tooLong) {
+                    if (line.size() >= MAX_LINE_BYTES) {
+                        tooLong = true;
+                        line.reset();
+                    } else {
+                        line.write(b);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new IntegrityException("evidence_unreadable", file + ": " + e.getMessage());
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Line parse(int number, byte[] bytes) {
+        Object value;
+        try {
+            value = Json.parse(bytes, JsonLimits.I_JSON);
+        } catch (JsonException e) {
+            return new Line(number, null, null, "evidence_line_invalid: " + e.getMessage());
+        }
+        if (!(value instanceof Map)) {
+            return new Line(number, null, null, "evidence_line_invalid: not a JSON object");
+        }
+        Map<String, Object> o = (Map<String, Object>) value;
+        String session = o.get("session") instanceof String s ? s : null;
+        try {
+            Recorded r = EvidenceCodec.fromJson(o);
+            return new Line(number, session, r, null);
+        } catch (IntegrityException e) {
+            return new Line(number, session, null, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package dev.agentwarden.integrity;
+
+import dev.agentwarden.concern.Concern;
+import dev.agentwarden.concern.ConcernContext;
+import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.claude.ClaudeAdapter;
+import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.manifest.Posture;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Built-in {@code integrity-attach}: Claude Code attach mode. On {@code session_start} it selects the
+ * configured agent, reads its file once, and attaches the payload itself as the hook's
+ * {@code additionalContext}, so {@code attached_sha} is computed over exactly the text it emits. A
+ * payload longer than the host's hook-output cap ({@link ClaudeAdapter#OUTPUT_CAP_CHARS}
+ * characters) would be clipped by the host; the gate records that clip as ATTACHED_PARTIAL and halts
+ * (HALT_CORRUPT) instead of emitting it. Any halt stops the session ({@code continue: false} with a
+ * stopReason). Every step goes to the evidence log.
+ *
+ * <p>Settings: {@code agent} (required); {@code file} (default: resolved like Copilot CLI from the
+ * workspace root); {@code role}; {@code profile} ({@code squad} | {@code markers} | {@code none},
+ * default {@code squad}) with {@code head_marker} / {@code eof_marker}; {@code release_manifest};
+ * {@code trust_root} (makes {@code release_manifest} a signed manifest); {@code agent_version};
+ * {@code client_id} (default {@code claude-code}); {@code client_version};
+ * {@code require_trusted_manifest}; {@code max_chars} (default the host cap); {@code max_bytes};
+ * {@code sources} (SessionStart sources to act on; default all).
+ *
+ * <p>Its own failures never fail open: a misconfiguration or an internal error halts with
+ * UNKNOWN_HALT, because a gate that cannot run has not proven anything.
+ */
+public final class IntegrityAttach implements Concern {
+    public static final String NAME = "integrity-attach";
+    static final String CHANNEL = "claude.additionalContext";
+
+    @Override
+    public ConcernResult evaluate(ConcernContext context) {
+        if (context.event().event() != EventName.SESSION_START) {
+            return ConcernResult.error(NAME + " runs on session_start only, not " + context.event().event().wire());
+        }
+        if (!sourceSelected(context.spec(), context.event())) {
+            return ConcernResult.allow();
+        }
+        try {
+            return run(context);
+        } catch (IllegalArgumentException | IntegrityException e) {
+            return ConcernResult.halt("integrity UNKNOWN_HALT: " + NAME + " is misconfigured: " + e.getMessage());
+        } catch (RuntimeException e) {
+            return ConcernResult.halt("integrity UNKNOWN_HALT: " + NAME + " failed: " + e);
+        }
+    }
+
+    private static ConcernResult run(ConcernContext context) {
+        ConcernSpec spec = context.spec();
+        HookEvent event = context.event();
+        String agent = text(spec, "agent", null);
+        if (agent == null || !AgentResolver.validId(agent)) {
+            throw new IllegalArgumentException("settings.agent must name the agent (a plain id), got " + agent);
+        }
+        Path root = Path.of(event.workspaceRoot());
+        Path file;
+        String label;
+        String resolution;
+        String configured = text(spec, "file", null);
+        if (configured != null) {
+            file = root.resolve(configured).normalize();
+            label = configured;
+            resolution = "settings.file";
+        } else {
+            AgentResolver.Resolution r = AgentResolver.resolve(agent, root, context.env());
+            file = r.chosen() != null ? r.chosen() : r.searched().get(0);
+            label = r.chosen() != null ? r.fileLabel() : r.root().relativize(file).toString();
+            resolution = r.location() != null ? r.location().label() : "not_found (available: " + r.available() + ")";
+        }
+        long maxChars = spec.setting("max_chars", (long) ClaudeAdapter.OUTPUT_CAP_CHARS);
+        if (maxChars < 1 || maxChars > ClaudeAdapter.OUTPUT_CAP_CHARS) {
+            throw new IllegalArgumentException("settings.max_chars must be within 1.." + ClaudeAdapter.OUTPUT_CAP_CHARS);
+        }
+        IntegrityGate gate = IntegrityGate.builder()
+                .profile(BoundaryProfile.of(text(spec, "profile", BoundaryProfile.SQUAD),
+                        text(spec, "head_marker", null), text(spec, "eof_marker", null)))
+                .release(releaseSource(text(spec, "release_manifest", null), text(spec, "trust_root", null), root,
+                        context.stateHome(), context.clock()))
+                .evidenceLog(EvidenceLog.under(context.stateHome()))
+                .clock(context.clock())
+                .maxBytes(spec.setting("max_bytes", SourceReader.DEFAULT_MAX_BYTES))
+                .requireTrustedManifest(Boolean.TRUE.equals(spec.settings().get("require_trusted_manifest")))
+                .sessionPrefix("claude")
+                .build();
+        GateSession session = gate.select(AgentSelection.of(agent, file)
+                .withFileLabel(label)
+                .withRole(text(spec, "role", null))
+                .withAgentVersion(text(spec, "agent_version", null))
+                .withClient(text(spec, "client_id", "claude-code"), text(spec, "client_version", null))
+                .withHostSessionId(event.sessionId().isEmpty() ? null : event.sessionId())
+                .withResolution(resolution));
+        byte[] payload = session.read();
+        String text = null;
+        if (session.readStatus() != ReadStatus.LOADED) {
+            session.notAttached("nothing_attached: the read was " + session.readStatus(), CHANNEL);
+        } else if ((text = strictUtf8(payload)) == null) {
+            session.notAttached("payload_not_utf8: additionalContext carries text and these bytes are not valid UTF-8",
+                    CHANNEL);
+        } else if (spec.posture() == Posture.SHADOW) {
+            text = null;
+            session.notAttached("posture_shadow: a shadow concern emits nothing", CHANNEL);
+        } else if (text.length() > maxChars) {
+            String kept = clip(text, (int) maxChars);
+            session.attachAs(AttachStatus.ATTACHED_PARTIAL, kept.getBytes(StandardCharsets.UTF_8), CHANNEL, false,
+                    "host_output_cap: the payload is " + text.length() + " characters; the host keeps " + maxChars
+                            + " of a hook's additionalContext, so the gate withheld it");
+            text = null;
+        } else {
+            session.attach(text.getBytes(StandardCharsets.UTF_8), CHANNEL);
+        }
+        GateVerdict verdict = session.verdict();
+        if (verdict.halts()) {
+            return ConcernResult.halt(haltReason(agent, verdict, context.stateHome()));
+        }
+        return text == null ? ConcernResult.allow() : ConcernResult.allowWithContext(text);
+    }
+
+    /** A string setting; any other type is a configuration error (quote versions in YAML). */
+    private static String text(ConcernSpec spec, String key, String fallback) {
+        Object v = spec.settings().get(key);
+        if (v == null) {
+            return fallback;
+        }
+        if (!(v instanceof String s)) {
+            throw new IllegalArgumentException("settings." + key + " must be a string (quote it in YAML), got " + v);
+        }
+        return s;
+    }
+
+    static String haltReason(String agent, GateVerdict verdict, Path stateHome) {
+        List<String> reasons = verdict.evaluation().reasons();
+        return "integrity " + verdict.outcome() + " for agent '" + agent + "': "
+                + (reasons.isEmpty() ? "" : reasons.get(0))
+                + " (session " + verdict.session() + "; evidence " + stateHome.resolve(EvidenceLog.RELATIVE) + ")";
+    }
+
+    private static boolean sourceSelected(ConcernSpec spec, HookEvent event) {
+        if (!(spec.settings().get("sources") instanceof List<?> sources)) {
+            return true;
+        }
+        String source = event.payloadString("source");
+        return source == null || sources.contains(source);
+    }
+
+    private static ReleaseSource releaseSource(String manifest, String trustRoot, Path root, Path stateHome,
+                                               java.time.Clock clock) {
+        if (manifest == null) {
+            if (trustRoot != null) {
+                throw new IllegalArgumentException("settings.trust_root needs settings.release_manifest");
+            }
+            return ReleaseSource.NONE;
+        }
+        Path file = root.resolve(manifest).normalize();
+        try {
+            return ReleaseSources.open(file, trustRoot == null ? null : root.resolve(trustRoot).normalize(), stateHome, clock);
+        } catch (IntegrityException e) {
+            Map<String, String> ref = new LinkedHashMap<>();
+            ref.put("path", file.toString());
+            String reason = e.getMessage();
+            return new ReleaseSource(key -> ReleaseLookup.untrusted(reason), ref);
+        }
+    }
+
+    /** The first {@code max} UTF-16 units of {@code text}, never splitting a surrogate pair. */
+    static String clip(String text, int max) {
+        int end = max;
+        if (end > 0 && Character.isHighSurrogate(text.charAt(end - 1))) {
+            end--;
+        }
+        return text.substring(0, end);
+    }
+
+    private static String strictUtf8(byte[] bytes) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+}

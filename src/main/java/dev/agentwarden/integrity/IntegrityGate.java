@@ -1,0 +1,164 @@
+package dev.agentwarden.integrity;
+
+import java.time.Clock;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.HexFormat;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The pre-ingestion integrity gate for hosts that assemble prompts themselves:
+ * {@code select → read → attach(bytes) → verdict}, evaluated outside the prompt.
+ *
+ * <pre>{@code
+ * IntegrityGate gate = IntegrityGate.builder()
+ *         .profile(BoundaryProfile.squad())
+ *         .release(JsonFileReleaseStore.open(manifest).asSource())
+ *         .evidenceLog(EvidenceLog.under(projectRoot.resolve(".warden")))
+ *         .build();
+ * GateSession session = gate.select(AgentSelection.of("squad", agentFile)
+ *         .withAgentVersion("0.13.1").withClient("my-host", "2.0"));
+ * byte[] payload = session.read();
+ * byte[] attached = assemble(payload);          // exactly the bytes placed in the prompt
+ * session.attach(attached, "my-host.system-prompt");
+ * GateVerdict verdict = session.verdict();
+ * if (verdict.halts()) { stop(verdict.outcome()); }
+ * }</pre>
+ *
+ * A gate is immutable and may open any number of sessions; a session is single-threaded.
+ */
+public final class IntegrityGate {
+    private final BoundaryProfile profile;
+    private final ReleaseSource release;
+    private final EvidenceLog evidenceLog;
+    private final Clock clock;
+    private final long maxBytes;
+    private final boolean requireTrustedManifest;
+    private final String sessionPrefix;
+
+    private IntegrityGate(Builder b) {
+        this.profile = b.profile;
+        this.release = b.release;
+        this.evidenceLog = b.evidenceLog;
+        this.clock = b.clock;
+        this.maxBytes = b.maxBytes;
+        this.requireTrustedManifest = b.requireTrustedManifest;
+        this.sessionPrefix = b.sessionPrefix;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Records {@code selected_agent_id} (persisted before the agent file is touched) and opens the
+     * session.
+     */
+    public GateSession select(AgentSelection selection) {
+        return select(selection, new SourceReader(maxBytes));
+    }
+
+    GateSession select(AgentSelection selection, SourceReader reader) {
+        Objects.requireNonNull(selection, "selection");
+        GateSession session = new GateSession(newRecorder(), release, reader, profile, selection.file(), logFile());
+        session.recordSelection(new IntegrityEvent.SelectedAgentId(
+                new IntegrityEvent.CustomAgent(selection.name(), selection.fileLabel(), selection.role()),
+                selection.agentVersion(), selection.clientId(), selection.clientVersion(), selection.hostSessionId(),
+                selection.resolution(), profile, requireTrustedManifest));
+        return session;
+    }
+
+    /**
+     * Records the host's proof that the gated agent was not selected and returns the finished
+     * session (SKIP).
+     *
+     * @param gatedAgent      the agent this gate guards
+     * @param selectedInstead what was selected instead ({@code default} or another agent id)
+     * @param proof           how the host knows
+     */
+    public GateVerdict notSelected(String gatedAgent, String selectedInstead, String proof) {
+        GateSession session = new GateSession(newRecorder(), release, null, profile, null, logFile());
+        session.recordSelection(new IntegrityEvent.AgentNotSelected(gatedAgent, selectedInstead, proof));
+        return session.verdict();
+    }
+
+    private java.nio.file.Path logFile() {
+        return evidenceLog == null ? null : evidenceLog.file();
+    }
+
+    private Recorder newRecorder() {
+        return new Recorder(newSessionId(), clock, evidenceLog);
+    }
+
+    private String newSessionId() {
+        return sessionPrefix + "-" + STAMP.format(clock.instant()) + "-"
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+    }
+
+    private static final DateTimeFormatter STAMP =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+
+    /** Configures a gate; every setting has a safe default. */
+    public static final class Builder {
+        private BoundaryProfile profile = BoundaryProfile.squad();
+        private ReleaseSource release = ReleaseSource.NONE;
+        private EvidenceLog evidenceLog;
+        private Clock clock = Clock.systemUTC();
+        private long maxBytes = SourceReader.DEFAULT_MAX_BYTES;
+        private boolean requireTrustedManifest;
+        private String sessionPrefix = "api";
+
+        private Builder() {
+        }
+
+        /** How completeness is proven (default {@code squad}). */
+        public Builder profile(BoundaryProfile p) {
+            this.profile = Objects.requireNonNull(p);
+            return this;
+        }
+
+        /** The trusted release manifest (default none: every session is UNREGISTERED). */
+        public Builder release(ReleaseSource r) {
+            this.release = Objects.requireNonNull(r);
+            return this;
+        }
+
+        /** Where events are appended as they happen (default: kept in memory only). */
+        public Builder evidenceLog(EvidenceLog log) {
+            this.evidenceLog = log;
+            return this;
+        }
+
+        /** The only source of time (default the system UTC clock). */
+        public Builder clock(Clock c) {
+            this.clock = Objects.requireNonNull(c);
+            return this;
+        }
+
+        /** Largest agent file read (default 1 MiB). */
+        public Builder maxBytes(long n) {
+            this.maxBytes = n;
+            return this;
+        }
+
+        /** Whether an untrusted release manifest halts instead of being reported (default no). */
+        public Builder requireTrustedManifest(boolean b) {
+            this.requireTrustedManifest = b;
+            return this;
+        }
+
+        /** Prefix of generated session ids, naming the entry point ({@code api}, {@code check}, …). */
+        public Builder sessionPrefix(String prefix) {
+            this.sessionPrefix = Objects.requireNonNull(prefix);
+            return this;
+        }
+
+        public IntegrityGate build() {
+            if (maxBytes < 1 || maxBytes > SourceReader.MAX_MAX_BYTES) {
+                throw new IllegalArgumentException("maxBytes must be within 1.." + SourceReader.MAX_MAX_BYTES);
+            }
+            return new IntegrityGate(this);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package dev.agentwarden.integrity;
+
+import dev.agentwarden.release.SignedReleaseStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Opens the trusted release manifest a gate consults: the unsigned JSON file store
+ * ({@code --release-manifest M}), or the signed store ({@code --release-manifest M --trust-root R}).
+ * The evidence records which one ({@code manifest.path}, {@code manifest.sha256} and, for a signed
+ * manifest, {@code manifest.trust_root}), so a replay can open the same one again.
+ */
+public final class ReleaseSources {
+    private ReleaseSources() {
+    }
+
+    /**
+     * The release source for a gate.
+     *
+     * @param manifest  the manifest file, or {@code null} for none
+     * @param trustRoot the trust root for a signed manifest, or {@code null} for the unsigned store
+     * @param stateHome the project's {@code .warden} directory (signed manifests keep their
+     *                  rollback state under it)
+     * @throws IntegrityException       for a defective unsigned manifest (a signed one never throws:
+     *                                  it answers UNTRUSTED with the reason)
+     * @throws IllegalArgumentException for a trust root without a manifest
+     */
+    public static ReleaseSource open(Path manifest, Path trustRoot, Path stateHome, Clock clock) {
+        if (manifest == null) {
+            if (trustRoot != null) {
+                throw new IllegalArgumentException("--trust-root needs --release-manifest");
+            }
+            return ReleaseSource.NONE;
+        }
+        if (trustRoot == null) {
+            return JsonFileReleaseStore.open(manifest).asSource();
+        }
+        SignedReleaseStore store = SignedReleaseStore.open(manifest, trustRoot,
+                stateHome == null ? null : SignedReleaseStore.stateDir(stateHome), clock);
+        return new ReleaseSource(store, signedRef(manifest, trustRoot));
+    }
+
+    /**
+     * Opens the manifest a session recorded, for a replay. A signed manifest is verified at the
+     * recorded time {@code at} with in-memory rollback state, so the replay judges it as the session
+     * did and leaves the project's trust state alone.
+     *
+     * @throws IntegrityException when the recorded manifest cannot be opened
+     */
+    static ReleaseSource reopen(Map<String, String> ref, Instant at) {
+        Path manifest = Path.of(ref.get("path"));
+        if (!Files.isRegularFile(manifest)) {
+            throw new IntegrityException("release_manifest_unreadable", manifest + " does not exist");
+        }
+        String trustRoot = ref.get("trust_root");
+        if (trustRoot == null) {
+            return JsonFileReleaseStore.open(manifest).asSource();
+        }
+        SignedReleaseStore store = SignedReleaseStore.open(manifest, Path.of(trustRoot), null, Clock.fixed(at,
+                java.time.ZoneOffset.UTC));
+        return new ReleaseSource(store, signedRef(manifest, Path.of(trustRoot)));
+    }
+
+    /** Why a signed source is untrusted, for people, or {@code null} when it is trusted or unsigned. */
+    public static String untrustedDetail(ReleaseSource source) {
+        if (source.store() instanceof SignedReleaseStore signed && !signed.verification().trusted()) {
+            return signed.verification().reason() + ": " + signed.verification().detail();
+        }
+        return null;
+    }
+
+    private static Map<String, String> signedRef(Path manifest, Path trustRoot) {
+        Map<String, String> ref = new LinkedHashMap<>();
+        ref.put("path", manifest.toAbsolutePath().normalize().toString());
+        ref.put("sha256", sha256OrNull(manifest));
+        ref.put("trust_root", trustRoot.toAbsolutePath().normalize().toString());
+        return ref;
+    }
+
+    private static String sha256OrNull(Path file) {
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes(JsonFileReleaseStore.MAX_BYTES + 1);
+            return bytes.length > JsonFileReleaseStore.MAX_BYTES ? null : Digests.sha256(bytes);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.agentwarden.release;
+
+import dev.agentwarden.integrity.ReleaseKey;
+import dev.agentwarden.integrity.ReleaseLookup;
+import dev.agentwarden.integrity.ReleaseStore;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The release store behind {@code --release-manifest M --trust-root R}: a DSSE-signed release
+ * manifest, verified once when opened. A trusted manifest answers FOUND or NOT_REGISTERED; an
+ * untrusted one answers UNTRUSTED with the verification's reason code for every key, so it can
+ * never produce a VERIFIED or MISMATCH verdict.
+ */
+public final class SignedReleaseStore implements ReleaseStore {
+    private final Verification verification;
+    private final Map<ReleaseKey, ManifestEntry> entries;
+
+    private SignedReleaseStore(Verification verification) {
+        this.verification = verification;
+        Map<ReleaseKey, ManifestEntry> byKey = new HashMap<>();
+        for (ManifestEntry entry : verification.entries()) {
+            byKey.put(entry.key(), entry);
+        }
+        this.entries = Map.copyOf(byKey);
+    }
+
+    /**
+     * Verifies {@code manifest} against {@code trustRoot} at {@code clock.instant()} (read once) and
+     * records the trusted versions in {@code releaseStateDir}. Never throws for bad or missing files:
+     * those make the store untrusted with a reason.
+     *
+     * @param releaseStateDir where the last trusted versions live, normally
+     *                        {@link #stateDir(Path) stateDir(WorkspaceRoot.stateHome(root))}; {@code null}
+     *                        keeps them in memory only, which turns rollback protection off
+     */
+    public static SignedReleaseStore open(Path manifest, Path trustRoot, Path releaseStateDir, Clock clock) {
+        return open(manifest, trustRoot, releaseStateDir, true, clock);
+    }
+
+    /**
+     * As {@link #open(Path, Path, Path, Clock)}; with {@code record} false the recorded versions are
+     * checked but left as they are.
+     */
+    public static SignedReleaseStore open(Path manifest, Path trustRoot, Path releaseStateDir, boolean record,
+                                          Clock clock) {
+        TrustState state = releaseStateDir == null ? TrustState.inMemory()
+                : record ? TrustState.at(releaseStateDir) : TrustState.readOnly(releaseStateDir);
+        return new SignedReleaseStore(ReleaseVerifier.verify(manifest, trustRoot, state, clock.instant()));
+    }
+
+    /** The release state directory under a project's {@code .warden} directory: {@code state/release}. */
+    public static Path stateDir(Path wardenHome) {
+        return wardenHome.resolve("state").resolve("release");
+    }
+
+    public Verification verification() {
+        return verification;
+    }
+
+    @Override
+    public ReleaseLookup lookup(ReleaseKey key) {
+        if (!verification.trusted()) {
+            return ReleaseLookup.untrusted(verification.reason());
+        }
+        ManifestEntry entry = entries.get(key);
+        if (entry == null) {
+            return ReleaseLookup.notRegistered("release_not_registered");
+        }
+        return ReleaseLookup.found(entry.toReleaseEntry());
+    }
+}

@@ -1,0 +1,163 @@
+package dev.agentwarden.release;
+
+import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonException;
+import dev.agentwarden.json.JsonLimits;
+import dev.agentwarden.release.TrustFailure.Untrusted;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * The highest root and manifest versions this project has trusted, so that an older manifest or
+ * root cannot be replayed (rollback). Kept in {@value #FILE} under the project's release state
+ * directory ({@code .warden/state/release/}); updates only ever raise versions, under a file lock,
+ * and replace the file atomically.
+ */
+final class TrustState {
+    static final String FILE = "trusted.json";
+    private static final int FORMAT = 1;
+    private static final int MAX_BYTES = 64 * 1024;
+    /** File locks are per process; threads of one process take turns here first. */
+    private static final Object PROCESS_LOCK = new Object();
+
+    private final Path dir;
+    private final boolean persist;
+    private Snapshot overlay;
+
+    private TrustState(Path dir, boolean persist) {
+        this.dir = dir;
+        this.persist = persist;
+    }
+
+    /**
+     * What was last trusted.
+     *
+     * @param rootVersion     highest trusted root version, 0 before the first
+     * @param rootKeyIds      key ids of that root, to see when a rotation removed a key
+     * @param manifestVersion highest trusted manifest version, 0 before the first
+     */
+    record Snapshot(long rootVersion, List<String> rootKeyIds, long manifestVersion) {
+        static final Snapshot EMPTY = new Snapshot(0, List.of(), 0);
+    }
+
+    /** State persisted under {@code dir}. */
+    static TrustState at(Path dir) {
+        return new TrustState(dir, true);
+    }
+
+    /** State read from {@code dir} whose updates stay in this object: checks without recording. */
+    static TrustState readOnly(Path dir) {
+        return new TrustState(dir, false);
+    }
+
+    /** State that lives only as long as this object: no rollback protection across runs. */
+    static TrustState inMemory() {
+        return new TrustState(null, false);
+    }
+
+    Path file() {
+        return dir == null ? null : dir.resolve(FILE);
+    }
+
+    Snapshot read() throws Untrusted {
+        if (overlay != null) {
+            return overlay;
+        }
+        if (dir == null) {
+            return Snapshot.EMPTY;
+        }
+        Path file = file();
+        byte[] bytes;
+        try {
+            if (Files.size(file) > MAX_BYTES) {
+                throw TrustFailure.STATE_UNREADABLE.because(file + " is larger than " + MAX_BYTES + " bytes");
+            }
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return Snapshot.EMPTY;
+        } catch (IOException e) {
+            throw TrustFailure.STATE_UNREADABLE.because("cannot read " + file + ": " + e.getMessage());
+        }
+        return decode(bytes, file.toString());
+    }
+
+    /** Applies {@code change} to the current state and stores the result if it differs. */
+    Snapshot update(UnaryOperator<Snapshot> change) throws Untrusted {
+        if (!persist) {
+            overlay = change.apply(read());
+            return overlay;
+        }
+        synchronized (PROCESS_LOCK) {
+            return updateLocked(change);
+        }
+    }
+
+    private Snapshot updateLocked(UnaryOperator<Snapshot> change) throws Untrusted {
+        try {
+            Files.createDirectories(dir);
+            try (FileChannel lockChannel = FileChannel.open(dir.resolve(FILE + ".lock"), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+                 FileLock lock = lockChannel.lock()) {
+                Snapshot current = read();
+                Snapshot next = change.apply(current);
+                if (!next.equals(current)) {
+                    write(next);
+                }
+                return next;
+            }
+        } catch (IOException e) {
+            throw TrustFailure.STATE_UNREADABLE.because("cannot update " + file() + ": " + e.getMessage());
+        }
+    }
+
+    private void write(Snapshot snapshot) throws IOException {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("format", (long) FORMAT);
+        json.put("root_version", snapshot.rootVersion());
+        json.put("root_keyids", new ArrayList<Object>(snapshot.rootKeyIds()));
+        json.put("manifest_version", snapshot.manifestVersion());
+        Path tmp = dir.resolve(FILE + ".tmp");
+        Files.writeString(tmp, Json.write(json) + "\n", StandardCharsets.UTF_8);
+        try {
+            Files.move(tmp, file(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(tmp, file(), StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private static Snapshot decode(byte[] bytes, String source) throws Untrusted {
+        Object document;
+        try {
+            document = Json.parse(bytes, JsonLimits.I_JSON);
+        } catch (JsonException e) {
+            throw TrustFailure.STATE_UNREADABLE.because(source + ": " + e.getMessage()
+                    + " (delete it to forget the trusted versions)");
+        }
+        Fields f = Fields.of(document, source, TrustFailure.STATE_UNREADABLE);
+        long format = f.positiveLong("format", 1);
+        if (format != FORMAT) {
+            throw TrustFailure.STATE_UNREADABLE.because(source + ": format " + format + " is not " + FORMAT);
+        }
+        List<String> keyIds = new ArrayList<>();
+        for (Object id : f.list("root_keyids", TrustRoot.MAX_KEYS)) {
+            if (!(id instanceof String s)) {
+                throw TrustFailure.STATE_UNREADABLE.because(source + ": root_keyids must hold strings");
+            }
+            keyIds.add(s);
+        }
+        return new Snapshot(f.positiveLong("root_version", 0), List.copyOf(keyIds), f.positiveLong("manifest_version", 0));
+    }
+}

@@ -1,0 +1,676 @@
+package dev.agentwarden.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.concern.Builtins;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real host, real verdicts: the real Claude Code CLI runs complete headless sessions against a
+ * {@link ScriptedModelServer} on 127.0.0.1, with Warden installed by {@code warden install --host
+ * claude}, and each scenario checks that the host did what Warden's verdict says, from the next
+ * model request, the host's JSON output and transcript, and the files in the project.
+ *
+ * <p>The host is installed from npm into a cache outside the repository ({@link HostInstall}); the
+ * suite skips, loudly, only when neither the cache nor npm can provide it. Hosts run in a
+ * loopback-only network namespace where the machine allows it ({@link LoopbackSandbox}).
+ *
+ * <p>How Claude Code 2.1.197 behaves, as observed with this harness (the assertions rely on it):
+ * <ul>
+ *   <li>Start-up sends {@code HEAD /} (answered 404), then every model call is
+ *       {@code POST /v1/messages?beta=true} with {@code stream: true} and the tool list; in
+ *       {@code -p} mode with non-essential traffic off there are no side queries.</li>
+ *   <li>Messages do not alternate strictly: a {@code role: "system"} message follows the first user
+ *       message and carries SessionStart and UserPromptSubmit hook context
+ *       ({@code "SessionStart hook additional context: …"}) and the agent listing.</li>
+ *   <li>A PreToolUse {@code permissionDecision: "deny"} becomes, in the next request, a
+ *       {@code tool_result} with {@code is_error: true} whose content is exactly the
+ *       {@code permissionDecisionReason}; the tool does not run, the session goes on, and the call is
+ *       listed in the output's {@code permission_denials}. A deny beats the project's own allow rule.</li>
+ *   <li>PreToolUse and PostToolUse {@code additionalContext} ride in the next request as text blocks
+ *       of the same user message as the {@code tool_result}:
+ *       {@code <system-reminder>\nPreToolUse:Bash hook additional context: …\n</system-reminder>}.</li>
+ *   <li>In {@code -p} mode Bash needs an allow rule: a command no rule allows is refused by the host
+ *       itself (an error tool_result naming the allowed working directories, and a
+ *       {@code permission_denials} entry); no PermissionRequest hook fires. So a hook that emitted an
+ *       explicit allow would be visible: the unlisted command would run.</li>
+ *   <li>Subagents: the parent's PreToolUse has {@code tool_name: "Agent"} and no {@code agent_id};
+ *       then SubagentStart ({@code agent_id}, {@code agent_type}); the subagent's own PreToolUse and
+ *       PostToolUse carry the same {@code agent_id}; SubagentStop carries it with
+ *       {@code agent_transcript_path}; the parent's Agent tool_result ends with
+ *       {@code agentId: <agent_id>}. The subagent's requests offer no Agent tool (no nesting), and its
+ *       first user message is the spawn prompt. Two Agent calls in one turn fire both PreToolUse hooks
+ *       before either SubagentStart. A background spawn ({@code run_in_background}) returns
+ *       "Async agent launched" at once, and its SubagentStart hooks run alongside the parent's next
+ *       turn: under load the parent's next PreToolUse can reach Warden first, so a concurrency guard
+ *       that counts open ledger records can miss a subagent that is starting. The subagent's first
+ *       model request always follows its SubagentStart hooks (their context is injected into it).
+ *       When a background subagent ends after the parent's last turn, the host sends one more request
+ *       carrying a {@code <task-notification>} user message.</li>
+ *   <li>The transcript ({@code ~/.claude/projects/<project>/<session>.jsonl}) records a
+ *       {@code hook_success} attachment, with stdout, stderr and exit code, for each hook that printed
+ *       anything; a silent hook leaves no record.</li>
+ *   <li>A hook that exits 0 with only a stderr note (the launcher when the jar is missing) does not
+ *       disturb the session.</li>
+ * </ul>
+ */
+@Tag("e2e")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClaudeCodeE2EIT {
+    private static final E2eSummary SUMMARY = new E2eSummary();
+
+    @TempDir
+    static Path suiteDir;
+
+    private static Path wardenHome;
+    private static Path launcher;
+    private static ClaudeCodeSession claude;
+    private static String host = "claude-code";
+    private static String unavailable;
+
+    private static ClaudeRun subagentRun;
+    private static E2eProject subagentProject;
+    private static ClaudeRun backgroundRun;
+    private static E2eProject backgroundProject;
+
+    @BeforeAll
+    static void installHostAndWarden() throws IOException {
+        wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
+        launcher = wardenHome.resolve("bin/warden");
+        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
+        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
+
+        String version = HostInstall.wantedVersion(HostInstall.CLAUDE_CODE);
+        HostInstall.Outcome outcome = HostInstall.ensure(HostInstall.CLAUDE_CODE, HostInstall.cacheRoot(), version);
+        if (!outcome.available()) {
+            unavailable = "Claude Code unavailable: " + outcome.unavailable().replace("\n", " / ");
+            String banner = "#".repeat(100);
+            String text = banner + "\n# E2E SKIPPED: " + unavailable + "\n# Install it with: npm install --prefix "
+                    + HostInstall.cacheRoot().resolve(HostInstall.CLAUDE_CODE.id()) + " "
+                    + HostInstall.CLAUDE_CODE.npmPackage() + "@" + version + "\n" + banner;
+            System.out.println(text);
+            System.err.println(text);
+            SUMMARY.note("SKIPPED: " + unavailable);
+            return;
+        }
+        host = "claude-code " + outcome.version();
+        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
+        claude = new ClaudeCodeSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
+        Map<String, String> trainEnv = new LinkedHashMap<>(claude.baseEnv());
+        trainEnv.put("HOME", System.getProperty("user.home"));
+        Command.Result train = Command.run(List.of(launcher.toString(), "train-archive"), wardenHome, trainEnv,
+                Duration.ofMinutes(3));
+        SUMMARY.note("host: " + outcome.binary() + " (" + outcome.how() + ")");
+        SUMMARY.note("network: " + sandbox.description());
+        SUMMARY.note("warden: " + launcher + "; start-up archive " + (train.ok() ? "trained" : "NOT trained: " + train.tail()));
+    }
+
+    @AfterAll
+    static void printSummary() {
+        System.out.println(SUMMARY.render());
+    }
+
+    // ---- Scenarios ---------------------------------------------------------------------------
+
+    @Test
+    @Order(1)
+    void blockingConcern_deniesBash_andTheModelReadsWardensReason(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "blocking concern denies Bash",
+                "next request: error tool_result with Warden's reason; command not run; session completes");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-7f3: denied-marker is off limits"
+                """, """
+                pre_tool_use: [no-denied-marker]
+                """));
+        project.allowBash("touch denied-marker");
+        install(project);
+
+        ClaudeRun run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("denied", "Bash", Map.of("command", "touch denied-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")));
+
+        row.timing(run);
+        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("denied");
+        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result")
+                + "; marker " + (project.exists("denied-marker") ? "CREATED" : "absent")
+                + "; result=" + run.resultText());
+        assertCompleted(run);
+        assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).isEqualTo("[warden] DENY-7f3: denied-marker is off limits");
+        });
+        assertThat(project.exists("denied-marker")).as("the denied command ran").isFalse();
+        assertThat(run.permissionDenials()).containsExactly("toolu_denied");
+        assertThat(run.resultText()).isEqualTo("FINAL: done");
+        row.pass();
+    }
+
+    @Test
+    @Order(2)
+    void advisoryConcern_warns_toolRunsAndTheWarningReachesTheModel(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "advisory concern warns",
+                "Bash runs; Warden's warning is in the next request beside the tool_result");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                watch-warned-marker:
+                  script: builtin:deny-pattern
+                  posture: advisory
+                  tools: [Bash]
+                  patterns:
+                    - match: 'touch warned-marker'
+                      reason: "WARN-5c1: warned-marker is watched"
+                """, """
+                pre_tool_use: [watch-warned-marker]
+                """));
+        project.allowBash("touch warned-marker");
+        install(project);
+
+        ClaudeRun run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("warned", "Bash", Map.of("command", "touch warned-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")));
+
+        row.timing(run);
+        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("warned");
+        List<String> warning = result.map(r -> r.context().stream().filter(t -> t.contains("WARN-5c1")).toList())
+                .orElse(List.of());
+        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result")
+                + "; marker " + (project.exists("warned-marker") ? "created" : "ABSENT")
+                + "; context=" + (warning.isEmpty() ? "NONE" : warning.get(0).strip()));
+        assertCompleted(run);
+        assertThat(result).as("tool_result for the warned call").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isFalse();
+            assertThat(r.content()).doesNotContain("WARN-5c1");
+        });
+        assertThat(warning).as("Warden's warning beside the tool_result").singleElement().asString()
+                .contains("PreToolUse:Bash hook additional context:")
+                .contains("WARN-5c1: warned-marker is watched");
+        assertThat(project.exists("warned-marker")).as("the warned command ran").isTrue();
+        assertThat(run.permissionDenials()).isEmpty();
+        row.pass();
+    }
+
+    @Test
+    @Order(3)
+    void noOpinion_leavesTheHostsPermissionFlowAlone(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "no opinion",
+                "Warden consulted on both calls and silent: allowed Bash runs; unlisted Bash still refused by the host");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                no-rm-root:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'rm\\s+-rf\\s+/'
+                      reason: "never delete the root"
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                pre_tool_use: [capture, no-rm-root]
+                """));
+        project.allowBash("touch allowed-marker");
+        install(project);
+
+        ClaudeRun run = session(project, "touch two markers", ModelScript.of(
+                Turn.tool("allowed", "Bash", Map.of("command", "touch allowed-marker", "description", "allowed")),
+                Turn.tool("unlisted", "Bash", Map.of("command", "touch unlisted-marker", "description", "unlisted")),
+                Turn.text("FINAL: done")));
+
+        row.timing(run);
+        Optional<ClaudeRun.ToolResultSeen> allowed = run.toolResult("allowed");
+        Optional<ClaudeRun.ToolResultSeen> unlisted = run.toolResult("unlisted");
+        List<Object> consulted = project.captured().stream().filter(e -> "PreToolUse".equals(e.get("native_event")))
+                .map(e -> payload(e).get("tool_use_id")).toList();
+        List<Map<?, ?>> hookOutput = run.hookRecords("PreToolUse").stream()
+                .filter(h -> !String.valueOf(h.get("stdout")).isBlank()).toList();
+        row.observed("warden consulted on " + consulted + ", printed " + hookOutput.size() + " answers; allowed: "
+                + (project.exists("allowed-marker") ? "ran" : "DID NOT RUN") + "; unlisted: "
+                + (project.exists("unlisted-marker") ? "RAN" : "refused") + " ("
+                + unlisted.map(ClaudeRun.ToolResultSeen::content).orElse("no tool_result") + ")");
+        assertCompleted(run);
+        assertThat(consulted).as("PreToolUse calls that reached Warden's chain")
+                .containsExactly("toolu_allowed", "toolu_unlisted");
+        assertThat(hookOutput).as("hook answers on stdout recorded by the host (Warden must print none)").isEmpty();
+        assertThat(allowed).hasValueSatisfying(r -> assertThat(r.isError()).isFalse());
+        assertThat(project.exists("allowed-marker")).as("the allowed command ran").isTrue();
+        assertThat(unlisted).hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).doesNotContain("[warden]").contains("unlisted-marker");
+        });
+        assertThat(project.exists("unlisted-marker")).as("the unlisted command ran: an explicit allow leaked").isFalse();
+        assertThat(run.permissionDenials()).containsExactly("toolu_unlisted");
+        row.pass();
+    }
+
+    @Test
+    @Order(4)
+    void subagentSpawn_hooksReachWardenWithTheHostsAgentId() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "subagent spawn: lineage",
+                "SubagentStart, the subagent's PreToolUse and SubagentStop reach Warden with the agent_id the host reports");
+        ClaudeRun run = subagentRun(row);
+        E2eProject project = subagentProject;
+
+        row.timing(run);
+        List<Map<String, Object>> events = project.captured();
+        List<String> trace = events.stream().map(ClaudeCodeE2EIT::traceOf).toList();
+        Optional<String> agentId = events.stream().filter(e -> "SubagentStart".equals(e.get("native_event")))
+                .map(e -> (String) payload(e).get("agent_id")).findFirst();
+        Optional<ClaudeRun.ToolResultSeen> agentResult = run.toolResult("helper");
+        row.observed("chain saw " + trace + "; Agent tool_result names "
+                + agentResult.map(r -> r.content().replaceAll("(?s).*(agentId: \\w+).*", "$1")).orElse("nothing"));
+        assertCompleted(run);
+        assertThat(agentId).as("agent_id on SubagentStart").hasValueSatisfying(id -> assertThat(id).isNotBlank());
+        String id = agentId.get();
+        assertThat(trace).as("events in Warden's chain, in order").containsExactly(
+                "PreToolUse Agent agent_id=-",
+                "SubagentStart general-purpose agent_id=" + id,
+                "PreToolUse Bash agent_id=" + id,
+                "SubagentStop general-purpose agent_id=" + id);
+        assertThat(payload(events.get(2)).get("tool_use_id")).isEqualTo("toolu_sub_touch");
+        assertThat(agentResult).as("the host's own record of the spawn")
+                .hasValueSatisfying(r -> assertThat(r.content()).contains("agentId: " + id));
+        assertThat(project.exists("sub-marker")).as("the subagent's command ran").isTrue();
+        row.pass();
+    }
+
+    @Test
+    @Order(5)
+    void subagentSpawn_reachesTheLedgerWithRealLineage() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "subagent spawn: ledger",
+                "ledger has start and stop lines for ref=sha256(agent_id)[:12]; raw agent_id never written");
+        if (!Builtins.exists("subagent-ledger")) {
+            pending(row, "builtin:subagent-ledger is not on this branch yet (issue 3)");
+        }
+        ClaudeRun run = subagentRun(row);
+        // Written against issue 3's schema (.warden/state/ledger/<YYYY-MM>.jsonl, ref = first 12 hex of
+        // SHA-256(agent_id)); extend with depth_basis and duration assertions once the ledger is merged.
+        String agentId = subagentProject.captured().stream().filter(e -> "SubagentStart".equals(e.get("native_event")))
+                .map(e -> (String) payload(e).get("agent_id")).findFirst().orElseThrow();
+        String ref = sha256(agentId).substring(0, 12);
+        Path state = subagentProject.root().resolve(".warden/state");
+        List<String> ledger = new ArrayList<>();
+        if (Files.isDirectory(state.resolve("ledger"))) {
+            try (Stream<Path> files = Files.list(state.resolve("ledger"))) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
+                    ledger.addAll(Files.readAllLines(f, StandardCharsets.UTF_8));
+                }
+            }
+        }
+        row.timing(run);
+        row.observed(ledger.size() + " ledger lines; ref " + ref);
+        assertThat(ledger).anySatisfy(l -> assertThat(l).contains("\"subagent_start\"").contains("\"" + ref + "\""));
+        assertThat(ledger).anySatisfy(l -> assertThat(l).contains("\"subagent_stop\"").contains("\"" + ref + "\""));
+        try (Stream<Path> files = Files.walk(state)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                assertThat(Files.readString(f, StandardCharsets.ISO_8859_1)).as("raw agent_id in " + f).doesNotContain(agentId);
+            }
+        }
+        assertThat(state.resolve("open/" + ref + ".json")).as("open record after the stop").doesNotExist();
+        row.pass();
+    }
+
+    @Test
+    @Order(6)
+    void backgroundSubagentIsOpen_whenTheParentSpawnsAgain() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "spawn while a subagent is open",
+                "background subagent's SubagentStart reaches Warden before the second spawn's PreToolUse");
+        ClaudeRun run = backgroundRun(row);
+        List<String> trace = backgroundProject.captured().stream().map(ClaudeCodeE2EIT::traceOf)
+                .filter(t -> t.startsWith("Subagent") || t.startsWith("PreToolUse Agent")).toList();
+        row.timing(run);
+        row.observed("chain saw " + trace);
+        assertCompleted(run);
+        assertThat(trace).as("spawn events in Warden's chain").hasSizeGreaterThanOrEqualTo(3);
+        assertThat(trace.subList(0, 3)).satisfiesExactly(
+                t -> assertThat(t).isEqualTo("PreToolUse Agent agent_id=-"),
+                t -> assertThat(t).startsWith("SubagentStart general-purpose agent_id="),
+                t -> assertThat(t).isEqualTo("PreToolUse Agent agent_id=-"));
+        assertThat(backgroundProject.exists("release")).as("the parent ran its last command").isTrue();
+        row.pass();
+    }
+
+    @Test
+    @Order(7)
+    void spawnBeyondTheThreshold_isDeniedInBlockingPosture() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "spawn beyond threshold (blocking guard)",
+                "second spawn refused with the guard's reason while the first subagent is open");
+        if (!Builtins.exists("spawn-guard") || !Builtins.exists("subagent-ledger")) {
+            pending(row, "builtin:spawn-guard / builtin:subagent-ledger are not on this branch yet (issue 3)");
+        }
+        ClaudeRun run = backgroundRun(row);
+        Optional<ClaudeRun.ToolResultSeen> second = run.toolResult("second");
+        row.timing(run);
+        row.observed(second.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result"));
+        assertCompleted(run);
+        // Extend once the guard is merged: the reason names the threshold and the observed
+        // concurrent_open (issue 3), and the shadow line for the spawn is in the ledger.
+        assertThat(second).hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).startsWith("[warden] ");
+        });
+        assertThat(backgroundProject.exists("second-marker")).as("the refused subagent ran").isFalse();
+        row.pass();
+    }
+
+    @Test
+    @Order(8)
+    void wardenJarMissing_hostKeepsWorkingAndFailsOpen(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "Warden broken: jar missing",
+                "hook notes the missing jar and allows; Bash runs; session completes");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-guarded-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'touch guarded-marker'
+                      reason: "would deny if Warden could run"
+                """, """
+                pre_tool_use: [no-guarded-marker]
+                """));
+        project.allowBash("touch guarded-marker");
+        Path copy = brokenLauncherHome(dir.resolve("warden-copy"), project);
+
+        ClaudeRun run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("guarded", "Bash", Map.of("command", "touch guarded-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")));
+
+        row.timing(run);
+        List<Map<?, ?>> hooks = run.hookRecords("PreToolUse");
+        String stderr = hooks.isEmpty() ? "" : String.valueOf(hooks.get(0).get("stderr")).strip();
+        row.observed("hook exit " + (hooks.isEmpty() ? "?" : hooks.get(0).get("exitCode")) + " stderr=\"" + stderr
+                + "\"; marker " + (project.exists("guarded-marker") ? "created" : "ABSENT"));
+        assertCompleted(run);
+        assertThat(hooks).as("the host's record of Warden's PreToolUse hook").singleElement().satisfies(h -> {
+            assertThat(String.valueOf(h.get("command"))).contains(copy.resolve("bin/warden").toString());
+            assertThat(h.get("exitCode")).isEqualTo(0L);
+            assertThat(String.valueOf(h.get("stderr"))).contains("warden.jar is missing").contains("allowing");
+            assertThat(String.valueOf(h.get("stdout"))).isEmpty();
+        });
+        assertThat(run.toolResult("guarded")).hasValueSatisfying(r -> assertThat(r.isError()).isFalse());
+        assertThat(project.exists("guarded-marker")).as("the command ran (fail-open)").isTrue();
+        row.pass();
+    }
+
+    @Test
+    @Order(9)
+    void crashingConcern_failsOpen_exceptWhereFailClosedRefuses(@TempDir Path dir) throws Exception {
+        E2eSummary.Row open = SUMMARY.row(host, "Warden broken: concern crashes",
+                "crash fails open: Bash runs; hook notes the crash");
+        E2eSummary.Row closed = SUMMARY.row(host, "Warden broken: fail_closed concern crashes",
+                "crash refuses: error tool_result naming fail_closed; command not run");
+        E2eProject project = project(dir, open, closed);
+        project.concern("crash.sh", """
+                #!/usr/bin/env bash
+                # Crashes (SIGKILL) when the event names $1; otherwise has no opinion.
+                if grep -q -- "$1"; then kill -KILL $$; fi
+                exit 0
+                """);
+        project.manifest(manifest("""
+                crashes-open:
+                  script: .warden/concerns/crash.sh
+                  args: [open-marker]
+                  posture: blocking
+                  tools: [Bash]
+                crashes-closed:
+                  script: .warden/concerns/crash.sh
+                  args: [closed-marker]
+                  posture: blocking
+                  fail_closed: true
+                  tools: [Bash]
+                """, """
+                pre_tool_use: [crashes-open, crashes-closed]
+                """));
+        project.allowBash("touch open-marker", "touch closed-marker");
+        install(project);
+
+        ClaudeRun run = session(project, "touch two markers", ModelScript.of(
+                Turn.tool("open", "Bash", Map.of("command", "touch open-marker", "description", "open")),
+                Turn.tool("closed", "Bash", Map.of("command", "touch closed-marker", "description", "closed")),
+                Turn.text("FINAL: done")));
+
+        open.timing(run);
+        closed.timing(run);
+        List<Map<?, ?>> hooks = run.hookRecords("PreToolUse");
+        Optional<ClaudeRun.ToolResultSeen> openResult = run.toolResult("open");
+        Optional<ClaudeRun.ToolResultSeen> closedResult = run.toolResult("closed");
+        String firstStderr = hooks.isEmpty() ? "(no hook record)" : String.valueOf(hooks.get(0).get("stderr")).strip();
+        open.observed("marker " + (project.exists("open-marker") ? "created" : "ABSENT") + "; hook stderr=\""
+                + firstStderr + "\"");
+        closed.observed(closedResult.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; marker "
+                + (project.exists("closed-marker") ? "CREATED" : "absent"));
+        assertCompleted(run);
+
+        assertThat(openResult).hasValueSatisfying(r -> assertThat(r.isError()).isFalse());
+        assertThat(project.exists("open-marker")).as("the command ran (fail-open)").isTrue();
+        assertThat(firstStderr).contains("crashes-open").contains("exit code 137").contains("fail-open");
+        open.pass();
+
+        assertThat(closedResult).hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).startsWith("[warden] crashes-closed could not run (exit code 137")
+                    .contains("fail_closed refuses");
+        });
+        assertThat(project.exists("closed-marker")).as("the command ran despite fail_closed").isFalse();
+        assertThat(run.permissionDenials()).containsExactly("toolu_closed");
+        closed.pass();
+    }
+
+    // ---- Shared sessions ---------------------------------------------------------------------
+
+    /**
+     * One session in which the model spawns a subagent that runs Bash; the lineage and ledger
+     * scenarios both read it (it lives in the suite's folder, so it outlives the first of them).
+     */
+    private static synchronized ClaudeRun subagentRun(E2eSummary.Row row) throws Exception {
+        if (subagentRun != null) {
+            return subagentRun;
+        }
+        E2eProject project = project(Files.createDirectories(suiteDir.resolve("subagent")), row);
+        boolean ledger = Builtins.exists("subagent-ledger");
+        String lifecycle = ledger ? "[capture, subagent-ledger]" : "[capture]";
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                %s""".formatted(E2eProject.CAPTURE_SCRIPT, ledger ? """
+                subagent-ledger:
+                  script: builtin:subagent-ledger
+                  posture: shadow
+                """ : ""), """
+                pre_tool_use: [capture]
+                subagent_start: %s
+                subagent_stop: %s
+                """.formatted(lifecycle, lifecycle)));
+        project.allowBash("touch sub-marker");
+        install(project);
+        subagentRun = session(project, "delegate the marker", ModelScript.of(
+                Turn.spawn("helper", "SUBAGENT-TASK-e2e: touch sub-marker", "general-purpose",
+                        Turn.tool("sub_touch", "Bash", Map.of("command", "touch sub-marker", "description", "sub touch")),
+                        Turn.text("SUB-FINAL: done")),
+                Turn.text("FINAL: done")));
+        subagentProject = project;
+        return subagentRun;
+    }
+
+    /**
+     * One session in which a background subagent stays open (its Bash waits for a file) while the
+     * parent spawns a second subagent, then releases the first. The second spawn is held until the
+     * first subagent's first model request, i.e. until its SubagentStart hooks have finished (see the
+     * class comment). With the guard on the branch, the guard runs in blocking posture with a
+     * concurrency threshold of 1.
+     */
+    private static synchronized ClaudeRun backgroundRun(E2eSummary.Row row) throws Exception {
+        if (backgroundRun != null) {
+            return backgroundRun;
+        }
+        E2eProject project = project(Files.createDirectories(suiteDir.resolve("background")), row);
+        Files.writeString(project.root().resolve("wait-release.sh"),
+                "#!/usr/bin/env bash\n# Holds the background subagent open until the parent creates ./release"
+                        + " (gives up after 60 s, so a failed run leaves no process behind).\n"
+                        + "for _ in $(seq 1200); do [ -e release ] && { echo released; exit 0; }; sleep 0.05; done\n"
+                        + "echo 'never released' >&2; exit 1\n");
+        project.root().resolve("wait-release.sh").toFile().setExecutable(true);
+        boolean guard = Builtins.exists("spawn-guard") && Builtins.exists("subagent-ledger");
+        // The guard's settings follow issue 3 (candidates with max_depth / max_concurrent); align the keys
+        // with the built-in's documentation when it merges.
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                %s""".formatted(E2eProject.CAPTURE_SCRIPT, guard ? """
+                subagent-ledger:
+                  script: builtin:subagent-ledger
+                  posture: shadow
+                spawn-guard:
+                  script: builtin:spawn-guard
+                  posture: blocking
+                  tools: [Agent, Task]
+                  candidates:
+                    - {label: m1, max_depth: 4, max_concurrent: 1}
+                """ : ""), guard ? """
+                pre_tool_use: [capture, spawn-guard]
+                subagent_start: [capture, subagent-ledger]
+                subagent_stop: [capture, subagent-ledger]
+                """ : """
+                pre_tool_use: [capture]
+                subagent_start: [capture]
+                subagent_stop: [capture]
+                """));
+        project.allowBash("./wait-release.sh", "touch release", "touch second-marker");
+        install(project);
+        backgroundRun = session(project, "run two helpers", ModelScript.of(
+                Turn.spawn("first", "SUBAGENT-TASK-bg: wait for the release file", "general-purpose",
+                        Turn.tool("wait", "Bash", Map.of("command", "./wait-release.sh", "description", "wait")),
+                        Turn.text("SUB-FINAL: released")).inBackground(),
+                Turn.afterStartOf("first", Turn.spawn("second", "SUBAGENT-TASK-fg: touch second-marker",
+                        "general-purpose",
+                        Turn.tool("second_touch", "Bash", Map.of("command", "touch second-marker", "description", "touch")),
+                        Turn.text("SUB-FINAL: touched"))),
+                Turn.tool("release", "Bash", Map.of("command", "touch release", "description", "release")),
+                Turn.text("FINAL: done"),
+                Turn.text("ACK: background helper finished")));
+        backgroundProject = project;
+        return backgroundRun;
+    }
+
+    // ---- Helpers ------------------------------------------------------------------------------
+
+    /** A fresh project for a scenario, or a skip (recorded in its rows) when the host is unavailable. */
+    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
+        if (unavailable != null) {
+            for (E2eSummary.Row row : rows) {
+                row.skip(unavailable);
+            }
+            Assumptions.abort(unavailable);
+        }
+        return E2eProject.create(dir.toRealPath());
+    }
+
+    private static void pending(E2eSummary.Row row, String why) {
+        row.skip("PENDING: " + why);
+        Assumptions.abort(why);
+    }
+
+    private static void install(E2eProject project) throws IOException {
+        Command.Result r = project.installWarden(launcher, claude.baseEnv());
+        assertThat(r.exitCode()).as("warden install --host claude: " + r.stdout() + r.stderr()).isZero();
+        assertThat(project.claudeSettings()).containsKey("hooks");
+    }
+
+    private static ClaudeRun session(E2eProject project, String prompt, ModelScript script) throws IOException {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), script)) {
+            return claude.run(project, server, prompt);
+        }
+    }
+
+    /**
+     * A copy of Warden's launcher home ({@code bin/warden}, the jar, {@code examples/}) used to install
+     * the project's hooks, after which its jar is deleted: the state a user is in when the jar goes
+     * missing after {@code warden install}.
+     */
+    private static Path brokenLauncherHome(Path copy, E2eProject project) throws IOException {
+        Files.createDirectories(copy.resolve("bin"));
+        Files.createDirectories(copy.resolve("target"));
+        Files.createDirectories(copy.resolve("examples"));
+        Files.copy(launcher, copy.resolve("bin/warden"));
+        Files.copy(wardenHome.resolve("target/warden.jar"), copy.resolve("target/warden.jar"));
+        Map<String, String> env = new LinkedHashMap<>(claude.baseEnv());
+        env.put("WARDEN_NO_ARCHIVE", "1");
+        Command.Result r = project.installWarden(copy.resolve("bin/warden"), env);
+        assertThat(r.exitCode()).as("warden install from the copy: " + r.stdout() + r.stderr()).isZero();
+        Files.delete(copy.resolve("target/warden.jar"));
+        return copy;
+    }
+
+    private static void assertCompleted(ClaudeRun run) {
+        assertThat(run.completed()).as("the host session completed: " + run.describe()).isTrue();
+        assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+    }
+
+    /** A project manifest: the given concerns and Claude chains, with Claude's native event aliases. */
+    private static String manifest(String concerns, String claudeChains) {
+        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  claude:\n" + claudeChains.indent(4)
+                + """
+                native_event_aliases:
+                  claude:
+                    SessionStart: session_start
+                    SessionEnd: session_end
+                    UserPromptSubmit: user_prompt_submit
+                    PreToolUse: pre_tool_use
+                    PostToolUse: post_tool_use
+                    Stop: stop
+                    SubagentStart: subagent_start
+                    SubagentStop: subagent_stop
+                """;
+    }
+
+    /** The host payload inside a captured envelope. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> payload(Map<String, Object> envelope) {
+        return envelope.get("payload") instanceof Map<?, ?> p ? (Map<String, Object>) p : Map.of();
+    }
+
+    /** A captured event as one line: native event, tool or agent type, and agent_id ("-" when absent). */
+    private static String traceOf(Map<String, Object> envelope) {
+        Map<String, Object> p = payload(envelope);
+        Object what = p.containsKey("tool_name") ? p.get("tool_name") : p.get("agent_type");
+        Object agentId = p.get("agent_id");
+        return envelope.get("native_event") + " " + what + " agent_id=" + (agentId == null ? "-" : agentId);
+    }
+
+    private static String sha256(String text) throws NoSuchAlgorithmException {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+}

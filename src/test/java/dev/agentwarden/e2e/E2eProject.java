@@ -1,0 +1,136 @@
+package dev.agentwarden.e2e;
+
+import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonLimits;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * A throw-away project for one host session: the project root (with {@code .warden/} and
+ * {@code .claude/}), a fresh {@code HOME}, and a scratch directory, all under one temp folder.
+ *
+ * <p>The project can carry a capture concern: an external command concern that saves every
+ * envelope Warden hands it (one file per event, in {@code .warden/e2e-capture/}) and has no
+ * opinion. It shows which events reached Warden's chain and with which payload.
+ */
+final class E2eProject {
+    /** The capture concern's script path, relative to the project root, as a manifest names it. */
+    static final String CAPTURE_SCRIPT = ".warden/concerns/capture.sh";
+
+    private static final String CAPTURE_BODY = String.join("\n",
+            "#!/usr/bin/env bash",
+            "# e2e capture concern: keeps the envelope Warden hands it, one file per event; no opinion.",
+            "dir=.warden/e2e-capture",
+            "mkdir -p \"$dir\"",
+            "cat > \"$dir/$(date +%s%N)-$$.json\"",
+            "exit 0",
+            "");
+
+    private final Path dir;
+    private final Path root;
+    private final Path home;
+    private final Path scratch;
+
+    private E2eProject(Path dir) {
+        this.dir = dir;
+        this.root = dir.resolve("project");
+        this.home = dir.resolve("home");
+        this.scratch = dir.resolve("tmp");
+    }
+
+    static E2eProject create(Path dir) throws IOException {
+        E2eProject p = new E2eProject(dir);
+        Files.createDirectories(p.root.resolve(".warden/concerns"));
+        Files.createDirectories(p.root.resolve(".claude"));
+        Files.createDirectories(p.home);
+        Files.createDirectories(p.scratch);
+        p.concern("capture.sh", CAPTURE_BODY);
+        return p;
+    }
+
+    /** The temp folder holding everything of this project (also where the model socket lives). */
+    Path dir() {
+        return dir;
+    }
+
+    Path root() {
+        return root;
+    }
+
+    Path home() {
+        return home;
+    }
+
+    Path scratch() {
+        return scratch;
+    }
+
+    void manifest(String yaml) throws IOException {
+        Files.writeString(root.resolve(".warden/manifest.yaml"), yaml, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The host's own permission rules: {@code Bash(<command>)} allow rules in
+     * {@code .claude/settings.local.json} (Warden's install owns {@code settings.json}).
+     */
+    void allowBash(String... commands) throws IOException {
+        List<Object> allow = new ArrayList<>();
+        for (String c : commands) {
+            allow.add("Bash(" + c + ")");
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("permissions", Map.of("allow", allow));
+        Files.writeString(root.resolve(".claude/settings.local.json"), Json.writePretty(settings), StandardCharsets.UTF_8);
+    }
+
+    /** Writes an executable concern script into {@code .warden/concerns/}. */
+    Path concern(String name, String body) throws IOException {
+        Path script = root.resolve(".warden/concerns").resolve(name);
+        Files.writeString(script, body, StandardCharsets.UTF_8);
+        if (!script.toFile().setExecutable(true)) {
+            throw new IOException("cannot make " + script + " executable");
+        }
+        return script;
+    }
+
+    /** Runs {@code <launcher> install --host claude --no-train} in the project, with this project's HOME. */
+    Command.Result installWarden(Path launcher, Map<String, String> env) throws IOException {
+        Map<String, String> installEnv = new LinkedHashMap<>(env);
+        installEnv.put("HOME", home.toString());
+        return Command.run(List.of(launcher.toString(), "install", "--host", "claude", "--no-train"), root, installEnv,
+                Duration.ofSeconds(60));
+    }
+
+    /** The hook entries Warden's install wrote, as Claude Code will read them. */
+    Map<String, Object> claudeSettings() throws IOException {
+        return Json.parseObject(Files.readString(root.resolve(".claude/settings.json"), StandardCharsets.UTF_8));
+    }
+
+    /** Every envelope the capture concern saw, oldest first. */
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> captured() throws IOException {
+        Path captureDir = root.resolve(".warden/e2e-capture");
+        if (!Files.isDirectory(captureDir)) {
+            return List.of();
+        }
+        List<Map<String, Object>> out = new ArrayList<>();
+        try (Stream<Path> files = Files.list(captureDir)) {
+            for (Path f : files.sorted().toList()) {
+                out.add((Map<String, Object>) Json.parse(Files.readString(f, StandardCharsets.UTF_8), JsonLimits.LENIENT));
+            }
+        }
+        return out;
+    }
+
+    boolean exists(String relative) {
+        return Files.exists(root.resolve(relative));
+    }
+}

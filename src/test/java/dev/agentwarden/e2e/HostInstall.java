@@ -1,0 +1,127 @@
+package dev.agentwarden.e2e;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A host CLI installed from npm into a cache folder outside the repository
+ * ({@code $WARDEN_E2E_CACHE}, default {@code ~/.cache/agent-warden-e2e}), one npm prefix per host,
+ * reused between runs. The version comes from {@code hosts.properties} (what {@code .ci/run} installs
+ * too), or {@code WARDEN_E2E_<ID>_VERSION}; {@code latest} reuses whatever the cache holds.
+ */
+final class HostInstall {
+    /** An installable host: cache id, npm package and the command it provides. */
+    record Host(String id, String npmPackage, String command) {
+    }
+
+    static final Host CLAUDE_CODE = new Host("claude-code", "@anthropic-ai/claude-code", "claude");
+    static final Host CODEX = new Host("codex", "@openai/codex", "codex");
+
+    /** The result: a runnable binary and its version, or why there is none. */
+    record Outcome(Path binary, String version, String how, String unavailable) {
+        boolean available() {
+            return binary != null;
+        }
+    }
+
+    private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
+    private static final Duration INSTALL_LIMIT = Duration.ofMinutes(15);
+
+    private HostInstall() {
+    }
+
+    static Path cacheRoot() {
+        String dir = System.getenv("WARDEN_E2E_CACHE");
+        return dir != null && !dir.isEmpty() ? Path.of(dir)
+                : Path.of(System.getProperty("user.home"), ".cache", "agent-warden-e2e");
+    }
+
+    /** The version to run: the environment override, else {@code hosts.properties}. */
+    static String wantedVersion(Host host) throws IOException {
+        String override = System.getenv("WARDEN_E2E_" + host.id().toUpperCase(Locale.ROOT).replace('-', '_') + "_VERSION");
+        if (override != null && !override.isEmpty()) {
+            return override;
+        }
+        Properties versions = new Properties();
+        try (InputStream in = HostInstall.class.getResourceAsStream("hosts.properties")) {
+            if (in == null) {
+                throw new IOException("test resource missing: hosts.properties");
+            }
+            versions.load(in);
+        }
+        String version = versions.getProperty(host.id());
+        if (version == null) {
+            throw new IOException("hosts.properties names no version for " + host.id());
+        }
+        return version.strip();
+    }
+
+    /** The cached binary when it runs and has the wanted version, else a fresh npm install into the cache. */
+    static Outcome ensure(Host host, Path cacheRoot, String version) throws IOException {
+        Path prefix = cacheRoot.resolve(host.id());
+        Outcome cached = locate(host, prefix);
+        if (cached.available() && (version.equals("latest") || version.equals(cached.version()))) {
+            return new Outcome(cached.binary(), cached.version(), "reused " + prefix, null);
+        }
+        if (Command.onPath("npm").isEmpty()) {
+            return new Outcome(null, null, null, "npm is not on PATH and " + prefix + " holds no "
+                    + host.npmPackage() + "@" + version);
+        }
+        Files.createDirectories(prefix);
+        Command.Result npm = Command.run(List.of("npm", "install", "--prefix", prefix.toString(), "--no-audit",
+                "--no-fund", "--loglevel=error", host.npmPackage() + "@" + version), prefix, null, INSTALL_LIMIT);
+        if (!npm.ok()) {
+            return new Outcome(null, null, null, "npm install " + host.npmPackage() + "@" + version + " failed ("
+                    + (npm.timedOut() ? "timed out" : "exit " + npm.exitCode()) + "): " + npm.tail());
+        }
+        Outcome installed = locate(host, prefix);
+        if (!installed.available()) {
+            return new Outcome(null, null, null, "npm installed " + host.npmPackage() + " into " + prefix
+                    + " but no runnable binary was found: " + installed.unavailable());
+        }
+        return new Outcome(installed.binary(), installed.version(),
+                "installed into " + prefix + " in " + npm.millis() / 1000 + " s", null);
+    }
+
+    /**
+     * The first candidate that answers {@code --version}: npm's bin link (the postinstall step puts
+     * the native binary there), then the platform package's binary itself (for installs whose
+     * postinstall did not run).
+     */
+    static Outcome locate(Host host, Path prefix) throws IOException {
+        List<Path> candidates = new ArrayList<>();
+        candidates.add(prefix.resolve("node_modules/.bin").resolve(host.command()));
+        Path scope = prefix.resolve("node_modules").resolve(host.npmPackage()).getParent();
+        String base = host.npmPackage().substring(host.npmPackage().indexOf('/') + 1);
+        if (Files.isDirectory(scope)) {
+            try (DirectoryStream<Path> dirs = Files.newDirectoryStream(scope, base + "-*")) {
+                for (Path dir : dirs) {
+                    candidates.add(dir.resolve(host.command()));
+                }
+            }
+        }
+        String why = "nothing installed in " + prefix;
+        for (Path candidate : candidates) {
+            if (!Files.isExecutable(candidate)) {
+                continue;
+            }
+            Command.Result r = Command.run(List.of(candidate.toString(), "--version"), prefix, null, Duration.ofSeconds(60));
+            Matcher m = VERSION.matcher(r.stdout());
+            if (r.ok() && m.find()) {
+                return new Outcome(candidate, m.group(), "found", null);
+            }
+            why = candidate + " --version failed: " + r.tail();
+        }
+        return new Outcome(null, null, null, why);
+    }
+}
