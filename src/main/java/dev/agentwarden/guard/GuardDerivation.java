@@ -154,6 +154,9 @@ public final class GuardDerivation {
                 return;
             }
             out.println("postures seen: " + postures + (acted > 0 ? ", acted on " + acted : ""));
+            if (!problems.isEmpty()) {
+                out.println(problems.size() + " ledger line(s) skipped as torn; see `warden ledger verify`");
+            }
             out.println();
             printDistribution(out, "concurrent_open at spawn time", concurrency, concurrencyThreshold());
             printDistribution(out, "real spawn depth (caller's open record)", depth, depthThreshold());

@@ -13,8 +13,23 @@ import java.util.concurrent.atomic.AtomicLong;
 final class AtomicWrite {
     /** Suffix of the temporary siblings; readers ignore such names. */
     static final String TMP_SUFFIX = ".tmp";
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+    private static final int ATTEMPTS = 8;
 
     private AtomicWrite() {
+    }
+
+    static void write(Path target, byte[] bytes) throws IOException {
+        Path tmp = createSibling(target, bytes);
+        try {
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
     }
 
     /** A new temporary sibling holding {@code bytes}; the name is unique among processes by exclusive creation. */
@@ -30,22 +45,6 @@ final class AtomicWrite {
                     throw taken;
                 }
             }
-        }
-    }
-
-    private static final AtomicLong SEQUENCE = new AtomicLong();
-    private static final int ATTEMPTS = 8;
-
-    static void write(Path target, byte[] bytes) throws IOException {
-        Path tmp = createSibling(target, bytes);
-        try {
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
         }
     }
 }

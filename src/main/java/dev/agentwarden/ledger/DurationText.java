@@ -1,6 +1,5 @@
 package dev.agentwarden.ledger;
 
-
 /**
  * Durations as written in manifest settings: an integer is milliseconds; text is one or more
  * {@code <n><unit>} parts with units {@code ms}, {@code s}, {@code m}, {@code h}, {@code d}

@@ -86,7 +86,7 @@ public final class LedgerStore {
     private record Tail(String segment, long lines, String hash) {
     }
 
-    /** The operations available while the lock is held. One instant, {@link #now()}, stamps them all. */
+    /** The operations available while the lock is held. One instant, {@link #nowMs()}, stamps them all. */
     public final class Transaction implements AutoCloseable {
         private final LedgerLock lock;
         private final long now;
