@@ -21,7 +21,8 @@ final class DemoCommand implements Callable<Integer> {
     static final List<DemoSection> SECTIONS = List.of(
             new SessionReplayDemo(),
             new IntegrityDemo(),
-            new ReleaseDemo());
+            new ReleaseDemo(),
+            new SubagentLedgerDemo());
 
     @Spec
     CommandSpec spec;

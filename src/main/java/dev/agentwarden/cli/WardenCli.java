@@ -11,6 +11,8 @@ import picocli.CommandLine.Command;
         description = "Agent Warden: policy, ledger and integrity runtime for AI coding-agent hooks.",
         subcommands = {
                 ManifestCommand.class,
+                LedgerCommand.class,
+                GuardCommand.class,
                 IntegrityCommand.class,
                 LaunchCommand.class,
                 DemoCommand.class,

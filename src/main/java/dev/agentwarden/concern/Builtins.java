@@ -1,7 +1,14 @@
 package dev.agentwarden.concern;
 
+import dev.agentwarden.guard.GuardSettings;
+import dev.agentwarden.ledger.LedgerSettings;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * The registry of in-process concerns, by the name used after {@code builtin:} in a manifest.
@@ -13,7 +20,7 @@ public final class Builtins {
 
     /** Every built-in concern name. */
     public static final List<String> NAMES = List.of(
-            "block-no-verify", "deny-pattern", "context-note", "integrity-attach");
+            "block-no-verify", "deny-pattern", "context-note", "subagent-ledger", "spawn-guard", "integrity-attach");
 
     /** A new instance of the named built-in, or {@code null} when there is none. */
     public static Concern create(String name) {
@@ -24,11 +31,52 @@ public final class Builtins {
                 return new DenyPattern();
             case "context-note":
                 return new ContextNote();
+            case "subagent-ledger":
+                return new SubagentLedgerConcern();
+            case "spawn-guard":
+                return new SpawnGuardConcern();
             case "integrity-attach":
                 return new dev.agentwarden.integrity.IntegrityAttach();
             default:
                 return null;
         }
+    }
+
+    /**
+     * Problems with a built-in's settings (every extra key of its manifest entry): unknown keys as
+     * warnings, invalid values as errors. Empty for built-ins that do not check their settings.
+     */
+    public static List<SettingProblem> settingsProblems(String name, Map<String, Object> settings) {
+        Set<String> known;
+        Consumer<Map<String, Object>> parse;
+        switch (name) {
+            case "subagent-ledger":
+                known = LedgerSettings.KEYS;
+                parse = LedgerSettings::from;
+                break;
+            case "spawn-guard":
+                known = GuardSettings.KEYS;
+                parse = GuardSettings::from;
+                break;
+            default:
+                return List.of();
+        }
+        List<SettingProblem> out = new ArrayList<>();
+        for (String key : settings.keySet()) {
+            if (!known.contains(key)) {
+                out.add(new SettingProblem(key, "unknown setting for built-in " + name + "; its settings are "
+                        + new TreeSet<>(known), true));
+            }
+        }
+        try {
+            parse.accept(settings);
+        } catch (IllegalArgumentException e) {
+            String msg = e.getMessage();
+            int colon = msg.indexOf(": ");
+            out.add(colon > 0 ? new SettingProblem(msg.substring(0, colon), msg.substring(colon + 2), false)
+                    : new SettingProblem("", msg, false));
+        }
+        return out;
     }
 
     public static boolean exists(String name) {

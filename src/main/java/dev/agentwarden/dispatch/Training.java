@@ -43,8 +43,12 @@ public final class Training {
                             + "\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"hello \\u00e9\"}"},
                     new String[] {"PostToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PostToolUse\","
                             + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},\"tool_response\":{\"stdout\":\"a\\nb\"},\"duration_ms\":3}"},
+                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","
+                            + "\"tool_name\":\"Agent\",\"tool_input\":{\"prompt\":\"p\",\"subagent_type\":\"general-purpose\"}}"},
                     new String[] {"SubagentStart", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"SubagentStart\","
                             + "\"agent_id\":\"a1\",\"agent_type\":\"general-purpose\"}"},
+                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","
+                            + "\"agent_id\":\"a1\",\"tool_name\":\"Task\",\"tool_input\":{\"prompt\":\"p\"}}"},
                     new String[] {"SubagentStop", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"SubagentStop\","
                             + "\"agent_id\":\"a1\",\"agent_type\":\"general-purpose\",\"stop_hook_active\":false,"
                             + "\"last_assistant_message\":\"done\"}"},

@@ -23,11 +23,45 @@ concerns:
     fail_closed: false
     tools: [Bash]
 
+  # Subagent lifecycle ledger: one hash-chained line per subagent start and stop under
+  # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. Capture
+  # only: never blocks, never warns, allows on every path (an unwritable disk included).
+  # Read it with `warden ledger stats` and `warden ledger verify`.
+  subagent-ledger:
+    script: builtin:subagent-ledger
+    posture: shadow
+    fail_closed: false
+    ttl: 24h                            # open records older than this are reaped
+    stop_loss_arms: [5m, 15m, 30m, 2h]  # a stop records each arm its duration exceeded
+    # duration_budgets:                 # per agent type, for the Phase-1 falsifier in `ledger stats`
+    #   general-purpose: 15m
+    #   "*": 10m
+
+  # Spawn guard on subagent-dispatch tools. In shadow posture it appends one line per spawn with
+  # what each candidate would have done and emits nothing. Derive a threshold from those lines with
+  # `warden guard derive`, then set `posture: blocking` and `enforce:` to act on it.
+  spawn-guard:
+    script: builtin:spawn-guard
+    posture: shadow
+    fail_closed: false
+    tools: [Agent, Task]
+    candidates:
+      - {label: n2m4, max_depth: 2, max_concurrent: 4}
+      - {label: n3m6, max_depth: 3, max_concurrent: 6}
+      - {label: n4m8, max_depth: 4, max_concurrent: 8}
+    enforce: n2m4
+    concurrency_scope: session
+    ttl: 24h
+
 platforms:
   claude:
-    pre_tool_use: [block-no-verify]
+    pre_tool_use: [block-no-verify, spawn-guard]
+    subagent_start: [subagent-ledger]
+    subagent_stop: [subagent-ledger]
   cowork:
-    pre_tool_use: [block-no-verify]
+    pre_tool_use: [block-no-verify, spawn-guard]
+    subagent_start: [subagent-ledger]
+    subagent_stop: [subagent-ledger]
 
 native_event_aliases:
   claude:

@@ -1,6 +1,7 @@
 package dev.agentwarden.manifest;
 
 import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.SettingProblem;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
 import java.util.ArrayList;
@@ -227,6 +228,19 @@ public final class ManifestCompiler {
         });
         if (script == null) {
             return null;
+        }
+        if (script.startsWith(ConcernSpec.BUILTIN_PREFIX)) {
+            String builtin = script.substring(ConcernSpec.BUILTIN_PREFIX.length());
+            for (SettingProblem p : Builtins.settingsProblems(builtin, settings)) {
+                NodeTuple at = keys.get(p.key().split("[.\\[]", 2)[0]);
+                Node where = at != null ? at.getKeyNode() : node;
+                String key = p.key().isEmpty() ? path : path + "." + p.key();
+                if (p.warning()) {
+                    warn(where, key, p.message());
+                } else {
+                    error(where, key, p.message(), true);
+                }
+            }
         }
         return new ConcernSpec(name, script, args, failClosed, effective, Set.copyOf(tools), (int) timeout,
                 skipOnRetry, (int) rank, settings);

@@ -1,15 +1,11 @@
 package dev.agentwarden.manifest;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.Map;
 
 /**
@@ -21,8 +17,6 @@ import java.util.Map;
  * (default {@code ~/.cache/agent-warden/manifests}); an unwritable cache only costs speed.
  */
 public final class ManifestLoader {
-    /** Resource path of the manifest shipped in the jar. */
-    public static final String DEFAULT_RESOURCE = "/dev/agentwarden/manifest/default-manifest.yaml";
     public static final String DEFAULT_SOURCE = "builtin:default-manifest.yaml";
 
     private ManifestLoader() {
@@ -44,15 +38,9 @@ public final class ManifestLoader {
         return builtinDefault();
     }
 
+    /** The manifest shipped with Warden ({@link DefaultManifest}, kept in source, not as a jar resource). */
     public static Source builtinDefault() {
-        try (InputStream in = ManifestLoader.class.getResourceAsStream(DEFAULT_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("default manifest missing from the jar: " + DEFAULT_RESOURCE);
-            }
-            return new Source(DEFAULT_SOURCE, in.readAllBytes());
-        } catch (IOException e) {
-            throw new IllegalStateException("default manifest unreadable", e);
-        }
+        return new Source(DEFAULT_SOURCE, DefaultManifest.YAML.getBytes(StandardCharsets.UTF_8));
     }
 
     public static Source read(Path file) throws ManifestException {
@@ -114,11 +102,8 @@ public final class ManifestLoader {
         }
     }
 
+    /** Hex SHA-256 of the manifest bytes, the compiled cache's key ({@link Sha256}: no security providers on dispatch). */
     public static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Sha256.hex(bytes);
     }
 }

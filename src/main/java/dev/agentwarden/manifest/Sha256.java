@@ -7,7 +7,7 @@ package dev.agentwarden.manifest;
  * {@code java.security}, service loading, logging), which costs about 10 ms of a cold start; this
  * class costs nothing to load. Off the hot path, use {@code MessageDigest}.
  */
-final class Sha256 {
+public final class Sha256 {
     private static final int[] K = {
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -24,7 +24,7 @@ final class Sha256 {
     }
 
     /** Lower-case hex SHA-256 of {@code data}. */
-    static String hex(byte[] data) {
+    public static String hex(byte[] data) {
         int[] h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
         long bitLength = (long) data.length * 8;
         int padded = ((data.length + 8) / 64 + 1) * 64;

@@ -312,8 +312,6 @@ class ClaudeCodeE2EIT {
             pending(row, "builtin:subagent-ledger is not on this branch yet (issue 3)");
         }
         ClaudeRun run = subagentRun(row);
-        // Written against issue 3's schema (.warden/state/ledger/<YYYY-MM>.jsonl, ref = first 12 hex of
-        // SHA-256(agent_id)); extend with depth_basis and duration assertions once the ledger is merged.
         String agentId = subagentProject.captured().stream().filter(e -> "SubagentStart".equals(e.get("native_event")))
                 .map(e -> (String) payload(e).get("agent_id")).findFirst().orElseThrow();
         String ref = sha256(agentId).substring(0, 12);
@@ -328,8 +326,11 @@ class ClaudeCodeE2EIT {
         }
         row.timing(run);
         row.observed(ledger.size() + " ledger lines; ref " + ref);
-        assertThat(ledger).anySatisfy(l -> assertThat(l).contains("\"subagent_start\"").contains("\"" + ref + "\""));
-        assertThat(ledger).anySatisfy(l -> assertThat(l).contains("\"subagent_stop\"").contains("\"" + ref + "\""));
+        assertThat(ledger).anySatisfy(l -> assertThat(l).contains("\"subagent_start\"").contains("\"" + ref + "\"")
+                .contains("\"depth\":1,\"depth_basis\":\"assumed-root\"").contains("\"concurrent_open\":1"));
+        assertThat(ledger).anySatisfy(l -> assertThat(l).contains("\"subagent_stop\"").contains("\"" + ref + "\"")
+                .contains("\"start_seen\":true").containsPattern("\"duration_ms\":\\d+,")
+                .contains("\"envelope_parse\":\"no_envelope\"").contains("\"concurrent_open\":0"));
         try (Stream<Path> files = Files.walk(state)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
                 assertThat(Files.readString(f, StandardCharsets.ISO_8859_1)).as("raw agent_id in " + f).doesNotContain(agentId);
@@ -372,12 +373,19 @@ class ClaudeCodeE2EIT {
         row.timing(run);
         row.observed(second.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result"));
         assertCompleted(run);
-        // Extend once the guard is merged: the reason names the threshold and the observed
-        // concurrent_open (issue 3), and the shadow line for the spawn is in the ledger.
         assertThat(second).hasValueSatisfying(r -> {
             assertThat(r.isError()).isTrue();
-            assertThat(r.content()).startsWith("[warden] ");
+            assertThat(r.content()).startsWith("[warden] spawn refused: 1 subagent is already open in this session, "
+                    + "threshold max_concurrent=1 (spawn-guard candidate m1)");
         });
+        List<String> ledger = new ArrayList<>();
+        try (Stream<Path> files = Files.list(backgroundProject.root().resolve(".warden/state/ledger"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).toList()) {
+                ledger.addAll(Files.readAllLines(f, StandardCharsets.UTF_8));
+            }
+        }
+        assertThat(ledger).as("the guard's line for the refused spawn").anySatisfy(l -> assertThat(l)
+                .contains("\"event\":\"spawn_guard\"").contains("\"concurrent_open\":1").contains("\"acted\":true"));
         assertThat(backgroundProject.exists("second-marker")).as("the refused subagent ran").isFalse();
         row.pass();
     }

@@ -1,0 +1,126 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.json.Json;
+import dev.agentwarden.ledger.LedgerPaths;
+import dev.agentwarden.ledger.LedgerProblem;
+import dev.agentwarden.ledger.LedgerSettings;
+import dev.agentwarden.ledger.LedgerStats;
+import dev.agentwarden.ledger.LedgerVerifier;
+import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.manifest.ManifestLoader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code warden ledger stats|verify}: reports on the subagent lifecycle ledger. */
+@Command(name = "ledger", description = "Report on and verify the subagent lifecycle ledger.",
+        subcommands = {LedgerCommand.Stats.class, LedgerCommand.Verify.class})
+final class LedgerCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The ledger paths of a project dir (default: the one the workspace-root resolver finds). */
+    static LedgerPaths paths(Path projectDir) {
+        String root = WorkspaceRoot.resolve(projectDir == null ? null : projectDir.toString(), Map.of(), System.getenv());
+        return LedgerPaths.forRoot(root);
+    }
+
+    /** Per-agent-type stats and the Phase-1 falsifier; budgets come from the manifest in force. */
+    @Command(name = "stats", description = "Envelope return rate, durations, stop-loss arms, orphans, reaped and "
+            + "unidentified counts per agent type, and the Phase-1 falsifier.")
+    static final class Stats implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--json", description = "Print one JSON object.")
+        boolean json;
+
+        @Option(names = "--project-dir", description = "Project root (default: cwd).")
+        Path projectDir;
+
+        @Option(names = "--manifest", description = "Manifest to read duration budgets from (default: the one in force).")
+        String manifestFile;
+
+        @Override
+        public Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            LedgerPaths paths = paths(projectDir);
+            LedgerSettings settings;
+            try {
+                Manifest m = ManifestLoader.load(ManifestLoader.locate(manifestFile,
+                        paths.stateHome().getParent().toString()), System.getenv());
+                settings = ledgerSettings(m);
+            } catch (ManifestException | IllegalArgumentException e) {
+                spec.commandLine().getErr().println("warden ledger stats: manifest unusable, so duration budgets are unknown: "
+                        + e.getMessage());
+                return ExitCode.UNREADABLE.code();
+            }
+            LedgerStats.Report report = LedgerStats.compute(paths, settings, Clock.systemUTC());
+            if (json) {
+                out.println(Json.write(report.toJson()));
+            } else {
+                report.printText(out);
+            }
+            return ExitCode.OK.code();
+        }
+
+        /** The settings of the manifest's {@code subagent-ledger} built-in, or the defaults when none is declared. */
+        static LedgerSettings ledgerSettings(Manifest m) {
+            for (ConcernSpec c : m.concerns().values()) {
+                if (c.isBuiltin() && c.builtinName().equals("subagent-ledger")) {
+                    return LedgerSettings.from(c.settings());
+                }
+            }
+            return LedgerSettings.DEFAULTS;
+        }
+    }
+
+    /** Checks the hash chain and the head; exit 0 intact, 1 integrity errors. */
+    @Command(name = "verify", description = "Check the ledger's hash chain: detects edited, deleted and reordered "
+            + "lines and lines cut from the end; torn lines from crashes are warnings.")
+    static final class Verify implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--json", description = "Print one JSON object.")
+        boolean json;
+
+        @Option(names = "--project-dir", description = "Project root (default: cwd).")
+        Path projectDir;
+
+        @Override
+        public Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            LedgerPaths paths = paths(projectDir);
+            LedgerVerifier.Report report = LedgerVerifier.verify(paths);
+            if (json) {
+                out.println(Json.write(report.toJson()));
+            } else if (!report.present()) {
+                out.println("no ledger at " + paths.ledgerDir());
+            } else {
+                out.println("ledger: " + paths.ledgerDir());
+                report.problems().forEach(p -> out.println("  " + p));
+                long errors = report.problems().stream().filter(LedgerProblem::error).count();
+                out.printf("%s: %d chain lines in %d segment(s), %d error(s), %d warning(s)%n",
+                        report.intact() ? "intact" : "NOT intact", report.chainLines(), report.segments(), errors,
+                        report.problems().size() - errors);
+            }
+            return report.intact() ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
+        }
+    }
+}

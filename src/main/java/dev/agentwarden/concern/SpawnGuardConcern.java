@@ -1,0 +1,46 @@
+package dev.agentwarden.concern;
+
+import dev.agentwarden.guard.GuardSettings;
+import dev.agentwarden.guard.SpawnGuard;
+import dev.agentwarden.ledger.LedgerPaths;
+import dev.agentwarden.ledger.LedgerStore;
+import dev.agentwarden.ledger.SubagentFields;
+import dev.agentwarden.manifest.Posture;
+import java.io.IOException;
+
+/**
+ * Built-in {@code spawn-guard} on {@code pre_tool_use} for subagent-dispatch tools
+ * ({@link SpawnGuard}). Posture comes from the manifest. In shadow and advisory posture any failure
+ * is swallowed and the tool call proceeds; in blocking posture a failure to read the open set
+ * propagates, so the concern's {@code fail_closed} setting decides. Settings: {@link GuardSettings}.
+ */
+final class SpawnGuardConcern implements Concern {
+
+    @Override
+    public ConcernResult evaluate(ConcernContext context) throws IOException {
+        Posture posture = context.spec().posture();
+        SpawnGuard.Outcome outcome;
+        try {
+            GuardSettings settings = GuardSettings.from(context.spec().settings());
+            SpawnGuard.Request request = new SpawnGuard.Request(context.event().toolName(),
+                    SubagentFields.callerRef(context.event().payload()),
+                    SubagentFields.sessionLabel(context.event().sessionId()));
+            outcome = SpawnGuard.evaluate(request, settings, posture,
+                    new LedgerStore(new LedgerPaths(context.stateHome()), context.clock()), !Replay.active(context.env()));
+        } catch (IOException | RuntimeException e) {
+            if (posture == Posture.BLOCKING) {
+                throw e;
+            }
+            return ConcernResult.allow();
+        }
+        switch (outcome.action()) {
+            case DENY:
+                return ConcernResult.block(outcome.message());
+            case CONTEXT:
+                return ConcernResult.allowWithContext(outcome.message());
+            case NONE:
+            default:
+                return ConcernResult.allow();
+        }
+    }
+}

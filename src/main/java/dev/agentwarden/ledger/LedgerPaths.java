@@ -1,0 +1,70 @@
+package dev.agentwarden.ledger;
+
+import dev.agentwarden.event.WorkspaceRoot;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Where one project's subagent state lives, under the {@code .warden} directory that
+ * {@link WorkspaceRoot} resolves for every reader and writer:
+ *
+ * <pre>
+ * .warden/state/ledger/YYYY-MM.jsonl   hash-chained ledger segments, one per month
+ * .warden/state/ledger/head.json       the chain's last line (segment, line count, hash)
+ * .warden/state/ledger/.lock           the lock every ledger and open-record write holds
+ * .warden/state/open/&lt;ref&gt;.json        one record per live subagent dispatch
+ * </pre>
+ *
+ * @param stateHome the project's {@code .warden} directory
+ */
+public record LedgerPaths(Path stateHome) {
+
+    /** The paths for a resolved workspace root. */
+    public static LedgerPaths forRoot(String root) {
+        return new LedgerPaths(WorkspaceRoot.stateHome(root));
+    }
+
+    public Path ledgerDir() {
+        return stateHome.resolve("state").resolve("ledger");
+    }
+
+    public Path openDir() {
+        return stateHome.resolve("state").resolve("open");
+    }
+
+    public Path lockFile() {
+        return ledgerDir().resolve(".lock");
+    }
+
+    public Path headFile() {
+        return ledgerDir().resolve("head.json");
+    }
+
+    /** The segment file of a month ({@code 2026-05}). */
+    public Path segment(String month) {
+        return ledgerDir().resolve(month + ".jsonl");
+    }
+
+    /** The months ({@code 2026-05}) that have a segment file, oldest first; empty when the ledger does not exist. */
+    public List<String> segments() throws IOException {
+        List<String> out = new ArrayList<>();
+        try (DirectoryStream<Path> dir = Files.newDirectoryStream(ledgerDir())) {
+            for (Path p : dir) {
+                String name = p.getFileName().toString();
+                if (name.length() == 13 && name.endsWith(".jsonl") && TokenShape.isMonth(name.substring(0, 7))) {
+                    out.add(name.substring(0, 7));
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+        Collections.sort(out);
+        return out;
+    }
+}

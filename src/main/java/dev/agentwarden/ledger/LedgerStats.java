@@ -1,0 +1,302 @@
+package dev.agentwarden.ledger;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * What the ledger says about subagent dispatches, per agent type: starts and stops, the
+ * return-envelope verdicts and return rate, duration percentiles, stop-loss arm counts, orphan
+ * stops, unidentified and reaped counts; and the Phase-1 falsifier of seed 003.
+ *
+ * <p>The falsifier holds when the envelope return rate ({@code ok} stops over identified stops) is
+ * at least 95% and no dispatch ran longer than twice its agent type's duration budget. It is
+ * {@code broken} when either part fails (the dispatches over budget are listed), and
+ * {@code undetermined} when there is no stop yet or some agent type with durations has no budget.
+ */
+public final class LedgerStats {
+    /** The falsifier's minimum envelope return rate. */
+    public static final double MIN_RETURN_RATE = 0.95;
+    /** The falsifier's limit, as a multiple of the duration budget. */
+    public static final long BUDGET_FACTOR = 2;
+    /** Dispatches over budget kept in a report; the count covers all of them. */
+    static final int MAX_LISTED = 100;
+    static final String NO_TYPE = "(none)";
+
+    private LedgerStats() {
+    }
+
+    /** Aggregates for one agent type (or for all). */
+    static final class Tally {
+        long starts;
+        long stops;
+        long orphanStops;
+        long unidentified;
+        long reaped;
+        long envelopeOk;
+        final Map<String, Long> envelope = new TreeMap<>();
+        final Map<String, Long> arms = new LinkedHashMap<>();
+        final Distribution durations = new Distribution();
+        final Set<String> sessions = new HashSet<>();
+
+        Map<String, Object> toJson() {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("starts", starts);
+            o.put("stops", stops);
+            o.put("orphan_stops", orphanStops);
+            o.put("unidentified", unidentified);
+            o.put("reaped", reaped);
+            o.put("sessions", (long) sessions.size());
+            o.put("envelope", new LinkedHashMap<>(envelope));
+            o.put("envelope_return_rate", rate());
+            o.put("duration_n", durations.count());
+            o.put("duration_p50_ms", durations.percentile(50));
+            o.put("duration_p90_ms", durations.percentile(90));
+            o.put("duration_p99_ms", durations.percentile(99));
+            o.put("duration_max_ms", durations.max());
+            o.put("stop_loss_arms_exceeded", new LinkedHashMap<>(arms));
+            return o;
+        }
+
+        Double rate() {
+            return stops == 0 ? null : (double) envelopeOk / stops;
+        }
+    }
+
+    /**
+     * One dispatch that ran longer than twice its budget.
+     *
+     * @param ts         when it stopped
+     * @param ref        its ref
+     * @param session    its session label
+     * @param agentType  its agent type
+     * @param durationMs how long it ran
+     * @param budgetMs   its type's budget
+     */
+    public record OverBudget(String ts, String ref, String session, String agentType, long durationMs, long budgetMs) {
+        Map<String, Object> toJson() {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("ts", ts);
+            o.put("ref", ref);
+            o.put("session_id", session);
+            o.put("agent_type", agentType);
+            o.put("duration_ms", durationMs);
+            o.put("budget_ms", budgetMs);
+            return o;
+        }
+    }
+
+    /** The stats of one ledger. */
+    public static final class Report {
+        final LedgerPaths paths;
+        final LedgerSettings settings;
+        final Map<String, Tally> byType = new TreeMap<>();
+        final Tally all = new Tally();
+        final List<OverBudget> overBudget = new ArrayList<>();
+        final Set<String> unbudgeted = new TreeSet<>();
+        final List<LedgerProblem> problems = new ArrayList<>();
+        long overBudgetCount;
+        long chainLines;
+        OpenSet open;
+
+        Report(LedgerPaths paths, LedgerSettings settings) {
+            this.paths = paths;
+            this.settings = settings;
+        }
+
+        /** {@code holds}, {@code broken} or {@code undetermined}. */
+        public String falsifier() {
+            Double rate = all.rate();
+            if (overBudgetCount > 0 || rate != null && rate < MIN_RETURN_RATE) {
+                return "broken";
+            }
+            return rate == null || !unbudgeted.isEmpty() ? "undetermined" : "holds";
+        }
+
+        public List<OverBudget> overBudget() {
+            return overBudget;
+        }
+
+        public Map<String, Object> toJson() {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("ledger_dir", paths.ledgerDir().toString());
+            o.put("ledger_present", open.ledgerPresent());
+            o.put("chain_lines", chainLines);
+            o.put("torn_lines", problems.stream().filter(p -> !p.error()).count());
+            Map<String, Object> openNow = new LinkedHashMap<>();
+            openNow.put("live", (long) open.live().size());
+            openNow.put("stale", (long) open.stale().size());
+            openNow.put("invalid", (long) open.invalid().size());
+            o.put("open_now", openNow);
+            Map<String, Object> types = new LinkedHashMap<>();
+            byType.forEach((type, t) -> types.put(type, t.toJson()));
+            o.put("by_agent_type", types);
+            o.put("all", all.toJson());
+            Map<String, Object> f = new LinkedHashMap<>();
+            f.put("verdict", falsifier());
+            f.put("envelope_return_rate", all.rate());
+            f.put("min_return_rate", MIN_RETURN_RATE);
+            f.put("budget_factor", BUDGET_FACTOR);
+            f.put("budgets_ms", new TreeMap<>(settings.budgetsMs()));
+            f.put("over_budget_count", overBudgetCount);
+            f.put("over_budget", overBudget.stream().map(OverBudget::toJson).toList());
+            f.put("unbudgeted_types", new ArrayList<>(unbudgeted));
+            o.put("falsifier", f);
+            return o;
+        }
+
+        public void printText(PrintWriter out) {
+            out.printf("ledger: %s (%d chain lines%s)%n", paths.ledgerDir(), chainLines,
+                    problems.isEmpty() ? "" : "; " + problems.size() + " line(s) skipped, see `warden ledger verify`");
+            if (!open.ledgerPresent()) {
+                out.println("no ledger yet: no subagent event has been recorded in this project");
+            }
+            out.printf("open now: %d live, %d stale, %d invalid%n%n", open.live().size(), open.stale().size(),
+                    open.invalid().size());
+            List<String> armLabels = new ArrayList<>(settings.armLabels());
+            all.arms.keySet().stream().filter(a -> !armLabels.contains(a)).forEach(armLabels::add);
+            StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-20s %6s %6s %6s %6s %6s %9s %8s %8s %8s",
+                    "agent type", "starts", "stops", "orphan", "unid", "reaped", "envelope", "p50", "p90", "p99"));
+            armLabels.forEach(a -> header.append(String.format(Locale.ROOT, " %5s", ">" + a)));
+            out.println(header);
+            byType.forEach((type, t) -> out.println(row(type, t, armLabels)));
+            out.println(row("(all)", all, armLabels));
+            out.println();
+            out.println("envelope verdicts (all): " + (all.envelope.isEmpty() ? "none" : all.envelope));
+            out.println();
+            Double rate = all.rate();
+            out.println("Phase-1 falsifier: " + falsifier().toUpperCase(Locale.ROOT));
+            out.printf("  envelope return rate %s (%d ok of %d stops), needs >= %.0f%%%n",
+                    rate == null ? "n/a" : percent(rate), all.envelopeOk, all.stops, MIN_RETURN_RATE * 100);
+            out.printf("  dispatches over %dx their budget: %d%n", BUDGET_FACTOR, overBudgetCount);
+            for (OverBudget b : overBudget) {
+                out.printf("    %s  ref %s  %s  ran %s, budget %s (limit %s)  session %s%n", b.ts(), b.ref(),
+                        b.agentType() == null ? NO_TYPE : b.agentType(), DurationText.human(b.durationMs()),
+                        DurationText.human(b.budgetMs()), DurationText.human(b.budgetMs() * BUDGET_FACTOR), b.session());
+            }
+            if (overBudgetCount > overBudget.size()) {
+                out.printf("    … and %d more (see --json)%n", overBudgetCount - overBudget.size());
+            }
+            if (!unbudgeted.isEmpty()) {
+                out.println("  no duration budget for: " + String.join(", ", unbudgeted)
+                        + " (set subagent-ledger duration_budgets in the manifest)");
+            }
+        }
+
+        private static String row(String type, Tally t, List<String> armLabels) {
+            StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-20s %6d %6d %6d %6d %6d %9s %8s %8s %8s",
+                    type.length() > 20 ? type.substring(0, 19) + "…" : type, t.starts, t.stops, t.orphanStops,
+                    t.unidentified, t.reaped, t.rate() == null ? "-" : percent(t.rate()),
+                    human(t.durations.percentile(50)), human(t.durations.percentile(90)), human(t.durations.percentile(99))));
+            armLabels.forEach(a -> sb.append(String.format(Locale.ROOT, " %5d", t.arms.getOrDefault(a, 0L))));
+            return sb.toString();
+        }
+
+        private static String human(Long ms) {
+            return ms == null ? "-" : DurationText.human(ms);
+        }
+
+        private static String percent(double r) {
+            return String.format(Locale.ROOT, "%.1f%%", r * 100);
+        }
+    }
+
+    /** Reads the whole ledger and the open set now. */
+    public static Report compute(LedgerPaths paths, LedgerSettings settings, Clock clock) throws IOException {
+        Report report = new Report(paths, settings);
+        LedgerReader.read(paths, new LedgerReader.Visitor() {
+            @Override
+            public void entry(LedgerReader.Entry e) {
+                report.chainLines++;
+                add(report, settings, e);
+            }
+
+            @Override
+            public void problem(LedgerProblem problem) {
+                report.problems.add(problem);
+            }
+        });
+        report.open = OpenSet.read(paths, clock.millis(), settings.ttlMs());
+        return report;
+    }
+
+    private static void add(Report report, LedgerSettings settings, LedgerReader.Entry e) {
+        String event = e.string("event");
+        if (event == null || !event.startsWith("subagent_")) {
+            return;
+        }
+        String type = e.string("agent_type");
+        String key = type == null ? NO_TYPE : type;
+        Tally t = report.byType.computeIfAbsent(key, k -> new Tally());
+        for (Tally x : List.of(t, report.all)) {
+            String session = e.string("session_id");
+            if (session != null) {
+                x.sessions.add(session);
+            }
+            if (Boolean.TRUE.equals(e.fields().get("unidentified"))) {
+                x.unidentified++;
+                continue;
+            }
+            switch (event) {
+                case "subagent_start":
+                    x.starts++;
+                    break;
+                case "subagent_reaped":
+                    x.reaped++;
+                    break;
+                case "subagent_stop":
+                    addStop(x, e);
+                    break;
+                default:
+                    break;
+            }
+        }
+        Long duration = e.integer("duration_ms");
+        if ("subagent_stop".equals(event) && duration != null) {
+            Long budget = settings.budgetFor(type);
+            if (budget == null) {
+                report.unbudgeted.add(key);
+            } else if (duration > budget * BUDGET_FACTOR) {
+                report.overBudgetCount++;
+                if (report.overBudget.size() < MAX_LISTED) {
+                    report.overBudget.add(new OverBudget(e.string("ts"), e.string("ref"), e.string("session_id"), type,
+                            duration, budget));
+                }
+            }
+        }
+    }
+
+    private static void addStop(Tally x, LedgerReader.Entry e) {
+        x.stops++;
+        if (Boolean.FALSE.equals(e.fields().get("start_seen"))) {
+            x.orphanStops++;
+        }
+        String verdict = e.string("envelope_parse");
+        if (verdict != null) {
+            x.envelope.merge(verdict, 1L, Long::sum);
+            if (verdict.equals(ReturnEnvelope.Verdict.OK.wire())) {
+                x.envelopeOk++;
+            }
+        }
+        Long duration = e.integer("duration_ms");
+        if (duration != null) {
+            x.durations.add(duration);
+        }
+        if (e.fields().get("stop_loss_arms_exceeded") instanceof List<?> arms) {
+            for (Object a : arms) {
+                if (a instanceof String label) {
+                    x.arms.merge(label, 1L, Long::sum);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.agentwarden.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.json.Json;
+import dev.agentwarden.ledger.LedgerPaths;
+import dev.agentwarden.ledger.LedgerSettings;
+import dev.agentwarden.ledger.LedgerStore;
+import dev.agentwarden.ledger.SubagentLedger;
+import dev.agentwarden.testing.MutableClock;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LedgerCommandsTest {
+    @TempDir
+    Path project;
+
+    record Run(int code, String out, String err) {
+    }
+
+    Run warden(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = WardenCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    void session() throws IOException {
+        MutableClock clock = MutableClock.at("2026-05-04T10:00:00Z");
+        LedgerStore store = new LedgerStore(LedgerPaths.forRoot(project.toString()), clock);
+        SubagentLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", "a", "agent_type", "Explore"), "s-1",
+                LedgerSettings.DEFAULTS, store);
+        clock.advance(Duration.ofMinutes(20));
+        SubagentLedger.record(SubagentLedger.Kind.STOP, Map.of("agent_id", "a", "agent_type", "Explore"), "s-1",
+                LedgerSettings.DEFAULTS, store);
+    }
+
+    @Test
+    void ledgerStats_json_usesBudgetsFromTheProjectManifest() throws IOException {
+        session();
+        Files.writeString(project.resolve(".warden/manifest.yaml"), """
+                schema_version: 1
+                concerns:
+                  subagent-ledger:
+                    script: builtin:subagent-ledger
+                    duration_budgets: {Explore: 5m}
+                platforms:
+                  claude:
+                    subagent_stop: [subagent-ledger]
+                """);
+
+        Run r = warden("ledger", "stats", "--json", "--project-dir", project.toString());
+
+        assertThat(r.code()).isZero();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> falsifier = (Map<String, Object>) Json.parseObject(r.out()).get("falsifier");
+        assertThat(falsifier).containsEntry("verdict", "broken").containsEntry("over_budget_count", 1L)
+                .containsEntry("budgets_ms", Map.of("Explore", 300_000L));
+    }
+
+    @Test
+    void ledgerStats_text_printsPerTypeTable() throws IOException {
+        session();
+
+        Run r = warden("ledger", "stats", "--project-dir", project.toString());
+
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("agent type").contains("Explore").contains("20m00s")
+                .contains("no duration budget for: Explore");
+    }
+
+    @Test
+    void ledgerStats_brokenManifest_isUnreadable() throws IOException {
+        session();
+        Files.writeString(project.resolve(".warden/manifest.yaml"), "schema_version: 2\n");
+
+        Run r = warden("ledger", "stats", "--project-dir", project.toString());
+
+        assertThat(r.code()).isEqualTo(ExitCode.UNREADABLE.code());
+        assertThat(r.err()).contains("manifest unusable");
+    }
+
+    @Test
+    void ledgerVerify_intactThenTampered_exitCodes() throws IOException {
+        session();
+        assertThat(warden("ledger", "verify", "--project-dir", project.toString()))
+                .satisfies(r -> assertThat(r.code()).isZero())
+                .satisfies(r -> assertThat(r.out()).contains("intact: 2 chain lines in 1 segment(s)"));
+
+        Path segment = LedgerPaths.forRoot(project.toString()).segment("2026-05");
+        List<String> lines = Files.readAllLines(segment);
+        Files.write(segment, List.of(lines.get(0).replace("Explore", "Plan"), lines.get(1)));
+        Run tampered = warden("ledger", "verify", "--project-dir", project.toString());
+
+        assertThat(tampered.code()).isEqualTo(ExitCode.FINDINGS.code());
+        assertThat(tampered.out()).contains("2026-05.jsonl:2: error: ledger_chain_break").contains("NOT intact");
+        assertThat(Json.parseObject(warden("ledger", "verify", "--json", "--project-dir", project.toString()).out()))
+                .containsEntry("intact", false);
+    }
+
+    @Test
+    void ledgerVerify_noLedger_isOk() {
+        Run r = warden("ledger", "verify", "--project-dir", project.toString());
+
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).startsWith("no ledger at ");
+    }
+
+    @Test
+    void guardDerive_sinceNotADate_isUnreadableWithCode() {
+        Run r = warden("guard", "derive", "--since", "last tuesday", "--project-dir", project.toString());
+
+        assertThat(r.code()).isEqualTo(ExitCode.UNREADABLE.code());
+        assertThat(r.err()).contains("guard_since_invalid");
+    }
+
+    @Test
+    void guardDerive_json_acceptsDateAndInstant() {
+        for (String since : List.of("2026-05-01", "2026-05-01T12:00:00Z")) {
+            Run r = warden("guard", "derive", "--json", "--since", since, "--project-dir", project.toString());
+
+            assertThat(r.code()).isZero();
+            assertThat(Json.parseObject(r.out())).containsEntry("observations", 0L);
+        }
+    }
+}

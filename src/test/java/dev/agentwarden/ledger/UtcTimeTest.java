@@ -1,0 +1,36 @@
+package dev.agentwarden.ledger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class UtcTimeTest {
+    static final DateTimeFormatter ISO_MILLIS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1970-01-01T00:00:00.000Z", "2026-05-04T10:00:00.000Z", "2024-02-29T23:59:59.999Z",
+            "2000-03-01T00:00:00.001Z", "1969-12-31T23:59:59.999Z", "2100-12-31T12:30:45.500Z"})
+    void iso_matchesJavaTime(String text) {
+        long ms = Instant.parse(text).toEpochMilli();
+
+        assertThat(UtcTime.iso(ms)).isEqualTo(text);
+        assertThat(UtcTime.month(ms)).isEqualTo(text.substring(0, 7));
+    }
+
+    @Test
+    void iso_agreesWithJavaTimeAcrossCenturies() {
+        SplittableRandom random = new SplittableRandom(42);
+        for (int i = 0; i < 10_000; i++) {
+            long ms = random.nextLong(-2_208_988_800_000L, 7_258_118_400_000L);
+
+            assertThat(UtcTime.iso(ms)).isEqualTo(ISO_MILLIS.format(Instant.ofEpochMilli(ms)));
+        }
+    }
+}
