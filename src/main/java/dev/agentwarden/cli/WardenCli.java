@@ -28,8 +28,13 @@ public final class WardenCli implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true),
-                new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true)));
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        int code = execute(args, out, err);
+        // Auto-flush covers println only; print()ed output would be lost at exit.
+        out.flush();
+        err.flush();
+        System.exit(code);
     }
 
     /** Runs a command line with the given output streams; returns the exit code. */

@@ -94,10 +94,7 @@ public final class Builtins {
             return null;
         }
         String stem = scriptPath.substring(prefix.length(), scriptPath.length() - suffix.length());
-        if (stem.equals("spawn_guard_shadow")) {
-            return "spawn-guard";
-        }
-        String name = stem.replace('_', '-').toLowerCase(Locale.ROOT);
+        String name = stem.equals("spawn_guard_shadow") ? "spawn-guard" : stem.replace('_', '-').toLowerCase(Locale.ROOT);
         return exists(name) ? name : null;
     }
 }

@@ -35,6 +35,8 @@ import java.util.Map;
 public final class DispatchMain {
     /** Largest payload read from stdin; larger input counts as unreadable. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+    /** Highest {@code WARDEN_MAX_PAYLOAD_BYTES} honoured; the read buffer's arithmetic stays within an int. */
+    static final int MAX_PAYLOAD_BYTES_CEILING = 1 << 30;
 
     private DispatchMain() {
     }
@@ -85,8 +87,13 @@ public final class DispatchMain {
     }
 
     public static void main(String[] argv) {
-        int code = run(argv, System.in, System.out, System.err, System.getenv(), Clock.systemUTC());
-        System.out.flush();
+        // Hook output is UTF-8 JSON whatever the locale; System.out would encode with the platform
+        // charset and turn every non-ASCII character into '?' under LANG=C.
+        PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(System.err, false, StandardCharsets.UTF_8);
+        int code = run(argv, System.in, out, err, System.getenv(), Clock.systemUTC());
+        out.flush();
+        err.flush();
         System.exit(code);
     }
 
@@ -218,7 +225,7 @@ public final class DispatchMain {
         String v = env.get("WARDEN_MAX_PAYLOAD_BYTES");
         if (v != null) {
             try {
-                return Math.max(1, Integer.parseInt(v.trim()));
+                return Math.max(1, Math.min(MAX_PAYLOAD_BYTES_CEILING, Integer.parseInt(v.trim())));
             } catch (NumberFormatException ignored) {
                 // keep the default
             }

@@ -55,11 +55,7 @@ final class ExternalConcern {
         Drain err = new Drain(process.getErrorStream());
         out.start();
         err.start();
-        try (OutputStream stdin = process.getOutputStream()) {
-            stdin.write(envelope);
-        } catch (IOException ignored) {
-            // a concern that does not read its stdin is allowed
-        }
+        new Feed(process.getOutputStream(), envelope).start();
         try {
             if (!process.waitFor(spec.timeoutMs(), TimeUnit.MILLISECONDS)) {
                 kill(process);
@@ -124,6 +120,30 @@ final class ExternalConcern {
     private static void kill(Process process) {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
+    }
+
+    /**
+     * Writes the envelope to a child's stdin from its own thread, so that a child that never reads
+     * an envelope larger than the pipe buffer cannot hold the dispatcher past the timeout.
+     */
+    private static final class Feed extends Thread {
+        private final OutputStream stdin;
+        private final byte[] envelope;
+
+        Feed(OutputStream stdin, byte[] envelope) {
+            this.stdin = stdin;
+            this.envelope = envelope;
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            try (stdin) {
+                stdin.write(envelope);
+            } catch (IOException ignored) {
+                // a concern that does not read its stdin is allowed
+            }
+        }
     }
 
     /** Reads a child's stream to the end, keeping at most {@link #OUTPUT_CAP_BYTES}. */

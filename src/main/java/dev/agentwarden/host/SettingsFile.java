@@ -15,6 +15,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 /**
@@ -26,6 +27,12 @@ import java.util.function.UnaryOperator;
 public final class SettingsFile {
     /** Largest settings file accepted. */
     static final int MAX_BYTES = 4 * 1024 * 1024;
+
+    /**
+     * One monitor per lock file: a {@link FileLock} orders processes, but a second thread of the same
+     * JVM asking for it gets an {@link java.nio.channels.OverlappingFileLockException}.
+     */
+    private static final ConcurrentHashMap<Path, Object> LOCKS_IN_THIS_JVM = new ConcurrentHashMap<>();
 
     private final Path file;
 
@@ -94,17 +101,20 @@ public final class SettingsFile {
         } catch (IOException e) {
             throw new SettingsException("settings_unwritable", "cannot create " + file.getParent() + ": " + e.getMessage());
         }
-        Path lockFile = file.resolveSibling("." + file.getFileName() + ".warden-lock");
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock lock = channel.lock()) {
-            Map<String, Object> before = read();
-            Map<String, Object> after = change.apply(before);
-            if (!Json.write(after).equals(Json.write(before)) || !Files.exists(file)) {
-                writeAtomically(Json.writePretty(after));
+        Path lockFile = file.toAbsolutePath().normalize().resolveSibling("." + file.getFileName() + ".warden-lock");
+        synchronized (LOCKS_IN_THIS_JVM.computeIfAbsent(lockFile, k -> new Object())) {
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock lock = channel.lock()) {
+                Map<String, Object> before = read();
+                String beforeText = Json.write(before);
+                Map<String, Object> after = change.apply(before);
+                if (!Json.write(after).equals(beforeText) || !Files.exists(file)) {
+                    writeAtomically(Json.writePretty(after));
+                }
+                return after;
+            } catch (IOException e) {
+                throw new SettingsException("settings_unwritable", "cannot write " + file + ": " + e.getMessage());
             }
-            return after;
-        } catch (IOException e) {
-            throw new SettingsException("settings_unwritable", "cannot write " + file + ": " + e.getMessage());
         }
         // The lock file stays: deleting it would let a waiter and a newcomer lock different inodes.
     }

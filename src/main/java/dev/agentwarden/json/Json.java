@@ -153,7 +153,10 @@ public final class Json {
         }
     }
 
-    /** Appends {@code s} as a JSON string literal; non-ASCII text is kept as is. */
+    /**
+     * Appends {@code s} as a JSON string literal; non-ASCII text is kept as is, except lone
+     * surrogates, which have no UTF-8 form and are written as escapes.
+     */
     public static void quote(StringBuilder out, String s) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
@@ -167,7 +170,9 @@ public final class Json {
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
                 default -> {
-                    if (c < 0x20 || c == 0x2028 || c == 0x2029) {
+                    if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                        out.append(c).append(s.charAt(++i));
+                    } else if (c < 0x20 || c == 0x2028 || c == 0x2029 || Character.isSurrogate(c)) {
                         out.append(String.format("\\u%04x", (int) c));
                     } else {
                         out.append(c);

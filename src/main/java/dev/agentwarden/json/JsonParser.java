@@ -265,8 +265,12 @@ final class JsonParser {
             }
         }
         String literal = text.substring(start, pos);
-        if (integral && literal.length() <= 18) {
-            return Long.parseLong(literal);
+        if (integral && literal.length() <= 20) {
+            try {
+                return Long.parseLong(literal);
+            } catch (NumberFormatException beyondLong) {
+                // read as a double below
+            }
         }
         double d = Double.parseDouble(literal);
         if (Double.isInfinite(d)) {

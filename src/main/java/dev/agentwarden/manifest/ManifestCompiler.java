@@ -34,9 +34,17 @@ public final class ManifestCompiler {
             "script", "args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
             "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies");
 
+    /**
+     * agent-config's marker for a host with no hook surface ({@code platforms.copilot.fallback_only:
+     * true}): accepted in place of event chains, and binds nothing.
+     */
+    private static final String FALLBACK_ONLY = "fallback_only";
+
     private final String file;
     private final java.nio.file.Path scriptRoot;
     private final List<ManifestProblem> problems = new ArrayList<>();
+    /** Where each concern's {@code nudge_rank} value sits, for the uniqueness check after reading all. */
+    private final Map<String, Node> rankNodes = new HashMap<>();
 
     private ManifestCompiler(String file, java.nio.file.Path scriptRoot) {
         this.file = file;
@@ -92,7 +100,7 @@ public final class ManifestCompiler {
         Map<String, Set<String>> drops = readRoles(keys.get("roles"), concerns);
         Map<String, Map<String, EventName>> aliases = readAliases(keys.get("native_event_aliases"));
         Map<String, Map<String, List<String>>> platforms = readPlatforms(keys.get("platforms"), concerns);
-        checkNudgeRanks(concerns, keys.get("concerns"));
+        checkNudgeRanks(concerns);
 
         if (problems.stream().anyMatch(ManifestProblem::fatal)) {
             return new Result(null, List.copyOf(problems));
@@ -151,6 +159,9 @@ public final class ManifestCompiler {
         }
         Map<String, NodeTuple> keys = entries(map, path);
         NodeTuple scriptNode = keys.get("script");
+        if (keys.containsKey("nudge_rank")) {
+            rankNodes.put(name, keys.get("nudge_rank").getValueNode());
+        }
         String script = scriptNode == null ? null : string(scriptNode.getValueNode(), path + ".script", true);
         if (scriptNode == null) {
             error(node, path + ".script", "missing script", true);
@@ -322,6 +333,10 @@ public final class ManifestCompiler {
             Map<String, List<String>> byEvent = new LinkedHashMap<>();
             entries(hostMap, path).forEach((event, chain) -> {
                 String chainPath = path + "." + event;
+                if (event.equals(FALLBACK_ONLY)) {
+                    bool(chain, chainPath, false);
+                    return;
+                }
                 if (EventName.fromWire(event) == null) {
                     error(chain.getKeyNode(), chainPath, "unknown event '" + event + "'", true);
                     return;
@@ -342,13 +357,13 @@ public final class ManifestCompiler {
         return out;
     }
 
-    private void checkNudgeRanks(Map<String, ConcernSpec> concerns, NodeTuple t) {
+    private void checkNudgeRanks(Map<String, ConcernSpec> concerns) {
         Map<Integer, String> byRank = new HashMap<>();
         for (ConcernSpec c : concerns.values()) {
             if (c.nudgeRank() > 0) {
                 String other = byRank.putIfAbsent(c.nudgeRank(), c.name());
                 if (other != null) {
-                    error(t == null ? null : t.getValueNode(), "concerns." + c.name() + ".nudge_rank",
+                    error(rankNodes.get(c.name()), "concerns." + c.name() + ".nudge_rank",
                             "rank " + c.nudgeRank() + " already used by '" + other + "'", true);
                 }
             }

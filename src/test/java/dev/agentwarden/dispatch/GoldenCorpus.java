@@ -1,0 +1,219 @@
+package dev.agentwarden.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.json.Json;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+
+/**
+ * The golden dispatch corpus: {@code src/test/resources/golden/<host>/<case>.json} (a native event,
+ * its payload or raw stdin, and env) beside {@code <case>.expected.json} (exit code, the exact
+ * stdout JSON or {@code null} for no output, and what stderr must hold). One loader and one runner
+ * shared by every entry path: {@link GoldenDispatchTest} runs the cases in-process,
+ * {@link GoldenDispatchIT} through the packaged jar as a process, and both must give identical
+ * output.
+ *
+ * <p>Every case runs against {@code golden/golden-manifest.yaml} ({@code --manifest}) in a fresh
+ * project directory holding the corpus' process concern, named to Warden by
+ * {@code CLAUDE_PROJECT_DIR} as Claude Code does, with {@code WARDEN_CACHE_DIR} in a temp dir.
+ */
+final class GoldenCorpus {
+    private GoldenCorpus() {
+    }
+
+    /**
+     * One case.
+     *
+     * @param name        path below {@code golden/}, without {@code .json}: the test's display name
+     * @param host        the directory the case sits in
+     * @param nativeEvent passed as {@code --native-event}, or {@code null} to let the payload say
+     * @param env         variables the case adds to the dispatch environment
+     * @param stdin       exactly the bytes written to dispatch's stdin
+     * @param expected    what must come out
+     */
+    record Case(String name, String host, String nativeEvent, Map<String, String> env, byte[] stdin,
+                Expected expected) {
+
+        /** The dispatch arguments, as the installed hook passes them, plus the corpus manifest. */
+        List<String> argv() {
+            List<String> argv = new ArrayList<>(List.of("dispatch", "--host", host));
+            if (nativeEvent != null) {
+                argv.add("--native-event");
+                argv.add(nativeEvent);
+            }
+            argv.add("--manifest");
+            argv.add(manifest().toString());
+            return argv;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /**
+     * @param exitCode       process exit code
+     * @param stdout         the exact stdout text, "" for none
+     * @param stderrEmpty    stderr must be empty
+     * @param stderrContains fragments stderr must contain
+     */
+    record Expected(int exitCode, String stdout, boolean stderrEmpty, List<String> stderrContains) {
+    }
+
+    /** What one dispatch wrote and returned. */
+    record Outcome(int exitCode, String stdout, String stderr) {
+    }
+
+    static Path root() {
+        try {
+            return Path.of(GoldenCorpus.class.getResource("/golden").toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Path manifest() {
+        return root().resolve("golden-manifest.yaml");
+    }
+
+    /** Every case, named by its path, for {@code @MethodSource}. */
+    static Stream<Named<Case>> cases() throws IOException {
+        List<Named<Case>> out = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(root())) {
+            for (Path file : files.sorted().toList()) {
+                String rel = root().relativize(file).toString().replace('\\', '/');
+                if (rel.endsWith(".json") && !rel.endsWith(".expected.json") && !rel.startsWith("concerns/")) {
+                    Case c = load(file, rel.substring(0, rel.length() - ".json".length()));
+                    out.add(Named.of(c.name(), c));
+                }
+            }
+        }
+        assertThat(out).as("golden cases under %s", root()).hasSizeGreaterThan(40);
+        return out.stream();
+    }
+
+    @SuppressWarnings("unchecked")
+    static Case load(Path file, String name) throws IOException {
+        Map<String, Object> input = Json.parseObject(Files.readString(file, StandardCharsets.UTF_8));
+        Path expectedFile = file.resolveSibling(file.getFileName().toString().replace(".json", ".expected.json"));
+        assertThat(expectedFile).as("every case has its .expected.json").exists();
+        Map<String, Object> exp = Json.parseObject(Files.readString(expectedFile, StandardCharsets.UTF_8));
+
+        byte[] stdin;
+        if (input.containsKey("payload")) {
+            stdin = Json.write(input.get("payload")).getBytes(StandardCharsets.UTF_8);
+        } else {
+            stdin = ((String) input.get("stdin")).getBytes(StandardCharsets.UTF_8);
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        if (input.get("env") instanceof Map<?, ?> m) {
+            m.forEach((k, v) -> env.put((String) k, (String) v));
+        }
+        Map<String, Object> stderr = (Map<String, Object>) exp.get("stderr");
+        Expected expected = new Expected(((Long) exp.get("exit_code")).intValue(),
+                exp.get("stdout") == null ? "" : Json.write(exp.get("stdout")),
+                Boolean.TRUE.equals(stderr.get("empty")),
+                stderr.get("contains") == null ? List.of() : (List<String>) stderr.get("contains"));
+        String host = name.substring(0, name.indexOf('/'));
+        return new Case(name, host, (String) input.get("native_event"), env, stdin, expected);
+    }
+
+    /** A throwaway project: the corpus' process concern under {@code concerns/}, and a cache dir. */
+    static final class Project implements AutoCloseable {
+        final Path dir;
+        final Path cache;
+
+        Project() throws IOException {
+            dir = Files.createTempDirectory("warden-golden-project");
+            cache = Files.createTempDirectory("warden-golden-cache");
+            Path script = dir.resolve("concerns/golden-concern.sh");
+            Files.createDirectories(script.getParent());
+            Files.copy(root().resolve("concerns/golden-concern.sh"), script);
+            Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+
+        /** The dispatch environment for a case: the project, the cache, then the case's own variables. */
+        Map<String, String> env(Case c) {
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("WARDEN_CACHE_DIR", cache.toString());
+            env.put("CLAUDE_PROJECT_DIR", dir.toString());
+            env.putAll(c.env());
+            return env;
+        }
+
+        @Override
+        public void close() throws IOException {
+            deleteTree(dir);
+            deleteTree(cache);
+        }
+    }
+
+    /** A fixed clock: nothing in dispatch output may depend on the time. */
+    static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-01T12:00:00Z"), ZoneOffset.UTC);
+
+    static Outcome runInProcess(Case c, Project project) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = DispatchMain.run(c.argv().toArray(String[]::new), new ByteArrayInputStream(c.stdin()),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                project.env(c), CLOCK);
+        return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** Checks an outcome against the case's expectation and the host protocol's invariants. */
+    static void assertMatches(Case c, Outcome o) {
+        assertThat(o.exitCode()).as("exit code").isEqualTo(c.expected().exitCode());
+        assertThat(o.stdout()).as("stdout").isEqualTo(c.expected().stdout());
+        assertAtMostOneJsonObject(o.stdout());
+        assertThat(o.stdout()).as("never an explicit allow").doesNotContain("\"allow\"");
+        if (c.expected().stderrEmpty()) {
+            assertThat(o.stderr()).as("stderr").isEmpty();
+        }
+        for (String fragment : c.expected().stderrContains()) {
+            assertThat(o.stderr()).as("stderr").contains(fragment);
+        }
+    }
+
+    /** Stdout is empty or exactly one JSON object, and nothing else. */
+    static void assertAtMostOneJsonObject(String stdout) {
+        if (!stdout.isEmpty()) {
+            assertThat(Json.parse(stdout)).as("stdout is one JSON object: %s", stdout).isInstanceOf(Map.class);
+            assertThat(stdout).as("no line breaks around the object").doesNotContain("\n");
+        }
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.agentwarden.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The golden corpus ({@link GoldenCorpus}) through the packaged jar as a process: each case must
+ * match its expectation and give byte-identical stdout, the same stderr and the same exit code as
+ * the in-process run.
+ */
+@Execution(ExecutionMode.CONCURRENT)
+class GoldenDispatchIT {
+    private static GoldenCorpus.Project project;
+
+    @BeforeAll
+    static void createProject() throws IOException {
+        project = new GoldenCorpus.Project();
+    }
+
+    @AfterAll
+    static void deleteProject() throws IOException {
+        project.close();
+    }
+
+    static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
+        return GoldenCorpus.cases();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void dispatch_jarProcess_matchesGoldenAndInProcess(GoldenCorpus.Case c) throws Exception {
+        WardenProcess.Result process = WardenProcess.run(List.of(), c.argv(), project.env(c), c.stdin(), project.dir);
+
+        assertThat(isValidUtf8(process.stdoutBytes())).as("stdout is UTF-8 whatever the locale").isTrue();
+        GoldenCorpus.Outcome viaProcess = new GoldenCorpus.Outcome(process.exitCode(), process.stdout(), process.stderr());
+        GoldenCorpus.assertMatches(c, viaProcess);
+        GoldenCorpus.Outcome inProcess = GoldenCorpus.runInProcess(c, project);
+        assertThat(viaProcess).as("process and in-process runs agree").isEqualTo(inProcess);
+    }
+
+    private static boolean isValidUtf8(byte[] bytes) {
+        try {
+            StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes));
+            return true;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.agentwarden.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the packaged jar ({@code -Dwarden.jar}, set by failsafe) as a process the way
+ * {@code bin/warden} starts it, with exactly the given environment plus {@code PATH} and a
+ * non-UTF-8 locale ({@code LANG=C}), as a host may run hooks.
+ */
+public final class WardenProcess {
+    /** The JVM flags {@code bin/warden} passes (without the class-data archive, which only costs speed). */
+    public static final List<String> FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
+            "-Xshare:auto", "-Xlog:disable", "-Xlog:all=warning:stderr");
+
+    /** Long enough for a loaded CI machine; only proves nothing hangs. */
+    public static final long TIMEOUT_SECONDS = 60;
+
+    private WardenProcess() {
+    }
+
+    public static Path jar() {
+        String jar = System.getProperty("warden.jar");
+        assertThat(jar).as("system property warden.jar (set by failsafe)").isNotNull();
+        assertThat(Path.of(jar)).exists();
+        return Path.of(jar);
+    }
+
+    public static Path home() {
+        String home = System.getProperty("warden.home");
+        assertThat(home).as("system property warden.home (set by failsafe)").isNotNull();
+        return Path.of(home);
+    }
+
+    static Path java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+
+    /** The result of one run; stdout and stderr decoded as UTF-8 (the bytes are also kept). */
+    public record Result(int exitCode, byte[] stdoutBytes, String stdout, String stderr) {
+    }
+
+    /** Runs {@code java FLAGS [jvmArgs] -jar warden.jar args…} with stdin from {@code stdin} bytes. */
+    public static Result run(List<String> jvmArgs, List<String> args, Map<String, String> env, byte[] stdin, Path workDir)
+            throws IOException, InterruptedException {
+        Path io = Files.createTempDirectory("warden-process-io");
+        try {
+            Path in = Files.write(io.resolve("stdin"), stdin);
+            Path out = io.resolve("stdout");
+            Path err = io.resolve("stderr");
+            List<String> command = new ArrayList<>();
+            command.add(java().toString());
+            command.addAll(FLAGS);
+            command.addAll(jvmArgs);
+            command.add("-jar");
+            command.add(jar().toString());
+            command.addAll(args);
+            ProcessBuilder pb = new ProcessBuilder(command)
+                    .redirectInput(in.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+            if (workDir != null) {
+                pb.directory(workDir.toFile());
+            }
+            pb.environment().clear();
+            pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+            pb.environment().put("LANG", "C");
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("warden did not finish within " + TIMEOUT_SECONDS + " s: " + command);
+            }
+            byte[] stdout = Files.readAllBytes(out);
+            return new Result(p.exitValue(), stdout, new String(stdout, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            GoldenCorpus.deleteTree(io);
+        }
+    }
+}
