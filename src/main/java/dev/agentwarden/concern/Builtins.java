@@ -89,11 +89,13 @@ public final class Builtins {
      */
     public static String twinOf(String scriptPath) {
         String prefix = "src/scripts/hooks/";
-        String suffix = "_hook.ts";
-        if (!scriptPath.startsWith(prefix) || !scriptPath.endsWith(suffix)) {
+        if (!scriptPath.startsWith(prefix) || !scriptPath.endsWith(".ts")) {
             return null;
         }
-        String stem = scriptPath.substring(prefix.length(), scriptPath.length() - suffix.length());
+        String stem = scriptPath.substring(prefix.length(), scriptPath.length() - ".ts".length());
+        if (stem.endsWith("_hook")) {
+            stem = stem.substring(0, stem.length() - "_hook".length());
+        }
         String name = stem.equals("spawn_guard_shadow") ? "spawn-guard" : stem.replace('_', '-').toLowerCase(Locale.ROOT);
         return exists(name) ? name : null;
     }

@@ -168,8 +168,10 @@ public final class DispatchMain {
         EventName event = args.event() != null ? EventName.fromWire(args.event())
                 : nativeEvent == null ? null : manifest.canonicalEvent(args.host(), nativeEvent);
         if (event == null) {
-            return new HostResponse(0, "", "warden: unknown event (" + (args.event() != null ? args.event() : nativeEvent)
-                    + ") for host " + args.host() + "; nothing to do");
+            String what = args.event() != null ? "unknown event '" + args.event() + "'"
+                    : nativeEvent == null ? "no event named (pass --native-event, or send hook_event_name)"
+                    : "unknown event '" + nativeEvent + "' (not aliased for " + args.host() + " in the manifest)";
+            return new HostResponse(0, "", "warden: " + what + "; nothing to do");
         }
         if (nativeEvent == null) {
             nativeEvent = event.wire();
