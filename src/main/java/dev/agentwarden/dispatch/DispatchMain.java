@@ -94,7 +94,9 @@ public final class DispatchMain {
         int code = run(argv, System.in, out, err, System.getenv(), Clock.systemUTC());
         out.flush();
         err.flush();
-        System.exit(code);
+        // halt, not exit: from JDK 21 on, Runtime.exit consults a System.Logger, whose bootstrap
+        // costs a cold process over 10 ms. Dispatch registers no shutdown hooks and has flushed.
+        Runtime.getRuntime().halt(code);
     }
 
     /** Runs one dispatch; returns the process exit code. Never throws. */
