@@ -26,9 +26,9 @@ public final class Training {
     }
 
     public static void main(String[] args) throws IOException {
-        Path project = Files.createTempDirectory("warden-train");
+        Path project = scratchDir("warden-train-");
         String given = System.getenv("WARDEN_TRAIN_CACHE");
-        Path cache = given != null ? Path.of(given) : Files.createTempDirectory("warden-train-cache");
+        Path cache = given != null ? Path.of(given) : scratchDir("warden-train-cache-");
         try {
             Map<String, String> env = new HashMap<>(System.getenv());
             env.put("WARDEN_CACHE_DIR", cache.toString());
@@ -68,6 +68,17 @@ public final class Training {
                 deleteTree(cache);
             }
         }
+    }
+
+    /**
+     * A fresh directory under java.io.tmpdir, named by the clock. Neither
+     * {@code Files.createTempDirectory} (SecureRandom) nor a pid (ProcessHandle): both pull the
+     * security providers or the lambda machinery into the archive, which a JDK 25 AOT cache then
+     * loads on every dispatch.
+     */
+    private static Path scratchDir(String prefix) throws IOException {
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), prefix + System.nanoTime());
+        return Files.createDirectories(dir);
     }
 
     /** Recursive delete without streams or lambdas, which would otherwise land in the archive. */

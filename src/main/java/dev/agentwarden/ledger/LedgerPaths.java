@@ -2,9 +2,7 @@ package dev.agentwarden.ledger;
 
 import dev.agentwarden.event.WorkspaceRoot;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -54,15 +52,18 @@ public record LedgerPaths(Path stateHome) {
     /** The months ({@code 2026-05}) that have a segment file, oldest first; empty when the ledger does not exist. */
     public List<String> segments() throws IOException {
         List<String> out = new ArrayList<>();
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(ledgerDir())) {
-            for (Path p : dir) {
-                String name = p.getFileName().toString();
-                if (name.length() == 13 && name.endsWith(".jsonl") && TokenShape.isMonth(name.substring(0, 7))) {
-                    out.add(name.substring(0, 7));
-                }
+        // File.list, not a DirectoryStream, whose iterator pulls the lambda machinery into a cold dispatch.
+        String[] names = ledgerDir().toFile().list();
+        if (names == null) {
+            if (Files.exists(ledgerDir())) {
+                throw new IOException("cannot list " + ledgerDir());
             }
-        } catch (NoSuchFileException e) {
             return List.of();
+        }
+        for (String name : names) {
+            if (name.length() == 13 && name.endsWith(".jsonl") && TokenShape.isMonth(name.substring(0, 7))) {
+                out.add(name.substring(0, 7));
+            }
         }
         Collections.sort(out);
         return out;

@@ -1,7 +1,6 @@
 package dev.agentwarden.ledger;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -33,10 +32,16 @@ public record OpenSet(boolean ledgerPresent, List<OpenRecord> live, List<OpenRec
         List<OpenRecord> live = new ArrayList<>();
         List<OpenRecord> stale = new ArrayList<>();
         List<LedgerProblem> invalid = new ArrayList<>();
-        try (DirectoryStream<Path> dir = Files.newDirectoryStream(paths.openDir())) {
+        // File.list rather than a DirectoryStream: on JDK 25 the stream's iterator initialises the
+        // lambda machinery, which the dispatch path otherwise never needs. null: no directory yet.
+        String[] names = paths.openDir().toFile().list();
+        if (names == null && Files.exists(paths.openDir())) {
+            throw new IOException("cannot list open records: " + paths.openDir() + " is not a readable directory");
+        }
+        if (names != null) {
             int seen = 0;
-            for (Path p : dir) {
-                String name = p.getFileName().toString();
+            for (String name : names) {
+                Path p = paths.openDir().resolve(name);
                 String ref = name.length() == 17 && name.endsWith(".json") ? name.substring(0, 12) : null;
                 if (!AgentRef.isRef(ref)) {
                     continue;
@@ -62,8 +67,6 @@ public record OpenSet(boolean ledgerPresent, List<OpenRecord> live, List<OpenRec
                 }
                 (nowMs - r.startedMs() > ttlMs ? stale : live).add(r);
             }
-        } catch (NoSuchFileException e) {
-            // no record was ever opened
         }
         return new OpenSet(present, live, stale, invalid);
     }
