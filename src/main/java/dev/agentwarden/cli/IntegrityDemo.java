@@ -1,15 +1,11 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.integrity.AcceptanceFixtures;
 import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.JsonFileReleaseStore;
 import dev.agentwarden.integrity.ReleaseKey;
 import dev.agentwarden.integrity.SquadArtifacts;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -122,25 +118,7 @@ final class IntegrityDemo implements DemoSection {
                 + "\",\"hook_event_name\":\"SessionStart\",\"source\":\"startup\"}";
         Map<String, String> childEnv = new HashMap<>(System.getenv());
         childEnv.put("CLAUDE_PROJECT_DIR", project.toString());
-        if (env.launcher() != null) {
-            ProcessBuilder pb = new ProcessBuilder(env.launcher().toString(), "dispatch", "--host", "claude",
-                    "--native-event", "SessionStart").directory(project.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
-            pb.environment().putAll(childEnv);
-            Process p = pb.start();
-            try (var in = p.getOutputStream()) {
-                in.write(payload.getBytes(StandardCharsets.UTF_8));
-            }
-            byte[] stdout = p.getInputStream().readAllBytes();
-            p.waitFor();
-            return new String(stdout, StandardCharsets.UTF_8);
-        }
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", "SessionStart"},
-                new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(stdout, true, StandardCharsets.UTF_8),
-                new PrintStream(ByteArrayOutputStream.nullOutputStream(), true, StandardCharsets.UTF_8), childEnv,
-                Clock.systemUTC());
-        return stdout.toString(StandardCharsets.UTF_8);
+        return DemoDispatch.claude(env.launcher(), project, childEnv, "SessionStart", payload);
     }
 
     /** Runs launch in {@code repo}; returns the exit code, outcome and what the host printed. */

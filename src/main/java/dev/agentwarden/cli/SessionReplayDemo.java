@@ -1,6 +1,5 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.dispatch.Dispatcher;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.HostAdapter;
@@ -9,10 +8,7 @@ import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -72,9 +68,7 @@ final class SessionReplayDemo implements DemoSection {
                     claude.normalize(nativeEvent, event, fields, payload.getBytes(StandardCharsets.UTF_8), project.toString()),
                     Manifest.DEFAULT_ROLE).stream().map(ConcernSpec::name).collect(Collectors.joining(", "));
             long start = System.nanoTime();
-            String stdout = env.launcher() != null
-                    ? runProcess(env.launcher(), project, childEnv, nativeEvent, payload)
-                    : runInProcess(project, childEnv, nativeEvent, payload);
+            String stdout = DemoDispatch.claude(env.launcher(), project, childEnv, nativeEvent, payload);
             long ms = (System.nanoTime() - start) / 1_000_000;
             latencies.add(ms);
             out.printf("%-3d %-17s %-44s %-62s %7d%n", ++n, nativeEvent + toolOf(fields), clip(chain.isEmpty() ? "—" : chain, 44),
@@ -94,30 +88,6 @@ final class SessionReplayDemo implements DemoSection {
         Path script = warden.resolve("concerns/protect-env.sh");
         Files.copy(home.resolve("examples/demo/concerns/protect-env.sh"), script, StandardCopyOption.REPLACE_EXISTING);
         script.toFile().setExecutable(true);
-    }
-
-    private static String runProcess(Path launcher, Path project, Map<String, String> env, String nativeEvent,
-                                     String payload) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "dispatch", "--host", "claude",
-                "--native-event", nativeEvent).directory(project.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        try (var in = p.getOutputStream()) {
-            in.write(payload.getBytes(StandardCharsets.UTF_8));
-        }
-        byte[] stdout = p.getInputStream().readAllBytes();
-        p.waitFor();
-        return new String(stdout, StandardCharsets.UTF_8);
-    }
-
-    private static String runInProcess(Path project, Map<String, String> env, String nativeEvent, String payload) {
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", nativeEvent},
-                new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(stdout, true, StandardCharsets.UTF_8),
-                new PrintStream(ByteArrayOutputStream.nullOutputStream(), true, StandardCharsets.UTF_8), env,
-                Clock.systemUTC());
-        return stdout.toString(StandardCharsets.UTF_8);
     }
 
     /** A one-line reading of Claude hook output. */

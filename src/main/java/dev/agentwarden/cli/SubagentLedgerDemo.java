@@ -1,6 +1,5 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.guard.GuardDerivation;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.LedgerPaths;
@@ -8,13 +7,9 @@ import dev.agentwarden.ledger.LedgerReader;
 import dev.agentwarden.ledger.LedgerSettings;
 import dev.agentwarden.ledger.LedgerStats;
 import dev.agentwarden.ledger.LedgerVerifier;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -236,7 +231,7 @@ final class SubagentLedgerDemo implements DemoSection {
             try {
                 List<Future<String>> futures = new ArrayList<>();
                 for (String[] e : events) {
-                    futures.add(pool.submit(() -> launcher != null ? viaLauncher(e[0], e[1]) : inProcess(e[0], e[1])));
+                    futures.add(pool.submit(() -> DemoDispatch.claude(launcher, project, env, e[0], e[1])));
                 }
                 List<String> outputs = new ArrayList<>();
                 for (Future<String> f : futures) {
@@ -246,30 +241,6 @@ final class SubagentLedgerDemo implements DemoSection {
             } finally {
                 pool.shutdown();
             }
-        }
-
-        private String viaLauncher(String nativeEvent, String payload) throws IOException, InterruptedException {
-            ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "dispatch", "--host", "claude",
-                    "--native-event", nativeEvent).directory(project.toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD);
-            pb.environment().putAll(env);
-            Process p = pb.start();
-            try (var in = p.getOutputStream()) {
-                in.write(payload.getBytes(StandardCharsets.UTF_8));
-            }
-            byte[] stdout = p.getInputStream().readAllBytes();
-            p.waitFor();
-            return new String(stdout, StandardCharsets.UTF_8);
-        }
-
-        private String inProcess(String nativeEvent, String payload) {
-            ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-            DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", nativeEvent},
-                    new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
-                    new PrintStream(stdout, true, StandardCharsets.UTF_8),
-                    new PrintStream(ByteArrayOutputStream.nullOutputStream(), true, StandardCharsets.UTF_8), env,
-                    Clock.systemUTC());
-            return stdout.toString(StandardCharsets.UTF_8);
         }
     }
 }

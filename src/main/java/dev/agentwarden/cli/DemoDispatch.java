@@ -1,0 +1,51 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.dispatch.DispatchMain;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * How demo sections hand one Claude Code event to Warden: as Claude does, a {@code bin/warden
+ * dispatch} process per event when the launcher is known, else in-process through the same entry
+ * point. Returns what the host would read on stdout.
+ */
+final class DemoDispatch {
+    private DemoDispatch() {
+    }
+
+    static String claude(Path launcher, Path project, Map<String, String> env, String nativeEvent, String payload)
+            throws IOException, InterruptedException {
+        return launcher != null ? viaLauncher(launcher, project, env, nativeEvent, payload)
+                : inProcess(env, nativeEvent, payload);
+    }
+
+    private static String viaLauncher(Path launcher, Path project, Map<String, String> env, String nativeEvent,
+                                      String payload) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "dispatch", "--host", "claude",
+                "--native-event", nativeEvent).directory(project.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        try (var in = p.getOutputStream()) {
+            in.write(payload.getBytes(StandardCharsets.UTF_8));
+        }
+        byte[] stdout = p.getInputStream().readAllBytes();
+        p.waitFor();
+        return new String(stdout, StandardCharsets.UTF_8);
+    }
+
+    private static String inProcess(Map<String, String> env, String nativeEvent, String payload) {
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", nativeEvent},
+                new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(stdout, true, StandardCharsets.UTF_8),
+                new PrintStream(ByteArrayOutputStream.nullOutputStream(), true, StandardCharsets.UTF_8), env,
+                Clock.systemUTC());
+        return stdout.toString(StandardCharsets.UTF_8);
+    }
+}
