@@ -57,7 +57,8 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>{@code continue: false} with a {@code stopReason} from a SessionStart hook is ignored in
  *       {@code -p} mode: the model is asked, the result is an ordinary success, and the reason shows
  *       on neither stdout nor stderr (only in the transcript's hook record). The same answer from a
- *       UserPromptSubmit hook is honoured: no model call, {@code num_turns: 0}, and the result text
+ *       UserPromptSubmit hook is honoured (seen once with a plain shell hook; no scenario asserts it):
+ *       no model call, {@code num_turns: 0}, and the result text
  *       {@code "Operation stopped by hook: <stopReason>"} (with {@code is_error: false}, exit 0).</li>
  *   <li>A PreToolUse {@code permissionDecision: "deny"} becomes, in the next request, a
  *       {@code tool_result} with {@code is_error: true} whose content is exactly the
@@ -477,8 +478,8 @@ class ClaudeCodeE2EIT {
      * Claude Code 2.1.197 in {@code -p} mode ignores {@code continue: false} from a SessionStart hook:
      * the session goes on, the model is asked, the JSON result is an ordinary success, and the
      * stopReason reaches neither stdout nor stderr (only the transcript's hook record holds it). The
-     * host honours the same answer from a UserPromptSubmit hook (result "Operation stopped by hook:
-     * …", no model call), which SessionStart-bound attach mode does not use. So this scenario asserts
+     * host does honour the same answer from a UserPromptSubmit hook (see the class comment), which
+     * SessionStart-bound attach mode does not use. So this scenario asserts
      * what does hold: Warden answers the halt with its reason, the payload (even a clipped part of it)
      * never reaches the model, and the evidence records HALT_CORRUPT. It also asserts that the host
      * did not stop, so that a host which starts honouring the stop fails here and gets the scenario
