@@ -3,6 +3,11 @@ package dev.agentwarden.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.integrity.BoundaryProfile;
+import dev.agentwarden.integrity.EvidenceReplay;
+import dev.agentwarden.integrity.Outcome;
+import dev.agentwarden.integrity.SquadArtifacts;
+import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,6 +50,16 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>Messages do not alternate strictly: a {@code role: "system"} message follows the first user
  *       message and carries SessionStart and UserPromptSubmit hook context
  *       ({@code "SessionStart hook additional context: …"}) and the agent listing.</li>
+ *   <li>SessionStart {@code additionalContext} arrives verbatim (CRLF and non-ASCII text kept) at the
+ *       start of that system message, after {@code "SessionStart hook additional context: "} and
+ *       before a blank line and the agent listing. The agent listing also names the project's
+ *       {@code .claude/agents/} agents (name and description only).</li>
+ *   <li>{@code continue: false} with a {@code stopReason} from a SessionStart hook is ignored in
+ *       {@code -p} mode: the model is asked, the result is an ordinary success, and the reason shows
+ *       on neither stdout nor stderr (only in the transcript's hook record). The same answer from a
+ *       UserPromptSubmit hook is honoured (seen once with a plain shell hook; no scenario asserts it):
+ *       no model call, {@code num_turns: 0}, and the result text
+ *       {@code "Operation stopped by hook: <stopReason>"} (with {@code is_error: false}, exit 0).</li>
  *   <li>A PreToolUse {@code permissionDecision: "deny"} becomes, in the next request, a
  *       {@code tool_result} with {@code is_error: true} whose content is exactly the
  *       {@code permissionDecisionReason}; the tool does not run, the session goes on, and the call is
@@ -80,6 +95,13 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClaudeCodeE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
+    /** How the host prefixes SessionStart hook context in the next model request. */
+    private static final String SESSION_START_CONTEXT = "SessionStart hook additional context: ";
+    private static final String ATTACH_HEAD = "<!-- reviewer:head 41c9 -->";
+    private static final String ATTACH_EOF = "<!-- reviewer:eof 41c9 -->";
+    /** A small custom agent with its own boundary markers, non-ASCII text and a CRLF line. */
+    private static final String ATTACH_AGENT = "---\nname: reviewer\ndescription: Reviews diffs\n---\n" + ATTACH_HEAD
+            + "\nREVIEWER-PAYLOAD-41c9: review every diff. Ünïcödé ✓ 🚀\r\nline two\n" + ATTACH_EOF + "\n";
 
     @TempDir
     static Path suiteDir;
@@ -392,6 +414,139 @@ class ClaudeCodeE2EIT {
 
     @Test
     @Order(8)
+    void attachMode_smallAgent_reachesTheModelWhole(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "integrity attach: agent payload",
+                "first request carries the payload whole (both markers); evidence LOADED_WITH_REPORT, attached_sha = its SHA-256");
+        E2eProject project = project(dir, row);
+        Path agents = Files.createDirectories(project.root().resolve(".claude/agents"));
+        Files.writeString(agents.resolve("reviewer.md"), ATTACH_AGENT, StandardCharsets.UTF_8);
+        project.manifest(manifest("""
+                agent-integrity:
+                  script: builtin:integrity-attach
+                  posture: blocking
+                  agent: reviewer
+                  profile: markers
+                  head_marker: "%s"
+                  eof_marker: "%s"
+                """.formatted(ATTACH_HEAD, ATTACH_EOF), """
+                session_start: [agent-integrity]
+                """));
+        install(project);
+
+        ClaudeRun run = session(project, "review the diff", ModelScript.of(Turn.text("FINAL: reviewed")));
+
+        row.timing(run);
+        List<String> carrying = run.server().steps().isEmpty() ? List.of()
+                : requestTexts(run.server().steps().get(0)).stream().filter(t -> t.contains(SESSION_START_CONTEXT)).toList();
+        String seen = carrying.isEmpty() ? "" : carrying.get(0);
+        int at = seen.indexOf(SESSION_START_CONTEXT) + SESSION_START_CONTEXT.length();
+        String attached = seen.isEmpty() ? "" : seen.substring(at, Math.min(seen.length(), at + ATTACH_AGENT.length()));
+        List<Map<String, Object>> evidence = evidence(project);
+        Map<String, Object> attach = evidenceEvent(evidence, "prompt_attach_status");
+        Map<String, Object> decision = evidenceEvent(evidence, "decision");
+        row.observed(carrying.size() + " message(s) with SessionStart context; payload " + (attached.equals(ATTACH_AGENT)
+                ? "whole (" + ATTACH_AGENT.getBytes(StandardCharsets.UTF_8).length + " bytes)" : "DIFFERENT") + "; evidence "
+                + attach.get("prompt_attach_status") + " -> " + decision.get("outcome") + ", attached_sha "
+                + (sha256(ATTACH_AGENT).equals(attach.get("attached_sha")) ? "matches" : "DIFFERS"));
+        assertCompleted(run);
+        assertThat(carrying).as("texts of the first model request carrying SessionStart hook context").singleElement()
+                .asString().startsWith(SESSION_START_CONTEXT + ATTACH_AGENT);
+        assertThat(attached).as("the payload as the model read it").isEqualTo(ATTACH_AGENT)
+                .startsWith("---\nname: reviewer").contains(ATTACH_HEAD).endsWith(ATTACH_EOF + "\n");
+        assertThat(run.resultText()).isEqualTo("FINAL: reviewed");
+
+        assertThat(evidence.stream().map(e -> e.get("event")).toList()).as("evidence events, in order").containsExactly(
+                "selected_agent_id", "payload_read_status", "prompt_attach_status", "transport_integrity",
+                "release_integrity", "decision");
+        assertThat(evidenceEvent(evidence, "selected_agent_id"))
+                .containsEntry("host_session_id", run.output().get("session_id"))
+                .containsEntry("resolution", "project .claude/agents");
+        assertThat(attach).containsEntry("prompt_attach_status", "ATTACHED_FULL")
+                .containsEntry("attached_sha", sha256(ATTACH_AGENT))
+                .containsEntry("attached_bytes", (long) ATTACH_AGENT.getBytes(StandardCharsets.UTF_8).length)
+                .containsEntry("channel", "claude.additionalContext")
+                .containsEntry("emitted", true);
+        assertThat(evidenceEvent(evidence, "payload_read_status")).containsEntry("payload_read_status", "LOADED")
+                .containsEntry("source_sha_after_read", sha256(ATTACH_AGENT));
+        // No release manifest is configured, so the release axis is UNREGISTERED: loaded, with a report.
+        assertThat(decision).containsEntry("outcome", "LOADED_WITH_REPORT");
+        assertThat(replayedOutcome(project)).as("outcome recomputed from the evidence").isEqualTo(Outcome.LOADED_WITH_REPORT);
+        row.pass();
+    }
+
+    /**
+     * Claude Code 2.1.197 in {@code -p} mode ignores {@code continue: false} from a SessionStart hook:
+     * the session goes on, the model is asked, the JSON result is an ordinary success, and the
+     * stopReason reaches neither stdout nor stderr (only the transcript's hook record holds it). The
+     * host does honour the same answer from a UserPromptSubmit hook (see the class comment), which
+     * SessionStart-bound attach mode does not use. So this scenario asserts
+     * what does hold: Warden answers the halt with its reason, the payload (even a clipped part of it)
+     * never reaches the model, and the evidence records HALT_CORRUPT. It also asserts that the host
+     * did not stop, so that a host which starts honouring the stop fails here and gets the scenario
+     * tightened.
+     */
+    @Test
+    @Order(9)
+    void attachMode_oversizedAgent_isWithheldAndWardenHalts(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "integrity attach: oversized payload",
+                "payload withheld from the model; evidence HALT_CORRUPT; continue:false + reason (host 2.1.197 ignores it)");
+        E2eProject project = project(dir, row);
+        Path agents = Files.createDirectories(project.root().resolve(".github/agents"));
+        byte[] squad = SquadArtifacts.coordinator("0.13.1", SquadArtifacts.TEMPLATE_TEAM, SquadArtifacts.SDK_TEMPLATE_BYTES);
+        Files.write(agents.resolve("squad.agent.md"), squad);
+        project.manifest(manifest("""
+                agent-integrity:
+                  script: builtin:integrity-attach
+                  posture: blocking
+                  agent: squad
+                """, """
+                session_start: [agent-integrity]
+                """));
+        install(project);
+
+        ClaudeRun run = session(project, "coordinate the team", ModelScript.of(Turn.text("FINAL: coordinated")));
+
+        row.timing(run);
+        List<Map<?, ?>> hooks = run.hookRecords("SessionStart");
+        Map<String, Object> answer = hooks.isEmpty() ? Map.of() : Json.parseObject(String.valueOf(hooks.get(0).get("stdout")));
+        String stopReason = String.valueOf(answer.get("stopReason"));
+        List<String> leaks = run.server().steps().stream().map(e -> Json.write(e.body()))
+                .filter(b -> b.contains(BoundaryProfile.SQUAD_HEAD_CANARY) || b.contains(BoundaryProfile.SQUAD_EOF_CANARY)
+                        || b.contains(SESSION_START_CONTEXT))
+                .toList();
+        List<Map<String, Object>> evidence = evidence(project);
+        Map<String, Object> attach = evidenceEvent(evidence, "prompt_attach_status");
+        Map<String, Object> decision = evidenceEvent(evidence, "decision");
+        row.observed("payload in " + leaks.size() + " of " + run.server().steps().size() + " requests; evidence "
+                + attach.get("prompt_attach_status") + " -> " + decision.get("outcome") + "; warden continue="
+                + answer.get("continue") + "; host " + (run.completed() ? "went on" : "STOPPED") + " (result="
+                + run.resultText() + ", reason on stdout/stderr: " + (userVisible(run).contains("HALT_CORRUPT") ? "yes" : "no")
+                + "); \"" + stopReason.replaceAll(" \\(session .*", "") + "\"");
+
+        assertThat(hooks).as("the host's record of Warden's SessionStart answer").singleElement()
+                .satisfies(h -> assertThat(h.get("exitCode")).isEqualTo(0L));
+        assertThat(answer).containsEntry("continue", false).doesNotContainKey("hookSpecificOutput");
+        assertThat(stopReason).startsWith("[warden] integrity HALT_CORRUPT for agent 'squad': attach_clipped: "
+                        + "host_output_cap: the payload is " + squad.length + " characters; the host keeps 10000")
+                .contains(project.root().resolve(".warden/state/integrity/evidence.jsonl").toString());
+        assertThat(leaks).as("model requests carrying the payload, a part of it, or SessionStart context").isEmpty();
+
+        assertThat(run.completed()).as("host 2.1.197 ignores continue:false on SessionStart: " + run.describe()).isTrue();
+        assertThat(run.server().steps()).as("model calls (the host went on despite the stop)").hasSize(1);
+        assertThat(run.resultText()).isEqualTo("FINAL: coordinated");
+        assertThat(userVisible(run)).as("the host's stdout and stderr").doesNotContain("HALT_CORRUPT");
+
+        assertThat(evidenceEvent(evidence, "payload_read_status")).containsEntry("payload_read_status", "LOADED")
+                .containsEntry("bytes_read", (long) squad.length);
+        assertThat(attach).containsEntry("prompt_attach_status", "ATTACHED_PARTIAL").containsEntry("emitted", false)
+                .containsEntry("attached_bytes", 10_000L);
+        assertThat(decision).containsEntry("outcome", "HALT_CORRUPT");
+        assertThat(replayedOutcome(project)).as("outcome recomputed from the evidence").isEqualTo(Outcome.HALT_CORRUPT);
+        row.pass();
+    }
+
+    @Test
+    @Order(10)
     void wardenJarMissing_hostKeepsWorkingAndFailsOpen(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "Warden broken: jar missing",
                 "hook notes the missing jar and allows; Bash runs; session completes");
@@ -432,7 +587,7 @@ class ClaudeCodeE2EIT {
     }
 
     @Test
-    @Order(9)
+    @Order(11)
     void crashingConcern_failsOpen_exceptWhereFailClosedRefuses(@TempDir Path dir) throws Exception {
         E2eSummary.Row open = SUMMARY.row(host, "Warden broken: concern crashes",
                 "crash fails open: Bash runs; hook notes the crash");
@@ -676,6 +831,62 @@ class ClaudeCodeE2EIT {
         Object what = p.containsKey("tool_name") ? p.get("tool_name") : p.get("agent_type");
         Object agentId = p.get("agent_id");
         return envelope.get("native_event") + " " + what + " agent_id=" + (agentId == null ? "-" : agentId);
+    }
+
+    /** Every text the host sent in one model request: system prompt blocks, system messages, user text blocks. */
+    private static List<String> requestTexts(ScriptedModelServer.Exchange request) {
+        List<String> texts = new ArrayList<>();
+        for (Object b : AnthropicMessagesApi.list(request.body().get("system"))) {
+            if (b instanceof Map<?, ?> block && block.get("text") instanceof String t) {
+                texts.add(t);
+            }
+        }
+        for (Object m : AnthropicMessagesApi.list(request.body().get("messages"))) {
+            if (!(m instanceof Map<?, ?> message)) {
+                continue;
+            }
+            if (message.get("content") instanceof String t) {
+                texts.add(t);
+            }
+            for (Object b : AnthropicMessagesApi.list(message.get("content"))) {
+                if (b instanceof Map<?, ?> block && block.get("text") instanceof String t) {
+                    texts.add(t);
+                }
+            }
+        }
+        return texts;
+    }
+
+    /** What the host printed for its user: stdout and stderr. */
+    private static String userVisible(ClaudeRun run) {
+        return run.process().stdout() + run.process().stderr();
+    }
+
+    /** The project's integrity evidence log, one parsed line each, as written. */
+    private static List<Map<String, Object>> evidence(E2eProject project) throws IOException {
+        Path log = project.root().resolve(".warden/state/integrity/evidence.jsonl");
+        assertThat(log).as("integrity evidence log").exists();
+        List<Map<String, Object>> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            lines.add(Json.parseObject(line));
+        }
+        return lines;
+    }
+
+    /** The evidence line of one event, or an empty map. */
+    private static Map<String, Object> evidenceEvent(List<Map<String, Object>> evidence, String event) {
+        return evidence.stream().filter(e -> event.equals(e.get("event"))).findFirst().orElse(Map.of());
+    }
+
+    /** The one session's outcome recomputed from the evidence log, after checking it agrees with the recorded one. */
+    private static Outcome replayedOutcome(E2eProject project) {
+        EvidenceReplay.Report report = EvidenceReplay.replay(
+                project.root().resolve(".warden/state/integrity/evidence.jsonl"), null);
+        assertThat(report.sessions()).hasSize(1);
+        EvidenceReplay.SessionResult session = report.sessions().get(0);
+        assertThat(session.problems()).as("evidence problems").isEmpty();
+        assertThat(session.disagreements()).as("recorded vs recomputed verdicts").isEmpty();
+        return session.recomputed().outcome();
     }
 
     private static String sha256(String text) throws NoSuchAlgorithmException {
