@@ -24,7 +24,9 @@ import java.util.Map;
  * payload longer than the host's hook-output cap ({@link ClaudeAdapter#OUTPUT_CAP_CHARS}
  * characters) would be clipped by the host; the gate records that clip as ATTACHED_PARTIAL and halts
  * (HALT_CORRUPT) instead of emitting it. Any halt stops the session ({@code continue: false} with a
- * stopReason). Every step goes to the evidence log.
+ * stopReason). Every step goes to the evidence log. Bound to {@code user_prompt_submit} as well, it
+ * repeats a start-time halt on every prompt of that session ({@link HaltedSessions}): Claude Code
+ * in {@code -p} mode ignores {@code continue: false} from SessionStart but honours it there.
  *
  * <p>Settings: {@code agent} (required); {@code file} (default: resolved like Copilot CLI from the
  * workspace root); {@code role}; {@code profile} ({@code squad} | {@code markers} | {@code none},
@@ -43,18 +45,61 @@ public final class IntegrityAttach implements Concern {
 
     @Override
     public ConcernResult evaluate(ConcernContext context) {
-        if (context.event().event() != EventName.SESSION_START) {
-            return ConcernResult.error(NAME + " runs on session_start only, not " + context.event().event().wire());
+        EventName event = context.event().event();
+        if (event == EventName.USER_PROMPT_SUBMIT) {
+            return enforceStartHalt(context);
+        }
+        if (event != EventName.SESSION_START) {
+            return ConcernResult.error(NAME + " runs on session_start and user_prompt_submit, not " + event.wire());
         }
         if (!sourceSelected(context.spec(), context.event())) {
             return ConcernResult.allow();
         }
+        ConcernResult result;
         try {
-            return run(context);
+            result = run(context);
         } catch (IllegalArgumentException | IntegrityException e) {
-            return ConcernResult.halt("integrity UNKNOWN_HALT: " + NAME + " is misconfigured: " + e.getMessage());
+            result = ConcernResult.halt("integrity UNKNOWN_HALT: " + NAME + " is misconfigured: " + e.getMessage());
         } catch (RuntimeException e) {
-            return ConcernResult.halt("integrity UNKNOWN_HALT: " + NAME + " failed: " + e);
+            result = ConcernResult.halt("integrity UNKNOWN_HALT: " + NAME + " failed: " + e);
+        }
+        rememberOutcome(context, result);
+        return result;
+    }
+
+    /**
+     * On user_prompt_submit: a session the gate halted at start stays halted. Hosts that ignore
+     * {@code continue: false} on SessionStart (Claude Code in {@code -p} mode) honour it here.
+     */
+    private static ConcernResult enforceStartHalt(ConcernContext context) {
+        String session = context.event().sessionId();
+        if (session.isEmpty()) {
+            return ConcernResult.allow();
+        }
+        try {
+            String reason = new HaltedSessions(context.stateHome()).reason(session);
+            return reason == null ? ConcernResult.allow()
+                    : ConcernResult.halt(reason + " [halted at session start; no prompt may run in this session]");
+        } catch (java.io.IOException e) {
+            return ConcernResult.error("cannot read the session's halt marker: " + e.getMessage());
+        }
+    }
+
+    /** Keeps a start-time halt for the session's later prompts, and forgets it once a start passes. */
+    private static void rememberOutcome(ConcernContext context, ConcernResult result) {
+        String session = context.event().sessionId();
+        if (session.isEmpty()) {
+            return;
+        }
+        HaltedSessions halted = new HaltedSessions(context.stateHome());
+        try {
+            if (result.decision() == dev.agentwarden.concern.Decision.HALT) {
+                halted.record(session, result.reason());
+            } else {
+                halted.clear(session);
+            }
+        } catch (java.io.IOException e) {
+            // The SessionStart answer still halts; only the follow-up enforcement is lost.
         }
     }
 

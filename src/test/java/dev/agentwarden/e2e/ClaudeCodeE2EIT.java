@@ -57,9 +57,9 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>{@code continue: false} with a {@code stopReason} from a SessionStart hook is ignored in
  *       {@code -p} mode: the model is asked, the result is an ordinary success, and the reason shows
  *       on neither stdout nor stderr (only in the transcript's hook record). The same answer from a
- *       UserPromptSubmit hook is honoured (seen once with a plain shell hook; no scenario asserts it):
- *       no model call, {@code num_turns: 0}, and the result text
- *       {@code "Operation stopped by hook: <stopReason>"} (with {@code is_error: false}, exit 0).</li>
+ *       UserPromptSubmit hook is honoured: no model call, {@code num_turns: 0}, and the result text
+ *       {@code "Operation stopped by hook: <stopReason>"} (with {@code is_error: false}, exit 0).
+ *       The oversized attach-mode scenario relies on it.</li>
  *   <li>A PreToolUse {@code permissionDecision: "deny"} becomes, in the next request, a
  *       {@code tool_result} with {@code is_error: true} whose content is exactly the
  *       {@code permissionDecisionReason}; the tool does not run, the session goes on, and the call is
@@ -475,25 +475,22 @@ class ClaudeCodeE2EIT {
     }
 
     /**
-     * Claude Code 2.1.197 in {@code -p} mode ignores {@code continue: false} from a SessionStart hook:
-     * the session goes on, the model is asked, the JSON result is an ordinary success, and the
-     * stopReason reaches neither stdout nor stderr (only the transcript's hook record holds it). The
-     * host does honour the same answer from a UserPromptSubmit hook (see the class comment), which
-     * SessionStart-bound attach mode does not use. So this scenario asserts
-     * what does hold: Warden answers the halt with its reason, the payload (even a clipped part of it)
-     * never reaches the model, and the evidence records HALT_CORRUPT. It also asserts that the host
-     * did not stop, so that a host which starts honouring the stop fails here and gets the scenario
-     * tightened.
+     * Claude Code 2.1.197 in {@code -p} mode ignores {@code continue: false} from a SessionStart hook
+     * but honours it from UserPromptSubmit (see the class comment). With the gate bound to both, the
+     * SessionStart answer withholds the payload and records HALT_CORRUPT, and the first prompt is
+     * stopped with the same reason: the model is never called and the user reads Warden's reason.
      */
     @Test
     @Order(9)
-    void attachMode_oversizedAgent_isWithheldAndWardenHalts(@TempDir Path dir) throws Exception {
+    void attachMode_oversizedAgent_isWithheldAndTheSessionStopsWithTheReason(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "integrity attach: oversized payload",
-                "payload withheld from the model; evidence HALT_CORRUPT; continue:false + reason (host 2.1.197 ignores it)");
+                "payload never reaches the model; evidence HALT_CORRUPT; session stopped at the prompt with Warden's reason");
         E2eProject project = project(dir, row);
         Path agents = Files.createDirectories(project.root().resolve(".github/agents"));
         byte[] squad = SquadArtifacts.coordinator("0.13.1", SquadArtifacts.TEMPLATE_TEAM, SquadArtifacts.SDK_TEMPLATE_BYTES);
         Files.write(agents.resolve("squad.agent.md"), squad);
+        // Bound to user_prompt_submit too: 2.1.197 in -p mode ignores continue:false from SessionStart,
+        // so the gate repeats its start-time halt on the prompt, where the host honours it.
         project.manifest(manifest("""
                 agent-integrity:
                   script: builtin:integrity-attach
@@ -501,40 +498,34 @@ class ClaudeCodeE2EIT {
                   agent: squad
                 """, """
                 session_start: [agent-integrity]
+                user_prompt_submit: [agent-integrity]
                 """));
         install(project);
 
         ClaudeRun run = session(project, "coordinate the team", ModelScript.of(Turn.text("FINAL: coordinated")));
 
         row.timing(run);
-        List<Map<?, ?>> hooks = run.hookRecords("SessionStart");
-        Map<String, Object> answer = hooks.isEmpty() ? Map.of() : Json.parseObject(String.valueOf(hooks.get(0).get("stdout")));
-        String stopReason = String.valueOf(answer.get("stopReason"));
-        List<String> leaks = run.server().steps().stream().map(e -> Json.write(e.body()))
-                .filter(b -> b.contains(BoundaryProfile.SQUAD_HEAD_CANARY) || b.contains(BoundaryProfile.SQUAD_EOF_CANARY)
-                        || b.contains(SESSION_START_CONTEXT))
-                .toList();
+        List<Map<?, ?>> starts = run.hookRecords("SessionStart");
+        Map<String, Object> startAnswer = starts.isEmpty() ? Map.of() : Json.parseObject(String.valueOf(starts.get(0).get("stdout")));
+        String stopReason = String.valueOf(startAnswer.get("stopReason"));
         List<Map<String, Object>> evidence = evidence(project);
         Map<String, Object> attach = evidenceEvent(evidence, "prompt_attach_status");
         Map<String, Object> decision = evidenceEvent(evidence, "decision");
-        row.observed("payload in " + leaks.size() + " of " + run.server().steps().size() + " requests; evidence "
-                + attach.get("prompt_attach_status") + " -> " + decision.get("outcome") + "; warden continue="
-                + answer.get("continue") + "; host " + (run.completed() ? "went on" : "STOPPED") + " (result="
-                + run.resultText() + ", reason on stdout/stderr: " + (userVisible(run).contains("HALT_CORRUPT") ? "yes" : "no")
-                + "); \"" + stopReason.replaceAll(" \\(session .*", "") + "\"");
+        row.observed("model calls " + run.server().steps().size() + "; evidence " + attach.get("prompt_attach_status") + " -> "
+                + decision.get("outcome") + "; result=\"" + String.valueOf(run.resultText()).replaceAll(" \\(session .*", "") + "\"");
 
-        assertThat(hooks).as("the host's record of Warden's SessionStart answer").singleElement()
+        assertThat(starts).as("the host's record of Warden's SessionStart answer").singleElement()
                 .satisfies(h -> assertThat(h.get("exitCode")).isEqualTo(0L));
-        assertThat(answer).containsEntry("continue", false).doesNotContainKey("hookSpecificOutput");
+        assertThat(startAnswer).containsEntry("continue", false).doesNotContainKey("hookSpecificOutput");
         assertThat(stopReason).startsWith("[warden] integrity HALT_CORRUPT for agent 'squad': attach_clipped: "
                         + "host_output_cap: the payload is " + squad.length + " characters; the host keeps 10000")
                 .contains(project.root().resolve(".warden/state/integrity/evidence.jsonl").toString());
-        assertThat(leaks).as("model requests carrying the payload, a part of it, or SessionStart context").isEmpty();
-
-        assertThat(run.completed()).as("host 2.1.197 ignores continue:false on SessionStart: " + run.describe()).isTrue();
-        assertThat(run.server().steps()).as("model calls (the host went on despite the stop)").hasSize(1);
-        assertThat(run.resultText()).isEqualTo("FINAL: coordinated");
-        assertThat(userVisible(run)).as("the host's stdout and stderr").doesNotContain("HALT_CORRUPT");
+        assertThat(run.server().steps()).as("model calls: the session stops before the prompt reaches the model: "
+                + run.describe()).isEmpty();
+        // The transcript keeps no hook record for the stopping prompt; the result text is the host's
+        // own report of Warden's UserPromptSubmit answer.
+        assertThat(run.resultText()).as("what the user sees")
+                .isEqualTo("Operation stopped by hook: " + stopReason + " [halted at session start; no prompt may run in this session]");
 
         assertThat(evidenceEvent(evidence, "payload_read_status")).containsEntry("payload_read_status", "LOADED")
                 .containsEntry("bytes_read", (long) squad.length);

@@ -168,6 +168,48 @@ class IntegrityAttachTest {
     }
 
     @Test
+    void userPromptSubmit_afterAHaltAtStart_haltsAgainWithTheStartReason() throws IOException {
+        Path agents = Files.createDirectories(project.resolve(".github/agents"));
+        Files.write(agents.resolve("squad.agent.md"), SquadArtifacts.coordinator("0.13.1", "", SquadArtifacts.SDK_TEMPLATE_BYTES));
+        Map<String, Object> settings = new HashMap<>(Map.of("agent", "squad"));
+        ConcernResult start = run(settings, Posture.BLOCKING, EventName.SESSION_START, "startup");
+        ConcernResult prompt = run(settings, Posture.BLOCKING, EventName.USER_PROMPT_SUBMIT, null);
+        assertThat(start.decision()).isEqualTo(Decision.HALT);
+        assertThat(prompt.decision()).isEqualTo(Decision.HALT);
+        assertThat(prompt.reason()).startsWith(start.reason()).contains("halted at session start");
+        assertThat(log()).hasSize(6);
+    }
+
+    @Test
+    void userPromptSubmit_afterAPassingStart_allowsAndWritesNothing() throws IOException {
+        Path agents = Files.createDirectories(project.resolve(".claude/agents"));
+        Files.writeString(agents.resolve("reviewer.md"), smallAgent());
+        run(markerSettings("reviewer"), Posture.BLOCKING, EventName.SESSION_START, "startup");
+        int lines = log().size();
+        assertThat(run(markerSettings("reviewer"), Posture.BLOCKING, EventName.USER_PROMPT_SUBMIT, null).decision())
+                .isEqualTo(Decision.ALLOW);
+        assertThat(log()).hasSize(lines);
+        assertThat(project.resolve(".warden").resolve(HaltedSessions.RELATIVE)).doesNotExist();
+    }
+
+    @Test
+    void sessionStart_passingAfterAHalt_clearsTheSessionsHalt() throws IOException {
+        Path agents = Files.createDirectories(project.resolve(".claude/agents"));
+        Map<String, Object> settings = markerSettings("reviewer");
+        run(settings, Posture.BLOCKING, EventName.SESSION_START, "startup");
+        Files.writeString(agents.resolve("reviewer.md"), smallAgent());
+        assertThat(run(settings, Posture.BLOCKING, EventName.USER_PROMPT_SUBMIT, null).decision()).isEqualTo(Decision.HALT);
+        run(settings, Posture.BLOCKING, EventName.SESSION_START, "resume");
+        assertThat(run(settings, Posture.BLOCKING, EventName.USER_PROMPT_SUBMIT, null).decision()).isEqualTo(Decision.ALLOW);
+    }
+
+    @Test
+    void haltMarker_isNamedByAHashOfTheSessionId() {
+        HaltedSessions halted = new HaltedSessions(project.resolve(".warden"));
+        assertThat(halted.marker("sess-1").getFileName().toString()).matches("[0-9a-f]{24}\\.halt").doesNotContain("sess");
+    }
+
+    @Test
     void otherEvents_areAnError() {
         assertThat(run(new HashMap<>(Map.of("agent", "squad")), Posture.BLOCKING, EventName.PRE_TOOL_USE, null).decision())
                 .isEqualTo(Decision.ERROR);
