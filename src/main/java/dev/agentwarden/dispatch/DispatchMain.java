@@ -106,7 +106,7 @@ public final class DispatchMain {
         try {
             response = dispatch(argv, stdin, env, clock);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            response = new HostResponse(0, "", "warden: internal error, failing open: " + e);
+            response = internalError(argv, env, e);
         }
         if (!response.stdout().isEmpty()) {
             out.print(response.stdout());
@@ -196,6 +196,21 @@ public final class DispatchMain {
             }
         }
         return response;
+    }
+
+    /** An unexpected failure of Warden itself, answered per {@code WARDEN_FAIL_MODE}. */
+    private static HostResponse internalError(String[] argv, Map<String, String> env, Throwable e) {
+        String note = "warden: internal error: " + e;
+        try {
+            Args args = Args.parse(argv);
+            HostAdapter adapter = HostAdapters.forId(args.host());
+            if (adapter != null) {
+                return failRuntime(adapter, args.nativeEvent(), "closed".equals(env.get("WARDEN_FAIL_MODE")), note);
+            }
+        } catch (RuntimeException ignored) {
+            // fall through to failing open
+        }
+        return new HostResponse(0, "", note + "; failing open");
     }
 
     private static HostResponse failRuntime(HostAdapter adapter, String nativeEvent, boolean closed, String note) {
