@@ -53,18 +53,16 @@ concerns:
     concurrency_scope: session
     ttl: 24h
 
+# Cowork runs the Claude Code CLI: same events, same chains (YAML anchors keep them one list).
 platforms:
-  claude:
+  claude: &claude-chains
     pre_tool_use: [block-no-verify, spawn-guard]
     subagent_start: [subagent-ledger]
     subagent_stop: [subagent-ledger]
-  cowork:
-    pre_tool_use: [block-no-verify, spawn-guard]
-    subagent_start: [subagent-ledger]
-    subagent_stop: [subagent-ledger]
+  cowork: *claude-chains
 
 native_event_aliases:
-  claude:
+  claude: &claude-events
     SessionStart: session_start
     SessionEnd: session_end
     UserPromptSubmit: user_prompt_submit
@@ -77,18 +75,6 @@ native_event_aliases:
     PreCompact: pre_compact
     SubagentStart: subagent_start
     SubagentStop: subagent_stop
-  cowork:
-    SessionStart: session_start
-    SessionEnd: session_end
-    UserPromptSubmit: user_prompt_submit
-    PreToolUse: pre_tool_use
-    PostToolUse: post_tool_use
-    PostToolUseFailure: post_tool_use_failure
-    PermissionRequest: permission_request
-    Notification: notification
-    Stop: stop
-    PreCompact: pre_compact
-    SubagentStart: subagent_start
-    SubagentStop: subagent_stop
+  cowork: *claude-events
 """;
 }
