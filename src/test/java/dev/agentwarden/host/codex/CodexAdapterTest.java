@@ -83,7 +83,8 @@ class CodexAdapterTest {
         Map<String, Object> out = (Map<String, Object>) Json.parse(r.stdout());
         assertThat(out.keySet()).isSubsetOf(TOP_LEVEL.get(nativeEvent));
         assertThat(r.stdout()).as("never an explicit allow or approve").doesNotContain("\"allow\"", "\"approve\"");
-        if (out.get("hookSpecificOutput") instanceof Map<?, ?> specific) {
+        if (out.get("hookSpecificOutput") instanceof Map<?, ?> specificAny) {
+            Map<String, Object> specific = (Map<String, Object>) specificAny;
             assertThat(specific.keySet()).isSubsetOf(SPECIFIC.get(nativeEvent));
             assertThat(specific.get("hookEventName")).isEqualTo(nativeEvent);
         }
