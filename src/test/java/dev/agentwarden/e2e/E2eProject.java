@@ -103,9 +103,14 @@ final class E2eProject {
 
     /** Runs {@code <launcher> install --host claude --no-train} in the project, with this project's HOME. */
     Command.Result installWarden(Path launcher, Map<String, String> env) throws IOException {
+        return installWarden(launcher, env, "claude");
+    }
+
+    /** Runs {@code <launcher> install --host HOST --no-train} in the project, with this project's HOME. */
+    Command.Result installWarden(Path launcher, Map<String, String> env, String host) throws IOException {
         Map<String, String> installEnv = new LinkedHashMap<>(env);
         installEnv.put("HOME", home.toString());
-        return Command.run(List.of(launcher.toString(), "install", "--host", "claude", "--no-train"), root, installEnv,
+        return Command.run(List.of(launcher.toString(), "install", "--host", host, "--no-train"), root, installEnv,
                 Duration.ofSeconds(60));
     }
 

@@ -1,0 +1,262 @@
+package dev.agentwarden.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.json.Json;
+import dev.agentwarden.ledger.AgentRef;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real host, real verdicts, for the OpenAI Codex CLI: {@code codex exec} runs complete sessions
+ * against a {@link ScriptedModelServer} speaking the Responses API on 127.0.0.1, with Warden
+ * installed by {@code warden install --host codex} ({@code .codex/hooks.json}), and each scenario
+ * checks what the host did from the next model request and the project's {@code .warden/} state.
+ *
+ * <p>The host comes from npm into the e2e cache ({@link HostInstall#CODEX}); the suite skips, loudly,
+ * only when neither the cache nor npm can provide it. See {@link CodexSession} for the set-up.
+ */
+@Tag("e2e")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CodexE2EIT {
+    private static final E2eSummary SUMMARY = new E2eSummary();
+
+    @TempDir
+    static Path suiteDir;
+
+    private static Path launcher;
+    private static CodexSession codex;
+    private static String host = "codex";
+    private static String unavailable;
+
+    @BeforeAll
+    static void installHostAndWarden() throws IOException {
+        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
+        launcher = wardenHome.resolve("bin/warden");
+        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
+        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
+
+        String version = HostInstall.wantedVersion(HostInstall.CODEX);
+        HostInstall.Outcome outcome = HostInstall.ensure(HostInstall.CODEX, HostInstall.cacheRoot(), version);
+        if (!outcome.available()) {
+            unavailable = "Codex unavailable: " + outcome.unavailable().replace("\n", " / ");
+            String banner = "#".repeat(100);
+            String text = banner + "\n# E2E SKIPPED: " + unavailable + "\n# Install it with: npm install --prefix "
+                    + HostInstall.cacheRoot().resolve(HostInstall.CODEX.id()) + " "
+                    + HostInstall.CODEX.npmPackage() + "@" + version + "\n" + banner;
+            System.out.println(text);
+            System.err.println(text);
+            SUMMARY.note("SKIPPED: " + unavailable);
+            return;
+        }
+        host = "codex " + outcome.version();
+        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
+        codex = new CodexSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
+        SUMMARY.note("host: " + outcome.binary() + " (" + outcome.how() + ")");
+        SUMMARY.note("network: " + sandbox.description());
+    }
+
+    @AfterAll
+    static void printSummary() {
+        System.out.println(SUMMARY.render());
+    }
+
+    @Test
+    @Order(1)
+    void blockingConcern_deniesBash_andTheModelReadsWardensReason(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "blocking concern denies Bash",
+                "next request: function_call_output with Warden's reason; command not run; session completes");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-7f3: denied-marker is off limits"
+                """, """
+                pre_tool_use: [no-denied-marker]
+                """));
+        install(project);
+
+        Session run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("denied", "exec_command", Map.of("cmd", "touch denied-marker")),
+                Turn.text("FINAL: done")));
+
+        Optional<String> output = run.toolOutput("denied");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; marker "
+                + (project.exists("denied-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(output).as("function_call_output for the denied call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains("[warden] DENY-7f3: denied-marker is off limits"));
+        assertThat(project.exists("denied-marker")).as("the denied command ran").isFalse();
+        assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        row.pass();
+    }
+
+    @Test
+    @Order(2)
+    void subagentSpawn_reachesTheLedgerWithTheHostsAgentId(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "subagent spawn reaches the ledger",
+                "ledger: subagent_start and subagent_stop, ref = hash of Codex's agent_id");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                subagent-ledger:
+                  script: builtin:subagent-ledger
+                  posture: shadow
+                spawn-guard:
+                  script: builtin:spawn-guard
+                  posture: shadow
+                  tools: [spawn_agent]
+                  candidates:
+                    - {label: n2m4, max_depth: 2, max_concurrent: 4}
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                pre_tool_use: [capture, spawn-guard]
+                subagent_start: [capture, subagent-ledger]
+                subagent_stop: [capture, subagent-ledger]
+                """));
+        install(project);
+
+        Session run = session(project, "delegate the marker", ModelScript.of(
+                Turn.spawn("helper", "SUBAGENT-TASK-e2e: touch sub-marker", "default",
+                        Turn.tool("sub_touch", "exec_command", Map.of("cmd", "touch sub-marker")),
+                        Turn.text("SUB-FINAL: done")),
+                Turn.text("FINAL: done")));
+
+        List<String> trace = project.captured().stream().map(CodexE2EIT::traceOf).toList();
+        String agentId = project.captured().stream().map(CodexE2EIT::payload)
+                .filter(p -> "SubagentStart".equals(p.get("hook_event_name"))).map(p -> (String) p.get("agent_id"))
+                .findFirst().orElse(null);
+        List<Map<String, Object>> ledger = ledgerLines(project);
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("hooks " + trace + "; ledger " + ledger.stream().map(l -> l.get("event") + "/" + l.get("ref")).toList());
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(agentId).as("SubagentStart carried Codex's agent_id: " + trace).isNotNull();
+        assertThat(ledger).extracting(l -> l.get("event")).containsExactly("subagent_start", "subagent_stop");
+        assertThat(ledger).extracting(l -> l.get("ref")).containsOnly(AgentRef.of(agentId));
+        assertThat(project.exists("sub-marker")).as("the subagent's command ran").isTrue();
+        row.pass();
+    }
+
+    // ---- Helpers ------------------------------------------------------------------------------
+
+    /** What one {@code codex exec} did: its process, and the requests it sent to the scripted model. */
+    record Session(Command.Result process, ScriptedModelServer server) {
+        /** The {@code output} of the first {@code function_call_output} the host sent for a scripted call. */
+        Optional<String> toolOutput(String scriptedId) {
+            String callId = OpenAiResponsesApi.callId(scriptedId);
+            for (ScriptedModelServer.Exchange e : server.steps()) {
+                for (Object i : AnthropicMessagesApi.list(e.body().get("input"))) {
+                    if (i instanceof Map<?, ?> item && "function_call_output".equals(item.get("type"))
+                            && callId.equals(item.get("call_id"))) {
+                        Object out = item.get("output");
+                        return Optional.of(out instanceof String s ? s : Json.write(out));
+                    }
+                }
+            }
+            return Optional.empty();
+        }
+
+        long firstModelCallMillis() {
+            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
+        }
+
+        String describe() {
+            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
+                    + tail(process.stderr()) + "; model problems: " + server.problems();
+        }
+
+        private static String tail(String s) {
+            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
+        }
+    }
+
+    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
+        if (unavailable != null) {
+            for (E2eSummary.Row row : rows) {
+                row.skip(unavailable);
+            }
+            Assumptions.abort(unavailable);
+        }
+        return E2eProject.create(dir.toRealPath());
+    }
+
+    private static void install(E2eProject project) throws IOException {
+        Command.Result r = project.installWarden(launcher, codex.baseEnv(), "codex");
+        assertThat(r.exitCode()).as("warden install --host codex: " + r.stdout() + r.stderr()).isZero();
+        assertThat(project.root().resolve(".codex/hooks.json")).exists();
+    }
+
+    private static Session session(E2eProject project, String prompt, ModelScript script) throws IOException {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiResponsesApi(), script)) {
+            return new Session(codex.run(project, server, prompt), server);
+        }
+    }
+
+    /** A project manifest: the given concerns and Codex chains, with Codex's native event aliases. */
+    private static String manifest(String concerns, String codexChains) {
+        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  codex:\n" + codexChains.indent(4)
+                + """
+                native_event_aliases:
+                  codex:
+                    SessionStart: session_start
+                    UserPromptSubmit: user_prompt_submit
+                    PreToolUse: pre_tool_use
+                    PostToolUse: post_tool_use
+                    Stop: stop
+                    SubagentStart: subagent_start
+                    SubagentStop: subagent_stop
+                """;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> payload(Map<String, Object> envelope) {
+        return envelope.get("payload") instanceof Map<?, ?> p ? (Map<String, Object>) p : Map.of();
+    }
+
+    private static String traceOf(Map<String, Object> envelope) {
+        Map<String, Object> p = payload(envelope);
+        Object what = p.containsKey("tool_name") ? p.get("tool_name") : p.get("agent_type");
+        Object agentId = p.get("agent_id");
+        return envelope.get("native_event") + " " + what + " agent_id=" + (agentId == null ? "-" : agentId);
+    }
+
+    private static List<Map<String, Object>> ledgerLines(E2eProject project) throws IOException {
+        Path dir = project.root().resolve(".warden/state/ledger");
+        List<Map<String, Object>> lines = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return lines;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    lines.add(Json.parseObject(line));
+                }
+            }
+        }
+        return lines;
+    }
+}
