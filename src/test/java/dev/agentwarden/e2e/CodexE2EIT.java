@@ -38,6 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CodexE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
+    /**
+     * The parent's wait for its subagent: {@code codex exec} ends with the parent's turn, and the
+     * subagent's id (which {@code wait_agent} needs) is not known to a scripted model. So the parent
+     * runs a shell loop until the ledger holds the stop (30 s cap, so a failed run leaves nothing behind).
+     */
+    private static final String WAIT_FOR_SUBAGENT_STOP = "for _ in $(seq 600); do grep -qs subagent_stop"
+            + " .warden/state/ledger/*.jsonl && { echo stopped; exit 0; }; sleep 0.05; done; echo 'no stop' >&2; exit 1";
 
     @TempDir
     static Path suiteDir;
@@ -144,17 +151,24 @@ class CodexE2EIT {
                 Turn.spawn("helper", "SUBAGENT-TASK-e2e: touch sub-marker", "default",
                         Turn.tool("sub_touch", "exec_command", Map.of("cmd", "touch sub-marker")),
                         Turn.text("SUB-FINAL: done")),
+                Turn.tool("wait", "exec_command", Map.of("cmd", WAIT_FOR_SUBAGENT_STOP)),
                 Turn.text("FINAL: done")));
 
         List<String> trace = project.captured().stream().map(CodexE2EIT::traceOf).toList();
         String agentId = project.captured().stream().map(CodexE2EIT::payload)
                 .filter(p -> "SubagentStart".equals(p.get("hook_event_name"))).map(p -> (String) p.get("agent_id"))
                 .findFirst().orElse(null);
-        List<Map<String, Object>> ledger = ledgerLines(project);
+        List<Map<String, Object>> ledger = ledgerLines(project).stream()
+                .filter(l -> String.valueOf(l.get("event")).startsWith("subagent_")).toList();
         row.timing(run.process().millis(), run.firstModelCallMillis());
-        row.observed("hooks " + trace + "; ledger " + ledger.stream().map(l -> l.get("event") + "/" + l.get("ref")).toList());
+        row.observed("ledger " + ledger.stream().map(l -> l.get("event") + "/" + l.get("ref")).toList()
+                + "; hooks " + trace);
         assertThat(run.process().exitCode()).as(run.describe()).isZero();
-        assertThat(agentId).as("SubagentStart carried Codex's agent_id: " + trace).isNotNull();
+        assertThat(agentId).as("SubagentStart carried Codex's agent_id: " + trace + "; " + run.describe()).isNotNull();
+        assertThat(trace).as("the subagent's own Bash call carries its agent_id")
+                .contains("PreToolUse Bash agent_id=" + agentId);
+        assertThat(ledgerLines(project)).as("spawn-guard saw Codex's spawn_agent call")
+                .anySatisfy(l -> assertThat(l.get("event")).isEqualTo("spawn_guard_shadow"));
         assertThat(ledger).extracting(l -> l.get("event")).containsExactly("subagent_start", "subagent_stop");
         assertThat(ledger).extracting(l -> l.get("ref")).containsOnly(AgentRef.of(agentId));
         assertThat(project.exists("sub-marker")).as("the subagent's command ran").isTrue();
