@@ -31,6 +31,20 @@ import org.junit.jupiter.api.io.TempDir;
  * installed by {@code warden install --host codex} ({@code .codex/hooks.json}), and each scenario
  * checks what the host did from the next model request and the project's {@code .warden/} state.
  *
+ * <p>How Codex 0.171.0 behaves, as observed with this harness:
+ * <ul>
+ *   <li>The shell tool is {@code exec_command} ({@code {"cmd": …}}); hooks see it as {@code Bash} with
+ *       {@code tool_input.command}. Subagents are spawned with {@code spawn_agent} inside the
+ *       {@code multi_agent_v1} tool namespace (the call item carries {@code namespace}).</li>
+ *   <li>A PreToolUse {@code permissionDecision: "deny"} becomes the call's
+ *       {@code function_call_output}: {@code "Command blocked by PreToolUse hook: <reason>. Command: …"};
+ *       the command does not run and the session goes on.</li>
+ *   <li>{@code codex exec} ends with the parent's turn, subagents included; the subagent's own
+ *       PreToolUse carries its {@code agent_id}, as do SubagentStart and SubagentStop.</li>
+ *   <li>{@code codex exec --json} reports neither invalid hook output nor hook failures on stdout or
+ *       stderr, so only effects (the next request, files, Warden's state) are asserted.</li>
+ * </ul>
+ *
  * <p>The host comes from npm into the e2e cache ({@link HostInstall#CODEX}); the suite skips, loudly,
  * only when neither the cache nor npm can provide it. See {@link CodexSession} for the set-up.
  */
@@ -172,6 +186,37 @@ class CodexE2EIT {
         assertThat(ledger).extracting(l -> l.get("event")).containsExactly("subagent_start", "subagent_stop");
         assertThat(ledger).extracting(l -> l.get("ref")).containsOnly(AgentRef.of(agentId));
         assertThat(project.exists("sub-marker")).as("the subagent's command ran").isTrue();
+        row.pass();
+    }
+
+    @Test
+    @Order(3)
+    void noOpinion_onBashAndStop_leavesTheSessionAlone(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "no opinion on Bash, PostToolUse and Stop",
+                "command runs; PostToolUse (string tool_response) and Stop reach Warden; session completes");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                pre_tool_use: [capture]
+                post_tool_use: [capture]
+                stop: [capture]
+                """));
+        install(project);
+
+        Session run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("allowed", "exec_command", Map.of("cmd", "touch allowed-marker")),
+                Turn.text("FINAL: done")));
+
+        List<String> trace = project.captured().stream().map(CodexE2EIT::traceOf).toList();
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("marker " + (project.exists("allowed-marker") ? "created" : "ABSENT") + "; hooks " + trace);
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(project.exists("allowed-marker")).as("the allowed command ran").isTrue();
+        assertThat(trace).contains("PreToolUse Bash agent_id=-", "PostToolUse Bash agent_id=-", "Stop null agent_id=-");
+        assertThat(run.process().stdout()).contains("FINAL: done");
         row.pass();
     }
 
