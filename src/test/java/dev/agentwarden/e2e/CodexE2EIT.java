@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -75,23 +74,14 @@ class CodexE2EIT {
         Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
         assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
 
-        String version = HostInstall.wantedVersion(HostInstall.CODEX);
-        HostInstall.Outcome outcome = HostInstall.ensure(HostInstall.CODEX, HostInstall.cacheRoot(), version);
+        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(HostInstall.CODEX, "Codex", SUMMARY);
         if (!outcome.available()) {
-            unavailable = "Codex unavailable: " + outcome.unavailable().replace("\n", " / ");
-            String banner = "#".repeat(100);
-            String text = banner + "\n# E2E SKIPPED: " + unavailable + "\n# Install it with: npm install --prefix "
-                    + HostInstall.cacheRoot().resolve(HostInstall.CODEX.id()) + " "
-                    + HostInstall.CODEX.npmPackage() + "@" + version + "\n" + banner;
-            System.out.println(text);
-            System.err.println(text);
-            SUMMARY.note("SKIPPED: " + unavailable);
+            unavailable = outcome.unavailable();
             return;
         }
         host = "codex " + outcome.version();
         LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
         codex = new CodexSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
-        SUMMARY.note("host: " + outcome.binary() + " (" + outcome.how() + ")");
         SUMMARY.note("network: " + sandbox.description());
     }
 
@@ -168,8 +158,8 @@ class CodexE2EIT {
                 Turn.tool("wait", "exec_command", Map.of("cmd", WAIT_FOR_SUBAGENT_STOP)),
                 Turn.text("FINAL: done")));
 
-        List<String> trace = project.captured().stream().map(CodexE2EIT::traceOf).toList();
-        String agentId = project.captured().stream().map(CodexE2EIT::payload)
+        List<String> trace = project.captured().stream().map(E2eProject::traceOf).toList();
+        String agentId = project.captured().stream().map(E2eProject::payloadOf)
                 .filter(p -> "SubagentStart".equals(p.get("hook_event_name"))).map(p -> (String) p.get("agent_id"))
                 .findFirst().orElse(null);
         List<Map<String, Object>> ledger = ledgerLines(project).stream()
@@ -210,7 +200,7 @@ class CodexE2EIT {
                 Turn.tool("allowed", "exec_command", Map.of("cmd", "touch allowed-marker")),
                 Turn.text("FINAL: done")));
 
-        List<String> trace = project.captured().stream().map(CodexE2EIT::traceOf).toList();
+        List<String> trace = project.captured().stream().map(E2eProject::traceOf).toList();
         row.timing(run.process().millis(), run.firstModelCallMillis());
         row.observed("marker " + (project.exists("allowed-marker") ? "created" : "ABSENT") + "; hooks " + trace);
         assertThat(run.process().exitCode()).as(run.describe()).isZero();
@@ -254,13 +244,7 @@ class CodexE2EIT {
     }
 
     private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
-        if (unavailable != null) {
-            for (E2eSummary.Row row : rows) {
-                row.skip(unavailable);
-            }
-            Assumptions.abort(unavailable);
-        }
-        return E2eProject.create(dir.toRealPath());
+        return E2eProject.forScenario(dir, unavailable, rows);
     }
 
     private static void install(E2eProject project) throws IOException {
@@ -291,17 +275,7 @@ class CodexE2EIT {
                 """;
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> payload(Map<String, Object> envelope) {
-        return envelope.get("payload") instanceof Map<?, ?> p ? (Map<String, Object>) p : Map.of();
-    }
 
-    private static String traceOf(Map<String, Object> envelope) {
-        Map<String, Object> p = payload(envelope);
-        Object what = p.containsKey("tool_name") ? p.get("tool_name") : p.get("agent_type");
-        Object agentId = p.get("agent_id");
-        return envelope.get("native_event") + " " + what + " agent_id=" + (agentId == null ? "-" : agentId);
-    }
 
     private static List<Map<String, Object>> ledgerLines(E2eProject project) throws IOException {
         Path dir = project.root().resolve(".warden/state/ledger");
