@@ -23,8 +23,9 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code warden install --host claude|cowork}: writes Warden's hook entries into Claude Code's
- * settings, then trains the class-data archive for the JVM the launcher will use.
+ * {@code warden install --host claude|cowork|codex}: writes Warden's hook entries into Claude Code's
+ * settings (or Codex's {@code hooks.json}, the same {@code hooks} shape), then trains the
+ * class-data archive for the JVM the launcher will use.
  *
  * <p>Project scope binds the native events the manifest in force gives a chain, with a tool
  * matcher narrowed to the chain's tools where every concern names its tools (fewer JVM starts).
@@ -36,10 +37,10 @@ final class InstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", required = true, description = "claude or cowork.")
+    @Option(names = "--host", required = true, description = "claude, cowork or codex.")
     String host;
 
-    @Option(names = "--scope", description = "project (.claude/settings.json) or user (~/.claude/settings.json).")
+    @Option(names = "--scope", description = "project (.claude/settings.json, .codex/hooks.json) or user (~/.claude/settings.json, $CODEX_HOME/hooks.json).")
     String scope;
 
     @Option(names = "--dry-run", description = "Print the settings that would be written; change nothing.")
@@ -145,8 +146,8 @@ final class InstallCommand implements Callable<Integer> {
     /** Which settings file an install or uninstall edits. */
     record Target(String host, boolean user, Path settings, Path root) {
         static Target resolve(String host, String scope, Path projectDir, PrintWriter err) {
-            if (!host.equals("claude") && !host.equals("cowork")) {
-                err.println("warden: --host must be claude or cowork (other hosts are not installable yet)");
+            if (!host.equals("claude") && !host.equals("cowork") && !host.equals("codex")) {
+                err.println("warden: --host must be claude, cowork or codex (other hosts are not installable yet)");
                 return null;
             }
             if (scope != null && !scope.equals("project") && !scope.equals("user")) {
@@ -162,8 +163,19 @@ final class InstallCommand implements Callable<Integer> {
                 user = true;
             }
             Path root = (projectDir != null ? projectDir : Path.of("")).toAbsolutePath().normalize();
-            Path settings = user ? userHome().resolve(".claude/settings.json") : root.resolve(".claude/settings.json");
+            Path settings;
+            if (host.equals("codex")) {
+                settings = user ? codexHome().resolve("hooks.json") : root.resolve(".codex/hooks.json");
+            } else {
+                settings = user ? userHome().resolve(".claude/settings.json") : root.resolve(".claude/settings.json");
+            }
             return new Target(host, user, settings, root);
+        }
+
+        /** Codex's home: {@code $CODEX_HOME}, else {@code ~/.codex}. */
+        static Path codexHome() {
+            String codexHome = System.getenv("CODEX_HOME");
+            return codexHome != null && !codexHome.isEmpty() ? Path.of(codexHome) : userHome().resolve(".codex");
         }
 
         /** {@code $HOME} first (as the host sees it), then the JVM's idea of the home directory. */

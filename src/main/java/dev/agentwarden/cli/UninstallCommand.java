@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code warden uninstall --host claude|cowork}: removes only Warden's hook entries. */
+/** {@code warden uninstall --host claude|cowork|codex}: removes only Warden's hook entries. */
 @Command(name = "uninstall", description = "Remove Warden's hooks from a host's settings; other hooks stay.")
 final class UninstallCommand implements Callable<Integer> {
     @Spec

@@ -1,6 +1,7 @@
 package dev.agentwarden.host;
 
 import dev.agentwarden.host.claude.ClaudeAdapter;
+import dev.agentwarden.host.codex.CodexAdapter;
 
 /** The adapter for each host id that has output semantics. */
 public final class HostAdapters {
@@ -13,6 +14,8 @@ public final class HostAdapters {
             case "claude":
             case "cowork":
                 return new ClaudeAdapter(host);
+            case "codex":
+                return new CodexAdapter();
             default:
                 return null;
         }

@@ -44,7 +44,7 @@ concerns:
     script: builtin:spawn-guard
     posture: shadow
     fail_closed: false
-    tools: [Agent, Task]
+    tools: [Agent, Task, spawn_agent]   # Claude Code's and Codex's subagent-dispatch tools
     candidates:
       - {label: n2m4, max_depth: 2, max_concurrent: 4}
       - {label: n3m6, max_depth: 3, max_concurrent: 6}
@@ -60,6 +60,8 @@ platforms:
     subagent_start: [subagent-ledger]
     subagent_stop: [subagent-ledger]
   cowork: *claude-chains
+  # Codex names its shell tool Bash in hooks and spawns subagents with spawn_agent.
+  codex: *claude-chains
 
 native_event_aliases:
   claude: &claude-events
@@ -76,5 +78,17 @@ native_event_aliases:
     SubagentStart: subagent_start
     SubagentStop: subagent_stop
   cowork: *claude-events
+  # Codex 0.171.0's hook events (PostCompact and Interrupt have no canonical event yet).
+  codex:
+    SessionStart: session_start
+    SessionEnd: session_end
+    UserPromptSubmit: user_prompt_submit
+    PreToolUse: pre_tool_use
+    PermissionRequest: permission_request
+    PostToolUse: post_tool_use
+    PreCompact: pre_compact
+    SubagentStart: subagent_start
+    SubagentStop: subagent_stop
+    Stop: stop
 """;
 }

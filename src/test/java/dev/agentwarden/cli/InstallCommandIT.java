@@ -55,9 +55,13 @@ class InstallCommandIT {
                 stop: [note]
               cowork:
                 pre_tool_use: [no-verify]
+              codex:
+                pre_tool_use: [no-verify]
+                subagent_start: [note]
             native_event_aliases:
               claude: {PreToolUse: pre_tool_use, Stop: stop, SessionStart: session_start}
               cowork: {PreToolUse: pre_tool_use, Stop: stop}
+              codex: {PreToolUse: pre_tool_use, SubagentStart: subagent_start, Stop: stop}
             """;
 
     @TempDir
@@ -241,6 +245,66 @@ class InstallCommandIT {
         assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "Stop");
         List<?> preToolUse = (List<?>) ((Map<?, ?>) after.get("hooks")).get("PreToolUse");
         assertThat(preToolUse).as("the user's group and Warden's, once").hasSize(2);
+    }
+
+    @Test
+    void install_codex_writesProjectHooksJsonKeepsUserHooksIdempotently() throws Exception {
+        Path hooksJson = writeSettings(project.resolve(".codex/hooks.json"), USER_SETTINGS);
+
+        WardenProcess.Result r = warden("install", "--host", "codex", "--no-train");
+        byte[] once = Files.readAllBytes(hooksJson);
+        WardenProcess.Result again = warden("install", "--host", "codex", "--no-train");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("installed 2 hook(s) for codex in " + hooksJson).contains("PreToolUse  matcher=Bash")
+                .contains("  SubagentStart\n");
+        Map<String, Object> after = Json.parseObject(Files.readString(hooksJson));
+        assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "SubagentStart");
+        assertThat(Files.readString(hooksJson))
+                .contains("\"command\": \"" + launcher + " dispatch --host codex --native-event PreToolUse\"")
+                .contains("\"type\": \"command\"").contains("\"timeout\": 60");
+        assertThat(Json.write(ClaudeSettings.uninstall(after))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        assertThat(again.exitCode()).isZero();
+        assertThat(Files.readAllBytes(hooksJson)).as("second install byte-identical").isEqualTo(once);
+        assertThat(Files.exists(project.resolve(".claude"))).as("Claude's settings untouched").isFalse();
+    }
+
+    @Test
+    void install_codexUserScope_writesCodexHomeHooksJson() throws Exception {
+        WardenProcess.Result r = warden("install", "--host", "codex", "--scope", "user", "--no-train");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        Path hooksJson = home.resolve(".codex/hooks.json");
+        assertThat(ClaudeSettings.installedEvents(Json.parseObject(Files.readString(hooksJson))))
+                .containsExactly("PreToolUse", "Stop", "SubagentStart");
+        assertThat(Files.exists(project.resolve(".codex"))).isFalse();
+    }
+
+    @Test
+    void install_codexCorruptHooksJson_refusedAndLeftByteIdentical() throws Exception {
+        byte[] corrupt = "{\"hooks\": {\"PreToolUse\": [".getBytes(StandardCharsets.UTF_8);
+        Path hooksJson = Files.write(Files.createDirectories(project.resolve(".codex")).resolve("hooks.json"), corrupt);
+
+        WardenProcess.Result install = warden("install", "--host", "codex", "--no-train");
+        WardenProcess.Result uninstall = warden("uninstall", "--host", "codex");
+
+        assertThat(install.exitCode()).isEqualTo(2);
+        assertThat(install.stderr()).contains(hooksJson + " is not valid JSON").contains("[settings_not_json]")
+                .doesNotContain("Exception");
+        assertThat(uninstall.exitCode()).isEqualTo(2);
+        assertThat(Files.readAllBytes(hooksJson)).isEqualTo(corrupt);
+    }
+
+    @Test
+    void uninstall_codex_removesOnlyWardensEntries() throws Exception {
+        Path hooksJson = writeSettings(project.resolve(".codex/hooks.json"), USER_SETTINGS);
+        assertThat(warden("install", "--host", "codex", "--no-train").exitCode()).isZero();
+
+        WardenProcess.Result r = warden("uninstall", "--host", "codex");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("removed Warden hooks for [PreToolUse, SubagentStart] from " + hooksJson);
+        assertThat(Json.write(Json.parseObject(Files.readString(hooksJson)))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
     }
 
     private WardenProcess.Result warden(String... args) throws Exception {

@@ -22,10 +22,10 @@ class InstallCommandTest {
 
     static Stream<Arguments> refused() {
         return Stream.of(
-                Arguments.of("install", "cursor", null, "--host must be claude or cowork"),
+                Arguments.of("install", "cursor", null, "--host must be claude, cowork or codex"),
                 Arguments.of("install", "claude", "global", "--scope must be project or user, not 'global'"),
                 Arguments.of("install", "cowork", "project", "Cowork honours only user settings (~/.claude/settings.json)"),
-                Arguments.of("uninstall", "gemini", null, "--host must be claude or cowork"),
+                Arguments.of("uninstall", "gemini", null, "--host must be claude, cowork or codex"),
                 Arguments.of("uninstall", "cowork", "project", "Cowork honours only user settings"));
     }
 

@@ -124,17 +124,9 @@ class ClaudeCodeE2EIT {
         Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
         assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
 
-        String version = HostInstall.wantedVersion(HostInstall.CLAUDE_CODE);
-        HostInstall.Outcome outcome = HostInstall.ensure(HostInstall.CLAUDE_CODE, HostInstall.cacheRoot(), version);
+        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(HostInstall.CLAUDE_CODE, "Claude Code", SUMMARY);
         if (!outcome.available()) {
-            unavailable = "Claude Code unavailable: " + outcome.unavailable().replace("\n", " / ");
-            String banner = "#".repeat(100);
-            String text = banner + "\n# E2E SKIPPED: " + unavailable + "\n# Install it with: npm install --prefix "
-                    + HostInstall.cacheRoot().resolve(HostInstall.CLAUDE_CODE.id()) + " "
-                    + HostInstall.CLAUDE_CODE.npmPackage() + "@" + version + "\n" + banner;
-            System.out.println(text);
-            System.err.println(text);
-            SUMMARY.note("SKIPPED: " + unavailable);
+            unavailable = outcome.unavailable();
             return;
         }
         host = "claude-code " + outcome.version();
@@ -144,7 +136,6 @@ class ClaudeCodeE2EIT {
         trainEnv.put("HOME", System.getProperty("user.home"));
         Command.Result train = Command.run(List.of(launcher.toString(), "train-archive"), wardenHome, trainEnv,
                 Duration.ofMinutes(3));
-        SUMMARY.note("host: " + outcome.binary() + " (" + outcome.how() + ")");
         SUMMARY.note("network: " + sandbox.description());
         SUMMARY.note("warden: " + launcher + "; start-up archive " + (train.ok() ? "trained" : "NOT trained: " + train.tail()));
     }
@@ -272,7 +263,7 @@ class ClaudeCodeE2EIT {
         Optional<ClaudeRun.ToolResultSeen> allowed = run.toolResult("allowed");
         Optional<ClaudeRun.ToolResultSeen> unlisted = run.toolResult("unlisted");
         List<Object> consulted = project.captured().stream().filter(e -> "PreToolUse".equals(e.get("native_event")))
-                .map(e -> payload(e).get("tool_use_id")).toList();
+                .map(e -> E2eProject.payloadOf(e).get("tool_use_id")).toList();
         List<Map<?, ?>> hookOutput = run.hookRecords("PreToolUse").stream()
                 .filter(h -> !String.valueOf(h.get("stdout")).isBlank()).toList();
         row.observed("warden consulted on " + consulted + ", printed " + hookOutput.size() + " answers; allowed: "
@@ -304,9 +295,9 @@ class ClaudeCodeE2EIT {
 
         row.timing(run);
         List<Map<String, Object>> events = project.captured();
-        List<String> trace = events.stream().map(ClaudeCodeE2EIT::traceOf).toList();
+        List<String> trace = events.stream().map(E2eProject::traceOf).toList();
         Optional<String> agentId = events.stream().filter(e -> "SubagentStart".equals(e.get("native_event")))
-                .map(e -> (String) payload(e).get("agent_id")).findFirst();
+                .map(e -> (String) E2eProject.payloadOf(e).get("agent_id")).findFirst();
         Optional<ClaudeRun.ToolResultSeen> agentResult = run.toolResult("helper");
         row.observed("chain saw " + trace + "; Agent tool_result names "
                 + agentResult.map(r -> r.content().replaceAll("(?s).*(agentId: \\w+).*", "$1")).orElse("nothing"));
@@ -318,7 +309,7 @@ class ClaudeCodeE2EIT {
                 "SubagentStart general-purpose agent_id=" + id,
                 "PreToolUse Bash agent_id=" + id,
                 "SubagentStop general-purpose agent_id=" + id);
-        assertThat(payload(events.get(2)).get("tool_use_id")).isEqualTo("toolu_sub_touch");
+        assertThat(E2eProject.payloadOf(events.get(2)).get("tool_use_id")).isEqualTo("toolu_sub_touch");
         assertThat(agentResult).as("the host's own record of the spawn")
                 .hasValueSatisfying(r -> assertThat(r.content()).contains("agentId: " + id));
         assertThat(project.exists("sub-marker")).as("the subagent's command ran").isTrue();
@@ -335,7 +326,7 @@ class ClaudeCodeE2EIT {
         }
         ClaudeRun run = subagentRun(row);
         String agentId = subagentProject.captured().stream().filter(e -> "SubagentStart".equals(e.get("native_event")))
-                .map(e -> (String) payload(e).get("agent_id")).findFirst().orElseThrow();
+                .map(e -> (String) E2eProject.payloadOf(e).get("agent_id")).findFirst().orElseThrow();
         String ref = sha256(agentId).substring(0, 12);
         Path state = subagentProject.root().resolve(".warden/state");
         List<String> ledger = new ArrayList<>();
@@ -368,7 +359,7 @@ class ClaudeCodeE2EIT {
         E2eSummary.Row row = SUMMARY.row(host, "spawn while a subagent is open",
                 "background subagent's SubagentStart reaches Warden before the second spawn's PreToolUse");
         ClaudeRun run = backgroundRun(row);
-        List<String> trace = backgroundProject.captured().stream().map(ClaudeCodeE2EIT::traceOf)
+        List<String> trace = backgroundProject.captured().stream().map(E2eProject::traceOf)
                 .filter(t -> t.startsWith("Subagent") || t.startsWith("PreToolUse Agent")).toList();
         row.timing(run);
         row.observed("chain saw " + trace);
@@ -741,15 +732,8 @@ class ClaudeCodeE2EIT {
 
     // ---- Helpers ------------------------------------------------------------------------------
 
-    /** A fresh project for a scenario, or a skip (recorded in its rows) when the host is unavailable. */
     private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
-        if (unavailable != null) {
-            for (E2eSummary.Row row : rows) {
-                row.skip(unavailable);
-            }
-            Assumptions.abort(unavailable);
-        }
-        return E2eProject.create(dir.toRealPath());
+        return E2eProject.forScenario(dir, unavailable, rows);
     }
 
     private static void pending(E2eSummary.Row row, String why) {
@@ -810,19 +794,7 @@ class ClaudeCodeE2EIT {
                 """;
     }
 
-    /** The host payload inside a captured envelope. */
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> payload(Map<String, Object> envelope) {
-        return envelope.get("payload") instanceof Map<?, ?> p ? (Map<String, Object>) p : Map.of();
-    }
 
-    /** A captured event as one line: native event, tool or agent type, and agent_id ("-" when absent). */
-    private static String traceOf(Map<String, Object> envelope) {
-        Map<String, Object> p = payload(envelope);
-        Object what = p.containsKey("tool_name") ? p.get("tool_name") : p.get("agent_type");
-        Object agentId = p.get("agent_id");
-        return envelope.get("native_event") + " " + what + " agent_id=" + (agentId == null ? "-" : agentId);
-    }
 
     /** Every text the host sent in one model request: system prompt blocks, system messages, user text blocks. */
     private static List<String> requestTexts(ScriptedModelServer.Exchange request) {

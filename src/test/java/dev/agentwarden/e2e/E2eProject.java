@@ -46,6 +46,34 @@ final class E2eProject {
         this.scratch = dir.resolve("tmp");
     }
 
+    /**
+     * A fresh project for a scenario, or, when the suite's host is {@code unavailable}, a skip
+     * recorded in the scenario's rows.
+     */
+    static E2eProject forScenario(Path dir, String unavailable, E2eSummary.Row... rows) throws IOException {
+        if (unavailable != null) {
+            for (E2eSummary.Row row : rows) {
+                row.skip(unavailable);
+            }
+            org.junit.jupiter.api.Assumptions.abort(unavailable);
+        }
+        return create(dir.toRealPath());
+    }
+
+    /** The host payload inside a captured envelope. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> payloadOf(Map<String, Object> envelope) {
+        return envelope.get("payload") instanceof Map<?, ?> p ? (Map<String, Object>) p : Map.of();
+    }
+
+    /** A captured event as one line: native event, tool or agent type, and agent_id ("-" when absent). */
+    static String traceOf(Map<String, Object> envelope) {
+        Map<String, Object> p = payloadOf(envelope);
+        Object what = p.containsKey("tool_name") ? p.get("tool_name") : p.get("agent_type");
+        Object agentId = p.get("agent_id");
+        return envelope.get("native_event") + " " + what + " agent_id=" + (agentId == null ? "-" : agentId);
+    }
+
     static E2eProject create(Path dir) throws IOException {
         E2eProject p = new E2eProject(dir);
         Files.createDirectories(p.root.resolve(".warden/concerns"));
@@ -103,9 +131,14 @@ final class E2eProject {
 
     /** Runs {@code <launcher> install --host claude --no-train} in the project, with this project's HOME. */
     Command.Result installWarden(Path launcher, Map<String, String> env) throws IOException {
+        return installWarden(launcher, env, "claude");
+    }
+
+    /** Runs {@code <launcher> install --host HOST --no-train} in the project, with this project's HOME. */
+    Command.Result installWarden(Path launcher, Map<String, String> env, String host) throws IOException {
         Map<String, String> installEnv = new LinkedHashMap<>(env);
         installEnv.put("HOME", home.toString());
-        return Command.run(List.of(launcher.toString(), "install", "--host", "claude", "--no-train"), root, installEnv,
+        return Command.run(List.of(launcher.toString(), "install", "--host", host, "--no-train"), root, installEnv,
                 Duration.ofSeconds(60));
     }
 

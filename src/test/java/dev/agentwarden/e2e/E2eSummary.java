@@ -40,8 +40,13 @@ final class E2eSummary {
 
         /** Records the host session's wall time, and when it made its first model call. */
         void timing(ClaudeRun run) {
-            this.millis = run.process().millis();
-            this.firstCallMillis = run.firstModelCallMillis();
+            timing(run.process().millis(), run.firstModelCallMillis());
+        }
+
+        /** The same from raw figures, for hosts without a {@link ClaudeRun}; -1 when unknown. */
+        void timing(long sessionMillis, long firstModelCallMillis) {
+            this.millis = sessionMillis;
+            this.firstCallMillis = firstModelCallMillis;
         }
 
         void pass() {

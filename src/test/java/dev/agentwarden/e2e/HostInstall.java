@@ -66,6 +66,28 @@ final class HostInstall {
         return version.strip();
     }
 
+    /**
+     * {@link #ensure} for a suite: the wanted version from the default cache, with the host's path
+     * noted in the summary, or, when there is none, a banner on stdout and stderr and a SKIPPED note,
+     * and an outcome whose {@code unavailable} is the suite's skip reason.
+     */
+    static Outcome ensureOrAnnounce(Host host, String name, E2eSummary summary) throws IOException {
+        String version = wantedVersion(host);
+        Outcome outcome = ensure(host, cacheRoot(), version);
+        if (outcome.available()) {
+            summary.note("host: " + outcome.binary() + " (" + outcome.how() + ")");
+            return outcome;
+        }
+        String why = name + " unavailable: " + outcome.unavailable().replace("\n", " / ");
+        String banner = "#".repeat(100);
+        String text = banner + "\n# E2E SKIPPED: " + why + "\n# Install it with: npm install --prefix "
+                + cacheRoot().resolve(host.id()) + " " + host.npmPackage() + "@" + version + "\n" + banner;
+        System.out.println(text);
+        System.err.println(text);
+        summary.note("SKIPPED: " + why);
+        return new Outcome(null, null, null, why);
+    }
+
     /** The cached binary when it runs and has the wanted version, else a fresh npm install into the cache. */
     static Outcome ensure(Host host, Path cacheRoot, String version) throws IOException {
         Path prefix = cacheRoot.resolve(host.id());

@@ -23,6 +23,8 @@ import java.util.Set;
  */
 final class OpenAiResponsesApi implements ModelApi {
     static final String SPAWN_TOOL = "spawn_agent";
+    /** The tool namespace Codex 0.171.0 offers {@code spawn_agent} in; a call names it beside the tool. */
+    static final String SPAWN_NAMESPACE = "multi_agent_v1";
 
     private static final Set<String> OUTPUT_ITEMS = Set.of("function_call", "custom_tool_call", "local_shell_call",
             "reasoning", "web_search_call");
@@ -117,8 +119,11 @@ final class OpenAiResponsesApi implements ModelApi {
                 Turn.Spawn spawn = (Turn.Spawn) turn;
                 String arguments = Json.write(Map.of("message", spawn.prompt()));
                 item = functionCall(seq, callId(spawn.id()), SPAWN_TOOL, arguments);
+                item.put("namespace", SPAWN_NAMESPACE);
+                Map<String, Object> added = functionCall(seq, callId(spawn.id()), SPAWN_TOOL, "");
+                added.put("namespace", SPAWN_NAMESPACE);
                 sse.event("response.output_item.added", event("response.output_item.added", sequence,
-                        "output_index", 0L, "item", functionCall(seq, callId(spawn.id()), SPAWN_TOOL, "")));
+                        "output_index", 0L, "item", added));
                 break;
             }
             default:

@@ -16,12 +16,12 @@ class SubagentManifestTest {
     }
 
     @Test
-    void defaultManifest_bindsLedgerAndShadowGuardForClaudeAndCowork() throws ManifestException {
+    void defaultManifest_bindsLedgerAndShadowGuardForClaudeCoworkAndCodex() throws ManifestException {
         ManifestLoader.Source source = ManifestLoader.builtinDefault();
         ManifestCompiler.Result r = compile(new String(source.bytes(), StandardCharsets.UTF_8));
 
         assertThat(r.problems()).isEmpty();
-        for (String host : List.of("claude", "cowork")) {
+        for (String host : List.of("claude", "cowork", "codex")) {
             Manifest m = r.manifest();
             assertThat(m.chain(host, EventName.SUBAGENT_START, null)).extracting(ConcernSpec::name).containsExactly("subagent-ledger");
             assertThat(m.chain(host, EventName.SUBAGENT_STOP, null)).extracting(ConcernSpec::name).containsExactly("subagent-ledger");
@@ -29,7 +29,7 @@ class SubagentManifestTest {
             assertThat(pre.get(pre.size() - 1)).satisfies(c -> {
                 assertThat(c.name()).isEqualTo("spawn-guard");
                 assertThat(c.posture()).isEqualTo(Posture.SHADOW);
-                assertThat(c.tools()).containsExactlyInAnyOrder("Agent", "Task");
+                assertThat(c.tools()).containsExactlyInAnyOrder("Agent", "Task", "spawn_agent");
             });
         }
     }

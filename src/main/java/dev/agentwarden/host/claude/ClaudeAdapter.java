@@ -8,9 +8,11 @@ import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Claude Code's command-hook protocol; Cowork runs the same CLI and shares it.
+ * Claude Code's command-hook protocol; Cowork runs the same CLI and shares it, and Codex speaks a
+ * stricter {@link Dialect} of it.
  *
  * <p>Output is always exit 0 with at most one JSON object on stdout. No opinion is no output (never
  * an explicit allow, which would skip the host's own permission prompt). A block is rendered in the
@@ -26,26 +28,45 @@ public final class ClaudeAdapter implements HostAdapter {
 
     private static final String PREFIX = "[warden] ";
 
-    /** How a block is expressed per native event; events missing here cannot be blocked. */
-    private enum BlockChannel { PERMISSION_DENY, DECISION_BLOCK, PERMISSION_REQUEST_DENY }
+    /** How a block is expressed per native event; events missing from a dialect cannot be blocked. */
+    public enum BlockChannel { PERMISSION_DENY, DECISION_BLOCK, PERMISSION_REQUEST_DENY }
 
-    private static final Map<String, BlockChannel> BLOCK = Map.of(
-            "PreToolUse", BlockChannel.PERMISSION_DENY,
-            "UserPromptSubmit", BlockChannel.DECISION_BLOCK,
-            "Stop", BlockChannel.DECISION_BLOCK,
-            "SubagentStop", BlockChannel.DECISION_BLOCK,
-            "PostToolUse", BlockChannel.DECISION_BLOCK,
-            "PermissionRequest", BlockChannel.PERMISSION_REQUEST_DENY);
+    /**
+     * One host's variant of the Claude-style protocol.
+     *
+     * @param block        the block channel per native event
+     * @param context      events whose {@code hookSpecificOutput.additionalContext} reaches the model
+     * @param haltAsDeny   events that reject {@code continue: false}: a halt is their block instead
+     * @param noOutput     events whose output the host never reads: a verdict there is a stderr note
+     * @param jsonRequired events where "no opinion" must still be a JSON object ({@code {}})
+     */
+    public record Dialect(Map<String, BlockChannel> block, Set<String> context, Set<String> haltAsDeny,
+                          Set<String> noOutput, Set<String> jsonRequired) {
+    }
 
-    /** Events whose {@code hookSpecificOutput.additionalContext} reaches the model. */
-    private static final java.util.Set<String> CONTEXT = java.util.Set.of(
-            "PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart",
-            "SubagentStart", "Stop", "SubagentStop");
+    /** Claude Code's (and Cowork's) dialect. */
+    public static final Dialect CLAUDE = new Dialect(
+            Map.of(
+                    "PreToolUse", BlockChannel.PERMISSION_DENY,
+                    "UserPromptSubmit", BlockChannel.DECISION_BLOCK,
+                    "Stop", BlockChannel.DECISION_BLOCK,
+                    "SubagentStop", BlockChannel.DECISION_BLOCK,
+                    "PostToolUse", BlockChannel.DECISION_BLOCK,
+                    "PermissionRequest", BlockChannel.PERMISSION_REQUEST_DENY),
+            Set.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart",
+                    "SubagentStart", "Stop", "SubagentStop"),
+            Set.of(), Set.of(), Set.of());
 
     private final String id;
+    private final Dialect dialect;
 
     public ClaudeAdapter(String id) {
+        this(id, CLAUDE);
+    }
+
+    public ClaudeAdapter(String id, Dialect dialect) {
         this.id = id;
+        this.dialect = dialect;
     }
 
     @Override
@@ -68,11 +89,20 @@ public final class ClaudeAdapter implements HostAdapter {
 
     @Override
     public Capability capability(String nativeEvent) {
-        return new Capability(BLOCK.containsKey(nativeEvent), CONTEXT.contains(nativeEvent));
+        return new Capability(dialect.block().containsKey(nativeEvent), dialect.context().contains(nativeEvent));
     }
 
     @Override
     public HostResponse render(String nativeEvent, Verdict verdict) {
+        if (dialect.noOutput().contains(nativeEvent)) {
+            return verdict.kind() == Verdict.Kind.ALLOW && verdict.context() == null ? HostResponse.SILENT
+                    : HostResponse.SILENT.withStderr("warden: " + verdict.kind().name().toLowerCase(java.util.Locale.ROOT)
+                    + " not delivered on " + nativeEvent + " (the host reads no output): " + verdict.reason());
+        }
+        if (verdict.kind() == Verdict.Kind.HALT && dialect.haltAsDeny().contains(nativeEvent)) {
+            return renderBlock(nativeEvent, verdict)
+                    .withStderr("warden: halt rendered as a deny on " + nativeEvent + " (continue:false unsupported)");
+        }
         switch (verdict.kind()) {
             case HALT: {
                 Map<String, Object> out = new LinkedHashMap<>();
@@ -85,12 +115,15 @@ public final class ClaudeAdapter implements HostAdapter {
             case WARN:
             case ALLOW:
             default:
-                return verdict.context() == null ? HostResponse.SILENT : renderContext(nativeEvent, verdict.context());
+                if (verdict.context() != null) {
+                    return renderContext(nativeEvent, verdict.context());
+                }
+                return dialect.jsonRequired().contains(nativeEvent) ? new HostResponse(0, "{}", "") : HostResponse.SILENT;
         }
     }
 
     private HostResponse renderBlock(String nativeEvent, Verdict verdict) {
-        BlockChannel channel = BLOCK.get(nativeEvent);
+        BlockChannel channel = dialect.block().get(nativeEvent);
         String reason = cap(PREFIX + verdict.reason());
         Map<String, Object> out = new LinkedHashMap<>();
         if (channel == null) {
@@ -131,7 +164,7 @@ public final class ClaudeAdapter implements HostAdapter {
 
     private HostResponse renderContext(String nativeEvent, String context) {
         Map<String, Object> out = new LinkedHashMap<>();
-        if (CONTEXT.contains(nativeEvent)) {
+        if (dialect.context().contains(nativeEvent)) {
             Map<String, Object> specific = new LinkedHashMap<>();
             specific.put("hookEventName", nativeEvent);
             specific.put("additionalContext", cap(context));

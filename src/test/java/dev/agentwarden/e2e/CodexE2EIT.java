@@ -1,0 +1,295 @@
+package dev.agentwarden.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.json.Json;
+import dev.agentwarden.ledger.AgentRef;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real host, real verdicts, for the OpenAI Codex CLI: {@code codex exec} runs complete sessions
+ * against a {@link ScriptedModelServer} speaking the Responses API on 127.0.0.1, with Warden
+ * installed by {@code warden install --host codex} ({@code .codex/hooks.json}), and each scenario
+ * checks what the host did from the next model request and the project's {@code .warden/} state.
+ *
+ * <p>How Codex 0.171.0 behaves, as observed with this harness:
+ * <ul>
+ *   <li>The shell tool is {@code exec_command} ({@code {"cmd": …}}); hooks see it as {@code Bash} with
+ *       {@code tool_input.command}. Subagents are spawned with {@code spawn_agent} inside the
+ *       {@code multi_agent_v1} tool namespace (the call item carries {@code namespace}).</li>
+ *   <li>A PreToolUse {@code permissionDecision: "deny"} becomes the call's
+ *       {@code function_call_output}: {@code "Command blocked by PreToolUse hook: <reason>. Command: …"};
+ *       the command does not run and the session goes on.</li>
+ *   <li>{@code codex exec} ends with the parent's turn, subagents included; the subagent's own
+ *       PreToolUse carries its {@code agent_id}, as do SubagentStart and SubagentStop.</li>
+ *   <li>{@code codex exec --json} reports neither invalid hook output nor hook failures on stdout or
+ *       stderr, so only effects (the next request, files, Warden's state) are asserted.</li>
+ * </ul>
+ *
+ * <p>The host comes from npm into the e2e cache ({@link HostInstall#CODEX}); the suite skips, loudly,
+ * only when neither the cache nor npm can provide it. See {@link CodexSession} for the set-up.
+ */
+@Tag("e2e")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class CodexE2EIT {
+    private static final E2eSummary SUMMARY = new E2eSummary();
+    /**
+     * The parent's wait for its subagent: {@code codex exec} ends with the parent's turn, and the
+     * subagent's id (which {@code wait_agent} needs) is not known to a scripted model. So the parent
+     * runs a shell loop until the ledger holds the stop (30 s cap, so a failed run leaves nothing behind).
+     */
+    private static final String WAIT_FOR_SUBAGENT_STOP = "for _ in $(seq 600); do grep -qs subagent_stop"
+            + " .warden/state/ledger/*.jsonl && { echo stopped; exit 0; }; sleep 0.05; done; echo 'no stop' >&2; exit 1";
+
+    @TempDir
+    static Path suiteDir;
+
+    private static Path launcher;
+    private static CodexSession codex;
+    private static String host = "codex";
+    private static String unavailable;
+
+    @BeforeAll
+    static void installHostAndWarden() throws IOException {
+        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
+        launcher = wardenHome.resolve("bin/warden");
+        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
+        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
+
+        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(HostInstall.CODEX, "Codex", SUMMARY);
+        if (!outcome.available()) {
+            unavailable = outcome.unavailable();
+            return;
+        }
+        host = "codex " + outcome.version();
+        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
+        codex = new CodexSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
+        SUMMARY.note("network: " + sandbox.description());
+    }
+
+    @AfterAll
+    static void printSummary() {
+        System.out.println(SUMMARY.render());
+    }
+
+    @Test
+    @Order(1)
+    void blockingConcern_deniesBash_andTheModelReadsWardensReason(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "blocking concern denies Bash",
+                "next request: function_call_output with Warden's reason; command not run; session completes");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-7f3: denied-marker is off limits"
+                """, """
+                pre_tool_use: [no-denied-marker]
+                """));
+        install(project);
+
+        Session run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("denied", "exec_command", Map.of("cmd", "touch denied-marker")),
+                Turn.text("FINAL: done")));
+
+        Optional<String> output = run.toolOutput("denied");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; marker "
+                + (project.exists("denied-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(output).as("function_call_output for the denied call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains("[warden] DENY-7f3: denied-marker is off limits"));
+        assertThat(project.exists("denied-marker")).as("the denied command ran").isFalse();
+        assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        row.pass();
+    }
+
+    @Test
+    @Order(2)
+    void subagentSpawn_reachesTheLedgerWithTheHostsAgentId(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "subagent spawn reaches the ledger",
+                "ledger: subagent_start and subagent_stop, ref = hash of Codex's agent_id");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                subagent-ledger:
+                  script: builtin:subagent-ledger
+                  posture: shadow
+                spawn-guard:
+                  script: builtin:spawn-guard
+                  posture: shadow
+                  tools: [spawn_agent]
+                  candidates:
+                    - {label: n2m4, max_depth: 2, max_concurrent: 4}
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                pre_tool_use: [capture, spawn-guard]
+                subagent_start: [capture, subagent-ledger]
+                subagent_stop: [capture, subagent-ledger]
+                """));
+        install(project);
+
+        Session run = session(project, "delegate the marker", ModelScript.of(
+                Turn.spawn("helper", "SUBAGENT-TASK-e2e: touch sub-marker", "default",
+                        Turn.tool("sub_touch", "exec_command", Map.of("cmd", "touch sub-marker")),
+                        Turn.text("SUB-FINAL: done")),
+                Turn.tool("wait", "exec_command", Map.of("cmd", WAIT_FOR_SUBAGENT_STOP)),
+                Turn.text("FINAL: done")));
+
+        List<String> trace = project.captured().stream().map(E2eProject::traceOf).toList();
+        String agentId = project.captured().stream().map(E2eProject::payloadOf)
+                .filter(p -> "SubagentStart".equals(p.get("hook_event_name"))).map(p -> (String) p.get("agent_id"))
+                .findFirst().orElse(null);
+        List<Map<String, Object>> ledger = ledgerLines(project).stream()
+                .filter(l -> String.valueOf(l.get("event")).startsWith("subagent_")).toList();
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("ledger " + ledger.stream().map(l -> l.get("event") + "/" + l.get("ref")).toList()
+                + "; hooks " + trace);
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(agentId).as("SubagentStart carried Codex's agent_id: " + trace + "; " + run.describe()).isNotNull();
+        assertThat(trace).as("the subagent's own Bash call carries its agent_id")
+                .contains("PreToolUse Bash agent_id=" + agentId);
+        assertThat(ledgerLines(project)).as("spawn-guard saw Codex's spawn_agent call")
+                .anySatisfy(l -> assertThat(l.get("event")).isEqualTo("spawn_guard_shadow"));
+        assertThat(ledger).extracting(l -> l.get("event")).containsExactly("subagent_start", "subagent_stop");
+        assertThat(ledger).extracting(l -> l.get("ref")).containsOnly(AgentRef.of(agentId));
+        assertThat(project.exists("sub-marker")).as("the subagent's command ran").isTrue();
+        row.pass();
+    }
+
+    @Test
+    @Order(3)
+    void noOpinion_onBashAndStop_leavesTheSessionAlone(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "no opinion on Bash, PostToolUse and Stop",
+                "command runs; PostToolUse (string tool_response) and Stop reach Warden; session completes");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                pre_tool_use: [capture]
+                post_tool_use: [capture]
+                stop: [capture]
+                """));
+        install(project);
+
+        Session run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("allowed", "exec_command", Map.of("cmd", "touch allowed-marker")),
+                Turn.text("FINAL: done")));
+
+        List<String> trace = project.captured().stream().map(E2eProject::traceOf).toList();
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("marker " + (project.exists("allowed-marker") ? "created" : "ABSENT") + "; hooks " + trace);
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(project.exists("allowed-marker")).as("the allowed command ran").isTrue();
+        assertThat(trace).contains("PreToolUse Bash agent_id=-", "PostToolUse Bash agent_id=-", "Stop null agent_id=-");
+        assertThat(run.process().stdout()).contains("FINAL: done");
+        row.pass();
+    }
+
+    // ---- Helpers ------------------------------------------------------------------------------
+
+    /** What one {@code codex exec} did: its process, and the requests it sent to the scripted model. */
+    record Session(Command.Result process, ScriptedModelServer server) {
+        /** The {@code output} of the first {@code function_call_output} the host sent for a scripted call. */
+        Optional<String> toolOutput(String scriptedId) {
+            String callId = OpenAiResponsesApi.callId(scriptedId);
+            for (ScriptedModelServer.Exchange e : server.steps()) {
+                for (Object i : AnthropicMessagesApi.list(e.body().get("input"))) {
+                    if (i instanceof Map<?, ?> item && "function_call_output".equals(item.get("type"))
+                            && callId.equals(item.get("call_id"))) {
+                        Object out = item.get("output");
+                        return Optional.of(out instanceof String s ? s : Json.write(out));
+                    }
+                }
+            }
+            return Optional.empty();
+        }
+
+        long firstModelCallMillis() {
+            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
+        }
+
+        String describe() {
+            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
+                    + tail(process.stderr()) + "; model problems: " + server.problems();
+        }
+
+        private static String tail(String s) {
+            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
+        }
+    }
+
+    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
+        return E2eProject.forScenario(dir, unavailable, rows);
+    }
+
+    private static void install(E2eProject project) throws IOException {
+        Command.Result r = project.installWarden(launcher, codex.baseEnv(), "codex");
+        assertThat(r.exitCode()).as("warden install --host codex: " + r.stdout() + r.stderr()).isZero();
+        assertThat(project.root().resolve(".codex/hooks.json")).exists();
+    }
+
+    private static Session session(E2eProject project, String prompt, ModelScript script) throws IOException {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiResponsesApi(), script)) {
+            return new Session(codex.run(project, server, prompt), server);
+        }
+    }
+
+    /** A project manifest: the given concerns and Codex chains, with Codex's native event aliases. */
+    private static String manifest(String concerns, String codexChains) {
+        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  codex:\n" + codexChains.indent(4)
+                + """
+                native_event_aliases:
+                  codex:
+                    SessionStart: session_start
+                    UserPromptSubmit: user_prompt_submit
+                    PreToolUse: pre_tool_use
+                    PostToolUse: post_tool_use
+                    Stop: stop
+                    SubagentStart: subagent_start
+                    SubagentStop: subagent_stop
+                """;
+    }
+
+
+
+    private static List<Map<String, Object>> ledgerLines(E2eProject project) throws IOException {
+        Path dir = project.root().resolve(".warden/state/ledger");
+        List<Map<String, Object>> lines = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return lines;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    lines.add(Json.parseObject(line));
+                }
+            }
+        }
+        return lines;
+    }
+}
