@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
                 UninstallCommand.class,
                 CanonicalizeCommand.class,
                 ReleaseCommand.class,
+                ServeCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class WardenCli implements Runnable {

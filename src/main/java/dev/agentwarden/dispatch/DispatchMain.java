@@ -102,12 +102,7 @@ public final class DispatchMain {
     /** Runs one dispatch; returns the process exit code. Never throws. */
     public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
                           Map<String, String> env, Clock clock) {
-        HostResponse response;
-        try {
-            response = dispatch(argv, stdin, env, clock);
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            response = internalError(argv, env, e);
-        }
+        HostResponse response = respond(argv, stdin, env, clock);
         if (!response.stdout().isEmpty()) {
             out.print(response.stdout());
             out.flush();
@@ -117,6 +112,18 @@ public final class DispatchMain {
             err.flush();
         }
         return response.exitCode();
+    }
+
+    /**
+     * One dispatch as a value: what {@link #run} writes and returns, for transports other than a
+     * process ({@code warden serve}). Never throws.
+     */
+    public static HostResponse respond(String[] argv, InputStream stdin, Map<String, String> env, Clock clock) {
+        try {
+            return dispatch(argv, stdin, env, clock);
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            return internalError(argv, env, e);
+        }
     }
 
     static HostResponse dispatch(String[] argv, InputStream stdin, Map<String, String> env, Clock clock) {

@@ -1,0 +1,87 @@
+package dev.agentwarden.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.server.WardenServer;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The golden corpus ({@link GoldenCorpus}) over HTTP through an in-process {@link WardenServer}:
+ * each case must match its expectation and give byte-identical stdout, the same exit code and the
+ * same (one-line) note as the in-process dispatch. A server's environment is fixed at start, so
+ * cases run on one server per distinct case environment.
+ */
+class GoldenServeTest {
+    private static final String TOKEN = "golden-token";
+    private static GoldenCorpus.Project project;
+    private static final Map<Map<String, String>, WardenServer> SERVERS = new HashMap<>();
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void createProject() throws IOException {
+        project = new GoldenCorpus.Project();
+    }
+
+    @AfterAll
+    static void stopServers() throws IOException {
+        SERVERS.values().forEach(WardenServer::close);
+        project.close();
+    }
+
+    static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
+        return GoldenCorpus.cases();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void serve_http_matchesGoldenAndInProcess(GoldenCorpus.Case c) throws Exception {
+        WardenServer server = serverFor(project.env(c));
+        String path = "/dispatch/" + c.host() + (c.nativeEvent() == null ? "" : "/" + c.nativeEvent());
+        HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .header("Authorization", "Bearer " + TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(c.stdin())).build(),
+                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+
+        assertThat(response.statusCode()).as("status").isEqualTo(200);
+        String note = response.headers().firstValue("X-Warden-Note").orElse("");
+        int exit = Integer.parseInt(response.headers().firstValue("X-Warden-Exit").orElseThrow());
+        GoldenCorpus.Outcome inProcess = GoldenCorpus.runInProcess(c, project);
+        assertThat(response.body()).as("stdout, byte for byte").isEqualTo(inProcess.stdout());
+        assertThat(exit).as("exit code").isEqualTo(inProcess.exitCode());
+        String stderr = inProcess.stderr().endsWith("\n")
+                ? inProcess.stderr().substring(0, inProcess.stderr().length() - 1) : inProcess.stderr();
+        assertThat(note).as("note").isEqualTo(noteOf(stderr));
+        GoldenCorpus.assertMatches(c, new GoldenCorpus.Outcome(exit, response.body(), stderr));
+    }
+
+    /** The note as the server folds it: lines joined by " | ", non-ASCII as '?'. */
+    private static String noteOf(String stderr) {
+        StringBuilder b = new StringBuilder();
+        for (char ch : stderr.toCharArray()) {
+            b.append(ch == '\n' ? " | " : ch >= 0x20 && ch < 0x7f ? String.valueOf(ch) : "?");
+        }
+        return b.toString();
+    }
+
+    private static synchronized WardenServer serverFor(Map<String, String> env) throws IOException {
+        WardenServer server = SERVERS.get(env);
+        if (server == null) {
+            server = WardenServer.start(0, null, GoldenCorpus.manifest().toString(), TOKEN, 2, env, GoldenCorpus.CLOCK);
+            SERVERS.put(env, server);
+        }
+        return server;
+    }
+}
