@@ -779,19 +779,8 @@ class ClaudeCodeE2EIT {
 
     /** A project manifest: the given concerns and Claude chains, with Claude's native event aliases. */
     private static String manifest(String concerns, String claudeChains) {
-        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  claude:\n" + claudeChains.indent(4)
-                + """
-                native_event_aliases:
-                  claude:
-                    SessionStart: session_start
-                    SessionEnd: session_end
-                    UserPromptSubmit: user_prompt_submit
-                    PreToolUse: pre_tool_use
-                    PostToolUse: post_tool_use
-                    Stop: stop
-                    SubagentStart: subagent_start
-                    SubagentStop: subagent_stop
-                """;
+        return E2eProject.manifestText("claude", concerns, claudeChains, "SessionStart", "SessionEnd", "UserPromptSubmit",
+                "PreToolUse", "PostToolUse", "Stop", "SubagentStart", "SubagentStop");
     }
 
 

@@ -261,18 +261,8 @@ class CodexE2EIT {
 
     /** A project manifest: the given concerns and Codex chains, with Codex's native event aliases. */
     private static String manifest(String concerns, String codexChains) {
-        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  codex:\n" + codexChains.indent(4)
-                + """
-                native_event_aliases:
-                  codex:
-                    SessionStart: session_start
-                    UserPromptSubmit: user_prompt_submit
-                    PreToolUse: pre_tool_use
-                    PostToolUse: post_tool_use
-                    Stop: stop
-                    SubagentStart: subagent_start
-                    SubagentStop: subagent_stop
-                """;
+        return E2eProject.manifestText("codex", concerns, codexChains, "SessionStart", "UserPromptSubmit", "PreToolUse",
+                "PostToolUse", "Stop", "SubagentStart", "SubagentStop");
     }
 
 

@@ -106,6 +106,20 @@ final class E2eProject {
     }
 
     /**
+     * Manifest text for one host: the given concerns, that host's chains, and an alias for each of
+     * its native events ({@code PreToolUse} → {@code pre_tool_use}).
+     */
+    static String manifestText(String host, String concerns, String chains, String... nativeEvents) {
+        StringBuilder aliases = new StringBuilder();
+        for (String nativeEvent : nativeEvents) {
+            aliases.append("    ").append(nativeEvent).append(": ")
+                    .append(nativeEvent.replaceAll("([a-z])([A-Z])", "$1_$2").toLowerCase(java.util.Locale.ROOT)).append('\n');
+        }
+        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  " + host + ":\n" + chains.indent(4)
+                + "native_event_aliases:\n  " + host + ":\n" + aliases;
+    }
+
+    /**
      * The host's own permission rules: {@code Bash(<command>)} allow rules in
      * {@code .claude/settings.local.json} (Warden's install owns {@code settings.json}).
      */
