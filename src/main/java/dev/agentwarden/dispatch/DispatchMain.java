@@ -102,7 +102,13 @@ public final class DispatchMain {
     /** Runs one dispatch; returns the process exit code. Never throws. */
     public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
                           Map<String, String> env, Clock clock) {
-        HostResponse response = respond(argv, stdin, env, clock);
+        return run(argv, stdin, out, err, Caller.thisProcess(env), clock);
+    }
+
+    /** Runs one dispatch for {@code caller}; returns the process exit code. Never throws. */
+    public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
+                          Caller caller, Clock clock) {
+        HostResponse response = respond(argv, stdin, caller, clock);
         if (!response.stdout().isEmpty()) {
             out.print(response.stdout());
             out.flush();
@@ -119,14 +125,20 @@ public final class DispatchMain {
      * process ({@code warden serve}). Never throws.
      */
     public static HostResponse respond(String[] argv, InputStream stdin, Map<String, String> env, Clock clock) {
+        return respond(argv, stdin, Caller.thisProcess(env), clock);
+    }
+
+    /** {@link #respond(String[], InputStream, Map, Clock)} for a given caller. Never throws. */
+    public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock) {
         try {
-            return dispatch(argv, stdin, env, clock);
+            return dispatch(argv, stdin, caller, clock);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
-            return internalError(argv, env, e);
+            return internalError(argv, caller.env(), e);
         }
     }
 
-    static HostResponse dispatch(String[] argv, InputStream stdin, Map<String, String> env, Clock clock) {
+    static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock) {
+        Map<String, String> env = caller.env();
         Args args;
         try {
             args = Args.parse(Arrays.copyOf(argv, argv.length));
@@ -163,12 +175,12 @@ public final class DispatchMain {
             payloadProblem = "payload_not_json: " + e.getMessage();
         }
         Map<String, Object> fields = payload != null ? payload : new LinkedHashMap<>();
-        String root = WorkspaceRoot.resolve(args.projectDir(), fields, env);
+        String root = WorkspaceRoot.resolve(args.projectDir(), fields, env, caller.workingDir());
         String nativeEvent = args.nativeEvent() != null ? args.nativeEvent() : adapter.nativeEventOf(fields);
 
         Manifest manifest;
         try {
-            manifest = ManifestLoader.load(ManifestLoader.locate(args.manifest(), root), env);
+            manifest = ManifestLoader.load(ManifestLoader.locate(caller.resolve(args.manifest()), root), env);
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()
                     + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0));
@@ -185,7 +197,7 @@ public final class DispatchMain {
         if (nativeEvent == null) {
             nativeEvent = event.wire();
         }
-        Dispatcher dispatcher = new Dispatcher(manifest, clock, env);
+        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv());
         if (payloadProblem != null) {
             if (adapter.capability(nativeEvent).canBlock() && dispatcher.hasFailClosedBlocker(args.host(), event, role)) {
                 return adapter.render(nativeEvent, Verdict.block("event payload could not be read ("

@@ -32,11 +32,21 @@ public final class Dispatcher {
     private final Manifest manifest;
     private final Clock clock;
     private final Map<String, String> env;
+    private final Map<String, String> childEnv;
 
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env) {
+        this(manifest, clock, env, null);
+    }
+
+    /**
+     * @param env      the variables built-in concerns read
+     * @param childEnv the whole environment of concern processes, or {@code null} to inherit this JVM's
+     */
+    public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env, Map<String, String> childEnv) {
         this.manifest = manifest;
         this.clock = clock;
         this.env = env;
+        this.childEnv = childEnv;
     }
 
     /** The verdict and each concern's outcome for one event. */
@@ -93,7 +103,7 @@ public final class Dispatcher {
                 ConcernResult result = concern.evaluate(new ConcernContext(event, spec, clock, stateHome, env));
                 return result == null ? ConcernResult.allow() : result;
             }
-            return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec),
+            return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec), childEnv,
                     Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()));
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             return ConcernResult.error("crashed: " + e);

@@ -32,7 +32,12 @@ final class ExternalConcern {
     private ExternalConcern() {
     }
 
-    static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> extraEnv) {
+    /**
+     * @param baseEnv  the child's whole environment, or {@code null} to inherit this JVM's
+     * @param extraEnv variables set on top of it
+     */
+    static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> baseEnv,
+                             Map<String, String> extraEnv) {
         Path script = workspaceRoot.resolve(spec.script());
         if (!Files.exists(script)) {
             return ConcernResult.error("script_not_found: " + script);
@@ -44,6 +49,10 @@ final class ExternalConcern {
         command.add(script.toString());
         command.addAll(spec.args());
         ProcessBuilder pb = new ProcessBuilder(command).directory(workspaceRoot.toFile());
+        if (baseEnv != null) {
+            pb.environment().clear();
+            pb.environment().putAll(baseEnv);
+        }
         pb.environment().putAll(extraEnv);
         Process process;
         try {

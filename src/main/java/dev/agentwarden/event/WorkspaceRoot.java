@@ -14,6 +14,24 @@ public final class WorkspaceRoot {
     }
 
     public static String resolve(String explicitDir, Map<String, Object> payload, Map<String, String> env) {
+        return resolve(explicitDir, payload, env, null);
+    }
+
+    /**
+     * The root as seen from {@code workingDir}: a relative choice is resolved against it, and it is
+     * the last resort. {@code null} means this process's working directory (relative choices stay
+     * relative to it).
+     */
+    public static String resolve(String explicitDir, Map<String, Object> payload, Map<String, String> env,
+                                 Path workingDir) {
+        String chosen = choose(explicitDir, payload, env);
+        if (workingDir == null) {
+            return chosen != null ? chosen : Path.of("").toAbsolutePath().toString();
+        }
+        return chosen != null ? workingDir.resolve(chosen).toString() : workingDir.toString();
+    }
+
+    private static String choose(String explicitDir, Map<String, Object> payload, Map<String, String> env) {
         if (nonEmpty(explicitDir)) {
             return explicitDir;
         }
@@ -32,7 +50,7 @@ public final class WorkspaceRoot {
         if (payload.get("cwd") instanceof String s && nonEmpty(s)) {
             return s;
         }
-        return Path.of("").toAbsolutePath().toString();
+        return null;
     }
 
     /** The {@code .warden} directory under a resolved root. */

@@ -78,13 +78,7 @@ public final class ManifestLoader {
     }
 
     static Path cacheDir(Map<String, String> env) {
-        String dir = env.get("WARDEN_CACHE_DIR");
-        if (dir != null && !dir.isEmpty()) {
-            return Path.of(dir, "manifests");
-        }
-        String xdg = env.get("XDG_CACHE_HOME");
-        Path base = xdg != null && !xdg.isEmpty() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-        return base.resolve("agent-warden").resolve("manifests");
+        return CacheDir.root(env).resolve("manifests");
     }
 
     private static void writeQuietly(Path file, String text) {

@@ -2,6 +2,7 @@ package dev.agentwarden.server;
 
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
+import dev.agentwarden.manifest.CacheDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -32,26 +33,25 @@ public final class ServeState {
     }
 
     public static Path file(Map<String, String> env) {
-        String dir = env.get("WARDEN_CACHE_DIR");
-        if (dir != null && !dir.isEmpty()) {
-            return Path.of(dir, "serve.json");
-        }
-        String xdg = env.get("XDG_CACHE_HOME");
-        Path base = xdg != null && !xdg.isEmpty() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-        return base.resolve("agent-warden").resolve("serve.json");
+        return CacheDir.root(env).resolve("serve.json");
     }
 
     /** Writes the file atomically, created with mode 0600 before any secret is in it. */
     public static void write(Path file, int port, String token, long pid) throws IOException {
-        Files.createDirectories(file.getParent());
         Map<String, Object> state = new LinkedHashMap<>();
         state.put("port", (long) port);
         state.put("token", token);
         state.put("pid", pid);
-        Path tmp = Files.createTempFile(file.getParent(), ".serve", ".tmp",
+        writeOwnerOnly(file, Json.write(state) + "\n");
+    }
+
+    /** Replaces {@code file} atomically with {@code text} in a file created with mode 0600. */
+    static void writeOwnerOnly(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        Path tmp = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try {
-            Files.writeString(tmp, Json.write(state) + "\n", StandardCharsets.UTF_8);
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
             try {
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {

@@ -3,11 +3,15 @@ package dev.agentwarden.server;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -22,6 +26,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
@@ -37,6 +42,12 @@ import java.util.regex.Pattern;
  * <token>} get 401; other paths 404; other methods 405. The environment is the one the server was
  * started with: per-request variables (a session role) do not exist over HTTP.
  *
+ * <p>{@code POST /forward} is {@code bin/warden dispatch} handing over its event ({@link
+ * ForwardRequest}): the dispatch runs with the launcher's argv, environment and working directory,
+ * and the answer is status 200 with {@code X-Warden-Exit}, {@code X-Warden-Stdout-Bytes} and a body
+ * of exactly the bytes the one-shot process would write to stdout followed by those it would write
+ * to stderr. A body that is not a forwarded event gets 400 and no dispatch runs.
+ *
  * <p>Requests run on a fixed pool; when its queue is full the accepting thread runs the request
  * itself, which slows accepting instead of dropping work.
  */
@@ -45,6 +56,7 @@ public final class WardenServer implements AutoCloseable {
     static final int NOTE_CAP = 2000;
     static final int DEFAULT_THREADS = 4;
     private static final int QUEUE = 256;
+    private static final String ENDPOINTS = "the endpoints are POST /dispatch/<host>/<NativeEvent> and POST /forward";
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     private final HttpServer http;
@@ -54,6 +66,8 @@ public final class WardenServer implements AutoCloseable {
     private final String manifest;
     private final Map<String, String> env;
     private final Clock clock;
+    private final AtomicLong lastActivity;
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     private WardenServer(HttpServer http, ThreadPoolExecutor pool, String token, String projectDir, String manifest,
                          Map<String, String> env, Clock clock) {
@@ -64,6 +78,7 @@ public final class WardenServer implements AutoCloseable {
         this.manifest = manifest;
         this.env = Map.copyOf(env);
         this.clock = clock;
+        this.lastActivity = new AtomicLong(clock.millis());
     }
 
     /**
@@ -114,7 +129,13 @@ public final class WardenServer implements AutoCloseable {
         pool.shutdown();
     }
 
+    /** Milliseconds since the last request ended, or 0 while one is being answered. */
+    public long idleMillis() {
+        return inFlight.get() > 0 ? 0 : Math.max(0, clock.millis() - lastActivity.get());
+    }
+
     private void handle(HttpExchange exchange) {
+        inFlight.incrementAndGet();
         try (exchange) {
             Reply reply;
             try {
@@ -125,6 +146,9 @@ public final class WardenServer implements AutoCloseable {
             send(exchange, reply);
         } catch (IOException | RuntimeException e) {
             // the client went away; nothing left to answer
+        } finally {
+            lastActivity.set(clock.millis());
+            inFlight.decrementAndGet();
         }
     }
 
@@ -132,9 +156,14 @@ public final class WardenServer implements AutoCloseable {
         if (!authorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
             throw new Refusal(401, "unauthorized", "send Authorization: Bearer <token from serve.json>");
         }
-        List<String> route = route(exchange.getRequestURI().getRawPath());
+        String path = exchange.getRequestURI().getRawPath();
+        boolean forward = "/forward".equals(path);
+        List<String> route = forward ? List.of() : route(path);
         if (!"POST".equals(exchange.getRequestMethod())) {
             throw new Refusal(405, "method_not_allowed", exchange.getRequestMethod() + " is not allowed; use POST");
+        }
+        if (forward) {
+            return forward(exchange);
         }
         List<String> argv = new ArrayList<>(List.of("dispatch", "--host", route.get(0)));
         if (route.size() == 2) {
@@ -153,19 +182,41 @@ public final class WardenServer implements AutoCloseable {
         try (InputStream body = exchange.getRequestBody()) {
             response = DispatchMain.respond(argv.toArray(String[]::new), body, env, clock);
         }
-        return new Reply(200, response.stdout(), response.exitCode(), note(response.stderr()));
+        byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
+        return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
+    }
+
+    /** Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams. */
+    private Reply forward(HttpExchange exchange) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code;
+        try (InputStream body = new BufferedInputStream(exchange.getRequestBody())) {
+            ForwardRequest request;
+            try {
+                request = ForwardRequest.read(body);
+            } catch (BadForward e) {
+                throw new Refusal(400, "bad_forward", e.getMessage());
+            }
+            code = DispatchMain.run(request.argv().toArray(String[]::new), body,
+                    new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
+                    request.caller(), clock);
+        }
+        int stdoutBytes = out.size();
+        out.write(err.toByteArray());
+        return new Reply(200, out.toByteArray(), code, "", stdoutBytes);
     }
 
     /** {@code [host]} or {@code [host, NativeEvent]} from {@code /dispatch/<host>[/<NativeEvent>]}. */
     private static List<String> route(String path) {
         String prefix = "/dispatch/";
         if (path == null || !path.startsWith(prefix)) {
-            throw new Refusal(404, "not_found", "the only endpoint is POST /dispatch/<host>/<NativeEvent>");
+            throw new Refusal(404, "not_found", ENDPOINTS);
         }
         String[] parts = path.substring(prefix.length()).split("/", -1);
         if (parts.length > 2 || !SEGMENT.matcher(parts[0]).matches()
                 || (parts.length == 2 && !SEGMENT.matcher(parts[1]).matches())) {
-            throw new Refusal(404, "not_found", "the only endpoint is POST /dispatch/<host>/<NativeEvent>");
+            throw new Refusal(404, "not_found", ENDPOINTS);
         }
         return List.of(parts);
     }
@@ -198,18 +249,22 @@ public final class WardenServer implements AutoCloseable {
         if (reply.exitCode() >= 0) {
             exchange.getResponseHeaders().set("X-Warden-Exit", Integer.toString(reply.exitCode()));
         }
+        if (reply.stdoutBytes() >= 0) {
+            exchange.getResponseHeaders().set("X-Warden-Stdout-Bytes", Integer.toString(reply.stdoutBytes()));
+        }
         if (!reply.note().isEmpty()) {
             exchange.getResponseHeaders().set("X-Warden-Note", reply.note());
         }
         if (reply.status() == 405) {
             exchange.getResponseHeaders().set("Allow", "POST");
         }
-        byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
+        byte[] body = reply.body();
         if (body.length == 0) {
             exchange.sendResponseHeaders(reply.status(), -1);
             return;
         }
-        exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+        exchange.getResponseHeaders().set("Content-Type", reply.stdoutBytes() >= 0
+                ? "application/octet-stream" : "application/json; charset=utf-8");
         exchange.sendResponseHeaders(reply.status(), body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
@@ -231,9 +286,11 @@ public final class WardenServer implements AutoCloseable {
     /**
      * One answer.
      *
-     * @param exitCode the dispatch exit code, or -1 when no dispatch ran
+     * @param exitCode    the dispatch exit code, or -1 when no dispatch ran
+     * @param stdoutBytes for a forwarded event, how many leading body bytes are stdout (the rest is
+     *                    stderr); -1 otherwise
      */
-    record Reply(int status, String body, int exitCode, String note) {
+    record Reply(int status, byte[] body, int exitCode, String note, int stdoutBytes) {
         /** The one exception-to-status mapping: a refusal keeps its status, anything else is 500. */
         static Reply of(Throwable e) {
             int status = e instanceof Refusal r ? r.status : 500;
@@ -242,7 +299,7 @@ public final class WardenServer implements AutoCloseable {
             Map<String, Object> error = new LinkedHashMap<>();
             error.put("error", code);
             error.put("message", message);
-            return new Reply(status, Json.write(error), -1, "");
+            return new Reply(status, Json.write(error).getBytes(StandardCharsets.UTF_8), -1, "", -1);
         }
     }
 }

@@ -104,7 +104,7 @@ class ExternalConcernTest {
     void run_exitCodes_fromRealProcess() throws IOException {
         for (int exit : new int[] {0, 1, 2, 3}) {
             Path s = script("exit" + exit + ".sh", "cat > /dev/null\necho 'said " + exit + "'\nexit " + exit);
-            ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, Map.of());
+            ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of());
             Decision expected = switch (exit) {
                 case 0 -> Decision.ALLOW;
                 case 1 -> Decision.BLOCK;
@@ -120,7 +120,7 @@ class ExternalConcernTest {
     void run_jsonStdout_readsReasonAndContext() throws IOException {
         Path s = script("json.sh", "printf '{\"decision\":\"block\",\"reason\":\"r\\\\u00e9\",\"additional_context\":\"c\"}'\nexit 1");
 
-        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, Map.of());
+        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of());
 
         assertThat(r.decision()).isEqualTo(Decision.BLOCK);
         assertThat(r.reason()).isEqualTo("ré\nc");
@@ -131,7 +131,7 @@ class ExternalConcernTest {
         Path s = script("sleepy.sh", "echo $$ > sh.pid\nsleep 300 &\necho $! > child.pid\nwait");
 
         ConcernResult r = assertTimeoutPreemptively(NO_HANG,
-                () -> ExternalConcern.run(spec(s, 300), dir, ENVELOPE, Map.of()));
+                () -> ExternalConcern.run(spec(s, 300), dir, ENVELOPE, null, Map.of()));
 
         assertThat(r.decision()).isEqualTo(Decision.ERROR);
         assertThat(r.reason()).isEqualTo("timeout after 300 ms");
@@ -158,7 +158,7 @@ class ExternalConcernTest {
         byte[] big = ("{\"payload\":\"" + "a".repeat(1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
 
         ConcernResult r = assertTimeoutPreemptively(NO_HANG,
-                () -> ExternalConcern.run(spec(s, 300), dir, big, Map.of()));
+                () -> ExternalConcern.run(spec(s, 300), dir, big, null, Map.of()));
 
         assertThat(r.decision()).isEqualTo(Decision.ERROR);
         assertThat(r.reason()).isEqualTo("timeout after 300 ms");
@@ -170,7 +170,7 @@ class ExternalConcernTest {
         byte[] big = ("{\"payload\":\"" + "a".repeat(1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
 
         ConcernResult r = assertTimeoutPreemptively(NO_HANG,
-                () -> ExternalConcern.run(spec(s, 10_000), dir, big, Map.of()));
+                () -> ExternalConcern.run(spec(s, 10_000), dir, big, null, Map.of()));
 
         assertThat(r.decision()).isEqualTo(Decision.WARN);
         assertThat(r.reason()).isEqualTo("fine");
@@ -180,7 +180,7 @@ class ExternalConcernTest {
     void run_crashExit3_error() throws IOException {
         Path s = script("crash.sh", "echo 'Traceback: boom' >&2\nexit 3");
 
-        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, Map.of());
+        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of());
 
         assertThat(r.decision()).isEqualTo(Decision.ERROR);
         assertThat(r.reason()).isEqualTo("exit code 3: Traceback: boom");
@@ -190,7 +190,7 @@ class ExternalConcernTest {
     void run_killedBySignal_error() throws IOException {
         Path s = script("killed.sh", "kill -9 $$");
 
-        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, Map.of());
+        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of());
 
         assertThat(r.decision()).isEqualTo(Decision.ERROR);
         assertThat(r.reason()).isEqualTo("exit code 137");
@@ -198,7 +198,7 @@ class ExternalConcernTest {
 
     @Test
     void run_missingScript_scriptNotFound() {
-        ConcernResult r = ExternalConcern.run(spec(dir.resolve("nope.sh"), 10_000), dir, ENVELOPE, Map.of());
+        ConcernResult r = ExternalConcern.run(spec(dir.resolve("nope.sh"), 10_000), dir, ENVELOPE, null, Map.of());
 
         assertThat(r.decision()).isEqualTo(Decision.ERROR);
         assertThat(r.reason()).startsWith("script_not_found: ").contains("nope.sh");
@@ -209,7 +209,7 @@ class ExternalConcernTest {
         Path s = script("plain.sh", "exit 1");
         Files.setPosixFilePermissions(s, PosixFilePermissions.fromString("rw-r--r--"));
 
-        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, Map.of());
+        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of());
 
         assertThat(r.decision()).isEqualTo(Decision.ERROR);
         assertThat(r.reason()).startsWith("permission_denied: ").endsWith("is not executable");
@@ -221,7 +221,7 @@ class ExternalConcernTest {
         Files.writeString(s, "#!/nonexistent/interpreter\nexit 1\n");
         Files.setPosixFilePermissions(s, PosixFilePermissions.fromString("rwxr-xr-x"));
 
-        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, Map.of());
+        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of());
 
         assertThat(r.decision()).isEqualTo(Decision.ERROR);
         assertThat(r.reason()).startsWith("execution_failed: ");
@@ -231,7 +231,7 @@ class ExternalConcernTest {
     void run_directoryAsScript_error() throws IOException {
         Files.createDirectories(dir.resolve("adir"));
 
-        ConcernResult r = ExternalConcern.run(spec(dir.resolve("adir"), 10_000), dir, ENVELOPE, Map.of());
+        ConcernResult r = ExternalConcern.run(spec(dir.resolve("adir"), 10_000), dir, ENVELOPE, null, Map.of());
 
         assertThat(r.decision()).isEqualTo(Decision.ERROR);
     }
@@ -241,7 +241,7 @@ class ExternalConcernTest {
         Path s = script("loud.sh", "head -c 20000000 /dev/zero | tr '\\000' a\nhead -c 5000000 /dev/zero | tr '\\000' e >&2\nexit 1");
 
         ConcernResult r = assertTimeoutPreemptively(NO_HANG,
-                () -> ExternalConcern.run(spec(s, 20_000), dir, ENVELOPE, Map.of()));
+                () -> ExternalConcern.run(spec(s, 20_000), dir, ENVELOPE, null, Map.of()));
 
         assertThat(r.decision()).isEqualTo(Decision.BLOCK);
         assertThat(r.reason()).isEqualTo("a".repeat(ExternalConcern.RAW_TEXT_CHARS)
@@ -253,7 +253,7 @@ class ExternalConcernTest {
         Path s = script("endless.sh", "exec yes warden");
 
         ConcernResult r = assertTimeoutPreemptively(NO_HANG,
-                () -> ExternalConcern.run(spec(s, 500), dir, ENVELOPE, Map.of()));
+                () -> ExternalConcern.run(spec(s, 500), dir, ENVELOPE, null, Map.of()));
 
         assertThat(r.decision()).isEqualTo(Decision.ERROR);
         assertThat(r.reason()).isEqualTo("timeout after 500 ms");
@@ -265,7 +265,7 @@ class ExternalConcernTest {
 
         try {
             ConcernResult r = assertTimeoutPreemptively(NO_HANG,
-                    () -> ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, Map.of()));
+                    () -> ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of()));
 
             assertThat(r.decision()).isEqualTo(Decision.WARN);
         } finally {
@@ -280,7 +280,7 @@ class ExternalConcernTest {
                 "printf '%s|' \"$@\" > args.txt\npwd > cwd.txt\nprintf '%s %s' \"$WARDEN_CONCERN\" \"$WARDEN_EVENT\" > env.txt");
         ConcernSpec spec = TestManifests.spec("script: " + s + "\nargs: [--mode, 'two words']");
 
-        ConcernResult r = ExternalConcern.run(spec, dir, ENVELOPE, Map.of("WARDEN_CONCERN", "c", "WARDEN_EVENT", "stop"));
+        ConcernResult r = ExternalConcern.run(spec, dir, ENVELOPE, null, Map.of("WARDEN_CONCERN", "c", "WARDEN_EVENT", "stop"));
 
         assertThat(r.decision()).isEqualTo(Decision.ALLOW);
         assertThat(Files.readString(dir.resolve("args.txt"))).isEqualTo("--mode|two words|");
@@ -293,7 +293,7 @@ class ExternalConcernTest {
         Files.createDirectories(dir.resolve("hooks"));
         Path s = script("hooks/rel.sh", "echo relative\nexit 2");
 
-        ConcernResult r = ExternalConcern.run(TestManifests.spec("script: hooks/rel.sh"), dir, ENVELOPE, Map.of());
+        ConcernResult r = ExternalConcern.run(TestManifests.spec("script: hooks/rel.sh"), dir, ENVELOPE, null, Map.of());
 
         assertThat(s).exists();
         assertThat(r.decision()).isEqualTo(Decision.WARN);

@@ -1,0 +1,146 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.manifest.CacheDir;
+import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.server.Resident;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code warden resident start|status|stop}: the resident server that {@code bin/warden dispatch}
+ * forwards events to ({@link Resident}). {@code bin/warden} starts it on its own; these commands
+ * are for looking at it and stopping it.
+ */
+@Command(name = "resident", description = {
+        "The resident server bin/warden dispatch hands events to instead of starting a JVM per event.",
+        "bin/warden starts it in the background when WARDEN_RESIDENT is not 'off'; it stops after an idle period."},
+        subcommands = {ResidentCommand.Start.class, ResidentCommand.Status.class, ResidentCommand.Stop.class})
+final class ResidentCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Where a resident's files are and which key names them. */
+    static class Where {
+        @Option(names = "--dir", paramLabel = "D", description = "Resident directory (default: <Warden cache dir>/resident).")
+        Path dir;
+        @Option(names = "--key", paramLabel = "K", description = "Resident key (default: from this jar's SHA-256, as bin/warden names it).")
+        String key;
+
+        Path dir() {
+            return dir != null ? dir : CacheDir.root(System.getenv()).resolve("resident");
+        }
+
+        String key() throws IOException {
+            return key != null ? key : jarKey();
+        }
+    }
+
+    /** The first 16 hex digits of this jar's SHA-256: the name bin/warden gives this jar's resident. */
+    static String jarKey() throws IOException {
+        Path jar;
+        try {
+            jar = Path.of(ResidentCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (URISyntaxException | SecurityException | NullPointerException e) {
+            throw new IOException("cannot locate this jar; pass --key", e);
+        }
+        if (!Files.isRegularFile(jar)) {
+            throw new IOException("not running from a jar (" + jar + "); pass --key");
+        }
+        return Sha256.hex(Files.readAllBytes(jar)).substring(0, 16);
+    }
+
+    @Command(name = "start", description = "Run the resident server in the foreground until it has been idle for --idle-exit seconds.")
+    static final class Start implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @picocli.CommandLine.Mixin
+        Where where;
+        @Option(names = "--idle-exit", paramLabel = "SECONDS", description = "Stop after this long without a request (default: 1800).")
+        long idleSeconds = Resident.DEFAULT_IDLE.toSeconds();
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            if (idleSeconds < 1) {
+                throw new IllegalArgumentException("--idle-exit must be at least 1 second, got " + idleSeconds);
+            }
+            Resident resident = Resident.start(where.dir(), where.key(), System.getenv(), Clock.systemUTC());
+            if (resident == null) {
+                out.println("warden resident: another resident already serves key " + where.key() + " in " + where.dir());
+                return ExitCode.OK.code();
+            }
+            Runtime.getRuntime().addShutdownHook(new Thread(resident::close, "warden-resident-shutdown"));
+            out.println("warden resident: serving " + resident.server().url() + " (key " + where.key()
+                    + ", pid " + ProcessHandle.current().pid() + "); stops after " + idleSeconds + " s idle");
+            out.flush();
+            resident.serveUntilIdle(Duration.ofSeconds(idleSeconds));
+            out.println("warden resident: idle for " + idleSeconds + " s; stopped");
+            return ExitCode.OK.code();
+        }
+    }
+
+    @Command(name = "status", description = "Say whether a resident server is running; exit 0 if so, 1 if not.")
+    static final class Status implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @picocli.CommandLine.Mixin
+        Where where;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            Path file = Resident.endpointFile(where.dir(), where.key());
+            Resident.Endpoint endpoint = Resident.read(file);
+            if (endpoint == null || ProcessHandle.of(endpoint.pid()).isEmpty()) {
+                out.println("warden resident: not running (" + file + (endpoint == null ? " absent)" : " names a dead process)"));
+                return ExitCode.FINDINGS.code();
+            }
+            out.println("warden resident: running, pid " + endpoint.pid() + ", http://127.0.0.1:" + endpoint.port() + "/");
+            return ExitCode.OK.code();
+        }
+    }
+
+    @Command(name = "stop", description = "Stop the resident server (if any) and wait for it to exit.")
+    static final class Stop implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @picocli.CommandLine.Mixin
+        Where where;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            Resident.Endpoint endpoint = Resident.read(Resident.endpointFile(where.dir(), where.key()));
+            Optional<ProcessHandle> process = endpoint == null ? Optional.empty() : ProcessHandle.of(endpoint.pid());
+            if (process.isEmpty()) {
+                out.println("warden resident: not running");
+                return ExitCode.OK.code();
+            }
+            process.get().destroy();
+            try {
+                process.get().onExit().get(10, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                process.get().destroyForcibly();
+            }
+            out.println("warden resident: stopped pid " + endpoint.pid());
+            return ExitCode.OK.code();
+        }
+    }
+}

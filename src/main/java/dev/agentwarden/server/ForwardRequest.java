@@ -1,0 +1,133 @@
+package dev.agentwarden.server;
+
+import dev.agentwarden.dispatch.Caller;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The body of {@code POST /forward}: one host event that {@code bin/warden dispatch} hands to the
+ * resident server instead of starting a JVM, with what the launcher's own JVM would have seen.
+ *
+ * <p>Wire format: NUL-terminated records, then an empty record, then the event payload (the
+ * host's stdin) to the end of the body. The first record is {@value #MAGIC}; then one {@code d}
+ * record (the absolute working directory), {@code a} records (the argv, in order, starting with
+ * {@code dispatch}) and {@code e} records ({@code NAME=value}, the exported environment), in any
+ * order. Text is UTF-8; a malformed sequence becomes U+FFFD.
+ */
+public record ForwardRequest(List<String> argv, Path workingDir, Map<String, String> env) {
+    public static final String MAGIC = "warden-forward/1";
+    /** Longest record, in bytes (an environment variable's name and value, or one argument). */
+    static final int MAX_RECORD_BYTES = 256 * 1024;
+    /** Most records before the payload. */
+    static final int MAX_RECORDS = 10_000;
+    /** Most arguments. */
+    static final int MAX_ARGS = 64;
+
+    /** The caller this request stands for. */
+    public Caller caller() {
+        return Caller.forwarded(env, workingDir);
+    }
+
+    /**
+     * Reads the records from {@code in}, leaving it at the first payload byte.
+     *
+     * @throws BadForward naming the first problem
+     */
+    public static ForwardRequest read(InputStream in) throws IOException {
+        String first = record(in);
+        if (!MAGIC.equals(first)) {
+            throw new BadForward("the body does not start with the record " + MAGIC);
+        }
+        List<String> argv = new ArrayList<>();
+        Map<String, String> env = new LinkedHashMap<>();
+        Path dir = null;
+        for (int n = 1; ; n++) {
+            if (n > MAX_RECORDS) {
+                throw new BadForward("more than " + MAX_RECORDS + " records before the payload");
+            }
+            String r = record(in);
+            if (r.isEmpty()) {
+                break;
+            }
+            String value = r.substring(1);
+            switch (r.charAt(0)) {
+                case 'a' -> {
+                    if (argv.size() == MAX_ARGS) {
+                        throw new BadForward("more than " + MAX_ARGS + " arguments");
+                    }
+                    argv.add(value);
+                }
+                case 'd' -> {
+                    if (dir != null) {
+                        throw new BadForward("two working-directory records");
+                    }
+                    dir = absolute(value);
+                }
+                case 'e' -> {
+                    int eq = value.indexOf('=');
+                    if (eq <= 0) {
+                        throw new BadForward("environment record without NAME=: '" + clip(value) + "'");
+                    }
+                    env.put(value.substring(0, eq), value.substring(eq + 1));
+                }
+                default -> throw new BadForward("unknown record kind '" + clip(r.substring(0, 1)) + "'");
+            }
+        }
+        if (dir == null) {
+            throw new BadForward("no working-directory record");
+        }
+        if (argv.isEmpty() || !argv.get(0).equals("dispatch")) {
+            throw new BadForward("the arguments must start with 'dispatch'");
+        }
+        return new ForwardRequest(List.copyOf(argv), dir, Map.copyOf(env));
+    }
+
+    private static Path absolute(String dir) throws BadForward {
+        try {
+            Path p = Path.of(dir);
+            if (p.isAbsolute()) {
+                return p;
+            }
+        } catch (InvalidPathException e) {
+            // reported below
+        }
+        throw new BadForward("working directory '" + clip(dir) + "' is not an absolute path");
+    }
+
+    /** One NUL-terminated record; the body ending first is an error. */
+    private static String record(InputStream in) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream(128);
+        while (true) {
+            int c = in.read();
+            if (c < 0) {
+                throw new BadForward("the body ends inside the records (no empty record before the payload)");
+            }
+            if (c == 0) {
+                return b.toString(StandardCharsets.UTF_8);
+            }
+            if (b.size() == MAX_RECORD_BYTES) {
+                throw new BadForward("a record is longer than " + MAX_RECORD_BYTES + " bytes");
+            }
+            b.write(c);
+        }
+    }
+
+    private static String clip(String s) {
+        return s.length() <= 60 ? s : s.substring(0, 60) + "...";
+    }
+
+    /** A body that is not a forwarded event. */
+    public static final class BadForward extends IOException {
+        public BadForward(String message) {
+            super(message);
+        }
+    }
+}

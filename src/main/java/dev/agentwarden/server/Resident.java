@@ -1,0 +1,153 @@
+package dev.agentwarden.server;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The resident server: a {@link WardenServer} that {@code bin/warden dispatch} starts in the
+ * background and then hands events to ({@code POST /forward}) instead of starting a JVM per event.
+ * It stops itself after an idle period.
+ *
+ * <p>Files in its directory, per key (the first 16 hex digits of the jar's SHA-256, so a new jar
+ * never talks to an old server):
+ * <ul>
+ *   <li>{@code <key>.endpoint}: {@code PORT TOKEN PID}, one line, mode 0600; present while it serves.
+ *   <li>{@code <key>.lock}: locked while it runs, so at most one resident per key and directory.
+ *   <li>{@code <key>.starting}: the launcher's start marker, removed once the endpoint is written.
+ * </ul>
+ */
+public final class Resident implements AutoCloseable {
+    /** How long the server waits after the last request before it stops, unless told otherwise. */
+    public static final Duration DEFAULT_IDLE = Duration.ofMinutes(30);
+
+    private final WardenServer server;
+    private final Path endpoint;
+    private final String token;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+
+    private Resident(WardenServer server, Path endpoint, String token, FileChannel lockChannel, FileLock lock) {
+        this.server = server;
+        this.endpoint = endpoint;
+        this.token = token;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+    }
+
+    /** A resident's address and credential, as its endpoint file states them. */
+    public record Endpoint(int port, String token, long pid) {
+    }
+
+    /**
+     * Takes the key's lock, starts serving on a free loopback port and publishes the endpoint.
+     *
+     * @return the running resident, or {@code null} when another one already holds the key
+     */
+    public static Resident start(Path dir, String key, Map<String, String> env, Clock clock) throws IOException {
+        checkKey(key);
+        Files.createDirectories(dir);
+        FileChannel channel = FileChannel.open(dir.resolve(key + ".lock"), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            channel.close();
+            return null;
+        }
+        try {
+            String token = ServeState.newToken();
+            WardenServer server = WardenServer.start(0, null, null, token, WardenServer.DEFAULT_THREADS, env, clock);
+            Path endpoint = endpointFile(dir, key);
+            ServeState.writeOwnerOnly(endpoint,
+                    server.port() + " " + token + " " + ProcessHandle.current().pid() + "\n");
+            Files.deleteIfExists(dir.resolve(key + ".starting"));
+            return new Resident(server, endpoint, token, channel, lock);
+        } catch (IOException | RuntimeException e) {
+            lock.release();
+            channel.close();
+            throw e;
+        }
+    }
+
+    public WardenServer server() {
+        return server;
+    }
+
+    /** Blocks until no request has arrived for {@code idle}, then stops. */
+    public void serveUntilIdle(Duration idle) throws InterruptedException {
+        long limit = idle.toMillis();
+        long poll = Math.max(50, Math.min(limit / 4, 30_000));
+        while (server.idleMillis() < limit) {
+            Thread.sleep(poll);
+        }
+        close();
+    }
+
+    /** Withdraws the endpoint (if it is still ours), stops serving and releases the key. Idempotent. */
+    @Override
+    public synchronized void close() {
+        Endpoint current = read(endpoint);
+        if (current != null && current.token().equals(token)) {
+            try {
+                Files.deleteIfExists(endpoint);
+            } catch (IOException e) {
+                // a stale endpoint only costs a launcher one refused connection
+            }
+        }
+        server.close();
+        try {
+            if (lock.isValid()) {
+                lock.release();
+            }
+            lockChannel.close();
+        } catch (IOException e) {
+            // the lock dies with the process
+        }
+    }
+
+    public static Path endpointFile(Path dir, String key) {
+        checkKey(key);
+        return dir.resolve(key + ".endpoint");
+    }
+
+    /** The endpoint a file states, or {@code null} when it is absent or not one line {@code PORT TOKEN PID}. */
+    public static Endpoint read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8).strip();
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+        String[] parts = text.split(" ");
+        if (parts.length != 3 || !parts[1].matches("[0-9a-f]{64}")) {
+            return null;
+        }
+        try {
+            return new Endpoint(Integer.parseInt(parts[0]), parts[1], Long.parseLong(parts[2]));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static void checkKey(String key) {
+        if (key == null || !key.matches("[0-9a-f]{16}")) {
+            throw new IllegalArgumentException("resident key '" + key + "' is not 16 lowercase hex digits");
+        }
+    }
+}
