@@ -27,7 +27,7 @@ class ForwardedDispatchTest {
     private static final MutableClock CLOCK = MutableClock.at("2026-05-04T10:00:00Z");
     private static final String PRE_TOOL_USE = "{\"session_id\":\"s-1\",\"hook_event_name\":\"PreToolUse\","
             + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}";
-    private static final String ONLY_IN_CALLER = "from the launcher: grüß ✓ a=b";
+    private static final String ONLY_IN_CALLER = "from the launcher: a=b";
 
     @TempDir
     Path tmp;
@@ -100,6 +100,22 @@ class ForwardedDispatchTest {
         Map<String, String> seen = EnvDump.read(project);
         assertThat(seen).containsEntry("ONLY_IN_CALLER", ONLY_IN_CALLER).doesNotContainKey(jvmOnly);
         assertThat(seen).isEqualTo(expected);
+    }
+
+    /**
+     * A one-shot dispatch's concern inherits the launcher's variables as bytes; a forwarded one
+     * must get the same text. Fails when this JVM's default charset is not UTF-8 (JDK 17 under
+     * {@code LANG=C}): ProcessBuilder then encodes the value with it.
+     */
+    @Test
+    void processConcern_nonAsciiCallerValue_reachesChildUnchanged() throws IOException {
+        callerEnv.put("GREETING", "grüß dich ✓ 日本");
+        script(project.resolve("envdump.sh"), EnvDump.SCRIPT);
+        writeManifest(project.resolve(".warden/manifest.yaml"), "envdump", "envdump.sh");
+
+        run(Caller.forwarded(callerEnv, project), PRE_TOOL_USE);
+
+        assertThat(EnvDump.read(project)).containsEntry("GREETING", "grüß dich ✓ 日本");
     }
 
     @Test
