@@ -45,6 +45,9 @@ final class ClaudeCodeSession {
         }
         env.put("LANG", "C.UTF-8");
         env.put("WARDEN_CACHE_DIR", wardenCacheDir.toString());
+        // Each event in its own JVM, as these scenarios were written; a run that turns the
+        // resident server on sets this to auto and stops the resident afterwards.
+        env.put("WARDEN_RESIDENT", "off");
         return env;
     }
 
