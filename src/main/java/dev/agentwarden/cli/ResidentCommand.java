@@ -86,13 +86,23 @@ final class ResidentCommand implements Runnable {
                 out.println("warden resident: another resident already serves key " + where.key() + " in " + where.dir());
                 return ExitCode.OK.code();
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(resident::close, "warden-resident-shutdown"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped(resident, out, "stopped"),
+                    "warden-resident-shutdown"));
             out.println("warden resident: serving " + resident.server().url() + " (key " + where.key()
                     + ", pid " + ProcessHandle.current().pid() + "); stops after " + idleSeconds + " s idle");
             out.flush();
             resident.serveUntilIdle(Duration.ofSeconds(idleSeconds));
-            out.println("warden resident: idle for " + idleSeconds + " s; stopped");
+            stopped(resident, out, "idle for " + idleSeconds + " s; stopped");
             return ExitCode.OK.code();
+        }
+
+        /** Stops serving (once) and says how many events were forwarded to it. */
+        private static void stopped(Resident resident, PrintWriter out, String why) {
+            if (resident.close()) {
+                out.println("warden resident: " + why + " after answering " + resident.server().forwardedCount()
+                        + " forwarded events");
+                out.flush();
+            }
         }
     }
 

@@ -26,7 +26,7 @@ import java.util.Map;
  *   <li>{@code <key>.starting}: the launcher's start marker, removed once the endpoint is written.
  * </ul>
  */
-public final class Resident implements AutoCloseable {
+public final class Resident {
     /** How long the server waits after the last request before it stops, unless told otherwise. */
     public static final Duration DEFAULT_IDLE = Duration.ofMinutes(30);
 
@@ -35,6 +35,7 @@ public final class Resident implements AutoCloseable {
     private final String token;
     private final FileChannel lockChannel;
     private final FileLock lock;
+    private boolean closed;
 
     private Resident(WardenServer server, Path endpoint, String token, FileChannel lockChannel, FileLock lock) {
         this.server = server;
@@ -97,9 +98,16 @@ public final class Resident implements AutoCloseable {
         close();
     }
 
-    /** Withdraws the endpoint (if it is still ours), stops serving and releases the key. Idempotent. */
-    @Override
-    public synchronized void close() {
+    /**
+     * Withdraws the endpoint (if it is still ours), stops serving and releases the key.
+     *
+     * @return whether this call stopped it ({@code false} when it was already stopped)
+     */
+    public synchronized boolean close() {
+        if (closed) {
+            return false;
+        }
+        closed = true;
         Endpoint current = read(endpoint);
         if (current != null && current.token().equals(token)) {
             try {
@@ -117,6 +125,7 @@ public final class Resident implements AutoCloseable {
         } catch (IOException e) {
             // the lock dies with the process
         }
+        return true;
     }
 
     public static Path endpointFile(Path dir, String key) {
