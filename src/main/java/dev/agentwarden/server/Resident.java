@@ -29,6 +29,12 @@ import java.util.Map;
 public final class Resident {
     /** How long the server waits after the last request before it stops, unless told otherwise. */
     public static final Duration DEFAULT_IDLE = Duration.ofMinutes(30);
+    /**
+     * Request threads. Forwarded events arrive concurrently (parallel tool calls, subagents) and a
+     * process concern may hold its thread for its whole timeout, so more than {@code warden serve}'s
+     * default.
+     */
+    static final int THREADS = 16;
 
     private final WardenServer server;
     private final Path endpoint;
@@ -71,7 +77,7 @@ public final class Resident {
         }
         try {
             String token = ServeState.newToken();
-            WardenServer server = WardenServer.start(0, null, null, token, WardenServer.DEFAULT_THREADS, env, clock);
+            WardenServer server = WardenServer.start(0, null, null, token, THREADS, env, clock);
             Path endpoint = endpointFile(dir, key);
             ServeState.writeOwnerOnly(endpoint,
                     server.port() + " " + token + " " + ProcessHandle.current().pid() + "\n");

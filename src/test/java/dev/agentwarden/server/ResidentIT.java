@@ -176,6 +176,34 @@ class ResidentIT {
     }
 
     @Test
+    void concurrentForwardedEvents_everyLedgerLineKept_chainIntact() throws Exception {
+        int events = 24;
+        try (ResidentProcess ignored = resident()) {
+            List<CompletableFuture<WardenProcess.Result>> runs = new ArrayList<>();
+            for (int i = 0; i < events; i++) {
+                String payload = "{\"session_id\":\"s1\",\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"agent-" + i
+                        + "\",\"agent_type\":\"general-purpose\",\"cwd\":\"" + project + "\"}";
+                runs.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return dispatch(env(ResidentProcess.noJvm(forbiddenJava)), payload);
+                    } catch (IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+            for (CompletableFuture<WardenProcess.Result> run : runs) {
+                WardenProcess.Result r = run.get(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                assertThat(r.exitCode()).as(r.stderr()).isZero();
+            }
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+        WardenProcess.Result verify = WardenProcess.run(List.of(),
+                List.of("ledger", "verify", "--project-dir", project.toString()), env(Map.of()), new byte[0], project);
+        assertThat(verify.exitCode()).as(verify.stdout() + verify.stderr()).isZero();
+        assertThat(verify.stdout()).contains("intact: " + events + " chain lines");
+    }
+
+    @Test
     void residentOff_neverForwards() throws Exception {
         try (ResidentProcess ignored = resident()) {
             Map<String, String> off = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
