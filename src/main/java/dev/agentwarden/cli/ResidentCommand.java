@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -70,7 +72,7 @@ final class ResidentCommand implements Runnable {
     static final class Start implements Callable<Integer> {
         @Spec
         CommandSpec spec;
-        @picocli.CommandLine.Mixin
+        @Mixin
         Where where;
         @Option(names = "--idle-exit", paramLabel = "SECONDS", description = "Stop after this long without a request (default: 1800).")
         long idleSeconds = Resident.DEFAULT_IDLE.toSeconds();
@@ -106,19 +108,34 @@ final class ResidentCommand implements Runnable {
         }
     }
 
-    @Command(name = "status", description = "Say whether a resident server is running; exit 0 if so, 1 if not.")
-    static final class Status implements Callable<Integer> {
+    /** A command about the resident that the endpoint file names, if that process is alive. */
+    abstract static class OnEndpoint implements Callable<Integer> {
         @Spec
         CommandSpec spec;
-        @picocli.CommandLine.Mixin
+        @Mixin
         Where where;
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter out = spec.commandLine().getOut();
             Path file = Resident.endpointFile(where.dir(), where.key());
             Resident.Endpoint endpoint = Resident.read(file);
-            if (endpoint == null || ProcessHandle.of(endpoint.pid()).isEmpty()) {
+            Optional<ProcessHandle> process = endpoint == null ? Optional.empty() : ProcessHandle.of(endpoint.pid());
+            return run(spec.commandLine().getOut(), file, endpoint, process);
+        }
+
+        /**
+         * @param endpoint what the file states, or {@code null}
+         * @param process  the live process it names, if any
+         */
+        abstract int run(PrintWriter out, Path file, Resident.Endpoint endpoint, Optional<ProcessHandle> process)
+                throws Exception;
+    }
+
+    @Command(name = "status", description = "Say whether a resident server is running; exit 0 if so, 1 if not.")
+    static final class Status extends OnEndpoint {
+        @Override
+        int run(PrintWriter out, Path file, Resident.Endpoint endpoint, Optional<ProcessHandle> process) {
+            if (process.isEmpty()) {
                 out.println("warden resident: not running (" + file + (endpoint == null ? " absent)" : " names a dead process)"));
                 return ExitCode.FINDINGS.code();
             }
@@ -128,17 +145,10 @@ final class ResidentCommand implements Runnable {
     }
 
     @Command(name = "stop", description = "Stop the resident server (if any) and wait for it to exit.")
-    static final class Stop implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @picocli.CommandLine.Mixin
-        Where where;
-
+    static final class Stop extends OnEndpoint {
         @Override
-        public Integer call() throws Exception {
-            PrintWriter out = spec.commandLine().getOut();
-            Resident.Endpoint endpoint = Resident.read(Resident.endpointFile(where.dir(), where.key()));
-            Optional<ProcessHandle> process = endpoint == null ? Optional.empty() : ProcessHandle.of(endpoint.pid());
+        int run(PrintWriter out, Path file, Resident.Endpoint endpoint, Optional<ProcessHandle> process)
+                throws Exception {
             if (process.isEmpty()) {
                 out.println("warden resident: not running");
                 return ExitCode.OK.code();
@@ -146,7 +156,7 @@ final class ResidentCommand implements Runnable {
             process.get().destroy();
             try {
                 process.get().onExit().get(10, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 process.get().destroyForcibly();
             }
             out.println("warden resident: stopped pid " + endpoint.pid());
