@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Wall time of one `bin/warden dispatch --host claude` on a Claude Code PreToolUse Bash payload with
-# the default chain, side by side with bench/baseline-hook.js (node, same stdin, same verdict) and
-# with the JVM floor (the same java and start-up flags running an empty main). Runs alternate
-# (warden, floor, node, ...) so all see the same machine noise; prints p50, p95 and the p50 ratios.
+# the default chain, side by side with bench/baseline-hook.js (node, same stdin, same verdict):
+#   - bin/warden dispatch                the default set-up: the launcher hands the event to the
+#                                        resident server (started by the first event; no JVM starts)
+#   - bin/warden dispatch, own JVM       WARDEN_RESIDENT=off: one JVM per event, class-data archive
+#   - JVM floor (empty main)             the same java and start-up flags running an empty main
+#   - node baseline-hook.js
+# Runs alternate (resident, own JVM, floor, node, ...) so all see the same machine noise; prints p50,
+# p95 and the p50 ratios.
 #
 #   bench/dispatch-latency.sh [RUNS]        default 40 runs each
 #   WARDEN_JAVA=/path/to/java bench/dispatch-latency.sh
@@ -12,8 +17,12 @@ home="$(cd "$here/.." && pwd)"
 runs="${1:-40}"
 payload="$here/pretooluse-bash.json"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 export WARDEN_CACHE_DIR="$work/cache"
+cleanup() {
+  "$home/bin/warden" resident stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
 cd "$work"
 
 [ -f "$home/target/warden.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
@@ -23,15 +32,23 @@ mkdir -p "$work/floor"
 printf 'public class Empty { public static void main(String[] a) { } }\n' > "$work/floor/Empty.java"
 "$javac_bin" -d "$work/floor" "$work/floor/Empty.java"
 floor_flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr)
-# Warm-up: compile the manifest cache and make sure the class-data archive exists.
+# Warm-up: compile the manifest cache, make sure the class-data archive exists, and let the first
+# event start the resident server.
 "$home/bin/warden" train-archive >/dev/null
-"$home/bin/warden" dispatch --host claude < "$payload" >/dev/null
+WARDEN_RESIDENT=auto "$home/bin/warden" dispatch --host claude < "$payload" >/dev/null
+for _ in $(seq 300); do
+  "$home/bin/warden" resident status >/dev/null 2>&1 && break
+  sleep 0.1
+done
+"$home/bin/warden" resident status >&2 || { echo "the resident server did not start" >&2; exit 1; }
+for _ in 1 2 3 4 5; do WARDEN_RESIDENT=auto "$home/bin/warden" dispatch --host claude < "$payload" >/dev/null; done
 node "$here/baseline-hook.js" < "$payload" >/dev/null
 
-expected_warden="$("$home/bin/warden" dispatch --host claude < "$payload")"
+expected_resident="$(WARDEN_RESIDENT=auto "$home/bin/warden" dispatch --host claude < "$payload")"
+expected_jvm="$(WARDEN_RESIDENT=off "$home/bin/warden" dispatch --host claude < "$payload")"
 expected_node="$(node "$here/baseline-hook.js" < "$payload")"
-if [ "$expected_warden" != "$expected_node" ]; then
-  echo "verdicts differ: warden='$expected_warden' node='$expected_node'" >&2
+if [ "$expected_resident" != "$expected_node" ] || [ "$expected_jvm" != "$expected_node" ]; then
+  echo "verdicts differ: resident='$expected_resident' own JVM='$expected_jvm' node='$expected_node'" >&2
   exit 1
 fi
 
@@ -42,22 +59,27 @@ ms() { # elapsed milliseconds (3 decimals) of running "$@" with the payload on s
   end=$EPOCHREALTIME
   awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }'
 }
-: > "$work/warden.txt"; : > "$work/node.txt"; : > "$work/floor.txt"
+: > "$work/resident.txt"; : > "$work/jvm.txt"; : > "$work/node.txt"; : > "$work/floor.txt"
 for _ in $(seq "$runs"); do
-  ms "$home/bin/warden" dispatch --host claude >> "$work/warden.txt"
+  WARDEN_RESIDENT=auto ms "$home/bin/warden" dispatch --host claude >> "$work/resident.txt"
+  WARDEN_RESIDENT=off ms "$home/bin/warden" dispatch --host claude >> "$work/jvm.txt"
   ms "$java_bin" "${floor_flags[@]}" -cp "$work/floor" Empty >> "$work/floor.txt"
   ms node "$here/baseline-hook.js" >> "$work/node.txt"
 done
 
 pct() { sort -n "$1" | awk -v p="$2" '{a[NR]=$1} END {i=int((NR-1)*p+0.5)+1; printf "%.1f", a[i]}'; }
-w50=$(pct "$work/warden.txt" 0.50); w95=$(pct "$work/warden.txt" 0.95)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+r50=$(pct "$work/resident.txt" 0.50); r95=$(pct "$work/resident.txt" 0.95)
+j50=$(pct "$work/jvm.txt" 0.50); j95=$(pct "$work/jvm.txt" 0.95)
 n50=$(pct "$work/node.txt" 0.50); n95=$(pct "$work/node.txt" 0.95)
 f50=$(pct "$work/floor.txt" 0.50); f95=$(pct "$work/floor.txt" 0.95)
 echo "payload: $(basename "$payload")  runs: $runs each, alternating  java: $("$java_bin" -version 2>&1 | head -1)  node: $(node --version)"
-printf '%-28s %8s %8s\n' "" "p50 ms" "p95 ms"
-printf '%-28s %8s %8s\n' "bin/warden dispatch" "$w50" "$w95"
-printf '%-28s %8s %8s\n' "JVM floor (empty main)" "$f50" "$f95"
-printf '%-28s %8s %8s\n' "node baseline-hook.js" "$n50" "$n95"
-echo "p50 ratio warden/node: $(awk -v w="$w50" -v n="$n50" 'BEGIN { printf "%.2f", w / n }')"
-echo "p50 ratio floor/node:  $(awk -v w="$f50" -v n="$n50" 'BEGIN { printf "%.2f", w / n }')"
-echo "p50 warden above floor: $(awk -v w="$w50" -v f="$f50" 'BEGIN { printf "%.1f ms", w - f }')"
+printf '%-36s %8s %8s\n' "" "p50 ms" "p95 ms"
+printf '%-36s %8s %8s\n' "bin/warden dispatch (resident)" "$r50" "$r95"
+printf '%-36s %8s %8s\n' "bin/warden dispatch, own JVM" "$j50" "$j95"
+printf '%-36s %8s %8s\n' "JVM floor (empty main)" "$f50" "$f95"
+printf '%-36s %8s %8s\n' "node baseline-hook.js" "$n50" "$n95"
+echo "p50 ratio warden/node:          $(ratio "$r50" "$n50")"
+echo "p50 ratio warden own JVM/node:  $(ratio "$j50" "$n50")"
+echo "p50 ratio floor/node:           $(ratio "$f50" "$n50")"
+echo "p50 own JVM above floor:        $(awk -v w="$j50" -v f="$f50" 'BEGIN { printf "%.1f ms", w - f }')"

@@ -13,7 +13,9 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -70,7 +72,7 @@ final class ResidentCommand implements Runnable {
     static final class Start implements Callable<Integer> {
         @Spec
         CommandSpec spec;
-        @picocli.CommandLine.Mixin
+        @Mixin
         Where where;
         @Option(names = "--idle-exit", paramLabel = "SECONDS", description = "Stop after this long without a request (default: 1800).")
         long idleSeconds = Resident.DEFAULT_IDLE.toSeconds();
@@ -86,29 +88,54 @@ final class ResidentCommand implements Runnable {
                 out.println("warden resident: another resident already serves key " + where.key() + " in " + where.dir());
                 return ExitCode.OK.code();
             }
-            Runtime.getRuntime().addShutdownHook(new Thread(resident::close, "warden-resident-shutdown"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> stopped(resident, out, "stopped"),
+                    "warden-resident-shutdown"));
             out.println("warden resident: serving " + resident.server().url() + " (key " + where.key()
                     + ", pid " + ProcessHandle.current().pid() + "); stops after " + idleSeconds + " s idle");
             out.flush();
             resident.serveUntilIdle(Duration.ofSeconds(idleSeconds));
-            out.println("warden resident: idle for " + idleSeconds + " s; stopped");
+            stopped(resident, out, "idle for " + idleSeconds + " s; stopped");
             return ExitCode.OK.code();
+        }
+
+        /** Stops serving (once) and says how many events were forwarded to it. */
+        private static void stopped(Resident resident, PrintWriter out, String why) {
+            if (resident.close()) {
+                out.println("warden resident: " + why + " after answering " + resident.server().forwardedCount()
+                        + " forwarded events");
+                out.flush();
+            }
         }
     }
 
-    @Command(name = "status", description = "Say whether a resident server is running; exit 0 if so, 1 if not.")
-    static final class Status implements Callable<Integer> {
+    /** A command about the resident that the endpoint file names, if that process is alive. */
+    abstract static class OnEndpoint implements Callable<Integer> {
         @Spec
         CommandSpec spec;
-        @picocli.CommandLine.Mixin
+        @Mixin
         Where where;
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter out = spec.commandLine().getOut();
             Path file = Resident.endpointFile(where.dir(), where.key());
             Resident.Endpoint endpoint = Resident.read(file);
-            if (endpoint == null || ProcessHandle.of(endpoint.pid()).isEmpty()) {
+            Optional<ProcessHandle> process = endpoint == null ? Optional.empty() : ProcessHandle.of(endpoint.pid());
+            return run(spec.commandLine().getOut(), file, endpoint, process);
+        }
+
+        /**
+         * @param endpoint what the file states, or {@code null}
+         * @param process  the live process it names, if any
+         */
+        abstract int run(PrintWriter out, Path file, Resident.Endpoint endpoint, Optional<ProcessHandle> process)
+                throws Exception;
+    }
+
+    @Command(name = "status", description = "Say whether a resident server is running; exit 0 if so, 1 if not.")
+    static final class Status extends OnEndpoint {
+        @Override
+        int run(PrintWriter out, Path file, Resident.Endpoint endpoint, Optional<ProcessHandle> process) {
+            if (process.isEmpty()) {
                 out.println("warden resident: not running (" + file + (endpoint == null ? " absent)" : " names a dead process)"));
                 return ExitCode.FINDINGS.code();
             }
@@ -118,17 +145,10 @@ final class ResidentCommand implements Runnable {
     }
 
     @Command(name = "stop", description = "Stop the resident server (if any) and wait for it to exit.")
-    static final class Stop implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-        @picocli.CommandLine.Mixin
-        Where where;
-
+    static final class Stop extends OnEndpoint {
         @Override
-        public Integer call() throws Exception {
-            PrintWriter out = spec.commandLine().getOut();
-            Resident.Endpoint endpoint = Resident.read(Resident.endpointFile(where.dir(), where.key()));
-            Optional<ProcessHandle> process = endpoint == null ? Optional.empty() : ProcessHandle.of(endpoint.pid());
+        int run(PrintWriter out, Path file, Resident.Endpoint endpoint, Optional<ProcessHandle> process)
+                throws Exception {
             if (process.isEmpty()) {
                 out.println("warden resident: not running");
                 return ExitCode.OK.code();
@@ -136,7 +156,7 @@ final class ResidentCommand implements Runnable {
             process.get().destroy();
             try {
                 process.get().onExit().get(10, TimeUnit.SECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 process.get().destroyForcibly();
             }
             out.println("warden resident: stopped pid " + endpoint.pid());

@@ -26,15 +26,22 @@ import java.util.Map;
  *   <li>{@code <key>.starting}: the launcher's start marker, removed once the endpoint is written.
  * </ul>
  */
-public final class Resident implements AutoCloseable {
+public final class Resident {
     /** How long the server waits after the last request before it stops, unless told otherwise. */
     public static final Duration DEFAULT_IDLE = Duration.ofMinutes(30);
+    /**
+     * Request threads. Forwarded events arrive concurrently (parallel tool calls, subagents) and a
+     * process concern may hold its thread for its whole timeout, so more than {@code warden serve}'s
+     * default.
+     */
+    static final int THREADS = 16;
 
     private final WardenServer server;
     private final Path endpoint;
     private final String token;
     private final FileChannel lockChannel;
     private final FileLock lock;
+    private boolean closed;
 
     private Resident(WardenServer server, Path endpoint, String token, FileChannel lockChannel, FileLock lock) {
         this.server = server;
@@ -70,7 +77,7 @@ public final class Resident implements AutoCloseable {
         }
         try {
             String token = ServeState.newToken();
-            WardenServer server = WardenServer.start(0, null, null, token, WardenServer.DEFAULT_THREADS, env, clock);
+            WardenServer server = WardenServer.start(0, null, null, token, THREADS, env, clock);
             Path endpoint = endpointFile(dir, key);
             ServeState.writeOwnerOnly(endpoint,
                     server.port() + " " + token + " " + ProcessHandle.current().pid() + "\n");
@@ -97,9 +104,16 @@ public final class Resident implements AutoCloseable {
         close();
     }
 
-    /** Withdraws the endpoint (if it is still ours), stops serving and releases the key. Idempotent. */
-    @Override
-    public synchronized void close() {
+    /**
+     * Withdraws the endpoint (if it is still ours), stops serving and releases the key.
+     *
+     * @return whether this call stopped it ({@code false} when it was already stopped)
+     */
+    public synchronized boolean close() {
+        if (closed) {
+            return false;
+        }
+        closed = true;
         Endpoint current = read(endpoint);
         if (current != null && current.token().equals(token)) {
             try {
@@ -117,6 +131,7 @@ public final class Resident implements AutoCloseable {
         } catch (IOException e) {
             // the lock dies with the process
         }
+        return true;
     }
 
     public static Path endpointFile(Path dir, String key) {

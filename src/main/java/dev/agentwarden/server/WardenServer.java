@@ -68,6 +68,7 @@ public final class WardenServer implements AutoCloseable {
     private final Clock clock;
     private final AtomicLong lastActivity;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicLong forwarded = new AtomicLong();
 
     private WardenServer(HttpServer http, ThreadPoolExecutor pool, String token, String projectDir, String manifest,
                          Map<String, String> env, Clock clock) {
@@ -127,6 +128,11 @@ public final class WardenServer implements AutoCloseable {
     public void close() {
         http.stop(0);
         pool.shutdown();
+    }
+
+    /** Forwarded events answered so far. */
+    public long forwardedCount() {
+        return forwarded.get();
     }
 
     /** Milliseconds since the last request ended, or 0 while one is being answered. */
@@ -202,6 +208,7 @@ public final class WardenServer implements AutoCloseable {
                     new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
                     request.caller(), clock);
         }
+        forwarded.incrementAndGet();
         int stdoutBytes = out.size();
         out.write(err.toByteArray());
         return new Reply(200, out.toByteArray(), code, "", stdoutBytes);

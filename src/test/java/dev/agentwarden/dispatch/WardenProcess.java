@@ -40,8 +40,21 @@ public final class WardenProcess {
         return Path.of(home);
     }
 
-    static Path java() {
+    public static Path java() {
         return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+
+    /**
+     * Runs {@code bin/warden args…} (the launcher, as a host runs the installed hook) with stdin
+     * from {@code stdin} bytes and exactly the given environment plus {@code PATH} and
+     * {@code LANG=C}.
+     */
+    public static Result runLauncher(List<String> args, Map<String, String> env, byte[] stdin, Path workDir)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(home().toAbsolutePath().resolve("bin/warden").toString());
+        command.addAll(args);
+        return runCommand(command, env, stdin, workDir);
     }
 
     /** The result of one run; stdout and stderr decoded as UTF-8 (the bytes are also kept). */
@@ -51,18 +64,23 @@ public final class WardenProcess {
     /** Runs {@code java FLAGS [jvmArgs] -jar warden.jar args…} with stdin from {@code stdin} bytes. */
     public static Result run(List<String> jvmArgs, List<String> args, Map<String, String> env, byte[] stdin, Path workDir)
             throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(java().toString());
+        command.addAll(FLAGS);
+        command.addAll(jvmArgs);
+        command.add("-jar");
+        command.add(jar().toString());
+        command.addAll(args);
+        return runCommand(command, env, stdin, workDir);
+    }
+
+    private static Result runCommand(List<String> command, Map<String, String> env, byte[] stdin, Path workDir)
+            throws IOException, InterruptedException {
         Path io = Files.createTempDirectory("warden-process-io");
         try {
             Path in = Files.write(io.resolve("stdin"), stdin);
             Path out = io.resolve("stdout");
             Path err = io.resolve("stderr");
-            List<String> command = new ArrayList<>();
-            command.add(java().toString());
-            command.addAll(FLAGS);
-            command.addAll(jvmArgs);
-            command.add("-jar");
-            command.add(jar().toString());
-            command.addAll(args);
             ProcessBuilder pb = new ProcessBuilder(command)
                     .redirectInput(in.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
             if (workDir != null) {

@@ -1,5 +1,9 @@
 package dev.agentwarden.e2e;
 
+import java.util.concurrent.TimeUnit;
+import dev.agentwarden.server.Resident;
+import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.dispatch.ResidentProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.concern.Builtins;
@@ -728,6 +732,83 @@ class ClaudeCodeE2EIT {
                 Turn.text("ACK: background helper finished")));
         backgroundProject = project;
         return backgroundRun;
+    }
+
+    @Test
+    @Order(12)
+    void residentServer_answersEveryHook_noJvmStartsPerEvent(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "resident server answers every hook",
+                "bin/warden forwards each hook to the resident (its java may not start); Bash denied with Warden's reason");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-resident-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'touch resident-marker'
+                      reason: "DENY-r35: resident-marker is off limits"
+                """, """
+                pre_tool_use: [no-resident-marker]
+                """));
+        project.allowBash("touch resident-marker");
+        install(project);
+        Path calls = dir.resolve("java-calls");
+        Path residentDir = ResidentProcess.dirFor(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")));
+        String key = ResidentProcess.jarKey();
+        Map<String, String> env = new LinkedHashMap<>(ResidentProcess.noJvm(ResidentProcess.forbiddenJava(dir, calls)));
+        // Inside the sandbox (the hooks' network namespace): start the resident, wait for its endpoint, run the host.
+        List<String> inside = List.of("bash", "-c", """
+                dir="$1"; key="$2"; java="$3"; jar="$4"; shift 4
+                mkdir -p "$dir"
+                "$java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar" resident start --dir "$dir" --key "$key" \
+                    --idle-exit 600 </dev/null >>"$dir/e2e-resident.log" 2>&1 &
+                for _ in $(seq 600); do [ -s "$dir/$key.endpoint" ] && break; sleep 0.1; done
+                exec "$@"
+                """, "with-resident", residentDir.toString(), key, WardenProcess.java().toString(),
+                wardenHome.resolve("target/warden.jar").toString());
+
+        ClaudeRun run;
+        String served;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
+                Turn.tool("denied", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")))) {
+            run = claude.run(project, server, "touch the marker", env, inside);
+        } finally {
+            served = stopResident(residentDir, key);
+        }
+
+        row.timing(run);
+        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("denied");
+        String javaCalls = Files.exists(calls) ? Files.readString(calls).strip() : "";
+        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + served
+                + "; JVM starts by bin/warden: " + (javaCalls.isEmpty() ? "none" : javaCalls.lines().count()));
+        assertCompleted(run);
+        assertThat(javaCalls).as("bin/warden started its java (an event was not forwarded)").isEmpty();
+        assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).isEqualTo("[warden] DENY-r35: resident-marker is off limits");
+        });
+        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
+        assertThat(served).as("the resident's own count: the PreToolUse hook was forwarded to it")
+                .matches("answered [1-9][0-9]* forwarded events");
+        row.pass();
+    }
+
+    /** Stops the resident named by the endpoint file and returns its "answered N forwarded events". */
+    private static String stopResident(Path residentDir, String key) throws IOException, InterruptedException {
+        Resident.Endpoint endpoint = Resident.read(Resident.endpointFile(residentDir, key));
+        if (endpoint == null) {
+            return "no resident endpoint";
+        }
+        Optional<ProcessHandle> process = ProcessHandle.of(endpoint.pid());
+        if (process.isPresent()) {
+            process.get().destroy();
+            process.get().onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
+        String log = Files.readString(residentDir.resolve("e2e-resident.log"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("answering (\\d+) forwarded events").matcher(log);
+        return m.find() ? "answered " + m.group(1) + " forwarded events" : "resident log: " + log.strip();
     }
 
     // ---- Helpers ------------------------------------------------------------------------------

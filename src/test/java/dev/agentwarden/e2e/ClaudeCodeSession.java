@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,9 @@ final class ClaudeCodeSession {
         }
         env.put("LANG", "C.UTF-8");
         env.put("WARDEN_CACHE_DIR", wardenCacheDir.toString());
+        // Each event in its own JVM, as these scenarios were written; a run that turns the
+        // resident server on sets this to auto and stops the resident afterwards.
+        env.put("WARDEN_RESIDENT", "off");
         return env;
     }
 
@@ -53,6 +57,16 @@ final class ClaudeCodeSession {
     }
 
     ClaudeRun run(E2eProject project, ScriptedModelServer server, String prompt) throws IOException {
+        return run(project, server, prompt, Map.of(), List.of());
+    }
+
+    /**
+     * One {@code claude -p} session with {@code extraEnv} on top of the usual environment, started
+     * through {@code inside} (a command prefix that runs within the sandbox and ends by running its
+     * arguments).
+     */
+    ClaudeRun run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv,
+                  List<String> inside) throws IOException {
         seedHome(project);
         try (LoopbackSandbox.Launch launch = sandbox.launch(server, project.dir())) {
             Map<String, String> env = new LinkedHashMap<>(baseEnv);
@@ -63,7 +77,10 @@ final class ClaudeCodeSession {
             env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
             env.put("DISABLE_TELEMETRY", "1");
             env.put("DISABLE_AUTOUPDATER", "1");
-            List<String> command = launch.wrap(List.of(binary.toString(), "-p", prompt, "--output-format", "json"));
+            env.putAll(extraEnv);
+            List<String> host = new ArrayList<>(inside);
+            host.addAll(List.of(binary.toString(), "-p", prompt, "--output-format", "json"));
+            List<String> command = launch.wrap(host);
             Command.Result result = Command.run(command, project.root(), env, LIMIT);
             return new ClaudeRun(result, project, server);
         }

@@ -1,0 +1,117 @@
+package dev.agentwarden.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.server.Resident;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A resident server ({@code warden resident start}) of the packaged jar, started by a test where
+ * {@code bin/warden} looks for it: {@code <cache>/resident}, keyed by the jar's hash.
+ */
+public final class ResidentProcess implements AutoCloseable {
+    private final Process process;
+    private final Path dir;
+    private final String key;
+
+    private ResidentProcess(Process process, Path dir, String key) {
+        this.process = process;
+        this.dir = dir;
+        this.key = key;
+    }
+
+    /** The resident directory {@code bin/warden} uses for a Warden cache dir. */
+    public static Path dirFor(Path cacheDir) {
+        return cacheDir.resolve("resident");
+    }
+
+    /** The key {@code bin/warden} gives the packaged jar: the first 16 hex digits of its SHA-256. */
+    public static String jarKey() throws IOException {
+        return Sha256.hex(Files.readAllBytes(WardenProcess.home().resolve("target/warden.jar"))).substring(0, 16);
+    }
+
+    /** Starts one for {@code cacheDir} and waits until its endpoint is published. */
+    public static ResidentProcess start(Path cacheDir, long idleSeconds) throws IOException, InterruptedException {
+        Path dir = dirFor(cacheDir);
+        String key = jarKey();
+        Process p = launch(dir, key, idleSeconds);
+        ResidentProcess resident = new ResidentProcess(p, dir, key);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WardenProcess.TIMEOUT_SECONDS);
+        while (resident.endpoint() == null || resident.endpoint().pid() != p.pid()) {
+            if (!p.isAlive()) {
+                throw new AssertionError("resident exited with " + p.exitValue() + ": "
+                        + Files.readString(dir.resolve("test-resident.log"), StandardCharsets.UTF_8));
+            }
+            if (System.nanoTime() > deadline) {
+                p.destroyForcibly();
+                throw new AssertionError("resident published no endpoint in " + dir);
+            }
+            Thread.sleep(50);
+        }
+        return resident;
+    }
+
+    /** {@code warden resident start} for {@code dir} and {@code key}, output to {@code dir/test-resident.log}. */
+    public static Process launch(Path dir, String key, long idleSeconds) throws IOException {
+        Files.createDirectories(dir);
+        List<String> command = new ArrayList<>();
+        command.add(WardenProcess.java().toString());
+        command.addAll(WardenProcess.FLAGS);
+        command.addAll(List.of("-jar", WardenProcess.jar().toString(), "resident", "start", "--dir", dir.toString(),
+                "--key", key, "--idle-exit", Long.toString(idleSeconds)));
+        Path log = dir.resolve("test-resident.log");
+        return new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    }
+
+    public Resident.Endpoint endpoint() {
+        return Resident.read(endpointFile());
+    }
+
+    public Path endpointFile() {
+        return Resident.endpointFile(dir, key);
+    }
+
+    public Process process() {
+        return process;
+    }
+
+    /** Stops it (SIGTERM, as {@code warden resident stop} does) and waits for it. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+
+    /**
+     * A {@code java} that must not be started: it records its arguments in {@code calls} and exits
+     * 97. {@code WARDEN_JAVA} set to it proves an event was answered without a JVM.
+     */
+    public static Path forbiddenJava(Path dir, Path calls) throws IOException {
+        Path script = dir.resolve("forbidden-java");
+        Files.writeString(script, "#!/bin/sh\necho \"$*\" >> '" + calls + "'\nexit 97\n", StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        return script;
+    }
+
+    /** The environment that makes {@code bin/warden} use the resident and never start a JVM. */
+    public static Map<String, String> noJvm(Path forbiddenJava) {
+        return Map.of("WARDEN_JAVA", forbiddenJava.toString(), "WARDEN_NO_ARCHIVE", "1", "WARDEN_RESIDENT", "auto");
+    }
+
+    public static void assertNoJvmStarted(Path calls) throws IOException {
+        assertThat(Files.exists(calls) ? Files.readString(calls, StandardCharsets.UTF_8) : "")
+                .as("java invocations by bin/warden (must be none: the resident answers)").isEmpty();
+    }
+}

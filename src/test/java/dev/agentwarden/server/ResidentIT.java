@@ -1,0 +1,397 @@
+package dev.agentwarden.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.dispatch.GoldenCorpusAccess;
+import dev.agentwarden.dispatch.ResidentProcess;
+import dev.agentwarden.dispatch.WardenProcess;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code bin/warden dispatch} with the resident server: what is forwarded runs as the launcher's
+ * own JVM would have run it, every way the resident can be missing or fail ends in a correct answer
+ * from a JVM, and the resident starts, serves alone and stops as documented.
+ */
+class ResidentIT {
+    private static final String DENY = "{\"session_id\":\"s1\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+            + "\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}";
+    private static final String DENIED = "\"permissionDecision\":\"deny\"";
+
+    private Path tmp;
+    private Path project;
+    private Path cache;
+    private Path calls;
+    private Path forbiddenJava;
+    private final List<ProcessHandle> started = new ArrayList<>();
+
+    @BeforeEach
+    void createProject() throws IOException {
+        tmp = Files.createTempDirectory("warden-resident-it");
+        project = Files.createDirectories(tmp.resolve("project"));
+        cache = tmp.resolve("cache");
+        calls = tmp.resolve("java-calls");
+        forbiddenJava = ResidentProcess.forbiddenJava(tmp, calls);
+    }
+
+    @AfterEach
+    void stopEverything() throws IOException, InterruptedException {
+        for (ProcessHandle p : started) {
+            p.destroy();
+            p.onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
+        GoldenCorpusAccess.deleteTree(tmp);
+    }
+
+    private Map<String, String> env(Map<String, String> extra) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("WARDEN_CACHE_DIR", cache.toString());
+        env.put("HOME", tmp.toString());
+        env.putAll(extra);
+        return env;
+    }
+
+    /** The launcher with the test's own java, no archive (answers from a JVM when it must). */
+    private Map<String, String> realJava(String resident) {
+        return env(Map.of("WARDEN_JAVA", WardenProcess.java().toString(), "WARDEN_NO_ARCHIVE", "1",
+                "WARDEN_RESIDENT", resident));
+    }
+
+    private WardenProcess.Result dispatch(Map<String, String> env, String payload, String... extraArgs)
+            throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("dispatch", "--host", "claude"));
+        args.addAll(List.of(extraArgs));
+        return WardenProcess.runLauncher(args, env, payload.getBytes(StandardCharsets.UTF_8), project);
+    }
+
+    private ResidentProcess resident() throws IOException, InterruptedException {
+        ResidentProcess r = ResidentProcess.start(cache, 600);
+        started.add(r.process().toHandle());
+        return r;
+    }
+
+    @Test
+    void forwarded_runsWithLaunchersEnvironmentDirectoryAndRelativeManifest_sameBytesAsItsOwnJvm() throws Exception {
+        Path script = project.resolve("concerns/probe.sh");
+        Files.createDirectories(script.getParent());
+        Files.writeString(script, "#!/bin/sh\necho \"probe MARK=$MARK HOME=${HOME:-unset} PWD=$PWD\"\nexit 1\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        Files.createDirectories(project.resolve("conf"));
+        Files.writeString(project.resolve("conf/m.yaml"), """
+                schema_version: 1
+                concerns:
+                  probe:
+                    script: concerns/probe.sh
+                    severity: blocking
+                platforms:
+                  claude:
+                    pre_tool_use: [probe]
+                native_event_aliases:
+                  claude:
+                    PreToolUse: pre_tool_use
+                """);
+        String payload = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}";
+        try (ResidentProcess ignored = resident()) {
+            Map<String, String> forwardedEnv = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+            forwardedEnv.put("MARK", "from-the-launcher");
+            WardenProcess.Result forwarded = dispatch(forwardedEnv, payload, "--manifest", "conf/m.yaml");
+            ResidentProcess.assertNoJvmStarted(calls);
+
+            Map<String, String> ownEnv = new LinkedHashMap<>(realJava("off"));
+            ownEnv.put("MARK", "from-the-launcher");
+            WardenProcess.Result own = dispatch(ownEnv, payload, "--manifest", "conf/m.yaml");
+
+            assertThat(forwarded.stdout()).contains(DENIED)
+                    .contains("probe MARK=from-the-launcher HOME=" + tmp + " PWD=" + project);
+            assertThat(forwarded.exitCode()).isEqualTo(own.exitCode());
+            assertThat(forwarded.stdout()).isEqualTo(own.stdout());
+            assertThat(forwarded.stderr()).isEqualTo(own.stderr());
+        }
+    }
+
+    @Test
+    void forwarded_sessionRoleAndFailModeTravelPerEvent() throws Exception {
+        try (ResidentProcess ignored = resident()) {
+            Map<String, String> closed = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+            closed.put("WARDEN_FAIL_MODE", "closed");
+            WardenProcess.Result refused = dispatch(closed, "{\"hook_event_name\":\"Stop\"}", "--manifest", "missing.yaml");
+            assertThat(refused.stdout()).contains("\"decision\":\"block\"").contains("WARDEN_FAIL_MODE=closed");
+            assertThat(refused.stderr()).contains(project.resolve("missing.yaml").toString());
+
+            WardenProcess.Result open = dispatch(env(ResidentProcess.noJvm(forbiddenJava)),
+                    "{\"hook_event_name\":\"Stop\"}", "--manifest", "missing.yaml");
+            assertThat(open.stdout()).isEmpty();
+            assertThat(open.stderr()).contains("failing open");
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+    }
+
+    @Test
+    void forwarded_largePayloadOnAPipe_sameAnswerAsItsOwnJvm() throws Exception {
+        String big = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
+                + "\"git commit --no-verify -m x\",\"description\":\"" + "é".repeat(1_500_000) + "\"}}";
+        try (ResidentProcess ignored = resident()) {
+            PipedRun forwarded = pipedDispatch(env(ResidentProcess.noJvm(forbiddenJava)), big.getBytes(StandardCharsets.UTF_8));
+            ResidentProcess.assertNoJvmStarted(calls);
+            PipedRun own = pipedDispatch(realJava("off"), big.getBytes(StandardCharsets.UTF_8));
+            assertThat(forwarded.stdout()).contains(DENIED).isEqualTo(own.stdout());
+            assertThat(forwarded.exitCode()).isEqualTo(own.exitCode()).isZero();
+        }
+    }
+
+    @Test
+    void forwarded_invalidUtf8AndEmptyStdin_sameAnswerAsItsOwnJvm() throws Exception {
+        try (ResidentProcess ignored = resident()) {
+            for (byte[] stdin : List.of(new byte[] {(byte) 0xff, (byte) 0xfe, '{'}, new byte[0],
+                    "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git commit --no-verify \\u00e9\"}} \n".getBytes(StandardCharsets.UTF_8))) {
+                WardenProcess.Result forwarded = WardenProcess.runLauncher(List.of("dispatch", "--host", "claude"),
+                        env(ResidentProcess.noJvm(forbiddenJava)), stdin, project);
+                WardenProcess.Result own = WardenProcess.runLauncher(List.of("dispatch", "--host", "claude"),
+                        realJava("off"), stdin, project);
+                assertThat(forwarded.exitCode()).isEqualTo(own.exitCode());
+                assertThat(forwarded.stdout()).isEqualTo(own.stdout());
+                assertThat(forwarded.stderr()).isEqualTo(own.stderr());
+            }
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+    }
+
+    @Test
+    void concurrentForwardedEvents_everyLedgerLineKept_chainIntact() throws Exception {
+        int events = 24;
+        try (ResidentProcess ignored = resident()) {
+            List<CompletableFuture<WardenProcess.Result>> runs = new ArrayList<>();
+            for (int i = 0; i < events; i++) {
+                String payload = "{\"session_id\":\"s1\",\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"agent-" + i
+                        + "\",\"agent_type\":\"general-purpose\",\"cwd\":\"" + project + "\"}";
+                runs.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return dispatch(env(ResidentProcess.noJvm(forbiddenJava)), payload);
+                    } catch (IOException | InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }));
+            }
+            for (CompletableFuture<WardenProcess.Result> run : runs) {
+                WardenProcess.Result r = run.get(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                assertThat(r.exitCode()).as(r.stderr()).isZero();
+            }
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+        WardenProcess.Result verify = WardenProcess.run(List.of(),
+                List.of("ledger", "verify", "--project-dir", project.toString()), env(Map.of()), new byte[0], project);
+        assertThat(verify.exitCode()).as(verify.stdout() + verify.stderr()).isZero();
+        assertThat(verify.stdout()).contains("intact: " + events + " chain lines");
+    }
+
+    @Test
+    void residentOff_neverForwards() throws Exception {
+        try (ResidentProcess ignored = resident()) {
+            Map<String, String> off = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+            off.put("WARDEN_RESIDENT", "off");
+            WardenProcess.Result r = dispatch(off, DENY);
+            assertThat(r.exitCode()).as("the forbidden java ran").isEqualTo(97);
+            assertThat(Files.readString(calls)).contains("dev.agentwarden.Main dispatch --host claude");
+        }
+    }
+
+    @Test
+    void staleEndpoint_answersFromAJvm_thenStartsAResidentThatServesTheNextEvent() throws Exception {
+        String key = ResidentProcess.jarKey();
+        Path endpoint = Resident.endpointFile(ResidentProcess.dirFor(cache), key);
+        Files.createDirectories(endpoint.getParent());
+        Files.writeString(endpoint, "1 " + "ab".repeat(32) + " " + deadPid() + "\n");
+
+        WardenProcess.Result first = dispatch(realJava("auto"), DENY);
+        assertThat(first.stdout()).contains(DENIED);
+        assertThat(first.exitCode()).isZero();
+
+        Resident.Endpoint started = awaitEndpoint(endpoint, e -> ProcessHandle.of(e.pid()).isPresent());
+        this.started.add(ProcessHandle.of(started.pid()).orElseThrow());
+        assertThat(Files.exists(endpoint.resolveSibling(key + ".starting"))).as("start marker removed").isFalse();
+        assertThat(Files.getPosixFilePermissions(endpoint)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+
+        WardenProcess.Result next = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY);
+        ResidentProcess.assertNoJvmStarted(calls);
+        assertThat(next.stdout()).isEqualTo(first.stdout());
+    }
+
+    @Test
+    void residentThatTakesTheEventButNeverAnswers_payloadReplayedToAJvm() throws Exception {
+        try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<String> received = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = silent.accept()) {
+                    return readRequest(s);
+                } catch (IOException e) {
+                    return "failed: " + e;
+                }
+            });
+            writeEndpoint(silent.getLocalPort(), "cd".repeat(32), ProcessHandle.current().pid());
+
+            WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+
+            assertThat(received.get(30, TimeUnit.SECONDS)).startsWith("POST /forward HTTP/1.1").contains(ForwardRequest.MAGIC)
+                    .contains("git commit --no-verify");
+            assertThat(r.stdout()).contains(DENIED);
+            assertThat(r.exitCode()).isZero();
+            assertThat(r.stderr()).contains("the resident server did not answer; evaluating this event in a new JVM");
+        }
+    }
+
+    @Test
+    void wrongToken_refusedByTheResident_payloadReplayedToAJvm() throws Exception {
+        try (ResidentProcess resident = resident()) {
+            Resident.Endpoint real = resident.endpoint();
+            writeEndpoint(real.port(), "ef".repeat(32), real.pid());
+
+            WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+
+            assertThat(r.stdout()).contains(DENIED);
+            assertThat(r.stderr()).contains("did not answer");
+        }
+    }
+
+    @Test
+    void endpointOwnedByAnotherUser_isNotUsed() throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root to hand the file to another user");
+        try (ResidentProcess resident = resident()) {
+            Files.setOwner(resident.endpointFile(), resident.endpointFile().getFileSystem()
+                    .getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+            WardenProcess.Result r = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY);
+            assertThat(r.exitCode()).as("the launcher went to its (forbidden) java").isEqualTo(97);
+        }
+    }
+
+    @Test
+    void idleResident_stopsAndWithdrawsItsEndpoint() throws Exception {
+        ResidentProcess resident = ResidentProcess.start(cache, 1);
+        started.add(resident.process().toHandle());
+        assertThat(resident.process().waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(resident.process().exitValue()).isZero();
+        assertThat(Files.exists(resident.endpointFile())).isFalse();
+    }
+
+    @Test
+    void secondResidentForTheSameKey_exitsAndLeavesTheFirstServing() throws Exception {
+        try (ResidentProcess first = resident()) {
+            Process second = ResidentProcess.launch(ResidentProcess.dirFor(cache), ResidentProcess.jarKey(), 600);
+            started.add(second.toHandle());
+            assertThat(second.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(second.exitValue()).isZero();
+            assertThat(Files.readString(ResidentProcess.dirFor(cache).resolve("test-resident.log")))
+                    .contains("another resident already serves key");
+            assertThat(first.endpoint().pid()).isEqualTo(first.process().pid());
+            assertThat(dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY).stdout()).contains(DENIED);
+        }
+    }
+
+    @Test
+    void statusAndStop_commands() throws Exception {
+        ResidentProcess resident = resident();
+        List<String> where = List.of("--dir", ResidentProcess.dirFor(cache).toString(), "--key", ResidentProcess.jarKey());
+        WardenProcess.Result status = cli("status", where);
+        assertThat(status.exitCode()).isZero();
+        assertThat(status.stdout()).contains("running, pid " + resident.process().pid());
+
+        WardenProcess.Result stop = cli("stop", where);
+        assertThat(stop.exitCode()).isZero();
+        assertThat(resident.process().waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.exists(resident.endpointFile())).isFalse();
+
+        WardenProcess.Result after = cli("status", where);
+        assertThat(after.exitCode()).isEqualTo(1);
+        assertThat(after.stdout()).contains("not running");
+    }
+
+    private WardenProcess.Result cli(String command, List<String> where) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("resident", command));
+        args.addAll(where);
+        return WardenProcess.run(List.of(), args, env(Map.of()), new byte[0], project);
+    }
+
+    private void writeEndpoint(int port, String token, long pid) throws IOException {
+        Path endpoint = Resident.endpointFile(ResidentProcess.dirFor(cache), ResidentProcess.jarKey());
+        Files.createDirectories(endpoint.getParent());
+        ServeState.writeOwnerOnly(endpoint, port + " " + token + " " + pid + "\n");
+    }
+
+    private static Resident.Endpoint awaitEndpoint(Path file, java.util.function.Predicate<Resident.Endpoint> ready)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WardenProcess.TIMEOUT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            Resident.Endpoint e = Resident.read(file);
+            if (e != null && ready.test(e)) {
+                return e;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no live endpoint in " + file);
+    }
+
+    private static long deadPid() {
+        long pid = 4_000_000;
+        while (ProcessHandle.of(pid).isPresent()) {
+            pid++;
+        }
+        return pid;
+    }
+
+    /** The request, read until the payload's command has arrived (or the client stops sending). */
+    private static String readRequest(Socket s) throws IOException {
+        s.setSoTimeout(10_000);
+        InputStream in = s.getInputStream();
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        byte[] buf = new byte[8192];
+        int n;
+        while (!b.toString(StandardCharsets.ISO_8859_1).contains("git commit --no-verify") && (n = in.read(buf)) >= 0) {
+            b.write(buf, 0, n);
+        }
+        return b.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** One launcher run whose stdin is a pipe the test writes to, as hosts do. */
+    private record PipedRun(int exitCode, String stdout) {
+    }
+
+    private PipedRun pipedDispatch(Map<String, String> env, byte[] stdin) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(WardenProcess.home().toAbsolutePath().resolve("bin/warden").toString(),
+                "dispatch", "--host", "claude").directory(project.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().clear();
+        pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
+            try {
+                return p.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        try (OutputStream in = p.getOutputStream()) {
+            for (int i = 0; i < stdin.length; i += 4096) {
+                in.write(stdin, i, Math.min(4096, stdin.length - i));
+            }
+        }
+        assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        return new PipedRun(p.exitValue(), new String(out.get(), StandardCharsets.UTF_8));
+    }
+}
