@@ -227,6 +227,7 @@ class ForwardEndpointTest {
         assertThat(response.headers().firstValue("X-Warden-Exit")).isEmpty();
         assertThat(response.headers().firstValue("X-Warden-Stdout-Bytes")).isEmpty();
         assertThat(marked.resolve("dispatched")).as("no dispatch ran").doesNotExist();
+        assertThat(server.forwardedCount()).isZero();
     }
 
     @Test
@@ -238,6 +239,7 @@ class ForwardEndpointTest {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(marked.resolve("dispatched")).as("the marker the malformed cases look for").exists();
+        assertThat(server.forwardedCount()).isEqualTo(1);
     }
 
     static Stream<Arguments> badTokens() {
@@ -257,6 +259,7 @@ class ForwardEndpointTest {
         assertThat(Json.parseObject(new String(response.body(), StandardCharsets.UTF_8)))
                 .containsEntry("error", "unauthorized");
         assertThat(marked.resolve("dispatched")).as("no dispatch ran").doesNotExist();
+        assertThat(server.forwardedCount()).isZero();
     }
 
     @Test
@@ -266,6 +269,7 @@ class ForwardEndpointTest {
 
         assertThat(response.statusCode()).isEqualTo(405);
         assertThat(response.headers().firstValue("Allow")).hasValue("POST");
+        assertThat(server.forwardedCount()).isZero();
         assertThat(Json.parseObject(new String(response.body(), StandardCharsets.UTF_8)))
                 .containsEntry("error", "method_not_allowed");
     }
@@ -282,6 +286,7 @@ class ForwardEndpointTest {
 
         assertThat(response.statusCode()).isEqualTo(405);
         assertThat(marked.resolve("dispatched")).as("no dispatch ran").doesNotExist();
+        assertThat(server.forwardedCount()).isZero();
     }
 
     @Test
