@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -286,6 +287,44 @@ class ExternalConcernTest {
         assertThat(Files.readString(dir.resolve("args.txt"))).isEqualTo("--mode|two words|");
         assertThat(Path.of(Files.readString(dir.resolve("cwd.txt")).strip()).toRealPath()).isEqualTo(dir.toRealPath());
         assertThat(Files.readString(dir.resolve("env.txt"))).isEqualTo("c stop");
+    }
+
+    @Test
+    void run_nullBaseEnv_inheritsThisJvmsEnvironment_extraEnvOnTop() throws IOException {
+        Path s = script("envdump.sh", EnvDump.SCRIPT);
+        Map<String, String> expected = new HashMap<>(System.getenv());
+        expected.remove("PWD");
+        expected.put("WARDEN_CONCERN", "c");
+        expected.put("EXTRA", "on top");
+
+        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null,
+                Map.of("WARDEN_CONCERN", "c", "EXTRA", "on top"));
+
+        assertThat(r.decision()).isEqualTo(Decision.ALLOW);
+        assertThat(EnvDump.read(dir)).isEqualTo(expected);
+    }
+
+    @Test
+    void run_baseEnv_replacesThisJvmsEnvironment_extraEnvOnTop() throws IOException {
+        Path s = script("envdump.sh", EnvDump.SCRIPT);
+        Map<String, String> base = Map.of("ONLY_IN_BASE", "base value", "WARDEN_CONCERN", "replaced", "EMPTY", "");
+
+        ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, base,
+                Map.of("WARDEN_CONCERN", "c", "EXTRA", "on top"));
+
+        assertThat(r.decision()).isEqualTo(Decision.ALLOW);
+        assertThat(EnvDump.read(dir)).isEqualTo(Map.of("ONLY_IN_BASE", "base value", "EMPTY", "", "WARDEN_CONCERN", "c",
+                "EXTRA", "on top"));
+        assertThat(base).as("the caller's map is left as it was").containsEntry("WARDEN_CONCERN", "replaced");
+    }
+
+    @Test
+    void run_emptyBaseEnv_childGetsOnlyExtraEnv() throws IOException {
+        Path s = script("envdump.sh", EnvDump.SCRIPT);
+
+        ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, Map.of(), Map.of("WARDEN_EVENT", "stop"));
+
+        assertThat(EnvDump.read(dir)).isEqualTo(Map.of("WARDEN_EVENT", "stop"));
     }
 
     @Test

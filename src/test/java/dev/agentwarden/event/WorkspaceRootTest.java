@@ -1,0 +1,100 @@
+package dev.agentwarden.event;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@link WorkspaceRoot#resolve}: which source wins, and how a relative choice is read against the
+ * caller's working directory.
+ */
+class WorkspaceRootTest {
+    private static final Path WD = Path.of("/home/dev/launcher");
+
+    static Stream<Arguments> fromWorkingDir() {
+        return Stream.of(
+                Arguments.of("explicitRelative_againstWorkingDir", "proj", Map.of(), Map.of(), "/home/dev/launcher/proj"),
+                Arguments.of("explicitAbsolute_kept", "/srv/proj", Map.of(), Map.of(), "/srv/proj"),
+                Arguments.of("workspaceRootRelative_againstWorkingDir", null, Map.of("workspace_root", "ws"), Map.of(),
+                        "/home/dev/launcher/ws"),
+                Arguments.of("projectRootAbsolute_kept", null, Map.of("project_root", "/srv/pr"), Map.of(), "/srv/pr"),
+                Arguments.of("claudeProjectDirRelative_againstWorkingDir", null, Map.of(),
+                        Map.of("CLAUDE_PROJECT_DIR", "../claude"), "/home/dev/launcher/../claude"),
+                Arguments.of("claudeProjectDirAbsolute_kept", null, Map.of(), Map.of("CLAUDE_PROJECT_DIR", "/srv/claude"),
+                        "/srv/claude"),
+                Arguments.of("payloadCwdRelative_againstWorkingDir", null, Map.of("cwd", "sub/dir"), Map.of(),
+                        "/home/dev/launcher/sub/dir"),
+                Arguments.of("payloadCwdAbsolute_kept", null, Map.of("cwd", "/srv/cwd"), Map.of(), "/srv/cwd"),
+                Arguments.of("nothingChosen_workingDir", null, Map.of(), Map.of(), "/home/dev/launcher"),
+                Arguments.of("emptyValues_skipped_workingDir", "", Map.of("workspace_root", "", "cwd", ""),
+                        Map.of("WARDEN_PROJECT_DIR", "", "CLAUDE_PROJECT_DIR", ""), "/home/dev/launcher"),
+                Arguments.of("nonStringPayloadValues_skipped", null, Map.of("workspace_root", 7L, "cwd", false),
+                        Map.of(), "/home/dev/launcher"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fromWorkingDir")
+    void resolve_withWorkingDir(String name, String explicitDir, Map<String, Object> payload, Map<String, String> env,
+                                String expected) {
+        assertThat(WorkspaceRoot.resolve(explicitDir, payload, env, WD)).isEqualTo(expected);
+    }
+
+    /** Every source, strongest first: the explicit dir, payload keys ({@code payload:}), env vars ({@code env:}). */
+    private static final String[] SOURCES = {"explicit", "payload:workspace_root", "payload:project_root",
+        "env:WARDEN_PROJECT_DIR", "env:CLAUDE_PROJECT_DIR", "env:CURSOR_PROJECT_DIR", "env:GEMINI_PROJECT_DIR",
+        "payload:cwd"};
+
+    static Stream<Arguments> precedence() {
+        return IntStream.rangeClosed(0, SOURCES.length).mapToObj(strongest -> Arguments.of(strongest,
+                strongest < SOURCES.length ? "/root/of/" + SOURCES[strongest] : WD.toString()));
+    }
+
+    /** With every source from {@code strongest} on set (each to its own root), the strongest one wins. */
+    @ParameterizedTest(name = "sources from #{0} on -> {1}")
+    @MethodSource("precedence")
+    void resolve_precedence_strongestSetSourceWins(int strongest, String expected) {
+        String explicit = null;
+        Map<String, Object> payload = new LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>();
+        for (int i = strongest; i < SOURCES.length; i++) {
+            String source = SOURCES[i];
+            String root = "/root/of/" + source;
+            if (source.equals("explicit")) {
+                explicit = root;
+            } else if (source.startsWith("payload:")) {
+                payload.put(source.substring("payload:".length()), root);
+            } else {
+                env.put(source.substring("env:".length()), root);
+            }
+        }
+
+        assertThat(WorkspaceRoot.resolve(explicit, payload, env, WD)).isEqualTo(expected);
+        assertThat(WorkspaceRoot.resolve(explicit, payload, env)).as("same order without a working dir")
+                .isEqualTo(strongest < SOURCES.length ? expected : System.getProperty("user.dir"));
+    }
+
+    @Test
+    void resolve_noWorkingDir_relativeChoiceStaysRelative() {
+        assertThat(WorkspaceRoot.resolve("proj", Map.of(), Map.of())).isEqualTo("proj");
+        assertThat(WorkspaceRoot.resolve(null, Map.of("cwd", "sub"), Map.of(), null)).isEqualTo("sub");
+    }
+
+    @Test
+    void resolve_noWorkingDir_nothingChosen_jvmWorkingDir() {
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of(), null))
+                .isEqualTo(Path.of(System.getProperty("user.dir")).toString());
+    }
+
+    @Test
+    void stateHome_dotWardenUnderRoot() {
+        assertThat(WorkspaceRoot.stateHome("/srv/proj")).isEqualTo(Path.of("/srv/proj/.warden"));
+    }
+}
