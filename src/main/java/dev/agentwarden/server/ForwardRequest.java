@@ -18,7 +18,7 @@ import java.util.Map;
  *
  * <p>Wire format: NUL-terminated records, then an empty record, then the event payload (the
  * host's stdin) to the end of the body. The first record is {@value #MAGIC}; then one {@code d}
- * record (the absolute working directory), {@code a} records (the argv, in order, starting with
+ * record (the absolute working directory, taken as its physical path), {@code a} records (the argv, in order, starting with
  * {@code dispatch}) and {@code e} records ({@code NAME=value}, the exported environment), in any
  * order. Text is UTF-8; a malformed sequence becomes U+FFFD.
  */
@@ -26,8 +26,10 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
     public static final String MAGIC = "warden-forward/1";
     /** Longest record, in bytes (an environment variable's name and value, or one argument). */
     static final int MAX_RECORD_BYTES = 256 * 1024;
-    /** Most records before the payload. */
+    /** Most records before the payload (not counting the empty one that ends them). */
     static final int MAX_RECORDS = 10_000;
+    /** Most bytes of all records together; an environment is bounded by the OS's ARG_MAX anyway. */
+    static final int MAX_RECORDS_TOTAL_BYTES = 8 * 1024 * 1024;
     /** Most arguments. */
     static final int MAX_ARGS = 64;
 
@@ -49,13 +51,18 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
         List<String> argv = new ArrayList<>();
         Map<String, String> env = new LinkedHashMap<>();
         Path dir = null;
+        long total = 0;
         for (int n = 1; ; n++) {
-            if (n > MAX_RECORDS) {
-                throw new BadForward("more than " + MAX_RECORDS + " records before the payload");
-            }
             String r = record(in);
             if (r.isEmpty()) {
                 break;
+            }
+            if (n > MAX_RECORDS) {
+                throw new BadForward("more than " + MAX_RECORDS + " records before the payload");
+            }
+            total += r.length();
+            if (total > MAX_RECORDS_TOTAL_BYTES) {
+                throw new BadForward("the records before the payload exceed " + MAX_RECORDS_TOTAL_BYTES + " bytes");
             }
             String value = r.substring(1);
             switch (r.charAt(0)) {
@@ -90,16 +97,25 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
         return new ForwardRequest(List.copyOf(argv), dir, Map.copyOf(env));
     }
 
+    /**
+     * The launcher's directory as its own JVM would see it: the shell's {@code $PWD} is the logical
+     * path (through symlinks), the JVM's working directory the physical one.
+     */
     private static Path absolute(String dir) throws BadForward {
+        Path p;
         try {
-            Path p = Path.of(dir);
-            if (p.isAbsolute()) {
-                return p;
-            }
+            p = Path.of(dir);
         } catch (InvalidPathException e) {
-            // reported below
+            p = null;
         }
-        throw new BadForward("working directory '" + clip(dir) + "' is not an absolute path");
+        if (p == null || !p.isAbsolute()) {
+            throw new BadForward("working directory '" + clip(dir) + "' is not an absolute path");
+        }
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p;
+        }
     }
 
     /** One NUL-terminated record; the body ending first is an error. */

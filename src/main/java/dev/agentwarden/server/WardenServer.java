@@ -135,13 +135,14 @@ public final class WardenServer implements AutoCloseable {
         return forwarded.get();
     }
 
-    /** Milliseconds since the last request ended, or 0 while one is being answered. */
+    /** Milliseconds since the last authorized request ended, or 0 while one is being answered. */
     public long idleMillis() {
         return inFlight.get() > 0 ? 0 : Math.max(0, clock.millis() - lastActivity.get());
     }
 
     private void handle(HttpExchange exchange) {
         inFlight.incrementAndGet();
+        boolean authorized = false;
         try (exchange) {
             Reply reply;
             try {
@@ -149,11 +150,14 @@ public final class WardenServer implements AutoCloseable {
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
             }
+            authorized = reply.status() != 401;
             send(exchange, reply);
         } catch (IOException | RuntimeException e) {
             // the client went away; nothing left to answer
         } finally {
-            lastActivity.set(clock.millis());
+            if (authorized) {
+                lastActivity.set(clock.millis());
+            }
             inFlight.decrementAndGet();
         }
     }

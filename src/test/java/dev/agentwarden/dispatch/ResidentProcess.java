@@ -65,12 +65,16 @@ public final class ResidentProcess implements AutoCloseable {
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>();
         command.add(WardenProcess.java().toString());
+        command.add("-Dfile.encoding=UTF-8");
         command.addAll(WardenProcess.FLAGS);
         command.addAll(List.of("-jar", WardenProcess.jar().toString(), "resident", "start", "--dir", dir.toString(),
                 "--key", key, "--idle-exit", Long.toString(idleSeconds)));
         Path log = dir.resolve("test-resident.log");
-        return new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        // As bin/warden starts it: UTF-8 whatever the test's locale.
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().put("LC_ALL", "C.UTF-8");
+        return pb.start();
     }
 
     public Resident.Endpoint endpoint() {

@@ -312,6 +312,25 @@ class ForwardEndpointTest {
     }
 
     @Test
+    void idleMillis_notResetByAnUnauthorizedRequest() throws Exception {
+        TickingClock clock = new TickingClock();
+        try (WardenServer idle = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock)) {
+            clock.advance(Duration.ofHours(1));
+
+            HttpResponse<byte[]> response = CLIENT.send(HttpRequest.newBuilder(idle.url().resolve("/forward"))
+                    .header("Authorization", "Bearer not-the-token")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(
+                            frame(plain, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)))).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(response.statusCode()).isEqualTo(401);
+            awaitTrue(() -> idle.idleMillis() > 0);
+
+            assertThat(idle.idleMillis()).as("a refused request keeps no resident alive")
+                    .isGreaterThanOrEqualTo(Duration.ofHours(1).toMillis());
+        }
+    }
+
+    @Test
     void idleMillis_zeroWhileAForwardIsBeingAnswered() throws Exception {
         TickingClock clock = new TickingClock();
         try (WardenServer idle = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock);

@@ -9,6 +9,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -46,6 +48,17 @@ class ForwardRequestTest {
         assertThat(r.argv()).containsExactly("dispatch", "--host", "claude", "--manifest", "two words=.yaml");
         assertThat(r.workingDir()).isEqualTo(DIR);
         assertThat(r.env()).isEqualTo(env);
+    }
+
+    @Test
+    void read_directoryThroughASymlink_isThePhysicalPathAsTheLaunchersJvmWouldSee(@TempDir Path tmp) throws IOException {
+        Path real = Files.createDirectories(tmp.resolve("real"));
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), real);
+
+        ForwardRequest r = ForwardRequest.read(new ByteArrayInputStream(ForwardFrame.body(
+                ForwardFrame.records(link, Map.of(), "dispatch", "--host", "claude"), PAYLOAD)));
+
+        assertThat(r.workingDir()).isEqualTo(real.toRealPath());
     }
 
     @Test

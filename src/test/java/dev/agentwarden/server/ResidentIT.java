@@ -89,8 +89,12 @@ class ResidentIT {
         return r;
     }
 
-    @Test
-    void forwarded_runsWithLaunchersEnvironmentDirectoryAndRelativeManifest_sameBytesAsItsOwnJvm() throws Exception {
+    private static final String MARK = "from-the-launcher-\u00fc\u2713";
+    private static final String PROBE_PAYLOAD =
+            "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}";
+
+    /** {@code conf/m.yaml}: one process concern that blocks with what it sees ($MARK, $HOME, $PWD). */
+    private void writeProbeProject() throws IOException {
         Path script = project.resolve("concerns/probe.sh");
         Files.createDirectories(script.getParent());
         Files.writeString(script, "#!/bin/sh\necho \"probe MARK=$MARK HOME=${HOME:-unset} PWD=$PWD\"\nexit 1\n");
@@ -109,19 +113,24 @@ class ResidentIT {
                   claude:
                     PreToolUse: pre_tool_use
                 """);
-        String payload = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}";
+    }
+
+    @Test
+    void forwarded_runsWithLaunchersEnvironmentDirectoryAndRelativeManifest_sameBytesAsItsOwnJvm() throws Exception {
+        writeProbeProject();
+        String payload = PROBE_PAYLOAD;
         try (ResidentProcess ignored = resident()) {
             Map<String, String> forwardedEnv = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
-            forwardedEnv.put("MARK", "from-the-launcher");
+            forwardedEnv.put("MARK", MARK);
             WardenProcess.Result forwarded = dispatch(forwardedEnv, payload, "--manifest", "conf/m.yaml");
             ResidentProcess.assertNoJvmStarted(calls);
 
             Map<String, String> ownEnv = new LinkedHashMap<>(realJava("off"));
-            ownEnv.put("MARK", "from-the-launcher");
+            ownEnv.put("MARK", MARK);
             WardenProcess.Result own = dispatch(ownEnv, payload, "--manifest", "conf/m.yaml");
 
             assertThat(forwarded.stdout()).contains(DENIED)
-                    .contains("probe MARK=from-the-launcher HOME=" + tmp + " PWD=" + project);
+                    .contains("probe MARK=" + MARK + " HOME=" + tmp + " PWD=" + project);
             assertThat(forwarded.exitCode()).isEqualTo(own.exitCode());
             assertThat(forwarded.stdout()).isEqualTo(own.stdout());
             assertThat(forwarded.stderr()).isEqualTo(own.stderr());
@@ -231,8 +240,14 @@ class ResidentIT {
         assertThat(Files.getPosixFilePermissions(endpoint)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
 
         WardenProcess.Result next = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY);
-        ResidentProcess.assertNoJvmStarted(calls);
         assertThat(next.stdout()).isEqualTo(first.stdout());
+        writeProbeProject();
+        Map<String, String> withMark = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+        withMark.put("MARK", MARK);
+        assertThat(dispatch(withMark, PROBE_PAYLOAD, "--manifest", "conf/m.yaml").stdout())
+                .as("a non-ASCII variable reaches a concern of the resident bin/warden started, under LANG=C")
+                .contains("probe MARK=" + MARK + " ");
+        ResidentProcess.assertNoJvmStarted(calls);
     }
 
     @Test
