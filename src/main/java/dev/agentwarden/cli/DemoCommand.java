@@ -1,12 +1,20 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.server.Resident;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -38,6 +46,25 @@ final class DemoCommand implements Callable<Integer> {
         if (launcher != null && !Files.isExecutable(launcher)) {
             launcher = null;
         }
+        Path cache = Files.createTempDirectory("warden-demo-cache-");
+        Map<String, String> hostEnv = new HashMap<>(System.getenv());
+        hostEnv.put("WARDEN_CACHE_DIR", cache.toString());
+        int failed = 0;
+        try {
+            failed = runSections(out, home, launcher, hostEnv);
+        } finally {
+            for (String line : stopResidents(cache.resolve("resident"))) {
+                out.println();
+                out.println(line);
+            }
+            deleteTree(cache);
+        }
+        out.println();
+        out.println(failed == 0 ? "demo complete: " + SECTIONS.size() + " section(s)" : "demo: " + failed + " section(s) failed");
+        return failed == 0 ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
+    }
+
+    private int runSections(PrintWriter out, Path home, Path launcher, Map<String, String> hostEnv) throws IOException {
         int failed = 0;
         for (DemoSection section : SECTIONS) {
             Path work = Files.createTempDirectory("warden-demo-");
@@ -45,7 +72,7 @@ final class DemoCommand implements Callable<Integer> {
             out.println("== " + section.title());
             out.flush();
             try {
-                section.run(new DemoEnv(out, work, home, launcher));
+                section.run(new DemoEnv(out, work, home, launcher, hostEnv));
             } catch (Exception e) {
                 failed++;
                 out.println("!! section failed: " + e);
@@ -58,9 +85,42 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
         }
-        out.println();
-        out.println(failed == 0 ? "demo complete: " + SECTIONS.size() + " section(s)" : "demo: " + failed + " section(s) failed");
-        return failed == 0 ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
+        return failed;
+    }
+
+    /**
+     * Stops the resident servers the demo's hooks started in {@code dir} and returns what each
+     * said when it stopped ("... after answering N forwarded events").
+     */
+    static List<String> stopResidents(Path dir) throws IOException, InterruptedException {
+        List<String> said = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return said;
+        }
+        List<Path> endpoints;
+        try (Stream<Path> files = Files.list(dir)) {
+            endpoints = files.filter(f -> f.getFileName().toString().endsWith(".endpoint")).toList();
+        }
+        for (Path endpoint : endpoints) {
+            Resident.Endpoint e = Resident.read(endpoint);
+            Optional<ProcessHandle> process = e == null ? Optional.empty() : ProcessHandle.of(e.pid());
+            if (process.isEmpty()) {
+                continue;
+            }
+            process.get().destroy();
+            try {
+                process.get().onExit().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException ex) {
+                process.get().destroyForcibly();
+            }
+            String name = endpoint.getFileName().toString();
+            Path log = dir.resolve(name.substring(0, name.length() - ".endpoint".length()) + ".log");
+            String last = Files.exists(log) ? Files.readString(log).strip() : "";
+            last = last.substring(last.lastIndexOf('\n') + 1);
+            said.add(last.contains("forwarded events") ? last
+                    : "warden resident: stopped pid " + e.pid());
+        }
+        return said;
     }
 
     /** The Warden checkout: {@code -Dwarden.home} (set by bin/warden), else the current directory if it is one. */

@@ -116,7 +116,7 @@ final class IntegrityDemo implements DemoSection {
     private static String dispatch(DemoEnv env, Path project) throws IOException, InterruptedException {
         String payload = "{\"session_id\":\"demo\",\"cwd\":\"" + project.toString().replace("\\", "\\\\").replace("\"", "\\\"")
                 + "\",\"hook_event_name\":\"SessionStart\",\"source\":\"startup\"}";
-        Map<String, String> childEnv = new HashMap<>(System.getenv());
+        Map<String, String> childEnv = new HashMap<>(env.hostEnv());
         childEnv.put("CLAUDE_PROJECT_DIR", project.toString());
         return DemoDispatch.claude(env.launcher(), project, childEnv, "SessionStart", payload);
     }

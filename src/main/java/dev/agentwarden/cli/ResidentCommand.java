@@ -155,7 +155,7 @@ final class ResidentCommand implements Runnable {
             }
             process.get().destroy();
             try {
-                process.get().onExit().get(10, TimeUnit.SECONDS);
+                process.get().onExit().get(30, TimeUnit.SECONDS);
             } catch (TimeoutException e) {
                 process.get().destroyForcibly();
             }

@@ -42,7 +42,7 @@ final class SessionReplayDemo implements DemoSection {
         }
         Path project = env.workDir();
         installDemoManifest(env.home(), project);
-        Map<String, String> childEnv = new HashMap<>(System.getenv());
+        Map<String, String> childEnv = new HashMap<>(env.hostEnv());
         childEnv.put("CLAUDE_PROJECT_DIR", project.toString());
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(null, project.toString()), childEnv);
         HostAdapter claude = HostAdapters.forId("claude");
@@ -50,7 +50,12 @@ final class SessionReplayDemo implements DemoSection {
 
         PrintWriter out = env.out();
         out.println("project: " + project + "   manifest: .warden/manifest.yaml   transport: "
-                + (env.launcher() != null ? "one bin/warden process per event" : "in-process (bin/warden not found)"));
+                + (env.launcher() != null ? "one bin/warden process per event, as Claude Code runs it"
+                        : "in-process (bin/warden not found)"));
+        if (env.launcher() != null) {
+            out.println("(the first event is answered by a JVM and starts the resident server; once it is up, bin/warden"
+                    + " hands events to it and no JVM starts)");
+        }
         out.printf("%-3s %-17s %-44s %-62s %7s%n", "#", "event", "chain (after tools filter)", "verdict", "ms");
         List<Long> latencies = new ArrayList<>();
         int n = 0;
@@ -76,8 +81,8 @@ final class SessionReplayDemo implements DemoSection {
             out.flush();
         }
         latencies.sort(Long::compare);
-        out.println("median wall time per event: " + latencies.get(latencies.size() / 2) + " ms (whole process: JVM start,"
-                + " manifest cache, chain, output)");
+        out.println("median wall time per event: " + latencies.get(latencies.size() / 2) + " ms (the whole hook process,"
+                + " as the host waits for it)");
     }
 
     static void installDemoManifest(Path home, Path project) throws IOException {

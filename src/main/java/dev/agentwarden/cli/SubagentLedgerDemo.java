@@ -43,7 +43,7 @@ final class SubagentLedgerDemo implements DemoSection {
     @Override
     public void run(DemoEnv env) throws Exception {
         Path project = env.workDir();
-        Map<String, String> childEnv = new HashMap<>(System.getenv());
+        Map<String, String> childEnv = new HashMap<>(env.hostEnv());
         childEnv.put("WARDEN_PROJECT_DIR", project.toString());
         childEnv.put("CLAUDE_PROJECT_DIR", project.toString());
         childEnv.remove("WARDEN_REPLAY");

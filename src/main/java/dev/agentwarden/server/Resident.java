@@ -35,6 +35,12 @@ public final class Resident {
      * default.
      */
     static final int THREADS = 16;
+    /**
+     * How long stopping waits for events being answered: a process concern's default timeout plus
+     * margin. Launchers arriving meanwhile find no endpoint (it is withdrawn first) or a refused
+     * connection, and use a JVM.
+     */
+    static final Duration STOP_GRACE = Duration.ofSeconds(15);
 
     private final WardenServer server;
     private final Path endpoint;
@@ -122,7 +128,7 @@ public final class Resident {
                 // a stale endpoint only costs a launcher one refused connection
             }
         }
-        server.close();
+        server.close(STOP_GRACE);
         try {
             if (lock.isValid()) {
                 lock.release();

@@ -18,6 +18,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,6 +127,23 @@ public final class WardenServer implements AutoCloseable {
 
     @Override
     public void close() {
+        close(Duration.ZERO);
+    }
+
+    /**
+     * Waits up to {@code grace} for the requests being answered to finish, so that a dispatch that
+     * has run is also answered, then stops. (Not {@code HttpServer.stop(delay)}: on JDK 17 it waits
+     * the whole delay even when nothing is in progress.)
+     */
+    public void close(Duration grace) {
+        long deadline = System.nanoTime() + grace.toNanos();
+        try {
+            while (inFlight.get() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         http.stop(0);
         pool.shutdown();
     }

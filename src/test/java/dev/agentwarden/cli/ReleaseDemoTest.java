@@ -16,7 +16,7 @@ class ReleaseDemoTest {
     void run_showsEveryTrustOutcome() throws Exception {
         StringWriter text = new StringWriter();
 
-        new ReleaseDemo().run(new DemoEnv(new PrintWriter(text, true), work, null, null));
+        new ReleaseDemo().run(new DemoEnv(new PrintWriter(text, true), work, null, null, System.getenv()));
 
         assertThat(text.toString())
                 .contains("UNTRUSTED signature_threshold_not_met")

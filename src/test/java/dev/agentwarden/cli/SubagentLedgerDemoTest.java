@@ -14,7 +14,7 @@ class SubagentLedgerDemoTest {
     void run_inProcess_recordsDerivesAndEnforces(@TempDir Path work) throws Exception {
         StringWriter out = new StringWriter();
 
-        new SubagentLedgerDemo().run(new DemoEnv(new PrintWriter(out, true), work, null, null));
+        new SubagentLedgerDemo().run(new DemoEnv(new PrintWriter(out, true), work, null, null, System.getenv()));
 
         String text = out.toString();
         assertThat(text).contains("transport: in-process dispatch")

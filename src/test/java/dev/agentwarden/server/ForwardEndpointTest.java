@@ -331,6 +331,37 @@ class ForwardEndpointTest {
     }
 
     @Test
+    void closeWithGrace_answersTheForwardInProgressBeforeStopping() throws Exception {
+        TickingClock clock = new TickingClock();
+        WardenServer closing = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock);
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), closing.port())) {
+            socket.setSoTimeout(30_000);
+            byte[] body = frame(plain, env(), ARGV, bash("git commit --no-verify -m x").getBytes(StandardCharsets.UTF_8));
+            int held = 10;
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /forward HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN
+                    + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, body.length - held);
+            out.flush();
+            awaitTrue(() -> closing.idleMillis() == 0);
+
+            java.util.concurrent.CompletableFuture<Void> closed = java.util.concurrent.CompletableFuture.runAsync(
+                    () -> closing.close(Duration.ofSeconds(20)));
+            out.write(body, body.length - held, held);
+            out.flush();
+            RawResponse response = RawResponse.read(socket.getInputStream());
+
+            assertThat(response.statusLine()).startsWith("HTTP/1.1 200 ");
+            assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains("\"permissionDecision\":\"deny\"");
+            closed.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(closing.forwardedCount()).isEqualTo(1);
+        } finally {
+            closing.close();
+        }
+    }
+
+    @Test
     void idleMillis_zeroWhileAForwardIsBeingAnswered() throws Exception {
         TickingClock clock = new TickingClock();
         try (WardenServer idle = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock);
