@@ -91,6 +91,8 @@ final class InstallCommand implements Callable<Integer> {
         if (!noTrain) {
             out.println(trainArchive(launcher));
         }
+        out.println("the first hook starts a resident Warden server (stops after 30 min idle) that later hooks hand"
+                + " events to; WARDEN_RESIDENT=off in the host's environment keeps one JVM per event");
         return ExitCode.OK.code();
     }
 
