@@ -24,15 +24,11 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -291,7 +287,7 @@ class ForwardEndpointTest {
 
     @Test
     void idleMillis_growsWithTheClock_resetsAfterARequest() throws Exception {
-        TickingClock clock = new TickingClock();
+        MutableClock clock = MutableClock.ticking("2026-05-04T10:00:00Z");
         try (WardenServer idle = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock)) {
             clock.advance(Duration.ofHours(1));
             assertThat(idle.idleMillis()).isGreaterThanOrEqualTo(Duration.ofHours(1).toMillis());
@@ -313,7 +309,7 @@ class ForwardEndpointTest {
 
     @Test
     void idleMillis_notResetByAnUnauthorizedRequest() throws Exception {
-        TickingClock clock = new TickingClock();
+        MutableClock clock = MutableClock.ticking("2026-05-04T10:00:00Z");
         try (WardenServer idle = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock)) {
             clock.advance(Duration.ofHours(1));
 
@@ -332,7 +328,7 @@ class ForwardEndpointTest {
 
     @Test
     void closeWithGrace_answersTheForwardInProgressBeforeStopping() throws Exception {
-        TickingClock clock = new TickingClock();
+        MutableClock clock = MutableClock.ticking("2026-05-04T10:00:00Z");
         WardenServer closing = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock);
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), closing.port())) {
             socket.setSoTimeout(30_000);
@@ -363,7 +359,7 @@ class ForwardEndpointTest {
 
     @Test
     void idleMillis_zeroWhileAForwardIsBeingAnswered() throws Exception {
-        TickingClock clock = new TickingClock();
+        MutableClock clock = MutableClock.ticking("2026-05-04T10:00:00Z");
         try (WardenServer idle = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock);
              Socket socket = new Socket(InetAddress.getLoopbackAddress(), idle.port())) {
             socket.setSoTimeout(30_000);
@@ -420,38 +416,6 @@ class ForwardEndpointTest {
             }
             String s = b.toString(StandardCharsets.US_ASCII);
             return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
-        }
-    }
-
-    /**
-     * A clock that moves one millisecond on every read and by hand: once no request runs, {@code
-     * idleMillis()} is never 0, so 0 means a request is in flight.
-     */
-    private static final class TickingClock extends Clock {
-        private final AtomicLong millis = new AtomicLong(Instant.parse("2026-05-04T10:00:00Z").toEpochMilli());
-
-        void advance(Duration d) {
-            millis.addAndGet(d.toMillis());
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis.incrementAndGet());
-        }
-
-        @Override
-        public long millis() {
-            return millis.incrementAndGet();
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
         }
     }
 
