@@ -213,6 +213,52 @@ class ResidentIT {
     }
 
     @Test
+    void manifestEditedBetweenForwardedEvents_nextEventUsesTheNewOne() throws Exception {
+        writeProbeProject();
+        try (ResidentProcess ignored = resident()) {
+            Map<String, String> env = env(ResidentProcess.noJvm(forbiddenJava));
+            assertThat(dispatch(env, PROBE_PAYLOAD, "--manifest", "conf/m.yaml").stdout()).contains("probe MARK=");
+
+            Path manifest = project.resolve("conf/m.yaml");
+            Files.writeString(manifest, Files.readString(manifest).replace("pre_tool_use: [probe]", "pre_tool_use: []"));
+            WardenProcess.Result after = dispatch(env, PROBE_PAYLOAD, "--manifest", "conf/m.yaml");
+
+            assertThat(after.stdout()).as("no concern bound any more").isEmpty();
+            assertThat(after.exitCode()).isZero();
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+    }
+
+    @Test
+    void manyFirstEventsAtOnce_startOneResident() throws Exception {
+        int events = 8;
+        List<CompletableFuture<WardenProcess.Result>> runs = new ArrayList<>();
+        for (int i = 0; i < events; i++) {
+            runs.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return dispatch(realJava("auto"), DENY);
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        for (CompletableFuture<WardenProcess.Result> run : runs) {
+            assertThat(run.get(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS).stdout()).contains(DENIED);
+        }
+        Path endpoint = Resident.endpointFile(ResidentProcess.dirFor(cache), ResidentProcess.jarKey());
+        Resident.Endpoint first = awaitEndpoint(endpoint, e -> ProcessHandle.of(e.pid()).isPresent());
+        started.add(ProcessHandle.of(first.pid()).orElseThrow());
+        Thread.sleep(3000); // room for any second resident to come up and take over the endpoint
+        List<ProcessHandle> residents = ProcessHandle.allProcesses()
+                .filter(p -> p.info().arguments().map(a -> String.join(" ", a)).orElse("")
+                        .contains("resident start --dir " + ResidentProcess.dirFor(cache)))
+                .toList();
+        started.addAll(residents);
+        assertThat(residents).as("residents serving this cache dir").hasSize(1);
+        assertThat(Resident.read(endpoint)).isEqualTo(first);
+    }
+
+    @Test
     void residentOff_neverForwards() throws Exception {
         try (ResidentProcess ignored = resident()) {
             Map<String, String> off = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
