@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -12,9 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -97,22 +96,18 @@ final class DemoCommand implements Callable<Integer> {
         if (!Files.isDirectory(dir)) {
             return said;
         }
-        List<Path> endpoints;
-        try (Stream<Path> files = Files.list(dir)) {
-            endpoints = files.filter(f -> f.getFileName().toString().endsWith(".endpoint")).toList();
+        // One still starting publishes its endpoint within seconds; wait for it rather than leave it behind.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!filesEndingWith(dir, ".starting").isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
         }
-        for (Path endpoint : endpoints) {
+        for (Path endpoint : filesEndingWith(dir, ".endpoint")) {
             Resident.Endpoint e = Resident.read(endpoint);
             Optional<ProcessHandle> process = e == null ? Optional.empty() : ProcessHandle.of(e.pid());
             if (process.isEmpty()) {
                 continue;
             }
-            process.get().destroy();
-            try {
-                process.get().onExit().get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException | TimeoutException ex) {
-                process.get().destroyForcibly();
-            }
+            Resident.terminate(process.get(), Duration.ofSeconds(30));
             String name = endpoint.getFileName().toString();
             Path log = dir.resolve(name.substring(0, name.length() - ".endpoint".length()) + ".log");
             String last = Files.exists(log) ? Files.readString(log).strip() : "";
@@ -121,6 +116,12 @@ final class DemoCommand implements Callable<Integer> {
                     : "warden resident: stopped pid " + e.pid());
         }
         return said;
+    }
+
+    private static List<Path> filesEndingWith(Path dir, String suffix) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(suffix)).toList();
+        }
     }
 
     /** The Warden checkout: {@code -Dwarden.home} (set by bin/warden), else the current directory if it is one. */

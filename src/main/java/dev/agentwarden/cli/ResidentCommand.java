@@ -12,8 +12,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -153,12 +151,7 @@ final class ResidentCommand implements Runnable {
                 out.println("warden resident: not running");
                 return ExitCode.OK.code();
             }
-            process.get().destroy();
-            try {
-                process.get().onExit().get(30, TimeUnit.SECONDS);
-            } catch (TimeoutException e) {
-                process.get().destroyForcibly();
-            }
+            Resident.terminate(process.get(), Duration.ofSeconds(30));
             out.println("warden resident: stopped pid " + endpoint.pid());
             return ExitCode.OK.code();
         }

@@ -12,6 +12,9 @@ import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The resident server: a {@link WardenServer} that {@code bin/warden dispatch} starts in the
@@ -138,6 +141,19 @@ public final class Resident {
             // the lock dies with the process
         }
         return true;
+    }
+
+    /**
+     * Asks a resident process to stop (SIGTERM: it withdraws its endpoint and finishes the events
+     * it is answering) and waits up to {@code wait} for it, then kills it.
+     */
+    public static void terminate(ProcessHandle process, Duration wait) throws InterruptedException {
+        process.destroy();
+        try {
+            process.onExit().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            process.destroyForcibly();
+        }
     }
 
     public static Path endpointFile(Path dir, String key) {

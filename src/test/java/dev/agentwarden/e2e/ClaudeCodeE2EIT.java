@@ -1,6 +1,5 @@
 package dev.agentwarden.e2e;
 
-import java.util.concurrent.TimeUnit;
 import dev.agentwarden.server.Resident;
 import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.dispatch.ResidentProcess;
@@ -803,8 +802,7 @@ class ClaudeCodeE2EIT {
         }
         Optional<ProcessHandle> process = ProcessHandle.of(endpoint.pid());
         if (process.isPresent()) {
-            process.get().destroy();
-            process.get().onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(e -> null).join();
+            Resident.terminate(process.get(), Duration.ofSeconds(30));
         }
         String log = Files.readString(residentDir.resolve("e2e-resident.log"));
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("answering (\\d+) forwarded events").matcher(log);
