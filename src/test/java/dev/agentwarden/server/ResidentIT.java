@@ -2,7 +2,6 @@ package dev.agentwarden.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.dispatch.GoldenCorpusAccess;
 import dev.agentwarden.dispatch.ResidentProcess;
 import dev.agentwarden.dispatch.WardenProcess;
 import java.io.ByteArrayOutputStream;
@@ -26,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bin/warden dispatch} with the resident server: what is forwarded runs as the launcher's
@@ -45,8 +45,8 @@ class ResidentIT {
     private final List<ProcessHandle> started = new ArrayList<>();
 
     @BeforeEach
-    void createProject() throws IOException {
-        tmp = Files.createTempDirectory("warden-resident-it");
+    void createProject(@TempDir Path tmp) throws IOException {
+        this.tmp = tmp;
         project = Files.createDirectories(tmp.resolve("project"));
         cache = tmp.resolve("cache");
         calls = tmp.resolve("java-calls");
@@ -54,12 +54,11 @@ class ResidentIT {
     }
 
     @AfterEach
-    void stopEverything() throws IOException, InterruptedException {
+    void stopEverything() {
         for (ProcessHandle p : started) {
             p.destroy();
             p.onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(e -> null).join();
         }
-        GoldenCorpusAccess.deleteTree(tmp);
     }
 
     private Map<String, String> env(Map<String, String> extra) {
