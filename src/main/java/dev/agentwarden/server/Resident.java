@@ -84,15 +84,19 @@ public final class Resident {
             channel.close();
             return null;
         }
+        WardenServer server = null;
         try {
             String token = ServeState.newToken();
-            WardenServer server = WardenServer.start(0, null, null, token, THREADS, env, clock);
+            server = WardenServer.start(0, null, null, token, THREADS, env, clock);
             Path endpoint = endpointFile(dir, key);
             ServeState.writeOwnerOnly(endpoint,
                     server.port() + " " + token + " " + ProcessHandle.current().pid() + "\n");
             Files.deleteIfExists(dir.resolve(key + ".starting"));
             return new Resident(server, endpoint, token, channel, lock);
         } catch (IOException | RuntimeException e) {
+            if (server != null) {
+                server.close();
+            }
             lock.release();
             channel.close();
             throw e;
