@@ -1,8 +1,6 @@
 package dev.agentwarden.e2e;
 
 import dev.agentwarden.server.Resident;
-import dev.agentwarden.dispatch.WardenProcess;
-import dev.agentwarden.dispatch.ResidentProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.concern.Builtins;
@@ -736,8 +734,8 @@ class ClaudeCodeE2EIT {
     @Test
     @Order(12)
     void residentServer_answersEveryHook_noJvmStartsPerEvent(@TempDir Path dir) throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "resident server answers every hook",
-                "bin/warden forwards each hook to the resident (its java may not start); Bash denied with Warden's reason");
+        E2eSummary.Row row = SUMMARY.row(host, "resident server answers the hook",
+                "bin/warden forwards the hook to the resident (its java may not start); Bash denied with Warden's reason");
         E2eProject project = project(dir, row);
         project.manifest(manifest("""
                 no-resident-marker:
@@ -752,34 +750,21 @@ class ClaudeCodeE2EIT {
                 """));
         project.allowBash("touch resident-marker");
         install(project);
-        Path calls = dir.resolve("java-calls");
-        Path residentDir = ResidentProcess.dirFor(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")));
-        String key = ResidentProcess.jarKey();
-        Map<String, String> env = new LinkedHashMap<>(ResidentProcess.noJvm(ResidentProcess.forbiddenJava(dir, calls)));
-        // Inside the sandbox (the hooks' network namespace): start the resident, wait for its endpoint, run the host.
-        List<String> inside = List.of("bash", "-c", """
-                dir="$1"; key="$2"; java="$3"; jar="$4"; shift 4
-                mkdir -p "$dir"
-                "$java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar" resident start --dir "$dir" --key "$key" \
-                    --idle-exit 600 </dev/null >>"$dir/e2e-resident.log" 2>&1 &
-                for _ in $(seq 600); do [ -s "$dir/$key.endpoint" ] && break; sleep 0.1; done
-                exec "$@"
-                """, "with-resident", residentDir.toString(), key, WardenProcess.java().toString(),
-                wardenHome.resolve("target/warden.jar").toString());
+        SandboxResident resident = new SandboxResident(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")), dir);
 
         ClaudeRun run;
         String served;
         try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
                 Turn.tool("denied", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
                 Turn.text("FINAL: done")))) {
-            run = claude.run(project, server, "touch the marker", env, inside);
+            run = claude.run(project, server, "touch the marker", resident.hookEnv(), resident.inside());
         } finally {
-            served = stopResident(residentDir, key);
+            served = resident.stop();
         }
 
         row.timing(run);
         Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("denied");
-        String javaCalls = Files.exists(calls) ? Files.readString(calls).strip() : "";
+        String javaCalls = resident.javaCalls();
         row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + served
                 + "; JVM starts by bin/warden: " + (javaCalls.isEmpty() ? "none" : javaCalls.lines().count()));
         assertCompleted(run);
@@ -792,21 +777,6 @@ class ClaudeCodeE2EIT {
         assertThat(served).as("the resident's own count: the PreToolUse hook was forwarded to it")
                 .matches("answered [1-9][0-9]* forwarded events");
         row.pass();
-    }
-
-    /** Stops the resident named by the endpoint file and returns its "answered N forwarded events". */
-    private static String stopResident(Path residentDir, String key) throws IOException, InterruptedException {
-        Resident.Endpoint endpoint = Resident.read(Resident.endpointFile(residentDir, key));
-        if (endpoint == null) {
-            return "no resident endpoint";
-        }
-        Optional<ProcessHandle> process = ProcessHandle.of(endpoint.pid());
-        if (process.isPresent()) {
-            Resident.terminate(process.get(), Duration.ofSeconds(30));
-        }
-        String log = Files.readString(residentDir.resolve("e2e-resident.log"));
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("answering (\\d+) forwarded events").matcher(log);
-        return m.find() ? "answered " + m.group(1) + " forwarded events" : "resident log: " + log.strip();
     }
 
     // ---- Helpers ------------------------------------------------------------------------------

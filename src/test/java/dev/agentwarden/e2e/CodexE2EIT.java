@@ -213,6 +213,51 @@ class CodexE2EIT {
     // ---- Helpers ------------------------------------------------------------------------------
 
     /** What one {@code codex exec} did: its process, and the requests it sent to the scripted model. */
+    @Test
+    @Order(4)
+    void residentServer_answersTheHook_noJvmStartsPerEvent(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "resident server answers the hook",
+                "bin/warden forwards the hook to the resident (its java may not start); exec_command denied with Warden's reason");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-resident-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'touch resident-marker'
+                      reason: "DENY-r35: resident-marker is off limits"
+                """, """
+                pre_tool_use: [no-resident-marker]
+                """));
+        install(project);
+        SandboxResident resident = new SandboxResident(Path.of(codex.baseEnv().get("WARDEN_CACHE_DIR")), dir);
+
+        Session run;
+        String served;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiResponsesApi(), ModelScript.of(
+                Turn.tool("denied", "exec_command", Map.of("cmd", "touch resident-marker")),
+                Turn.text("FINAL: done")))) {
+            run = new Session(codex.run(project, server, "touch the marker", resident.hookEnv(), resident.inside()), server);
+        } finally {
+            served = resident.stop();
+        }
+
+        Optional<String> output = run.toolOutput("denied");
+        String javaCalls = resident.javaCalls();
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; " + served + "; JVM starts by bin/warden: "
+                + (javaCalls.isEmpty() ? "none" : javaCalls.lines().count()));
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(javaCalls).as("bin/warden started its java (an event was not forwarded)").isEmpty();
+        assertThat(output).as("function_call_output for the denied call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains("[warden] DENY-r35: resident-marker is off limits"));
+        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
+        assertThat(served).as("the resident's own count: the PreToolUse hook was forwarded to it")
+                .matches("answered [1-9][0-9]* forwarded events");
+        row.pass();
+    }
+
     record Session(Command.Result process, ScriptedModelServer server) {
         /** The {@code output} of the first {@code function_call_output} the host sent for a scripted call. */
         Optional<String> toolOutput(String scriptedId) {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,16 @@ final class CodexSession {
     }
 
     Command.Result run(E2eProject project, ScriptedModelServer server, String prompt) throws IOException {
+        return run(project, server, prompt, Map.of(), List.of());
+    }
+
+    /**
+     * One {@code codex exec} session with {@code extraEnv} on top of the usual environment, started
+     * through {@code inside} (a command prefix that runs within the sandbox and ends by running its
+     * arguments).
+     */
+    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv,
+                       List<String> inside) throws IOException {
         Path codexHome = Files.createDirectories(project.home().resolve(".codex"));
         try (LoopbackSandbox.Launch launch = sandbox.launch(server, project.dir())) {
             Files.writeString(codexHome.resolve("config.toml"), config(launch.baseUri() + "/v1", project.root()),
@@ -51,8 +62,11 @@ final class CodexSession {
             env.put("TMPDIR", project.scratch().toString());
             env.put("SHELL", "/bin/sh");
             env.put(KEY_VAR, "test");
-            List<String> command = launch.wrap(List.of(binary.toString(), "exec", "--json", "--skip-git-repo-check",
+            env.putAll(extraEnv);
+            List<String> host = new ArrayList<>(inside);
+            host.addAll(List.of(binary.toString(), "exec", "--json", "--skip-git-repo-check",
                     "--dangerously-bypass-hook-trust", prompt));
+            List<String> command = launch.wrap(host);
             return Command.run(command, project.root(), env, LIMIT);
         }
     }
