@@ -737,17 +737,7 @@ class ClaudeCodeE2EIT {
         E2eSummary.Row row = SUMMARY.row(host, "resident server answers the hook",
                 "bin/warden forwards the hook to the resident (its java may not start); Bash denied with Warden's reason");
         E2eProject project = project(dir, row);
-        project.manifest(manifest("""
-                no-resident-marker:
-                  script: builtin:deny-pattern
-                  posture: blocking
-                  tools: [Bash]
-                  patterns:
-                    - match: 'touch resident-marker'
-                      reason: "DENY-r35: resident-marker is off limits"
-                """, """
-                pre_tool_use: [no-resident-marker]
-                """));
+        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
         project.allowBash("touch resident-marker");
         install(project);
         SandboxResident resident = new SandboxResident(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")), dir);
@@ -771,7 +761,7 @@ class ClaudeCodeE2EIT {
         assertThat(javaCalls).as("bin/warden started its java (an event was not forwarded)").isEmpty();
         assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
             assertThat(r.isError()).isTrue();
-            assertThat(r.content()).isEqualTo("[warden] DENY-r35: resident-marker is off limits");
+            assertThat(r.content()).isEqualTo(SandboxResident.REASON);
         });
         assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
         assertThat(served).as("the resident's own count: the PreToolUse hook was forwarded to it")

@@ -219,17 +219,7 @@ class CodexE2EIT {
         E2eSummary.Row row = SUMMARY.row(host, "resident server answers the hook",
                 "bin/warden forwards the hook to the resident (its java may not start); exec_command denied with Warden's reason");
         E2eProject project = project(dir, row);
-        project.manifest(manifest("""
-                no-resident-marker:
-                  script: builtin:deny-pattern
-                  posture: blocking
-                  tools: [Bash]
-                  patterns:
-                    - match: 'touch resident-marker'
-                      reason: "DENY-r35: resident-marker is off limits"
-                """, """
-                pre_tool_use: [no-resident-marker]
-                """));
+        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
         install(project);
         SandboxResident resident = new SandboxResident(Path.of(codex.baseEnv().get("WARDEN_CACHE_DIR")), dir);
 
@@ -251,7 +241,7 @@ class CodexE2EIT {
         assertThat(run.process().exitCode()).as(run.describe()).isZero();
         assertThat(javaCalls).as("bin/warden started its java (an event was not forwarded)").isEmpty();
         assertThat(output).as("function_call_output for the denied call: " + run.describe())
-                .hasValueSatisfying(o -> assertThat(o).contains("[warden] DENY-r35: resident-marker is off limits"));
+                .hasValueSatisfying(o -> assertThat(o).contains(SandboxResident.REASON));
         assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
         assertThat(served).as("the resident's own count: the PreToolUse hook was forwarded to it")
                 .matches("answered [1-9][0-9]* forwarded events");

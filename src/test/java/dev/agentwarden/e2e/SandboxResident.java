@@ -20,6 +20,20 @@ import java.util.regex.Pattern;
  */
 final class SandboxResident {
     private static final Pattern ANSWERED = Pattern.compile("answering (\\d+) forwarded events");
+    /** The scenario's one concern: it denies {@code touch resident-marker} with {@link #REASON}. */
+    static final String CONCERNS = """
+            no-resident-marker:
+              script: builtin:deny-pattern
+              posture: blocking
+              tools: [Bash]
+              patterns:
+                - match: 'touch resident-marker'
+                  reason: "DENY-r35: resident-marker is off limits"
+            """;
+    static final String CHAINS = """
+            pre_tool_use: [no-resident-marker]
+            """;
+    static final String REASON = "[warden] DENY-r35: resident-marker is off limits";
 
     private final Path dir;
     private final String key;
