@@ -1,5 +1,6 @@
 package dev.agentwarden.host;
 
+import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -7,14 +8,14 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
@@ -120,30 +121,15 @@ public final class SettingsFile {
     }
 
     private void writeAtomically(String text) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
+        AtomicWrite.write(file, text.getBytes(StandardCharsets.UTF_8), permissionsToKeep());
+    }
+
+    /** The settings file's own permissions, {@code rw-r--r--} for a new one; {@code null} without POSIX permissions. */
+    private Set<PosixFilePermission> permissionsToKeep() {
         try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            if (Files.exists(file)) {
-                try {
-                    Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(file));
-                } catch (UnsupportedOperationException | IOException ignored) {
-                    // keep default permissions where POSIX permissions are unavailable
-                }
-            } else {
-                try {
-                    Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
-                } catch (UnsupportedOperationException | IOException ignored) {
-                    // as above
-                }
-            }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
+            return Files.exists(file) ? Files.getPosixFilePermissions(file) : PosixFilePermissions.fromString("rw-r--r--");
+        } catch (UnsupportedOperationException | IOException e) {
+            return null;
         }
     }
 }

@@ -1,13 +1,12 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.manifest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Host sessions the integrity gate halted at start, so the halt can be enforced on the session's
@@ -32,16 +31,7 @@ final class HaltedSessions {
     /** Records a halt for a host session, replacing any earlier one. */
     void record(String hostSessionId, String reason) throws IOException {
         Files.createDirectories(dir);
-        Path target = marker(hostSessionId);
-        Path tmp = dir.resolve(target.getFileName() + "." + System.nanoTime() + ".tmp");
-        Files.write(tmp, reason.getBytes(StandardCharsets.UTF_8));
-        try {
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicWrite.write(marker(hostSessionId), reason.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Forgets a host session's halt (a later start of the same session passed the gate). */

@@ -1,11 +1,10 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.io.AtomicWrite;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
 
 /**
@@ -84,13 +83,7 @@ public final class ManifestLoader {
     private static void writeQuietly(Path file, String text) {
         try {
             Files.createDirectories(file.getParent());
-            Path tmp = Files.createTempFile(file.getParent(), ".manifest", ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            AtomicWrite.write(file, text.getBytes(StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException e) {
             // an unwritable cache costs speed only
         }

@@ -1,17 +1,16 @@
 package dev.agentwarden.release;
 
 import dev.agentwarden.canonical.Jcs;
+import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.release.TrustFailure.Untrusted;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -288,17 +287,11 @@ public final class Publisher {
 
     private static void writeJson(Path file, Map<String, Object> document) throws ReleaseException {
         Path absolute = file.toAbsolutePath();
-        Path tmp = absolute.resolveSibling(absolute.getFileName() + ".tmp");
         try {
             if (absolute.getParent() != null) {
                 Files.createDirectories(absolute.getParent());
             }
-            Files.writeString(tmp, Json.write(document) + "\n", StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING);
-            }
+            AtomicWrite.write(absolute, (Json.write(document) + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new ReleaseException("write_failed", "cannot write " + file + ": " + e.getMessage(), e);
         }

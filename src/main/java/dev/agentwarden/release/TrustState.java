@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -8,11 +9,9 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -129,13 +128,7 @@ final class TrustState {
         json.put("root_version", snapshot.rootVersion());
         json.put("root_keyids", new ArrayList<Object>(snapshot.rootKeyIds()));
         json.put("manifest_version", snapshot.manifestVersion());
-        Path tmp = dir.resolve(FILE + ".tmp");
-        Files.writeString(tmp, Json.write(json) + "\n", StandardCharsets.UTF_8);
-        try {
-            Files.move(tmp, file(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file(), StandardCopyOption.REPLACE_EXISTING);
-        }
+        AtomicWrite.write(file(), (Json.write(json) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     private static Snapshot decode(byte[] bytes, String source) throws Untrusted {

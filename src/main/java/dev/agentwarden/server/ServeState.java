@@ -1,14 +1,13 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.manifest.CacheDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
@@ -45,21 +44,10 @@ public final class ServeState {
         writeOwnerOnly(file, Json.write(state) + "\n");
     }
 
-    /** Replaces {@code file} atomically with {@code text} in a file created with mode 0600. */
+    /** Replaces {@code file} atomically with {@code text} in a file that is 0600 from its creation. */
     static void writeOwnerOnly(Path file, String text) throws IOException {
         Files.createDirectories(file.getParent());
-        Path tmp = Files.createTempFile(file.getParent(), "." + file.getFileName(), ".tmp",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        try {
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        AtomicWrite.write(file, text.getBytes(StandardCharsets.UTF_8), PosixFilePermissions.fromString("rw-------"));
     }
 
     /** Deletes the file if it still names {@code token} (a later server may have replaced it). */
