@@ -2,15 +2,16 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.guard.GuardDerivation;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.ledger.LedgerPaths;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,11 +40,11 @@ final class GuardCommand implements Runnable {
                 + "or an ISO-8601 instant.")
         String since;
 
-        @Option(names = "--json", description = "Print one JSON object.")
-        boolean json;
+        @Mixin
+        JsonOption output;
 
-        @Option(names = "--project-dir", description = "Project root (default: cwd).")
-        Path projectDir;
+        @Mixin
+        ProjectDirOption project;
 
         @Override
         public Integer call() throws IOException {
@@ -57,8 +58,8 @@ final class GuardCommand implements Runnable {
                     return ExitCode.UNREADABLE.code();
                 }
             }
-            GuardDerivation.Report report = GuardDerivation.derive(LedgerCommand.paths(projectDir), from);
-            if (json) {
+            GuardDerivation.Report report = GuardDerivation.derive(LedgerPaths.forRoot(project.root()), from);
+            if (output.json) {
                 out.println(Json.write(report.toJson()));
             } else {
                 report.printText(out);

@@ -1,6 +1,5 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.integrity.AcceptanceFixtures;
 import dev.agentwarden.integrity.AgentSelection;
 import dev.agentwarden.integrity.BoundaryProfile;
@@ -30,6 +29,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -133,11 +133,11 @@ final class IntegrityCommand implements Runnable {
         @Option(names = "--max-bytes", defaultValue = "1048576", description = "Largest file read. Default: ${DEFAULT-VALUE}.")
         long maxBytes;
 
-        @Option(names = "--project-dir", description = "Project whose .warden/ receives the evidence (default: the usual root).")
-        Path projectDir;
+        @Mixin
+        ProjectDirOption project;
 
-        @Option(names = "--json", description = "Print one JSON object.")
-        boolean json;
+        @Mixin
+        JsonOption output;
 
         @Override
         public Integer call() {
@@ -151,8 +151,8 @@ final class IntegrityCommand implements Runnable {
                 }
                 gate = IntegrityGate.builder()
                         .profile(profile.resolve())
-                        .release(releaseSource(releaseManifest, trustRoot, stateHome(projectDir), err))
-                        .evidenceLog(EvidenceLog.under(stateHome(projectDir)))
+                        .release(releaseSource(releaseManifest, trustRoot, project.stateHome(), err))
+                        .evidenceLog(EvidenceLog.under(project.stateHome()))
                         .clock(Clock.systemUTC())
                         .maxBytes(maxBytes)
                         .requireTrustedManifest(requireTrusted)
@@ -176,7 +176,7 @@ final class IntegrityCommand implements Runnable {
                 session.attach(attached, "check --attached " + attachment.attached);
                 verdict = session.verdict();
             }
-            if (json) {
+            if (output.json) {
                 out.println(Json.write(IntegrityReport.json(verdict)));
             } else {
                 out.println("session " + verdict.session() + "  evidence " + verdict.evidenceLog());
@@ -208,7 +208,8 @@ final class IntegrityCommand implements Runnable {
         @Option(names = "--trust-root", paramLabel = "R", description = "Trust root of a signed --release-manifest.")
         Path trustRoot;
 
-        @Option(names = "--json") boolean json;
+        @Mixin
+        JsonOption output;
 
         @Override
         public Integer call() {
@@ -234,7 +235,7 @@ final class IntegrityCommand implements Runnable {
             boolean disagree = sessions.stream().anyMatch(s -> !s.disagreements().isEmpty())
                     || (session == null && !report.unattributed().isEmpty());
             boolean halts = sessions.stream().anyMatch(s -> s.recomputed().outcome().halts());
-            if (json) {
+            if (output.json) {
                 Map<String, Object> o = new LinkedHashMap<>();
                 o.put("evidence", evidence.toString());
                 List<Object> list = new ArrayList<>();
@@ -297,18 +298,20 @@ final class IntegrityCommand implements Runnable {
         @Option(names = "--evidence", paramLabel = "FILE", description = "Evidence log (default: the project's).")
         Path evidence;
 
-        @Option(names = "--project-dir") Path projectDir;
+        @Mixin
+        ProjectDirOption project;
 
         @Option(names = "--release-manifest", paramLabel = "M") Path releaseManifest;
 
         @Option(names = "--trust-root", paramLabel = "R") Path trustRoot;
 
-        @Option(names = "--json") boolean json;
+        @Mixin
+        JsonOption output;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            Path file = evidence != null ? evidence : EvidenceLog.under(stateHome(projectDir)).file();
+            Path file = evidence != null ? evidence : EvidenceLog.under(project.stateHome()).file();
             IntegrityStats stats;
             if (evidence == null && !Files.exists(file)) {
                 stats = IntegrityStats.of(new EvidenceReplay.Report(file, List.of(), List.of()));
@@ -321,7 +324,7 @@ final class IntegrityCommand implements Runnable {
                     return ExitCode.UNREADABLE.code();
                 }
             }
-            if (json) {
+            if (output.json) {
                 Map<String, Object> o = new LinkedHashMap<>();
                 o.put("evidence", file.toString());
                 o.put("sessions", (long) stats.sessions());
@@ -366,7 +369,8 @@ final class IntegrityCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--json") boolean json;
+        @Mixin
+        JsonOption output;
 
         @Option(names = "--work-dir", description = "Generate into this directory and keep it (default: a temporary one).")
         Path workDir;
@@ -384,7 +388,7 @@ final class IntegrityCommand implements Runnable {
                 }
             }
             boolean passed = runs.stream().allMatch(AcceptanceFixtures.Run::passed);
-            if (json) {
+            if (output.json) {
                 List<Object> list = new ArrayList<>();
                 for (AcceptanceFixtures.Run r : runs) {
                     Map<String, Object> o = new LinkedHashMap<>();
@@ -448,11 +452,6 @@ final class IntegrityCommand implements Runnable {
             return name.substring(0, name.length() - ".agent.md".length());
         }
         return name.endsWith(".md") ? name.substring(0, name.length() - ".md".length()) : name;
-    }
-
-    static Path stateHome(Path projectDir) {
-        String root = WorkspaceRoot.resolve(projectDir == null ? null : projectDir.toString(), Map.of(), System.getenv());
-        return WorkspaceRoot.stateHome(root);
     }
 
     /** Reads a whole file of at most {@code max} bytes. */

@@ -1,6 +1,5 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerProblem;
@@ -13,11 +12,10 @@ import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -34,12 +32,6 @@ final class LedgerCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** The ledger paths of a project dir (default: the one the workspace-root resolver finds). */
-    static LedgerPaths paths(Path projectDir) {
-        String root = WorkspaceRoot.resolve(projectDir == null ? null : projectDir.toString(), Map.of(), System.getenv());
-        return LedgerPaths.forRoot(root);
-    }
-
     /** Per-agent-type stats and the Phase-1 falsifier; budgets come from the manifest in force. */
     @Command(name = "stats", description = "Envelope return rate, durations, stop-loss arms, orphans, reaped and "
             + "unidentified counts per agent type, and the Phase-1 falsifier.")
@@ -47,11 +39,11 @@ final class LedgerCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--json", description = "Print one JSON object.")
-        boolean json;
+        @Mixin
+        JsonOption output;
 
-        @Option(names = "--project-dir", description = "Project root (default: cwd).")
-        Path projectDir;
+        @Mixin
+        ProjectDirOption project;
 
         @Option(names = "--manifest", description = "Manifest to read duration budgets from (default: the one in force).")
         String manifestFile;
@@ -59,7 +51,7 @@ final class LedgerCommand implements Runnable {
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
-            LedgerPaths paths = paths(projectDir);
+            LedgerPaths paths = LedgerPaths.forRoot(project.root());
             LedgerSettings settings;
             try {
                 Manifest m = ManifestLoader.load(ManifestLoader.locate(manifestFile,
@@ -71,7 +63,7 @@ final class LedgerCommand implements Runnable {
                 return ExitCode.UNREADABLE.code();
             }
             LedgerStats.Report report = LedgerStats.compute(paths, settings, Clock.systemUTC());
-            if (json) {
+            if (output.json) {
                 out.println(Json.write(report.toJson()));
             } else {
                 report.printText(out);
@@ -97,18 +89,18 @@ final class LedgerCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--json", description = "Print one JSON object.")
-        boolean json;
+        @Mixin
+        JsonOption output;
 
-        @Option(names = "--project-dir", description = "Project root (default: cwd).")
-        Path projectDir;
+        @Mixin
+        ProjectDirOption project;
 
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
-            LedgerPaths paths = paths(projectDir);
+            LedgerPaths paths = LedgerPaths.forRoot(project.root());
             LedgerVerifier.Report report = LedgerVerifier.verify(paths);
-            if (json) {
+            if (output.json) {
                 out.println(Json.write(report.toJson()));
             } else if (!report.present()) {
                 out.println("no ledger at " + paths.ledgerDir());

@@ -1,0 +1,24 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.event.WorkspaceRoot;
+import java.nio.file.Path;
+import java.util.Map;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --project-dir}: the project whose {@code .warden/} a command reads or writes. Without it,
+ * the root dispatch would resolve ({@link WorkspaceRoot}), so a command looks where the hooks wrote.
+ */
+final class ProjectDirOption {
+    @Option(names = "--project-dir", paramLabel = "DIR", description = "Project root (default: the one hooks use: "
+            + "$WARDEN_PROJECT_DIR, $CLAUDE_PROJECT_DIR, ..., else the current directory).")
+    Path dir;
+
+    String root() {
+        return WorkspaceRoot.resolve(dir == null ? null : dir.toString(), Map.of(), System.getenv());
+    }
+
+    Path stateHome() {
+        return WorkspaceRoot.stateHome(root());
+    }
+}
