@@ -172,14 +172,8 @@ final class ReleaseCommand implements Runnable {
         @Option(names = "--agent-id", required = true)
         String agentId;
 
-        @Option(names = "--agent-version", required = true)
-        String agentVersion;
-
-        @Option(names = "--client-id", required = true)
-        String clientId;
-
-        @Option(names = "--client-version", required = true)
-        String clientVersion;
+        @Mixin
+        ReleaseKeyOptions release;
 
         @Option(names = "--normalization", paramLabel = "PROFILE", description = "Also record the hash after this profile (squad-template).")
         String normalization;
@@ -195,11 +189,11 @@ final class ReleaseCommand implements Runnable {
 
         @Override
         int run(PrintWriter out) throws ReleaseException {
-            Publisher.ManifestWritten written = Publisher.add(manifest, artifact, agentId, agentVersion, clientId,
-                    clientVersion, normalization, expires == null ? null : time(expires, "--expires", Instant.now()),
-                    version, replace);
-            out.println("registered " + written.entry().agentId() + " (agent_version " + agentVersion + ", client "
-                    + clientId + " " + clientVersion + ") sha256 " + written.entry().sha256() + ", "
+            Publisher.ManifestWritten written = Publisher.add(manifest, artifact, agentId, release.agentVersion,
+                    release.clientId, release.clientVersion, normalization,
+                    expires == null ? null : time(expires, "--expires", Instant.now()), version, replace);
+            out.println("registered " + written.entry().agentId() + " (agent_version " + release.agentVersion + ", client "
+                    + release.clientId + " " + release.clientVersion + ") sha256 " + written.entry().sha256() + ", "
                     + written.entry().length() + " bytes"
                     + (written.entry().normalization() == null ? ""
                     : ", " + written.entry().normalization() + " sha256 " + written.entry().normalizedSha256()));
@@ -233,6 +227,22 @@ final class ReleaseCommand implements Runnable {
                         + " key signs a rotation)");
             }
             return ExitCode.OK.code();
+        }
+    }
+
+    /** The key a release is registered and looked up by (seed 000: agent version, client id, client version). */
+    static final class ReleaseKeyOptions {
+        @Option(names = "--agent-version", required = true)
+        String agentVersion;
+
+        @Option(names = "--client-id", required = true)
+        String clientId;
+
+        @Option(names = "--client-version", required = true)
+        String clientVersion;
+
+        ReleaseKey key() {
+            return new ReleaseKey(agentVersion, clientId, clientVersion);
         }
     }
 
@@ -301,14 +311,8 @@ final class ReleaseCommand implements Runnable {
         @Option(names = "--manifest", required = true, paramLabel = "FILE")
         Path manifest;
 
-        @Option(names = "--agent-version", required = true)
-        String agentVersion;
-
-        @Option(names = "--client-id", required = true)
-        String clientId;
-
-        @Option(names = "--client-version", required = true)
-        String clientVersion;
+        @Mixin
+        ReleaseKeyOptions release;
 
         @Option(names = "--file", paramLabel = "ARTIFACT", description = "Artifact to compare with the registered release.")
         Path artifact;
@@ -320,7 +324,7 @@ final class ReleaseCommand implements Runnable {
         int run(PrintWriter out) throws ReleaseException {
             SignedReleaseStore store = trust.open(manifest);
             printVerification(out, store.verification());
-            ReleaseLookup lookup = store.lookup(new ReleaseKey(agentVersion, clientId, clientVersion));
+            ReleaseLookup lookup = store.lookup(release.key());
             out.println("status: " + lookup.status() + (lookup.reason() == null ? "" : " (" + lookup.reason() + ")"));
             byte[] bytes = artifact == null ? null : Publisher.readArtifact(artifact);
             switch (lookup.status()) {
