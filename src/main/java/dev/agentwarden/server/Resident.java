@@ -6,7 +6,6 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
@@ -170,8 +169,6 @@ public final class Resident {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8).strip();
-        } catch (NoSuchFileException e) {
-            return null;
         } catch (IOException e) {
             return null;
         }
