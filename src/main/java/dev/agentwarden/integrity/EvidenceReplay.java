@@ -45,13 +45,7 @@ public final class EvidenceReplay {
 
         /** The seed's ordered event names as recorded (decision excluded). */
         public List<String> eventNames() {
-            List<String> out = new ArrayList<>();
-            for (Recorded r : events) {
-                if (r.event().kind() != IntegrityEvent.Kind.DECISION) {
-                    out.add(r.event().kind().wire());
-                }
-            }
-            return out;
+            return Recorded.eventNames(events);
         }
 
         /** A recorded event of a type, or {@code null}. */

@@ -24,13 +24,7 @@ public record GateVerdict(String session, List<Recorded> events, Evaluation eval
 
     /** The seed's ordered event names, without the decision record. */
     public List<String> eventNames() {
-        List<String> out = new ArrayList<>();
-        for (Recorded r : events) {
-            if (r.event().kind() != IntegrityEvent.Kind.DECISION) {
-                out.add(r.event().kind().wire());
-            }
-        }
-        return out;
+        return Recorded.eventNames(events);
     }
 
     /**

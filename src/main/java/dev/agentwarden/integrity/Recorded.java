@@ -1,6 +1,8 @@
 package dev.agentwarden.integrity;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One accepted event of a session.
@@ -11,4 +13,14 @@ import java.time.Instant;
  * @param event   the event
  */
 public record Recorded(String session, long seq, Instant at, IntegrityEvent event) {
+    /** The seed's ordered event names of {@code events}, without the decision record. */
+    static List<String> eventNames(List<Recorded> events) {
+        List<String> out = new ArrayList<>();
+        for (Recorded r : events) {
+            if (r.event().kind() != IntegrityEvent.Kind.DECISION) {
+                out.add(r.event().kind().wire());
+            }
+        }
+        return out;
+    }
 }
