@@ -12,20 +12,15 @@
 #   bench/dispatch-latency.sh [RUNS]        default 40 runs each
 #   WARDEN_JAVA=/path/to/java bench/dispatch-latency.sh
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-home="$(cd "$here/.." && pwd)"
+source "$(dirname "$0")/lib.sh"
 runs="${1:-40}"
 payload="$here/pretooluse-bash.json"
-work="$(mktemp -d)"
-export WARDEN_CACHE_DIR="$work/cache"
 cleanup() {
   "$home/bin/warden" resident stop >/dev/null 2>&1 || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 cd "$work"
-
-[ -f "$home/target/warden.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 java_bin="${WARDEN_JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/java}}"; java_bin="${java_bin:-$(command -v java)}"
 javac_bin="$(dirname "$(readlink -f "$java_bin")")/javac"
 mkdir -p "$work/floor"
@@ -67,7 +62,6 @@ for _ in $(seq "$runs"); do
   ms node "$here/baseline-hook.js" >> "$work/node.txt"
 done
 
-pct() { sort -n "$1" | awk -v p="$2" '{a[NR]=$1} END {i=int((NR-1)*p+0.5)+1; printf "%.1f", a[i]}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 r50=$(pct "$work/resident.txt" 0.50); r95=$(pct "$work/resident.txt" 0.95)
 j50=$(pct "$work/jvm.txt" 0.50); j95=$(pct "$work/jvm.txt" 0.95)

@@ -9,14 +9,10 @@
 #
 #   bench/integrity-gate.sh [RUNS]        default 30 runs each
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-home="$(cd "$here/.." && pwd)"
+source "$(dirname "$0")/lib.sh"
 runs="${1:-30}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-export WARDEN_CACHE_DIR="$work/cache"
-
-[ -f "$home/target/warden.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
+# One JVM per event: this measures the gate's cost in a process of its own.
+export WARDEN_RESIDENT=off
 "$home/bin/warden" train-archive >/dev/null
 "$home/bin/warden" integrity fixtures --work-dir "$work/gen" >/dev/null
 
@@ -65,7 +61,6 @@ for _ in $(seq "$runs"); do
   for c in none small squad; do run "$c" >> "$work/$c.txt"; done
 done
 
-pct() { sort -n "$1" | awk -v p="$2" '{a[NR]=$1} END {i=int((NR-1)*p+0.5)+1; printf "%.1f", a[i]}'; }
 java_bin="${WARDEN_JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/java}}"; java_bin="${java_bin:-$(command -v java)}"
 echo "runs: $runs each, alternating  java: $("$java_bin" -version 2>&1 | head -1)"
 printf '%-44s %8s %8s\n' "" "p50 ms" "p95 ms"

@@ -8,12 +8,10 @@
 #
 #   bench/ledger-dispatch.sh [RUNS]        default 30 runs of each event in each configuration
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-home="$(cd "$here/.." && pwd)"
+source "$(dirname "$0")/lib.sh"
 runs="${1:-30}"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-export WARDEN_CACHE_DIR="$work/cache"
+# One JVM per event: this measures the ledger's cost in a process of its own.
+export WARDEN_RESIDENT=off
 mkdir -p "$work/bound" "$work/unbound"
 aliases='native_event_aliases:
   claude: {PreToolUse: pre_tool_use, SubagentStart: subagent_start, SubagentStop: subagent_stop}'
@@ -40,7 +38,6 @@ platforms:
 $aliases
 YAML
 
-[ -f "$home/target/warden.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 "$home/bin/warden" train-archive >/dev/null
 
 payload() { # event project agent-id
@@ -70,7 +67,6 @@ done
 lines=$(wc -l < "$work/bound/.warden/state/ledger/"*.jsonl)
 [ "$lines" -eq $((3 * runs + 1)) ] || { echo "expected $((3 * runs + 1)) ledger lines, found $lines" >&2; exit 1; }
 
-pct() { sort -n "$1" | awk -v p="$2" '{a[NR]=$1} END {i=int((NR-1)*p+0.5)+1; printf "%.1f", a[i]}'; }
 java_bin="${WARDEN_JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/java}}"; java_bin="${java_bin:-$(command -v java)}"
 echo "runs: $runs of each, alternating  java: $("$java_bin" -version 2>&1 | head -1)  load: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-32s %10s %10s %12s %12s %8s\n' "bin/warden dispatch" "bound p50" "bound p95" "unbound p50" "unbound p95" "p50 diff"

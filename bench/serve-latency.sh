@@ -8,18 +8,16 @@
 #
 #   bench/serve-latency.sh [RUNS]        default 40 runs each (after 200 warm-up requests)
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-home="$(cd "$here/.." && pwd)"
+source "$(dirname "$0")/lib.sh"
 runs="${1:-40}"
 payload="$here/pretooluse-bash.json"
-work="$(mktemp -d)"
-export WARDEN_CACHE_DIR="$work/cache"
+# The dispatch row is the one-JVM-per-event process that serve is compared with.
+export WARDEN_RESIDENT=off
 cd "$work"
-[ -f "$home/target/warden.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
 
 "$home/bin/warden" serve > "$work/serve.out" 2>&1 &
 server=$!
-trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill "$server" 2>/dev/null; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 300); do [ -s "$WARDEN_CACHE_DIR/serve.json" ] && break; sleep 0.1; done
 state="$(cat "$WARDEN_CACHE_DIR/serve.json")"
 port="$(sed -n 's/.*"port":\([0-9]*\).*/\1/p' <<<"$state")"
@@ -47,10 +45,9 @@ for _ in $(seq "$runs"); do
   start=$EPOCHREALTIME; "$home/bin/warden" dispatch --host claude < "$payload" >/dev/null 2>&1; end=$EPOCHREALTIME
   awk -v s="$start" -v e="$end" 'BEGIN { printf "%.3f\n", (e - s) * 1000 }' >> "$work/dispatch.txt"
 done
-pct() { sort -n "$1" | awk -v p="$2" '{a[NR]=$1} END {i=int((NR-1)*p+0.5)+1; printf "%.2f", a[i]}'; }
-echo "payload: $(basename "$payload")  runs: $runs each, alternating  verdict: $via_http"
+echo "payload: $(basename "$payload")  runs: $runs each, alternating  verdict: ${via_http:-no opinion (empty stdout)}"
 printf '%-40s %8s %8s\n' "" "p50 ms" "p95 ms"
-printf '%-40s %8s %8s\n' "serve: curl time_total (HTTP round trip)" "$(pct "$work/curl-total.txt" 0.5)" "$(pct "$work/curl-total.txt" 0.95)"
-printf '%-40s %8s %8s\n' "serve: request sent to first byte back" "$(pct "$work/server.txt" 0.5)" "$(pct "$work/server.txt" 0.95)"
-printf '%-40s %8s %8s\n' "serve: whole curl process" "$(pct "$work/curl-wall.txt" 0.5)" "$(pct "$work/curl-wall.txt" 0.95)"
-printf '%-40s %8s %8s\n' "bin/warden dispatch process" "$(pct "$work/dispatch.txt" 0.5)" "$(pct "$work/dispatch.txt" 0.95)"
+printf '%-40s %8s %8s\n' "serve: curl time_total (HTTP round trip)" "$(pct "$work/curl-total.txt" 0.5 2)" "$(pct "$work/curl-total.txt" 0.95 2)"
+printf '%-40s %8s %8s\n' "serve: request sent to first byte back" "$(pct "$work/server.txt" 0.5 2)" "$(pct "$work/server.txt" 0.95 2)"
+printf '%-40s %8s %8s\n' "serve: whole curl process" "$(pct "$work/curl-wall.txt" 0.5 2)" "$(pct "$work/curl-wall.txt" 0.95 2)"
+printf '%-40s %8s %8s\n' "bin/warden dispatch process" "$(pct "$work/dispatch.txt" 0.5 2)" "$(pct "$work/dispatch.txt" 0.95 2)"
