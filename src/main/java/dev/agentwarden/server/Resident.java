@@ -106,14 +106,23 @@ public final class Resident {
         return server;
     }
 
-    /** Blocks until no request has arrived for {@code idle}, then stops. */
+    /**
+     * Blocks until no request has arrived for {@code idle}, or until its endpoint file no longer
+     * names it (deleted with its cache directory, or taken over), since no launcher can find it then;
+     * then stops.
+     */
     public void serveUntilIdle(Duration idle) throws InterruptedException {
         long limit = idle.toMillis();
-        long poll = Math.max(50, Math.min(limit / 4, 30_000));
-        while (server.idleMillis() < limit) {
+        long poll = Math.max(50, Math.min(limit / 4, 10_000));
+        while (server.idleMillis() < limit && published()) {
             Thread.sleep(poll);
         }
         close();
+    }
+
+    private boolean published() {
+        Endpoint current = read(endpoint);
+        return current != null && current.token().equals(token);
     }
 
     /**
@@ -126,8 +135,7 @@ public final class Resident {
             return false;
         }
         closed = true;
-        Endpoint current = read(endpoint);
-        if (current != null && current.token().equals(token)) {
+        if (published()) {
             try {
                 Files.deleteIfExists(endpoint);
             } catch (IOException e) {

@@ -319,9 +319,10 @@ class ResidentIT {
 
     @Test
     void wrongToken_refusedByTheResident_payloadReplayedToAJvm() throws Exception {
-        try (ResidentProcess resident = resident()) {
-            Resident.Endpoint real = resident.endpoint();
-            writeEndpoint(real.port(), "ef".repeat(32), real.pid());
+        // A server in this JVM: a resident process would stop once its endpoint no longer names it.
+        try (WardenServer server = WardenServer.start(0, null, null, "ab".repeat(32), 2, Map.of(),
+                java.time.Clock.systemUTC())) {
+            writeEndpoint(server.port(), "ef".repeat(32), ProcessHandle.current().pid());
 
             WardenProcess.Result r = dispatch(realJava("auto"), DENY);
 
@@ -348,6 +349,16 @@ class ResidentIT {
         assertThat(resident.process().waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
         assertThat(resident.process().exitValue()).isZero();
         assertThat(Files.exists(resident.endpointFile())).isFalse();
+    }
+
+    @Test
+    void residentWhoseEndpointIsDeleted_stops() throws Exception {
+        ResidentProcess resident = resident();
+        Files.delete(resident.endpointFile());
+
+        assertThat(resident.process().waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS))
+                .as("no launcher can find it any more").isTrue();
+        assertThat(resident.process().exitValue()).isZero();
     }
 
     @Test
