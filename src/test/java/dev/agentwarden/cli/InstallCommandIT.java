@@ -3,6 +3,8 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.host.JsonSplice;
+import dev.agentwarden.host.JsonSpans;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
@@ -89,9 +91,9 @@ class InstallCommandIT {
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 2 hook(s) for claude in " + settings).contains("PreToolUse  matcher=Bash")
                 .contains("  Stop\n");
-        Map<String, Object> after = Json.parseObject(Files.readString(settings));
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "Stop");
-        assertThat(Json.write(ClaudeSettings.uninstall(after))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        byte[] after = Files.readAllBytes(settings);
+        assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactly("PreToolUse", "Stop");
+        assertThat(new String(ClaudeSettings.uninstall(after, "claude"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
         assertThat(Files.readString(settings)).contains("\"command\": \"" + launcher + " dispatch --host claude --native-event PreToolUse\"");
         assertThat(Files.exists(home.resolve(".claude/settings.json"))).as("user scope untouched").isFalse();
     }
@@ -114,8 +116,8 @@ class InstallCommandIT {
         WardenProcess.Result r = warden("install", "--host", "claude", "--manifest", manifest.toString(), "--no-train");
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
-        Map<String, Object> after = Json.parseObject(Files.readString(project.resolve(".claude/settings.json")));
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactlyInAnyOrder("PermissionRequest", "PostToolUse",
+        byte[] after = Files.readAllBytes(project.resolve(".claude/settings.json"));
+        assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactlyInAnyOrder("PermissionRequest", "PostToolUse",
                 "PreCompact", "PreToolUse", "SessionEnd", "SessionStart", "Stop", "SubagentStart", "SubagentStop",
                 "UserPromptSubmit");
         assertThat(r.stdout()).contains("PreToolUse  matcher=*").contains("PostToolUse  matcher=*")
@@ -129,10 +131,10 @@ class InstallCommandIT {
         WardenProcess.Result r = warden("install", "--host", "claude", "--scope", "user", "--no-train");
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
-        Map<String, Object> after = Json.parseObject(Files.readString(settings));
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "SessionStart", "Stop");
+        byte[] after = Files.readAllBytes(settings);
+        assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactly("PreToolUse", "SessionStart", "Stop");
         assertThat(r.stdout()).contains("PreToolUse  matcher=*");
-        assertThat(Json.write(ClaudeSettings.uninstall(after))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        assertThat(new String(ClaudeSettings.uninstall(after, "claude"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
         assertThat(Files.exists(project.resolve(".claude"))).isFalse();
     }
 
@@ -156,8 +158,8 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).startsWith("# would write " + settings + "\n");
-        Map<String, Object> printed = Json.parseObject(r.stdout().substring(r.stdout().indexOf('\n') + 1));
-        assertThat(ClaudeSettings.installedEvents(printed)).containsExactly("PreToolUse", "Stop");
+        String printed = r.stdout().substring(r.stdout().indexOf('\n') + 1);
+        assertThat(ClaudeSettings.installedEvents(printed.getBytes(StandardCharsets.UTF_8), "claude")).containsExactly("PreToolUse", "Stop");
         assertThat(Files.readAllBytes(settings)).isEqualTo(before);
         try (Stream<Path> files = Files.list(settings.getParent())) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("settings.json");
@@ -190,7 +192,7 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("removed Warden hooks for [PreToolUse, Stop] from " + settings);
-        assertThat(Json.write(Json.parseObject(Files.readString(settings)))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        assertThat(Files.readString(settings)).as("the user's bytes exactly").isEqualTo(USER_SETTINGS);
         assertThat(again.exitCode()).isZero();
         assertThat(again.stdout()).contains("no Warden hooks in " + settings);
     }
@@ -202,8 +204,8 @@ class InstallCommandIT {
 
         assertThat(warden("uninstall", "--host", "claude", "--scope", "user").exitCode()).isZero();
 
-        assertThat(ClaudeSettings.installedEvents(Json.parseObject(Files.readString(home.resolve(".claude/settings.json"))))).isEmpty();
-        assertThat(ClaudeSettings.installedEvents(Json.parseObject(Files.readString(project.resolve(".claude/settings.json")))))
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(home.resolve(".claude/settings.json")), "claude")).isEmpty();
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(project.resolve(".claude/settings.json")), "claude"))
                 .containsExactly("PreToolUse", "Stop");
     }
 
@@ -224,16 +226,12 @@ class InstallCommandIT {
                 }
             }));
         }
-        SettingsFile file = new SettingsFile(settings);
+        SettingsFile file = new SettingsFile(settings, tmp.resolve("cache/locks"), null);
         CompletableFuture<Void> all = CompletableFuture.allOf(installs.toArray(CompletableFuture[]::new));
         int edits = 0;
         while (!all.isDone() || edits < 40) {
             String key = "edit-" + edits++;
-            file.update(s -> {
-                Map<String, Object> out = new java.util.LinkedHashMap<>(s);
-                out.put(key, true);
-                return out;
-            });
+            file.update(doc -> JsonSplice.appendMember(doc, JsonSpans.parse(doc), key, true));
         }
         for (CompletableFuture<WardenProcess.Result> f : installs) {
             WardenProcess.Result r = f.get(WardenProcess.TIMEOUT_SECONDS * 2, TimeUnit.SECONDS);
@@ -242,7 +240,7 @@ class InstallCommandIT {
 
         Map<String, Object> after = Json.parseObject(Files.readString(settings));
         assertThat(after.keySet().stream().filter(k -> k.startsWith("edit-"))).hasSize(edits);
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "Stop");
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(settings), "claude")).containsExactly("PreToolUse", "Stop");
         List<?> preToolUse = (List<?>) ((Map<?, ?>) after.get("hooks")).get("PreToolUse");
         assertThat(preToolUse).as("the user's group and Warden's, once").hasSize(2);
     }
@@ -258,12 +256,12 @@ class InstallCommandIT {
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 2 hook(s) for codex in " + hooksJson).contains("PreToolUse  matcher=Bash")
                 .contains("  SubagentStart\n");
-        Map<String, Object> after = Json.parseObject(Files.readString(hooksJson));
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "SubagentStart");
+        byte[] after = Files.readAllBytes(hooksJson);
+        assertThat(ClaudeSettings.installedEvents(after, "codex")).containsExactly("PreToolUse", "SubagentStart");
         assertThat(Files.readString(hooksJson))
                 .contains("\"command\": \"" + launcher + " dispatch --host codex --native-event PreToolUse\"")
                 .contains("\"type\": \"command\"").contains("\"timeout\": 60");
-        assertThat(Json.write(ClaudeSettings.uninstall(after))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        assertThat(new String(ClaudeSettings.uninstall(after, "codex"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
         assertThat(again.exitCode()).isZero();
         assertThat(Files.readAllBytes(hooksJson)).as("second install byte-identical").isEqualTo(once);
         assertThat(Files.exists(project.resolve(".claude"))).as("Claude's settings untouched").isFalse();
@@ -275,7 +273,7 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         Path hooksJson = home.resolve(".codex/hooks.json");
-        assertThat(ClaudeSettings.installedEvents(Json.parseObject(Files.readString(hooksJson))))
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(hooksJson), "codex"))
                 .containsExactly("PreToolUse", "Stop", "SubagentStart");
         assertThat(Files.exists(project.resolve(".codex"))).isFalse();
     }
@@ -304,7 +302,7 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("removed Warden hooks for [PreToolUse, SubagentStart] from " + hooksJson);
-        assertThat(Json.write(Json.parseObject(Files.readString(hooksJson)))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        assertThat(Files.readString(hooksJson)).as("the user's bytes exactly").isEqualTo(USER_SETTINGS);
     }
 
     private WardenProcess.Result warden(String... args) throws Exception {
