@@ -78,12 +78,12 @@ final class InstallCommand implements Callable<Integer> {
         try {
             if (dryRun) {
                 after = file.preview(edit);
-                out.println("# would write " + Target.describe(file));
+                out.println("# would write " + file.describe());
                 out.print(new String(after, StandardCharsets.UTF_8));
                 return ExitCode.OK.code();
             }
             after = file.update(edit);
-            out.println("installed " + bindings.size() + " hook(s) for " + target.host() + " in " + Target.describe(file) + ":");
+            out.println("installed " + bindings.size() + " hook(s) for " + target.host() + " in " + file.describe() + ":");
         } catch (SettingsFile.SettingsException e) {
             err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
             return ExitCode.UNREADABLE.code();
@@ -184,12 +184,6 @@ final class InstallCommand implements Callable<Integer> {
          */
         SettingsFile settingsFile() {
             return new SettingsFile(settings, CacheDir.root(System.getenv()).resolve("locks"), user ? null : root);
-        }
-
-        /** The settings path, and the file it links to when it is a link. */
-        static String describe(SettingsFile file) throws SettingsFile.SettingsException {
-            Path target = file.target();
-            return target.equals(file.path()) ? file.path().toString() : file.path() + " (a link to " + target + ")";
         }
 
         /** Notes the entries that run Warden but are not exactly Warden's, which install and uninstall leave. */

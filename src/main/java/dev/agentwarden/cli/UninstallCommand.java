@@ -39,12 +39,12 @@ final class UninstallCommand implements Callable<Integer> {
             byte[] current = file.read();
             List<String> before = ClaudeSettings.installedEvents(current, target.host());
             if (before.isEmpty()) {
-                out.println("no Warden hooks in " + InstallCommand.Target.describe(file));
+                out.println("no Warden hooks in " + file.describe());
                 InstallCommand.Target.reportLookalikes(current, target.host(), out);
                 return ExitCode.OK.code();
             }
             byte[] after = file.update(doc -> ClaudeSettings.uninstall(doc, target.host()));
-            out.println("removed Warden hooks for " + before + " from " + InstallCommand.Target.describe(file));
+            out.println("removed Warden hooks for " + before + " from " + file.describe());
             InstallCommand.Target.reportLookalikes(after, target.host(), out);
             return ExitCode.OK.code();
         } catch (SettingsFile.SettingsException e) {

@@ -205,9 +205,13 @@ public final class SettingsFile {
         return bytes;
     }
 
-    /** The settings path, and where it leads when that is elsewhere. */
+    /** The settings path, and the target it leads to when it is a symbolic link. */
+    public String describe() throws SettingsException {
+        return where(target());
+    }
+
     private String where(Path target) {
-        return target.equals(file) ? file.toString() : file + " (a link to " + target + ")";
+        return Files.isSymbolicLink(file) ? file + " (a link to " + target + ")" : file.toString();
     }
 
     private void checkWritable(Path target) throws SettingsException {
@@ -284,7 +288,8 @@ public final class SettingsFile {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(target.toString().getBytes(StandardCharsets.UTF_8));
             return lockDir.resolve("settings-" + HexFormat.of().formatHex(digest, 0, 16) + ".lock");
         } catch (IOException e) {
-            throw new SettingsException("settings_unwritable", "cannot create the lock directory " + lockDir + ": " + e.getMessage());
+            throw new SettingsException("settings_unwritable", "cannot create the lock directory " + lockDir + ": " + e.getMessage()
+                    + " (set WARDEN_CACHE_DIR to a directory you can write). Nothing was written.");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }
