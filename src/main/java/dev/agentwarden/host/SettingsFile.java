@@ -40,7 +40,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class SettingsFile {
     /** Largest settings file accepted. */
-    public static final int MAX_BYTES = 4 * 1024 * 1024;
+    static final int MAX_BYTES = 4 * 1024 * 1024;
 
     /** What an absent or blank file reads as. */
     private static final byte[] EMPTY = "{}\n".getBytes(StandardCharsets.UTF_8);
