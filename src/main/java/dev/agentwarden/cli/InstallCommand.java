@@ -3,12 +3,13 @@ package dev.agentwarden.cli;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
-import dev.agentwarden.json.Json;
+import dev.agentwarden.manifest.CacheDir;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,23 +72,26 @@ final class InstallCommand implements Callable<Integer> {
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
         List<ClaudeSettings.Binding> bindings = bindings(manifest, target.host(), target.user());
-        SettingsFile file = new SettingsFile(target.settings());
+        SettingsFile file = target.settingsFile();
+        SettingsFile.Edit edit = doc -> ClaudeSettings.install(doc, launcher.toString(), target.host(), bindings);
+        byte[] after;
         try {
             if (dryRun) {
-                Map<String, Object> after = ClaudeSettings.install(file.read(), launcher.toString(), target.host(), bindings);
-                out.println("# would write " + file.path());
-                out.print(Json.writePretty(after));
+                after = file.preview(edit);
+                out.println("# would write " + file.describe());
+                out.print(new String(after, StandardCharsets.UTF_8));
                 return ExitCode.OK.code();
             }
-            file.update(s -> ClaudeSettings.install(s, launcher.toString(), target.host(), bindings));
+            after = file.update(edit);
+            out.println("installed " + bindings.size() + " hook(s) for " + target.host() + " in " + file.describe() + ":");
         } catch (SettingsFile.SettingsException e) {
             err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
             return ExitCode.UNREADABLE.code();
         }
-        out.println("installed " + bindings.size() + " hook(s) for " + target.host() + " in " + file.path() + ":");
         for (ClaudeSettings.Binding b : bindings) {
             out.println("  " + b.nativeEvent() + (b.matcher() == null ? "" : "  matcher=" + b.matcher()));
         }
+        Target.reportLookalikes(after, target.host(), out);
         if (!noTrain) {
             out.println(trainArchive(launcher));
         }
@@ -130,7 +134,7 @@ final class InstallCommand implements Callable<Integer> {
         try {
             Process p = new ProcessBuilder(launcher.toString(), "train-archive").redirectErrorStream(true).start();
             p.getOutputStream().close();
-            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return "start-up archive: training timed out (dispatch still works, just slower to start)";
@@ -172,6 +176,23 @@ final class InstallCommand implements Callable<Integer> {
                 settings = user ? userHome().resolve(".claude/settings.json") : root.resolve(".claude/settings.json");
             }
             return new Target(host, user, settings, root);
+        }
+
+        /**
+         * The settings file, locked in Warden's cache directory; a project's must resolve inside the
+         * project (links included), a user's may lead anywhere (dotfiles).
+         */
+        SettingsFile settingsFile() {
+            return new SettingsFile(settings, CacheDir.root(System.getenv()).resolve("locks"), user ? null : root);
+        }
+
+        /** Notes the entries that run Warden but are not exactly Warden's, which install and uninstall leave. */
+        static void reportLookalikes(byte[] settings, String host, PrintWriter out) {
+            for (String kept : ClaudeSettings.lookalikes(settings, host)) {
+                out.println("  kept " + kept);
+                out.println("    (not exactly the entry Warden writes, so it is yours: left as written; remove it by hand if"
+                        + " Warden's own entry replaces it)");
+            }
         }
 
         /** Codex's home: {@code $CODEX_HOME}, else {@code ~/.codex}. */

@@ -34,15 +34,18 @@ final class UninstallCommand implements Callable<Integer> {
         if (target == null) {
             return ExitCode.UNREADABLE.code();
         }
-        SettingsFile file = new SettingsFile(target.settings());
+        SettingsFile file = target.settingsFile();
         try {
-            List<String> before = ClaudeSettings.installedEvents(file.read());
+            byte[] current = file.read();
+            List<String> before = ClaudeSettings.installedEvents(current, target.host());
             if (before.isEmpty()) {
-                out.println("no Warden hooks in " + file.path());
+                out.println("no Warden hooks in " + file.describe());
+                InstallCommand.Target.reportLookalikes(current, target.host(), out);
                 return ExitCode.OK.code();
             }
-            file.update(ClaudeSettings::uninstall);
-            out.println("removed Warden hooks for " + before + " from " + file.path());
+            byte[] after = file.update(doc -> ClaudeSettings.uninstall(doc, target.host()));
+            out.println("removed Warden hooks for " + before + " from " + file.describe());
+            InstallCommand.Target.reportLookalikes(after, target.host(), out);
             return ExitCode.OK.code();
         } catch (SettingsFile.SettingsException e) {
             err.println("warden uninstall: " + e.getMessage() + " [" + e.code() + "]");

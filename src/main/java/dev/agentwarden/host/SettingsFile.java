@@ -1,33 +1,51 @@
 package dev.agentwarden.host;
 
 import dev.agentwarden.io.AtomicWrite;
-import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
-import dev.agentwarden.json.JsonLimits;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.UnaryOperator;
 
 /**
- * A host's JSON settings file, changed safely: read under an exclusive lock, transformed, and
- * replaced atomically (temporary file + rename) so a reader never sees half a file and two
- * installers never lose each other's change. A file that is not a JSON object is refused and left
- * exactly as it was.
+ * A host's JSON settings file, changed safely. An edit works on the file's bytes, so whatever it
+ * does not splice in or out stays byte for byte as written (see {@link JsonSplice}).
+ *
+ * <ul>
+ *   <li>A file that is not a JSON object, or over {@link #MAX_BYTES}, is refused and left exactly
+ *       as it was; so is a read-only file (no write bit for its owner), even for root.</li>
+ *   <li>A symbolic link (dotfiles) is followed along its chain and its final target edited, in
+ *       the target's directory, keeping the target's mode; the link stays a link. A dangling link
+ *       or a loop is refused. With a confining directory (a project), a target outside it is
+ *       refused, so a cloned repository cannot point an install at another file.</li>
+ *   <li>The edit runs under an exclusive lock and its result replaces the file atomically
+ *       (temporary file + rename): a reader never sees half a file and two installers never lose
+ *       each other's change. The lock file lives in the caller's lock directory (Warden's cache),
+ *       not beside the settings, where it could be committed.</li>
+ * </ul>
  */
 public final class SettingsFile {
     /** Largest settings file accepted. */
     static final int MAX_BYTES = 4 * 1024 * 1024;
+
+    /** What an absent or blank file reads as. */
+    private static final byte[] EMPTY = "{}\n".getBytes(StandardCharsets.UTF_8);
+
+    private static final int MAX_LINKS = 40;
 
     /**
      * One monitor per lock file: a {@link FileLock} orders processes, but a second thread of the same
@@ -36,13 +54,28 @@ public final class SettingsFile {
     private static final ConcurrentHashMap<Path, Object> LOCKS_IN_THIS_JVM = new ConcurrentHashMap<>();
 
     private final Path file;
+    private final Path lockDir;
+    private final Path confinedTo;
 
-    public SettingsFile(Path file) {
-        this.file = file;
+    /**
+     * @param file       the settings file as the host names it
+     * @param lockDir    where lock files are kept (created if absent)
+     * @param confinedTo a directory the file must resolve inside, or {@code null} for anywhere
+     */
+    public SettingsFile(Path file, Path lockDir, Path confinedTo) {
+        this.file = file.toAbsolutePath();
+        this.lockDir = lockDir;
+        this.confinedTo = confinedTo;
     }
 
     public Path path() {
         return file;
+    }
+
+    /** An edit of a settings document: the current bytes in, the new bytes out. */
+    @FunctionalInterface
+    public interface Edit {
+        byte[] apply(byte[] document) throws SettingsException;
     }
 
     /** A settings file that cannot be changed, with a stable code. */
@@ -50,7 +83,7 @@ public final class SettingsFile {
         private static final long serialVersionUID = 1L;
         private final String code;
 
-        SettingsException(String code, String message) {
+        public SettingsException(String code, String message) {
             super(message);
             this.code = code;
         }
@@ -60,74 +93,221 @@ public final class SettingsFile {
         }
     }
 
-    /** The current content; an absent file reads as an empty object. */
-    public Map<String, Object> read() throws SettingsException {
-        if (!Files.exists(file)) {
-            return new LinkedHashMap<>();
-        }
-        byte[] bytes;
-        try {
-            if (Files.size(file) > MAX_BYTES) {
-                throw new SettingsException("settings_too_large", file + " is over " + MAX_BYTES + " bytes; refusing to edit it");
+    /**
+     * The file edits go to: the settings file itself, or the final target of the links it is.
+     *
+     * @throws SettingsException for a dangling link or loop, a target that is not a regular file,
+     *                           or one outside the confining directory
+     */
+    public Path target() throws SettingsException {
+        Path target = file;
+        if (Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+            target = followLinks(file);
+            if (!Files.isRegularFile(target)) {
+                throw new SettingsException("settings_not_a_file", file + " is not a regular file; it was left unchanged.");
             }
-            bytes = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new SettingsException("settings_unreadable", "cannot read " + file + ": " + e.getMessage());
+        } else {
+            target = realAncestor(file);
         }
-        if (new String(bytes, StandardCharsets.UTF_8).isBlank()) {
-            return new LinkedHashMap<>();
+        if (confinedTo != null) {
+            Path root = realAncestor(confinedTo.toAbsolutePath());
+            if (!target.startsWith(root)) {
+                throw new SettingsException("settings_outside_project", file + " leads to " + target
+                        + ", outside the project " + root + "; Warden writes a project's settings only inside it."
+                        + " Replace the link with a file, or use --scope user for your own settings. Nothing was written.");
+            }
         }
-        Object parsed;
-        try {
-            parsed = Json.parse(bytes, JsonLimits.LENIENT);
-        } catch (JsonException e) {
-            throw new SettingsException("settings_not_json", file + " is not valid JSON (" + e.getMessage()
-                    + "); fix or move it, then run again. It was left unchanged.");
+        return target;
+    }
+
+    /** The current content of the target, checked to be a JSON object; an absent or blank file reads as {@code {}}. */
+    public byte[] read() throws SettingsException {
+        return read(target());
+    }
+
+    /** The bytes {@code edit} would write, with every check {@link #update} makes; nothing is written. */
+    public byte[] preview(Edit edit) throws SettingsException {
+        Path target = target();
+        byte[] before = read(target);
+        byte[] after = apply(edit, before, target);
+        if (!Arrays.equals(after, before) || !Files.exists(target)) {
+            checkWritable(target);
         }
-        if (!(parsed instanceof Map<?, ?>)) {
-            throw new SettingsException("settings_not_object", file + " is JSON but not an object; it was left unchanged.");
-        }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> map = (Map<String, Object>) parsed;
-        return map;
+        return after;
     }
 
     /**
-     * Applies {@code change} under the lock and writes the result atomically; returns the new
-     * content. Nothing is written when the content is unchanged.
+     * Applies {@code edit} under the lock and writes its result atomically; returns the new content.
+     * Nothing is written when the content is unchanged and the file exists.
      */
-    public Map<String, Object> update(UnaryOperator<Map<String, Object>> change) throws SettingsException {
+    public byte[] update(Edit edit) throws SettingsException {
+        Path target = target();
         try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.createDirectories(target.getParent());
         } catch (IOException e) {
-            throw new SettingsException("settings_unwritable", "cannot create " + file.getParent() + ": " + e.getMessage());
+            throw new SettingsException("settings_unwritable", "cannot create " + target.getParent() + ": " + e.getMessage());
         }
-        Path lockFile = file.toAbsolutePath().normalize().resolveSibling("." + file.getFileName() + ".warden-lock");
+        Path lockFile = lockFile(target);
         synchronized (LOCKS_IN_THIS_JVM.computeIfAbsent(lockFile, k -> new Object())) {
-            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
                  FileLock lock = channel.lock()) {
-                Map<String, Object> before = read();
-                String beforeText = Json.write(before);
-                Map<String, Object> after = change.apply(before);
-                if (!Json.write(after).equals(beforeText) || !Files.exists(file)) {
-                    writeAtomically(Json.writePretty(after));
+                byte[] before = read(target);
+                byte[] after = apply(edit, before, target);
+                if (!Arrays.equals(after, before) || !Files.exists(target)) {
+                    checkWritable(target);
+                    AtomicWrite.write(target, after, permissionsToKeep(target));
                 }
                 return after;
             } catch (IOException e) {
-                throw new SettingsException("settings_unwritable", "cannot write " + file + ": " + e.getMessage());
+                throw new SettingsException("settings_unwritable", "cannot write " + target + ": " + e.getMessage());
             }
         }
         // The lock file stays: deleting it would let a waiter and a newcomer lock different inodes.
     }
 
-    private void writeAtomically(String text) throws IOException {
-        AtomicWrite.write(file, text.getBytes(StandardCharsets.UTF_8), permissionsToKeep());
+    /** The edit's result; a refusal from the edit is named after the file. */
+    private byte[] apply(Edit edit, byte[] before, Path target) throws SettingsException {
+        try {
+            return edit.apply(before);
+        } catch (SettingsException e) {
+            throw new SettingsException(e.code(), where(target) + ": " + e.getMessage());
+        }
     }
 
-    /** The settings file's own permissions, {@code rw-r--r--} for a new one; {@code null} without POSIX permissions. */
-    private Set<PosixFilePermission> permissionsToKeep() {
+    private byte[] read(Path target) throws SettingsException {
+        if (!Files.exists(target)) {
+            return EMPTY.clone();
+        }
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(target)) {
+            bytes = in.readNBytes(MAX_BYTES + 1);
+        } catch (IOException e) {
+            throw new SettingsException("settings_unreadable", "cannot read " + where(target) + ": " + e.getMessage());
+        }
+        if (bytes.length > MAX_BYTES) {
+            throw new SettingsException("settings_too_large", where(target) + " is over " + MAX_BYTES
+                    + " bytes; refusing to edit it. It was left unchanged.");
+        }
+        if (isBlank(bytes)) {
+            return EMPTY.clone();
+        }
+        JsonSpans.Value root;
         try {
-            return Files.exists(file) ? Files.getPosixFilePermissions(file) : PosixFilePermissions.fromString("rw-r--r--");
+            root = JsonSpans.parse(bytes);
+        } catch (JsonException e) {
+            throw new SettingsException("settings_not_json", where(target) + " is not valid JSON (" + e.getMessage()
+                    + "); fix or move it, then run again. It was left unchanged.");
+        }
+        if (root.kind() != JsonSpans.Kind.OBJECT) {
+            throw new SettingsException("settings_not_object", where(target) + " is JSON but not an object; it was left unchanged.");
+        }
+        return bytes;
+    }
+
+    /** The settings path, and the target it leads to when it is a symbolic link. */
+    public String describe() throws SettingsException {
+        return where(target());
+    }
+
+    private String where(Path target) {
+        return Files.isSymbolicLink(file) ? file + " (a link to " + target + ")" : file.toString();
+    }
+
+    private void checkWritable(Path target) throws SettingsException {
+        if (!Files.exists(target)) {
+            return;
+        }
+        boolean ownerMayWrite;
+        String mode = "";
+        try {
+            Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(target);
+            ownerMayWrite = permissions.contains(PosixFilePermission.OWNER_WRITE);
+            mode = " (mode " + PosixFilePermissions.toString(permissions) + ")";
+        } catch (UnsupportedOperationException | IOException e) {
+            ownerMayWrite = true;
+        }
+        if (!ownerMayWrite || !Files.isWritable(target)) {
+            throw new SettingsException("settings_read_only", where(target) + " is read-only" + mode
+                    + "; Warden does not rewrite a file you protected. Make it writable (chmod u+w " + target
+                    + ") and run again, or add the entries by hand. It was left unchanged.");
+        }
+    }
+
+    /** The final target of the link chain starting at {@code link}, or a refusal naming the broken link. */
+    private Path followLinks(Path link) throws SettingsException {
+        Path at = link;
+        for (int hops = 0; hops <= MAX_LINKS && Files.isSymbolicLink(at); hops++) {
+            Path next;
+            try {
+                next = Files.readSymbolicLink(at);
+            } catch (IOException e) {
+                throw new SettingsException("settings_unreadable", "cannot read the link " + at + ": " + e.getMessage());
+            }
+            next = at.resolveSibling(next);
+            if (!Files.exists(next, LinkOption.NOFOLLOW_LINKS)) {
+                throw new SettingsException("settings_dangling_link", link + " is a symbolic link"
+                        + (at.equals(link) ? "" : " (through " + at + ")") + " to " + next + ", which does not exist."
+                        + " Create that file or remove the link, then run again. Nothing was written.");
+            }
+            at = next;
+        }
+        try {
+            return at.toRealPath();
+        } catch (IOException e) {
+            throw new SettingsException("settings_dangling_link", link + " is a symbolic link that cannot be followed ("
+                    + e.getMessage() + "; a loop?). Fix or remove the link, then run again. Nothing was written.");
+        }
+    }
+
+    /** {@code path} with its deepest existing ancestor resolved to a real path, links and all. */
+    private static Path realAncestor(Path path) throws SettingsException {
+        Path existing = path;
+        while (existing.getParent() != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(path));
+        } catch (NoSuchFileException e) {
+            return path;
+        } catch (IOException e) {
+            throw new SettingsException("settings_unreadable", "cannot resolve " + path + ": " + e.getMessage());
+        }
+    }
+
+    private Path lockFile(Path target) throws SettingsException {
+        try {
+            if (!Files.isDirectory(lockDir)) {
+                Files.createDirectories(lockDir);
+                try {
+                    Files.setPosixFilePermissions(lockDir, PosixFilePermissions.fromString("rwx------"));
+                } catch (UnsupportedOperationException e) {
+                    // no POSIX permissions here; the default applies
+                }
+            }
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(target.toString().getBytes(StandardCharsets.UTF_8));
+            return lockDir.resolve("settings-" + HexFormat.of().formatHex(digest, 0, 16) + ".lock");
+        } catch (IOException e) {
+            throw new SettingsException("settings_unwritable", "cannot create the lock directory " + lockDir + ": " + e.getMessage()
+                    + " (set WARDEN_CACHE_DIR to a directory you can write). Nothing was written.");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+
+    private static boolean isBlank(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b != ' ' && b != '\t' && b != '\n' && b != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The target's own permissions, {@code rw-r--r--} for a new file; {@code null} without POSIX permissions. */
+    private static Set<PosixFilePermission> permissionsToKeep(Path target) {
+        try {
+            return Files.exists(target) ? Files.getPosixFilePermissions(target) : PosixFilePermissions.fromString("rw-r--r--");
         } catch (UnsupportedOperationException | IOException e) {
             return null;
         }

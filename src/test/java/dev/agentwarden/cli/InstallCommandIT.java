@@ -3,12 +3,15 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.host.JsonSplice;
+import dev.agentwarden.host.JsonSpans;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -89,9 +92,9 @@ class InstallCommandIT {
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 2 hook(s) for claude in " + settings).contains("PreToolUse  matcher=Bash")
                 .contains("  Stop\n");
-        Map<String, Object> after = Json.parseObject(Files.readString(settings));
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "Stop");
-        assertThat(Json.write(ClaudeSettings.uninstall(after))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        byte[] after = Files.readAllBytes(settings);
+        assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactly("PreToolUse", "Stop");
+        assertThat(new String(ClaudeSettings.uninstall(after, "claude"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
         assertThat(Files.readString(settings)).contains("\"command\": \"" + launcher + " dispatch --host claude --native-event PreToolUse\"");
         assertThat(Files.exists(home.resolve(".claude/settings.json"))).as("user scope untouched").isFalse();
     }
@@ -114,8 +117,8 @@ class InstallCommandIT {
         WardenProcess.Result r = warden("install", "--host", "claude", "--manifest", manifest.toString(), "--no-train");
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
-        Map<String, Object> after = Json.parseObject(Files.readString(project.resolve(".claude/settings.json")));
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactlyInAnyOrder("PermissionRequest", "PostToolUse",
+        byte[] after = Files.readAllBytes(project.resolve(".claude/settings.json"));
+        assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactlyInAnyOrder("PermissionRequest", "PostToolUse",
                 "PreCompact", "PreToolUse", "SessionEnd", "SessionStart", "Stop", "SubagentStart", "SubagentStop",
                 "UserPromptSubmit");
         assertThat(r.stdout()).contains("PreToolUse  matcher=*").contains("PostToolUse  matcher=*")
@@ -129,10 +132,10 @@ class InstallCommandIT {
         WardenProcess.Result r = warden("install", "--host", "claude", "--scope", "user", "--no-train");
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
-        Map<String, Object> after = Json.parseObject(Files.readString(settings));
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "SessionStart", "Stop");
+        byte[] after = Files.readAllBytes(settings);
+        assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactly("PreToolUse", "SessionStart", "Stop");
         assertThat(r.stdout()).contains("PreToolUse  matcher=*");
-        assertThat(Json.write(ClaudeSettings.uninstall(after))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        assertThat(new String(ClaudeSettings.uninstall(after, "claude"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
         assertThat(Files.exists(project.resolve(".claude"))).isFalse();
     }
 
@@ -156,8 +159,8 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).startsWith("# would write " + settings + "\n");
-        Map<String, Object> printed = Json.parseObject(r.stdout().substring(r.stdout().indexOf('\n') + 1));
-        assertThat(ClaudeSettings.installedEvents(printed)).containsExactly("PreToolUse", "Stop");
+        String printed = r.stdout().substring(r.stdout().indexOf('\n') + 1);
+        assertThat(ClaudeSettings.installedEvents(printed.getBytes(StandardCharsets.UTF_8), "claude")).containsExactly("PreToolUse", "Stop");
         assertThat(Files.readAllBytes(settings)).isEqualTo(before);
         try (Stream<Path> files = Files.list(settings.getParent())) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactly("settings.json");
@@ -190,7 +193,7 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("removed Warden hooks for [PreToolUse, Stop] from " + settings);
-        assertThat(Json.write(Json.parseObject(Files.readString(settings)))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        assertThat(Files.readString(settings)).as("the user's bytes exactly").isEqualTo(USER_SETTINGS);
         assertThat(again.exitCode()).isZero();
         assertThat(again.stdout()).contains("no Warden hooks in " + settings);
     }
@@ -202,8 +205,8 @@ class InstallCommandIT {
 
         assertThat(warden("uninstall", "--host", "claude", "--scope", "user").exitCode()).isZero();
 
-        assertThat(ClaudeSettings.installedEvents(Json.parseObject(Files.readString(home.resolve(".claude/settings.json"))))).isEmpty();
-        assertThat(ClaudeSettings.installedEvents(Json.parseObject(Files.readString(project.resolve(".claude/settings.json")))))
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(home.resolve(".claude/settings.json")), "claude")).isEmpty();
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(project.resolve(".claude/settings.json")), "claude"))
                 .containsExactly("PreToolUse", "Stop");
     }
 
@@ -224,16 +227,12 @@ class InstallCommandIT {
                 }
             }));
         }
-        SettingsFile file = new SettingsFile(settings);
+        SettingsFile file = new SettingsFile(settings, tmp.resolve("cache/locks"), null);
         CompletableFuture<Void> all = CompletableFuture.allOf(installs.toArray(CompletableFuture[]::new));
         int edits = 0;
         while (!all.isDone() || edits < 40) {
             String key = "edit-" + edits++;
-            file.update(s -> {
-                Map<String, Object> out = new java.util.LinkedHashMap<>(s);
-                out.put(key, true);
-                return out;
-            });
+            file.update(doc -> JsonSplice.appendMember(doc, JsonSpans.parse(doc), key, true));
         }
         for (CompletableFuture<WardenProcess.Result> f : installs) {
             WardenProcess.Result r = f.get(WardenProcess.TIMEOUT_SECONDS * 2, TimeUnit.SECONDS);
@@ -242,7 +241,7 @@ class InstallCommandIT {
 
         Map<String, Object> after = Json.parseObject(Files.readString(settings));
         assertThat(after.keySet().stream().filter(k -> k.startsWith("edit-"))).hasSize(edits);
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "Stop");
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(settings), "claude")).containsExactly("PreToolUse", "Stop");
         List<?> preToolUse = (List<?>) ((Map<?, ?>) after.get("hooks")).get("PreToolUse");
         assertThat(preToolUse).as("the user's group and Warden's, once").hasSize(2);
     }
@@ -258,12 +257,12 @@ class InstallCommandIT {
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 2 hook(s) for codex in " + hooksJson).contains("PreToolUse  matcher=Bash")
                 .contains("  SubagentStart\n");
-        Map<String, Object> after = Json.parseObject(Files.readString(hooksJson));
-        assertThat(ClaudeSettings.installedEvents(after)).containsExactly("PreToolUse", "SubagentStart");
+        byte[] after = Files.readAllBytes(hooksJson);
+        assertThat(ClaudeSettings.installedEvents(after, "codex")).containsExactly("PreToolUse", "SubagentStart");
         assertThat(Files.readString(hooksJson))
                 .contains("\"command\": \"" + launcher + " dispatch --host codex --native-event PreToolUse\"")
                 .contains("\"type\": \"command\"").contains("\"timeout\": 60");
-        assertThat(Json.write(ClaudeSettings.uninstall(after))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        assertThat(new String(ClaudeSettings.uninstall(after, "codex"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
         assertThat(again.exitCode()).isZero();
         assertThat(Files.readAllBytes(hooksJson)).as("second install byte-identical").isEqualTo(once);
         assertThat(Files.exists(project.resolve(".claude"))).as("Claude's settings untouched").isFalse();
@@ -275,7 +274,7 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         Path hooksJson = home.resolve(".codex/hooks.json");
-        assertThat(ClaudeSettings.installedEvents(Json.parseObject(Files.readString(hooksJson))))
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(hooksJson), "codex"))
                 .containsExactly("PreToolUse", "Stop", "SubagentStart");
         assertThat(Files.exists(project.resolve(".codex"))).isFalse();
     }
@@ -304,7 +303,215 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("removed Warden hooks for [PreToolUse, SubagentStart] from " + hooksJson);
-        assertThat(Json.write(Json.parseObject(Files.readString(hooksJson)))).isEqualTo(Json.write(Json.parseObject(USER_SETTINGS)));
+        assertThat(Files.readString(hooksJson)).as("the user's bytes exactly").isEqualTo(USER_SETTINGS);
+    }
+
+    // --- Issue 10: install and uninstall lose no user content ---
+
+    /** Regression: "hooks" written as a string was replaced, and the user's my-linter hook disappeared. */
+    @Test
+    void install_hooksIsString_refusesAndLeavesFileUntouched() throws Exception {
+        Path settings = writeSettings(project.resolve(".claude/settings.json"), "{\"hooks\": \"my-linter --fix\"}\n");
+        byte[] before = Files.readAllBytes(settings);
+
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.stderr()).contains(settings.toString()).contains("\"hooks\" is a string").contains("[settings_hooks_not_object]")
+                .doesNotContain("Exception");
+        assertThat(Files.readAllBytes(settings)).isEqualTo(before);
+    }
+
+    /** Regression: "hooks" written as an array was replaced. */
+    @Test
+    void install_hooksIsArray_refusesAndLeavesFileUntouched() throws Exception {
+        Path settings = writeSettings(project.resolve(".claude/settings.json"),
+                "{\"hooks\": [{\"type\": \"command\", \"command\": \"my-linter\"}]}\n");
+        byte[] before = Files.readAllBytes(settings);
+
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.stderr()).contains("\"hooks\" is a list").contains("[settings_hooks_not_object]");
+        assertThat(Files.readAllBytes(settings)).isEqualTo(before);
+    }
+
+    /** Regression: an event entry written as an object (not a list of groups) was replaced, in Codex's hooks.json too. */
+    @Test
+    void install_codexEventEntryIsObject_refusesAndLeavesFileUntouched() throws Exception {
+        Path hooksJson = writeSettings(project.resolve(".codex/hooks.json"),
+                "{\"hooks\": {\"PreToolUse\": {\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"my-linter\"}]}}}\n");
+        byte[] before = Files.readAllBytes(hooksJson);
+
+        WardenProcess.Result r = warden("install", "--host", "codex", "--no-train");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.stderr()).contains(hooksJson.toString()).contains("hooks.PreToolUse is an object")
+                .contains("[settings_event_not_list]");
+        assertThat(Files.readAllBytes(hooksJson)).isEqualTo(before);
+    }
+
+    /**
+     * Regression: uninstall (and re-install) removed every command containing warden, " dispatch
+     * --host " and " --native-event ": another tool's script, a customised Warden entry and a
+     * notification mentioning Warden all went.
+     */
+    @Test
+    void uninstall_unrelatedWardenSubstring_isKept() throws Exception {
+        String custom = "WARDEN_LOG=debug " + launcher + " dispatch --host claude --native-event Stop";
+        String user = "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\"matcher\": \"Bash\", \"hooks\": ["
+                + "{\"type\": \"command\", \"command\": \"~/bin/my-warden-audit.sh dispatch --host claude --native-event PreToolUse\"}]}\n"
+                + "    ],\n    \"Stop\": [\n      {\"hooks\": [{\"type\": \"command\", \"command\": \"" + custom + "\"}]},\n"
+                + "      {\"hooks\": [{\"type\": \"command\", \"command\": \"notify-send 'warden says: dispatch --host claude --native-event Stop'\"}]}\n"
+                + "    ]\n  }\n}\n";
+        Path settings = writeSettings(project.resolve(".claude/settings.json"), user);
+
+        WardenProcess.Result install = warden("install", "--host", "claude", "--no-train");
+        WardenProcess.Result again = warden("install", "--host", "claude", "--no-train");
+        WardenProcess.Result uninstall = warden("uninstall", "--host", "claude");
+
+        assertThat(install.exitCode()).as(install.stderr()).isZero();
+        assertThat(install.stdout()).contains("kept hooks.Stop: " + custom)
+                .contains("kept hooks.PreToolUse: ~/bin/my-warden-audit.sh dispatch");
+        assertThat(again.exitCode()).isZero();
+        assertThat(uninstall.exitCode()).as(uninstall.stderr()).isZero();
+        assertThat(uninstall.stdout()).contains("removed Warden hooks for [PreToolUse, Stop]").contains("kept hooks.Stop: " + custom);
+        assertThat(Files.readString(settings)).as("every user entry back, byte for byte").isEqualTo(user);
+    }
+
+    @Test
+    void uninstall_codexCustomisedWardenEntry_isKeptAndReported() throws Exception {
+        String custom = launcher + " dispatch --host codex --native-event PreToolUse --manifest /etc/team.yaml";
+        String user = "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"" + custom + "\"}]}]}}";
+        Path hooksJson = writeSettings(project.resolve(".codex/hooks.json"), user);
+
+        WardenProcess.Result r = warden("uninstall", "--host", "codex");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("no Warden hooks in " + hooksJson).contains("kept hooks.PreToolUse: " + custom);
+        assertThat(Files.readString(hooksJson)).isEqualTo(user);
+    }
+
+    /** Regression: a symlinked settings file (dotfiles) became a regular file. */
+    @Test
+    void install_symlinkedSettings_writesThroughToTarget() throws Exception {
+        Path target = writeSettings(home.resolve("dotfiles/claude/settings.json"), USER_SETTINGS);
+        Path link = Files.createSymbolicLink(Files.createDirectories(home.resolve(".claude")).resolve("settings.json"),
+                Path.of("../dotfiles/claude/settings.json"));
+
+        WardenProcess.Result install = warden("install", "--host", "claude", "--scope", "user", "--no-train");
+
+        assertThat(install.exitCode()).as(install.stderr()).isZero();
+        assertThat(install.stdout()).contains("in " + link + " (a link to " + target.toRealPath() + ")");
+        assertThat(Files.isSymbolicLink(link)).as("the link stays a link").isTrue();
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(target), "claude")).containsExactly("PreToolUse", "SessionStart", "Stop");
+
+        WardenProcess.Result uninstall = warden("uninstall", "--host", "claude", "--scope", "user");
+
+        assertThat(uninstall.exitCode()).as(uninstall.stderr()).isZero();
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.readString(target)).isEqualTo(USER_SETTINGS);
+        try (Stream<Path> files = Files.list(home.resolve(".claude"))) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("settings.json");
+        }
+    }
+
+    @Test
+    void install_codexSymlinkedHooksJson_writesThroughToTarget() throws Exception {
+        Path target = writeSettings(project.resolve("config/codex-hooks.json"), USER_SETTINGS);
+        Path link = Files.createSymbolicLink(Files.createDirectories(project.resolve(".codex")).resolve("hooks.json"),
+                Path.of("../config/codex-hooks.json"));
+
+        WardenProcess.Result r = warden("install", "--host", "codex", "--no-train");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(target), "codex")).containsExactly("PreToolUse", "SubagentStart");
+    }
+
+    @Test
+    void install_dryRunThroughSymlink_namesTargetWritesNothing() throws Exception {
+        Path target = writeSettings(home.resolve("dotfiles/settings.json"), USER_SETTINGS);
+        Path link = Files.createSymbolicLink(Files.createDirectories(home.resolve(".claude")).resolve("settings.json"), target);
+
+        WardenProcess.Result r = warden("install", "--host", "claude", "--scope", "user", "--dry-run");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).startsWith("# would write " + link + " (a link to " + target.toRealPath() + ")\n");
+        String printed = r.stdout().substring(r.stdout().indexOf('\n') + 1);
+        assertThat(ClaudeSettings.installedEvents(printed.getBytes(StandardCharsets.UTF_8), "claude")).contains("PreToolUse");
+        assertThat(Files.readString(target)).isEqualTo(USER_SETTINGS);
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+    }
+
+    /** Regression: a dangling link was replaced by a regular file. */
+    @Test
+    void install_danglingSymlink_refusedClearly() throws Exception {
+        Path link = Files.createSymbolicLink(Files.createDirectories(home.resolve(".claude")).resolve("settings.json"),
+                home.resolve("dotfiles/settings.json"));
+
+        WardenProcess.Result r = warden("install", "--host", "claude", "--scope", "user", "--no-train");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.stderr()).contains(link + " is a symbolic link to " + home.resolve("dotfiles/settings.json") + ", which does not exist")
+                .contains("[settings_dangling_link]");
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.exists(home.resolve("dotfiles"))).isFalse();
+    }
+
+    /** A cloned repository's .claude/settings.json linking out of the project cannot make install edit another file. */
+    @Test
+    void install_projectSettingsLinkedOutsideProject_refused() throws Exception {
+        Path userSettings = writeSettings(home.resolve(".claude/settings.json"), USER_SETTINGS);
+        Files.createSymbolicLink(Files.createDirectories(project.resolve(".claude")).resolve("settings.json"), userSettings);
+
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train");
+
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.stderr()).contains("outside the project").contains("[settings_outside_project]");
+        assertThat(Files.readString(userSettings)).isEqualTo(USER_SETTINGS);
+    }
+
+    /** Regression: a read-only (0444) settings file was rewritten; refused even when run as root. */
+    @Test
+    void install_readOnlySettings_refusedAndLeftUntouched() throws Exception {
+        Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
+        Files.setPosixFilePermissions(settings, PosixFilePermissions.fromString("r--r--r--"));
+
+        WardenProcess.Result install = warden("install", "--host", "claude", "--no-train");
+
+        assertThat(install.exitCode()).isEqualTo(2);
+        assertThat(install.stderr()).contains(settings + " is read-only (mode r--r--r--)").contains("chmod u+w")
+                .contains("[settings_read_only]");
+        assertThat(Files.readString(settings)).isEqualTo(USER_SETTINGS);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(settings))).isEqualTo("r--r--r--");
+    }
+
+    /**
+     * Regression: rewriting changed values the user wrote (a big integer became 1.2345678901234568e+29,
+     * a long decimal 0.1, -0 became 0, invalid UTF-8 U+FFFD, one of two duplicate keys dropped).
+     */
+    @Test
+    void install_bigIntegerLiteral_keepsOriginalText() throws Exception {
+        for (String host : List.of("claude", "codex")) {
+            Path file = project.resolve(host.equals("codex") ? ".codex/hooks.json" : ".claude/settings.json");
+            Files.createDirectories(file.getParent());
+            byte[] user = ("{\n  \"env\": {\"BIG\": 123456789012345678901234567890, \"PRECISE\": 0.1000000000000000055511151231257827,"
+                    + " \"Z\": -0},\n  \"model\": \"sonnet\",\n  \"model\": \"opus\",\n  \"statusLine\": \"caf\u0001\"\n}\n")
+                    .getBytes(StandardCharsets.UTF_8);
+            user[user.length - 5] = (byte) 0xff;
+            Files.write(file, user);
+
+            WardenProcess.Result install = warden("install", "--host", host, "--no-train");
+            String installed = Files.readString(file, StandardCharsets.ISO_8859_1);
+            WardenProcess.Result uninstall = warden("uninstall", "--host", host);
+
+            assertThat(install.exitCode()).as(install.stderr()).isZero();
+            assertThat(installed).contains("\"BIG\": 123456789012345678901234567890, \"PRECISE\": 0.1000000000000000055511151231257827,"
+                    + " \"Z\": -0}").contains("\"model\": \"sonnet\",\n  \"model\": \"opus\"");
+            assertThat(uninstall.exitCode()).as(uninstall.stderr()).isZero();
+            assertThat(Files.readAllBytes(file)).as(host + ": the original bytes exactly").isEqualTo(user);
+        }
     }
 
     private WardenProcess.Result warden(String... args) throws Exception {

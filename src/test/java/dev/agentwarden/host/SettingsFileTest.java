@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.host.claude.ClaudeSettings;
-import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +12,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,22 +24,35 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** A settings file edited under a lock and replaced atomically; bad files refused and left byte-identical. */
+/**
+ * A settings file edited under a lock and replaced atomically, through symbolic links to their
+ * target; bad, read-only and unreachable files refused and left byte-identical.
+ */
 class SettingsFileTest {
     @TempDir
     Path dir;
 
+    @TempDir
+    Path locks;
+
     private static final List<ClaudeSettings.Binding> BINDINGS = List.of(
             new ClaudeSettings.Binding("PreToolUse", "*"), new ClaudeSettings.Binding("Stop", null));
+
+    private static final SettingsFile.Edit INSTALL = doc -> ClaudeSettings.install(doc, "/w/bin/warden", "claude", BINDINGS);
+    private static final SettingsFile.Edit UNINSTALL = doc -> ClaudeSettings.uninstall(doc, "claude");
+
+    private SettingsFile settings(Path file) {
+        return new SettingsFile(file, locks, null);
+    }
 
     @Test
     void read_absentOrBlank_emptyObject() throws Exception {
         Path file = dir.resolve(".claude/settings.json");
 
-        assertThat(new SettingsFile(file).read()).isEmpty();
+        assertThat(new String(settings(file).read(), StandardCharsets.UTF_8)).isEqualTo("{}\n");
         Files.createDirectories(file.getParent());
         Files.writeString(file, "  \n");
-        assertThat(new SettingsFile(file).read()).isEmpty();
+        assertThat(new String(settings(file).read(), StandardCharsets.UTF_8)).isEqualTo("{}\n");
     }
 
     static Stream<Arguments> refusedFiles() {
@@ -52,6 +63,7 @@ class SettingsFileTest {
                 Arguments.of("array", "[1, 2]".getBytes(StandardCharsets.UTF_8), "settings_not_object"),
                 Arguments.of("string", "\"settings\"".getBytes(StandardCharsets.UTF_8), "settings_not_object"),
                 Arguments.of("binary", new byte[] {0x00, (byte) 0xff, 0x7b, 0x10}, "settings_not_json"),
+                Arguments.of("controlCharInString", "{\"a\": \"x\ty\"}".getBytes(StandardCharsets.UTF_8), "settings_not_json"),
                 Arguments.of("tooLarge", ("{\"x\":\"" + "a".repeat(5 * 1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8),
                         "settings_too_large"));
     }
@@ -61,9 +73,8 @@ class SettingsFileTest {
     void update_unreadableSettings_refusedAndLeftByteIdentical(String name, byte[] content, String code) throws IOException {
         Path file = dir.resolve("settings.json");
         Files.write(file, content);
-        SettingsFile settings = new SettingsFile(file);
 
-        assertThatThrownBy(() -> settings.update(s -> ClaudeSettings.install(s, "/w/bin/warden", "claude", BINDINGS)))
+        assertThatThrownBy(() -> settings(file).update(INSTALL))
                 .isInstanceOfSatisfying(SettingsFile.SettingsException.class, e -> {
                     assertThat(e.code()).isEqualTo(code);
                     assertThat(e.getMessage()).contains(file.toString());
@@ -76,7 +87,7 @@ class SettingsFileTest {
     void update_notJson_messageSaysLeftUnchanged() throws IOException {
         Path file = Files.writeString(dir.resolve("settings.json"), "{oops}");
 
-        assertThatThrownBy(() -> new SettingsFile(file).update(s -> s))
+        assertThatThrownBy(() -> settings(file).update(doc -> doc))
                 .hasMessageContaining("is not valid JSON").hasMessageContaining("It was left unchanged");
     }
 
@@ -86,41 +97,23 @@ class SettingsFileTest {
         String user = "{\"model\":\"opus\",\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":"
                 + "[{\"type\":\"command\",\"command\":\"audit.sh\"}]}]},\"env\":{\"ID\":1234567890123456789}}";
         Files.writeString(file, user);
-        SettingsFile settings = new SettingsFile(file);
 
-        settings.update(s -> ClaudeSettings.install(s, "/w/bin/warden", "claude", BINDINGS));
-        assertThat(ClaudeSettings.installedEvents(settings.read())).containsExactly("PreToolUse", "Stop");
-        settings.update(ClaudeSettings::uninstall);
+        settings(file).update(INSTALL);
+        assertThat(ClaudeSettings.installedEvents(settings(file).read(), "claude")).containsExactly("PreToolUse", "Stop");
+        settings(file).update(UNINSTALL);
 
-        assertThat(Json.write(settings.read())).isEqualTo(user);
-        assertThat(otherFiles(file)).as("no temp files left").isEmpty();
-    }
-
-    /**
-     * Regression: update() compared the change's result with the map it had handed to the change,
-     * so a change that edited that map in place looked like no change and was silently dropped.
-     */
-    @Test
-    void changeMutatingItsInput_stillWritten() throws Exception {
-        Path file = Files.writeString(dir.resolve("settings.json"), "{\"model\":\"opus\"}");
-
-        new SettingsFile(file).update(s -> {
-            s.put("theme", "dark");
-            return s;
-        });
-
-        assertThat(Json.write(new SettingsFile(file).read())).isEqualTo("{\"model\":\"opus\",\"theme\":\"dark\"}");
+        assertThat(Files.readString(file)).isEqualTo(user);
+        assertThat(otherFiles(file)).as("no temp or lock files beside the settings").isEmpty();
     }
 
     @Test
     void update_unchangedContent_fileNotRewritten() throws Exception {
         Path file = dir.resolve("settings.json");
-        SettingsFile settings = new SettingsFile(file);
-        settings.update(s -> ClaudeSettings.install(s, "/w/bin/warden", "claude", BINDINGS));
+        settings(file).update(INSTALL);
         Object inode = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
         byte[] before = Files.readAllBytes(file);
 
-        settings.update(s -> ClaudeSettings.install(s, "/w/bin/warden", "claude", BINDINGS));
+        settings(file).update(INSTALL);
 
         assertThat(Files.readAllBytes(file)).isEqualTo(before);
         assertThat(Files.readAttributes(file, BasicFileAttributes.class).fileKey()).as("same inode: not replaced").isEqualTo(inode);
@@ -128,11 +121,11 @@ class SettingsFileTest {
 
     @Test
     void update_change_replacesAtomicallyKeepingPermissions() throws Exception {
-        Path file = Files.writeString(dir.resolve("settings.json"), "{\"model\":\"opus\"}");
+        Path file = Files.writeString(dir.resolve("settings.json"), "{\n  \"model\": \"opus\"\n}\n");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         Object inode = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
 
-        new SettingsFile(file).update(s -> ClaudeSettings.install(s, "/w/bin/warden", "claude", BINDINGS));
+        settings(file).update(INSTALL);
 
         assertThat(Files.readAttributes(file, BasicFileAttributes.class).fileKey()).as("replaced by rename").isNotEqualTo(inode);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
@@ -143,20 +136,152 @@ class SettingsFileTest {
     void update_newFile_createdWithParentAndReadableMode() throws Exception {
         Path file = dir.resolve("home/.claude/settings.json");
 
-        new SettingsFile(file).update(s -> ClaudeSettings.install(s, "/w/bin/warden", "cowork", BINDINGS));
+        settings(file).update(doc -> ClaudeSettings.install(doc, "/w/bin/warden", "cowork", BINDINGS));
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r--r--");
-        assertThat(ClaudeSettings.installedEvents(new SettingsFile(file).read())).containsExactly("PreToolUse", "Stop");
+        assertThat(ClaudeSettings.installedEvents(settings(file).read(), "cowork")).containsExactly("PreToolUse", "Stop");
+    }
+
+    /** Regression: the lock file was left beside the settings, inside the project, where it got committed. */
+    @Test
+    void update_lockFile_keptInLockDirNotBesideSettings() throws Exception {
+        Path file = dir.resolve("project/.claude/settings.json");
+
+        settings(file).update(INSTALL);
+
+        try (Stream<Path> s = Files.list(file.getParent())) {
+            assertThat(s.map(p -> p.getFileName().toString())).containsExactly("settings.json");
+        }
+        try (Stream<Path> s = Files.list(locks)) {
+            assertThat(s.map(p -> p.getFileName().toString())).singleElement().asString().startsWith("settings-").endsWith(".lock");
+        }
+    }
+
+    /** Regression: a symlinked settings file (dotfiles) was replaced by a regular file. */
+    @Test
+    void update_symlinkedSettings_writesThroughToTarget() throws Exception {
+        Path target = Files.writeString(Files.createDirectories(dir.resolve("dotfiles")).resolve("claude-settings.json"),
+                "{\n  \"model\": \"opus\"\n}\n");
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-------"));
+        Path link = Files.createSymbolicLink(Files.createDirectories(dir.resolve("home/.claude")).resolve("settings.json"),
+                Path.of("../../dotfiles/claude-settings.json"));
+
+        settings(link).update(INSTALL);
+
+        assertThat(Files.isSymbolicLink(link)).as("still a link").isTrue();
+        assertThat(Files.readSymbolicLink(link)).isEqualTo(Path.of("../../dotfiles/claude-settings.json"));
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(target), "claude")).containsExactly("PreToolUse", "Stop");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(target))).isEqualTo("rw-------");
+        try (Stream<Path> s = Files.list(link.getParent())) {
+            assertThat(s.map(p -> p.getFileName().toString())).as("nothing written beside the link").containsExactly("settings.json");
+        }
+        try (Stream<Path> s = Files.list(target.getParent())) {
+            assertThat(s.map(p -> p.getFileName().toString())).as("no temp file left").containsExactly("claude-settings.json");
+        }
     }
 
     @Test
-    void update_settingsWithLoneSurrogateEscape_rewrittenFaithfully() throws Exception {
-        Path file = Files.writeString(dir.resolve("settings.json"), "{\"statusLine\":{\"text\":\"\\ud83d x\"}}");
+    void update_symlinkChain_writesThroughToFinalTarget() throws Exception {
+        Path target = Files.writeString(dir.resolve("real.json"), "{}");
+        Path middle = Files.createSymbolicLink(dir.resolve("middle.json"), target);
+        Path link = Files.createSymbolicLink(dir.resolve("settings.json"), middle);
 
-        new SettingsFile(file).update(s -> ClaudeSettings.install(s, "/w/bin/warden", "claude", BINDINGS));
-        new SettingsFile(file).update(ClaudeSettings::uninstall);
+        settings(link).update(INSTALL);
 
-        assertThat(Json.write(new SettingsFile(file).read())).isEqualTo("{\"statusLine\":{\"text\":\"\\ud83d x\"}}");
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.isSymbolicLink(middle)).isTrue();
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(target), "claude")).containsExactly("PreToolUse", "Stop");
+        assertThat(settings(link).target()).isEqualTo(target.toRealPath());
+    }
+
+    /** Regression: a dangling link was replaced by a regular file. */
+    @Test
+    void update_danglingSymlink_refusedAndLinkKept() throws Exception {
+        Path link = Files.createSymbolicLink(dir.resolve("settings.json"), dir.resolve("dotfiles/missing.json"));
+
+        assertThatThrownBy(() -> settings(link).update(INSTALL))
+                .isInstanceOfSatisfying(SettingsFile.SettingsException.class, e -> {
+                    assertThat(e.code()).isEqualTo("settings_dangling_link");
+                    assertThat(e.getMessage()).contains(link.toString()).contains("missing.json").contains("does not exist");
+                });
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.exists(dir.resolve("dotfiles"))).as("target not created").isFalse();
+    }
+
+    @Test
+    void update_symlinkLoop_refused() throws Exception {
+        Path a = dir.resolve("a.json");
+        Path b = Files.createSymbolicLink(dir.resolve("b.json"), a);
+        Files.createSymbolicLink(a, b);
+
+        assertThatThrownBy(() -> settings(a).update(INSTALL))
+                .isInstanceOfSatisfying(SettingsFile.SettingsException.class, e -> assertThat(e.code()).isEqualTo("settings_dangling_link"));
+        assertThat(Files.isSymbolicLink(a)).isTrue();
+    }
+
+    /** Regression: a read-only (0444) settings file was rewritten (rename ignores the file's mode; root ignores it too). */
+    @Test
+    void update_readOnlySettings_refusedAndLeftUntouched() throws Exception {
+        byte[] content = "{\"model\": \"opus\"}\n".getBytes(StandardCharsets.UTF_8);
+        Path file = Files.write(dir.resolve("settings.json"), content);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
+        Object inode = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+
+        assertThatThrownBy(() -> settings(file).update(INSTALL))
+                .isInstanceOfSatisfying(SettingsFile.SettingsException.class, e -> {
+                    assertThat(e.code()).isEqualTo("settings_read_only");
+                    assertThat(e.getMessage()).contains(file.toString()).contains("read-only").contains("r--r--r--");
+                });
+        assertThatThrownBy(() -> settings(file).preview(INSTALL)).hasMessageContaining("read-only");
+        assertThat(Files.readAllBytes(file)).isEqualTo(content);
+        assertThat(Files.readAttributes(file, BasicFileAttributes.class).fileKey()).isEqualTo(inode);
+    }
+
+    @Test
+    void update_readOnlyButUnchanged_noError() throws Exception {
+        Path file = Files.writeString(dir.resolve("settings.json"), "{\"model\": \"opus\"}\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--r--r--"));
+
+        assertThat(settings(file).update(UNINSTALL)).isEqualTo(Files.readAllBytes(file));
+    }
+
+    @Test
+    void update_confinedAndLinkedOutside_refused() throws Exception {
+        Path outside = Files.writeString(dir.resolve("elsewhere.json"), "{}");
+        Path project = Files.createDirectories(dir.resolve("project/.claude")).getParent();
+        Path link = Files.createSymbolicLink(project.resolve(".claude/settings.json"), outside);
+        String outsideReal = outside.toRealPath().toString();
+
+        assertThatThrownBy(() -> new SettingsFile(link, locks, project).update(INSTALL))
+                .isInstanceOfSatisfying(SettingsFile.SettingsException.class, e -> {
+                    assertThat(e.code()).isEqualTo("settings_outside_project");
+                    assertThat(e.getMessage()).contains(outsideReal);
+                });
+        assertThat(Files.readString(outside)).isEqualTo("{}");
+    }
+
+    @Test
+    void update_confinedAndLinkedInside_writesTarget() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("project"));
+        Path shared = Files.writeString(project.resolve("shared-settings.json"), "{}");
+        Path link = Files.createSymbolicLink(Files.createDirectories(project.resolve(".claude")).resolve("settings.json"),
+                Path.of("../shared-settings.json"));
+
+        new SettingsFile(link, locks, project).update(INSTALL);
+
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(shared), "claude")).containsExactly("PreToolUse", "Stop");
+    }
+
+    @Test
+    void preview_throughSymlink_writesNothing() throws Exception {
+        Path target = Files.writeString(dir.resolve("real.json"), "{}");
+        Path link = Files.createSymbolicLink(dir.resolve("settings.json"), target);
+
+        byte[] preview = settings(link).preview(INSTALL);
+
+        assertThat(ClaudeSettings.installedEvents(preview, "claude")).containsExactly("PreToolUse", "Stop");
+        assertThat(Files.readString(target)).isEqualTo("{}");
+        assertThat(Files.isSymbolicLink(link)).isTrue();
     }
 
     /**
@@ -177,14 +302,13 @@ class SettingsFileTest {
                 int id = t;
                 futures.add(pool.submit(() -> {
                     start.await();
-                    SettingsFile settings = new SettingsFile(file);
+                    SettingsFile settings = settings(file);
                     for (int r = 0; r < rounds; r++) {
                         String key = "user-" + id + "-" + r;
                         long round = r;
-                        settings.update(s -> {
-                            Map<String, Object> out = ClaudeSettings.install(s, "/w/bin/warden", "claude", BINDINGS);
-                            out.put(key, round);
-                            return out;
+                        settings.update(doc -> {
+                            byte[] out = INSTALL.apply(doc);
+                            return JsonSplice.appendMember(out, JsonSpans.parse(out), key, round);
                         });
                     }
                     return null;
@@ -198,19 +322,18 @@ class SettingsFileTest {
             pool.shutdownNow();
         }
 
-        Map<String, Object> last = new SettingsFile(file).read();
-        assertThat(last.keySet().stream().filter(k -> k.startsWith("user-"))).hasSize(threads * rounds);
-        assertThat(ClaudeSettings.installedEvents(last)).containsExactly("PreToolUse", "Stop");
-        assertThat(Json.write(last.get("hooks"))).as("Warden's entries once, not once per installer")
-                .isEqualTo(Json.write(ClaudeSettings.install(Json.object(), "/w/bin/warden", "claude", BINDINGS).get("hooks")));
+        byte[] last = settings(file).read();
+        assertThat(JsonSpans.parse(last).members().stream().filter(m -> m.key().startsWith("user-"))).hasSize(threads * rounds);
+        assertThat(ClaudeSettings.installedEvents(last, "claude")).containsExactly("PreToolUse", "Stop");
+        JsonSpans.Value hooks = JsonSpans.parse(last).named("hooks").get(0).value();
+        assertThat(hooks.members()).as("Warden's entries once, not once per installer").hasSize(2);
+        assertThat(hooks.members().get(0).value().elements()).hasSize(1);
     }
 
-    /** Files next to {@code file} other than itself and Warden's lock file. */
+    /** Files next to {@code file} other than itself. */
     private static List<String> otherFiles(Path file) throws IOException {
         try (Stream<Path> s = Files.list(file.getParent())) {
-            return s.map(p -> p.getFileName().toString())
-                    .filter(n -> !n.equals(file.getFileName().toString()) && !n.equals("." + file.getFileName() + ".warden-lock"))
-                    .toList();
+            return s.map(p -> p.getFileName().toString()).filter(n -> !n.equals(file.getFileName().toString())).toList();
         }
     }
 }

@@ -1,23 +1,42 @@
 package dev.agentwarden.host.claude;
 
-import dev.agentwarden.json.Json;
+import dev.agentwarden.host.JsonSpans;
+import dev.agentwarden.host.JsonSplice;
+import dev.agentwarden.host.SettingsFile.SettingsException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Edits the {@code hooks} section of a Claude Code {@code settings.json} tree: adds Warden's hook
- * entries and removes them, leaving every other entry and key as it was.
+ * Edits the {@code hooks} section of a Claude Code {@code settings.json} (and of Codex's
+ * {@code hooks.json}, the same shape) as text: adds Warden's hook entries and takes them out,
+ * leaving every other byte as it was.
  *
- * <p>A Warden entry is recognised by its command: it runs {@code warden} with
- * {@code dispatch --host <host> --native-event}. Claude Code rejects unknown keys in hook entries,
- * so the command itself is the mark.
+ * <p>Warden's own entry is recognised exactly, never by resemblance: a handler with exactly the
+ * keys {@code type: "command"}, {@code command} and {@code timeout: 60}, whose command is
+ * {@code <launcher> dispatch --host <host> --native-event <Event>} where the launcher is an
+ * absolute path ending in {@code /bin/warden}, quoted as {@link #command} quotes it, the host is
+ * one that shares this file ({@link #hostsSharing}), and the event is the one the entry is listed
+ * under. Any launcher path is accepted so that an install from a moved or re-cloned Warden replaces
+ * the entries of the old one instead of leaving hooks that run a missing program. Claude Code
+ * rejects unknown keys in hook entries, so the entry itself is the mark. An entry that only looks
+ * like Warden's (an environment prefix, extra arguments or keys) is the user's: it is kept and
+ * reported ({@link #lookalikes}).
+ *
+ * <p>Removing a handler removes its group when the group holds nothing else, the event when its
+ * list holds nothing else, and {@code hooks} when it holds nothing else; so an empty list or
+ * {@code hooks} object that Warden filled is gone again after uninstall.
  */
 public final class ClaudeSettings {
     /** Hook timeout written into each entry, in seconds (Claude's own default is 600). */
     public static final long HOOK_TIMEOUT_SECONDS = 60;
+
+    private static final String DISPATCH = " dispatch --host ";
+    private static final String NATIVE_EVENT = " --native-event ";
+    private static final String LAUNCHER_SUFFIX = "/bin/warden";
 
     private ClaudeSettings() {
     }
@@ -26,122 +45,261 @@ public final class ClaudeSettings {
     public record Binding(String nativeEvent, String matcher) {
     }
 
-    /** The command line Claude runs for one event. */
+    /** The command line the host runs for one event. */
     public static String command(String launcher, String host, String nativeEvent) {
-        return shellQuote(launcher) + " dispatch --host " + host + " --native-event " + nativeEvent;
+        return shellQuote(launcher) + DISPATCH + host + NATIVE_EVENT + nativeEvent;
     }
 
-    /** Whether a hook command is one Warden installed. */
-    public static boolean isWardenCommand(Object command) {
-        return command instanceof String s && s.contains("warden") && s.contains(" dispatch --host ")
-                && s.contains(" --native-event ");
+    /** The hosts whose entries live in the same file as {@code host}'s: Claude Code and Cowork share user settings. */
+    public static Set<String> hostsSharing(String host) {
+        return host.equals("codex") ? Set.of("codex") : Set.of("claude", "cowork");
     }
 
     /**
-     * Returns a copy of {@code settings} with Warden's previous entries removed and one entry per
-     * binding added. Idempotent.
+     * Whether {@code command}, listed under {@code nativeEvent}, is exactly a command Warden writes
+     * for one of {@code hosts}.
      */
-    public static Map<String, Object> install(Map<String, Object> settings, String launcher, String host,
-                                              List<Binding> bindings) {
-        Map<String, Object> out = uninstall(settings);
-        Map<String, Object> hooks = hooksOf(out);
-        for (Binding b : bindings) {
-            List<Object> groups = listOf(hooks, b.nativeEvent());
-            Map<String, Object> handler = new LinkedHashMap<>();
-            handler.put("type", "command");
-            handler.put("command", command(launcher, host, b.nativeEvent()));
-            handler.put("timeout", HOOK_TIMEOUT_SECONDS);
-            Map<String, Object> group = new LinkedHashMap<>();
-            if (b.matcher() != null) {
-                group.put("matcher", b.matcher());
-            }
-            group.put("hooks", new ArrayList<>(List.of(handler)));
-            groups.add(group);
+    public static boolean isWardenCommand(String command, String nativeEvent, Set<String> hosts) {
+        String tail = NATIVE_EVENT + nativeEvent;
+        if (!command.endsWith(tail)) {
+            return false;
         }
-        out.put("hooks", hooks);
+        String head = command.substring(0, command.length() - tail.length());
+        int dispatch = head.lastIndexOf(DISPATCH);
+        if (dispatch < 0 || !hosts.contains(head.substring(dispatch + DISPATCH.length()))) {
+            return false;
+        }
+        String quoted = head.substring(0, dispatch);
+        String launcher = quoted.startsWith("'") && quoted.endsWith("'") && quoted.length() >= 2
+                ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
+        return launcher.startsWith("/") && launcher.endsWith(LAUNCHER_SUFFIX) && shellQuote(launcher).equals(quoted);
+    }
+
+    /**
+     * {@code document} with Warden's previous entries removed and one entry per binding added at the
+     * end of its event's list. Idempotent; nothing else changes.
+     *
+     * @throws SettingsException when {@code hooks}, or a bound event's entry, is not of the shape
+     *                           Warden can add to (or is named twice), since adding would mean replacing it
+     */
+    public static byte[] install(byte[] document, String launcher, String host, List<Binding> bindings)
+            throws SettingsException {
+        byte[] doc = uninstall(document, host);
+        if (bindings.isEmpty()) {
+            return doc;
+        }
+        JsonSpans.Member hooksMember = onlyMember(JsonSpans.parse(doc), "hooks", "");
+        if (hooksMember == null) {
+            Map<String, Object> hooks = new LinkedHashMap<>();
+            for (Binding b : bindings) {
+                hooks.put(b.nativeEvent(), List.of(group(launcher, host, b)));
+            }
+            return JsonSplice.appendMember(doc, JsonSpans.parse(doc), "hooks", hooks);
+        }
+        if (hooksMember.value().kind() != JsonSpans.Kind.OBJECT) {
+            throw new SettingsException("settings_hooks_not_object", "\"hooks\" is " + describe(hooksMember.value())
+                    + ", not an object of events; Warden will not replace it. Make it an object or remove it, then run"
+                    + " again. It was left unchanged.");
+        }
+        for (Binding b : bindings) {
+            JsonSpans.Value hooks = onlyMember(JsonSpans.parse(doc), "hooks", "").value();
+            JsonSpans.Member event = onlyMember(hooks, b.nativeEvent(), "hooks.");
+            if (event == null) {
+                doc = JsonSplice.appendMember(doc, hooks, b.nativeEvent(), List.of(group(launcher, host, b)));
+            } else if (event.value().kind() != JsonSpans.Kind.ARRAY) {
+                throw new SettingsException("settings_event_not_list", "hooks." + b.nativeEvent() + " is "
+                        + describe(event.value()) + ", not a list of hook groups; Warden will not replace it. Make it a"
+                        + " list ([...]) or remove it, then run again. It was left unchanged.");
+            } else {
+                doc = JsonSplice.appendElement(doc, event.value(), group(launcher, host, b));
+            }
+        }
+        return doc;
+    }
+
+    /** {@code document} without Warden's entries (see the class comment); the user's entries stay byte for byte. */
+    public static byte[] uninstall(byte[] document, String host) {
+        Set<String> hosts = hostsSharing(host);
+        byte[] doc = document;
+        for (Found f = find(doc, hosts); f != null; f = find(doc, hosts)) {
+            doc = f.remove(doc);
+        }
+        return doc;
+    }
+
+    /** The native events Warden has entries for, in written order. */
+    public static List<String> installedEvents(byte[] document, String host) {
+        Set<String> hosts = hostsSharing(host);
+        List<String> out = new ArrayList<>();
+        forEachHandler(document, (event, handler, isWardens) -> {
+            if (isWardens && !out.contains(event)) {
+                out.add(event);
+            }
+        }, hosts);
         return out;
     }
 
-    /** Returns a copy of {@code settings} without Warden's entries; user entries stay untouched. */
-    @SuppressWarnings("unchecked")
-    public static Map<String, Object> uninstall(Map<String, Object> settings) {
-        Map<String, Object> out = deepCopy(settings);
-        if (!(out.get("hooks") instanceof Map<?, ?> hooksAny)) {
-            return out;
+    /**
+     * Hook entries that run a Warden dispatch command but are not exactly Warden's own (a
+     * customised copy), as {@code hooks.<Event>: <command>}: install and uninstall leave them.
+     */
+    public static List<String> lookalikes(byte[] document, String host) {
+        List<String> out = new ArrayList<>();
+        forEachHandler(document, (event, handler, isWardens) -> {
+            String command = stringMember(handler, "command");
+            if (!isWardens && command != null && command.contains(DISPATCH) && command.contains(NATIVE_EVENT)) {
+                out.add("hooks." + event + ": " + command);
+            }
+        }, hostsSharing(host));
+        return out;
+    }
+
+    private static Map<String, Object> group(String launcher, String host, Binding b) {
+        Map<String, Object> handler = new LinkedHashMap<>();
+        handler.put("type", "command");
+        handler.put("command", command(launcher, host, b.nativeEvent()));
+        handler.put("timeout", HOOK_TIMEOUT_SECONDS);
+        Map<String, Object> group = new LinkedHashMap<>();
+        if (b.matcher() != null) {
+            group.put("matcher", b.matcher());
         }
-        Map<String, Object> hooks = (Map<String, Object>) hooksAny;
-        for (Iterator<Map.Entry<String, Object>> events = hooks.entrySet().iterator(); events.hasNext(); ) {
-            Map.Entry<String, Object> event = events.next();
-            if (!(event.getValue() instanceof List<?> groups)) {
+        group.put("hooks", List.of(handler));
+        return group;
+    }
+
+    /** Where one Warden handler sits, with the containers that empty with it. */
+    private record Found(JsonSpans.Value root, int hooksAt, JsonSpans.Value hooks, int eventAt, JsonSpans.Value groups,
+                         int groupAt, JsonSpans.Value group, JsonSpans.Value handlers, int handlerAt) {
+        byte[] remove(byte[] doc) {
+            if (handlers.elements().size() > 1 || !isWardenShapedGroup(group)) {
+                return JsonSplice.remove(doc, handlers, handlerAt);
+            }
+            if (groups.elements().size() > 1) {
+                return JsonSplice.remove(doc, groups, groupAt);
+            }
+            if (hooks.members().size() > 1) {
+                return JsonSplice.remove(doc, hooks, eventAt);
+            }
+            return JsonSplice.remove(doc, root, hooksAt);
+        }
+    }
+
+    private static Found find(byte[] doc, Set<String> hosts) {
+        JsonSpans.Value root = JsonSpans.parse(doc);
+        List<JsonSpans.Member> top = root.members();
+        for (int i = 0; i < top.size(); i++) {
+            JsonSpans.Value hooks = top.get(i).value();
+            if (!top.get(i).key().equals("hooks") || hooks.kind() != JsonSpans.Kind.OBJECT) {
                 continue;
             }
-            boolean touched = false;
-            List<Object> kept = new ArrayList<>();
-            for (Object g : groups) {
-                if (g instanceof Map<?, ?> group && group.get("hooks") instanceof List<?> handlers) {
-                    List<Object> keptHandlers = new ArrayList<>();
-                    for (Object h : handlers) {
-                        if (h instanceof Map<?, ?> handler && isWardenCommand(handler.get("command"))) {
-                            touched = true;
-                        } else {
-                            keptHandlers.add(h);
-                        }
-                    }
-                    if (keptHandlers.isEmpty() && !handlers.isEmpty()) {
+            for (int e = 0; e < hooks.members().size(); e++) {
+                JsonSpans.Member event = hooks.members().get(e);
+                if (event.value().kind() != JsonSpans.Kind.ARRAY) {
+                    continue;
+                }
+                List<JsonSpans.Value> groups = event.value().elements();
+                for (int g = 0; g < groups.size(); g++) {
+                    JsonSpans.Value handlers = handlersOf(groups.get(g));
+                    if (handlers == null) {
                         continue;
                     }
-                    ((Map<String, Object>) group).put("hooks", keptHandlers);
+                    for (int h = 0; h < handlers.elements().size(); h++) {
+                        if (isWardenHandler(doc, handlers.elements().get(h), event.key(), hosts)) {
+                            return new Found(root, i, hooks, e, event.value(), g, groups.get(g), handlers, h);
+                        }
+                    }
                 }
-                kept.add(g);
-            }
-            if (touched && kept.isEmpty()) {
-                events.remove();
-            } else {
-                event.setValue(kept);
             }
         }
-        if (hooks.isEmpty()) {
-            out.remove("hooks");
-        }
-        return out;
+        return null;
     }
 
-    /** The native events Warden has entries for in a settings tree. */
-    public static List<String> installedEvents(Map<String, Object> settings) {
-        List<String> out = new ArrayList<>();
-        if (settings.get("hooks") instanceof Map<?, ?> hooks) {
-            hooks.forEach((event, groups) -> {
-                if (groups instanceof List<?> list && list.stream().anyMatch(g -> g instanceof Map<?, ?> m
-                        && m.get("hooks") instanceof List<?> hs
-                        && hs.stream().anyMatch(h -> h instanceof Map<?, ?> hm && isWardenCommand(hm.get("command"))))) {
-                    out.add(String.valueOf(event));
+    private interface HandlerVisitor {
+        void visit(String event, JsonSpans.Value handler, boolean isWardens);
+    }
+
+    private static void forEachHandler(byte[] doc, HandlerVisitor visitor, Set<String> hosts) {
+        for (JsonSpans.Member top : JsonSpans.parse(doc).named("hooks")) {
+            if (top.value().kind() != JsonSpans.Kind.OBJECT) {
+                continue;
+            }
+            for (JsonSpans.Member event : top.value().members()) {
+                for (JsonSpans.Value group : event.value().elements()) {
+                    JsonSpans.Value handlers = handlersOf(group);
+                    if (handlers != null) {
+                        for (JsonSpans.Value handler : handlers.elements()) {
+                            visitor.visit(event.key(), handler, isWardenHandler(doc, handler, event.key(), hosts));
+                        }
+                    }
                 }
-            });
+            }
         }
-        return out;
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> hooksOf(Map<String, Object> settings) {
-        if (settings.get("hooks") instanceof Map<?, ?> m) {
-            return (Map<String, Object>) m;
-        }
-        return new LinkedHashMap<>();
+    /** A group's handler list: its one {@code hooks} member when that is an array, else {@code null}. */
+    private static JsonSpans.Value handlersOf(JsonSpans.Value group) {
+        List<JsonSpans.Member> hooks = group.named("hooks");
+        return hooks.size() == 1 && hooks.get(0).value().kind() == JsonSpans.Kind.ARRAY ? hooks.get(0).value() : null;
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Object> listOf(Map<String, Object> hooks, String event) {
-        if (hooks.get(event) instanceof List<?> l) {
-            return (List<Object>) l;
+    /** Exactly the handler Warden writes: {@code type}, {@code command} and {@code timeout}, each once, nothing else. */
+    private static boolean isWardenHandler(byte[] doc, JsonSpans.Value handler, String event, Set<String> hosts) {
+        if (handler.kind() != JsonSpans.Kind.OBJECT || handler.members().size() != 3) {
+            return false;
         }
-        List<Object> l = new ArrayList<>();
-        hooks.put(event, l);
-        return l;
+        List<JsonSpans.Member> type = handler.named("type");
+        List<JsonSpans.Member> command = handler.named("command");
+        List<JsonSpans.Member> timeout = handler.named("timeout");
+        return type.size() == 1 && type.get(0).value().isString("command")
+                && timeout.size() == 1 && timeout.get(0).value().kind() == JsonSpans.Kind.NUMBER
+                && text(doc, timeout.get(0).value()).equals(Long.toString(HOOK_TIMEOUT_SECONDS))
+                && command.size() == 1 && command.get(0).value().kind() == JsonSpans.Kind.STRING
+                && isWardenCommand(command.get(0).value().text(), event, hosts);
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> deepCopy(Map<String, Object> settings) {
-        return (Map<String, Object>) Json.parse(Json.write(settings));
+    /** A group as Warden writes it: a {@code hooks} list and at most a string {@code matcher}. */
+    private static boolean isWardenShapedGroup(JsonSpans.Value group) {
+        List<JsonSpans.Member> matcher = group.named("matcher");
+        int expected = 1 + matcher.size();
+        return group.members().size() == expected && matcher.size() <= 1
+                && (matcher.isEmpty() || matcher.get(0).value().kind() == JsonSpans.Kind.STRING);
+    }
+
+    /** The one member named {@code key}, {@code null} if none; refused when named twice (which one a host reads is unclear). */
+    private static JsonSpans.Member onlyMember(JsonSpans.Value object, String key, String path) throws SettingsException {
+        List<JsonSpans.Member> found = object.named(key);
+        if (found.size() > 1) {
+            throw new SettingsException("settings_duplicate_key", "\"" + path + key + "\" is named " + found.size()
+                    + " times; merge them into one, then run again. It was left unchanged.");
+        }
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    private static String stringMember(JsonSpans.Value object, String key) {
+        if (object.kind() != JsonSpans.Kind.OBJECT) {
+            return null;
+        }
+        List<JsonSpans.Member> found = object.named(key);
+        return found.size() == 1 && found.get(0).value().kind() == JsonSpans.Kind.STRING ? found.get(0).value().text() : null;
+    }
+
+    private static String describe(JsonSpans.Value v) {
+        switch (v.kind()) {
+            case OBJECT:
+                return "an object";
+            case ARRAY:
+                return "a list";
+            case STRING:
+                return "a string";
+            case NUMBER:
+                return "a number";
+            default:
+                return "true, false or null";
+        }
+    }
+
+    private static String text(byte[] doc, JsonSpans.Value v) {
+        return new String(doc, v.start(), v.end() - v.start(), StandardCharsets.ISO_8859_1);
     }
 
     static String shellQuote(String s) {
