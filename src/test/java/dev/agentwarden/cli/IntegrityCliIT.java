@@ -246,6 +246,18 @@ class IntegrityCliIT {
     }
 
     @Test
+    void launch_requireTrusted_unsignedListRegisteringTheAgent_neverStartsTheHost() throws Exception {
+        Path marker = tmp.resolve("host-ran");
+        Run r = warden(repo, Map.of(), "launch", "--agent", "squad", "--client", "copilot-cli", "--client-version", "1.0.3",
+                "--agent-version", "0.13.1", "--release-manifest", manifest.toString(), "--require-trusted-manifest",
+                "--", "touch", marker.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(3);
+        assertThat(marker).doesNotExist();
+        assertThat(r.err()).contains("outcome: UNKNOWN_HALT").contains("release_manifest_unsigned")
+                .contains("the host was not started");
+    }
+
+    @Test
     void launch_userLevelAgentViaCopilotHome_andUnknownAgent() throws Exception {
         Path copilotHome = tmp.resolve("copilot");
         Files.createDirectories(copilotHome.resolve("agents"));
