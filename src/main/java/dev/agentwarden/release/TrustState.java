@@ -13,21 +13,23 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
  * The highest root and manifest versions this project has trusted, so that an older manifest or
- * root cannot be replayed (rollback). Kept in {@value #FILE} under the project's release state
- * directory ({@code .warden/state/release/}); updates only ever raise versions, under a file lock,
- * and replace the file atomically.
+ * root cannot be replayed (rollback), and which root that was, so that a root that does not continue
+ * it is seen. Kept in {@value #FILE} under the project's release state directory
+ * ({@code .warden/state/release/}); updates only ever raise versions, under a file lock, and replace
+ * the file atomically. The manifest floor belongs to the root lineage, not to its keys: rotations
+ * never lower it.
  */
 final class TrustState {
     static final String FILE = "trusted.json";
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
+    /** Format 1 also listed the root's key ids; it is read, and rewritten as format 2 on the next raise. */
+    private static final int FORMAT_WITH_KEY_IDS = 1;
     private static final int MAX_BYTES = 64 * 1024;
     /** File locks are per process; threads of one process take turns here first. */
     private static final Object PROCESS_LOCK = new Object();
@@ -45,11 +47,12 @@ final class TrustState {
      * What was last trusted.
      *
      * @param rootVersion     highest trusted root version, 0 before the first
-     * @param rootKeyIds      key ids of that root, to see when a rotation removed a key
+     * @param rootSha256      hex SHA-256 of the RFC 8785 form of that root's {@code signed} object, or
+     *                        {@code null} before the first (and in format 1 files)
      * @param manifestVersion highest trusted manifest version, 0 before the first
      */
-    record Snapshot(long rootVersion, List<String> rootKeyIds, long manifestVersion) {
-        static final Snapshot EMPTY = new Snapshot(0, List.of(), 0);
+    record Snapshot(long rootVersion, String rootSha256, long manifestVersion) {
+        static final Snapshot EMPTY = new Snapshot(0, null, 0);
     }
 
     /** State persisted under {@code dir}. */
@@ -126,7 +129,9 @@ final class TrustState {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("format", (long) FORMAT);
         json.put("root_version", snapshot.rootVersion());
-        json.put("root_keyids", new ArrayList<Object>(snapshot.rootKeyIds()));
+        if (snapshot.rootSha256() != null) {
+            json.put("root_sha256", snapshot.rootSha256());
+        }
         json.put("manifest_version", snapshot.manifestVersion());
         AtomicWrite.write(file(), (Json.write(json) + "\n").getBytes(StandardCharsets.UTF_8));
     }
@@ -141,16 +146,27 @@ final class TrustState {
         }
         Fields f = Fields.of(document, source, TrustFailure.STATE_UNREADABLE);
         long format = f.positiveLong("format", 1);
-        if (format != FORMAT) {
+        if (format != FORMAT && format != FORMAT_WITH_KEY_IDS) {
             throw TrustFailure.STATE_UNREADABLE.because(source + ": format " + format + " is not " + FORMAT);
         }
-        List<String> keyIds = new ArrayList<>();
-        for (Object id : f.list("root_keyids", TrustRoot.MAX_KEYS)) {
-            if (!(id instanceof String s)) {
-                throw TrustFailure.STATE_UNREADABLE.because(source + ": root_keyids must hold strings");
-            }
-            keyIds.add(s);
+        String rootSha = format == FORMAT ? f.optionalString("root_sha256") : null;
+        if (rootSha != null && !isSha256Hex(rootSha)) {
+            throw TrustFailure.STATE_UNREADABLE.because(source + ": root_sha256 must be 64 lowercase hex digits"
+                    + " (delete it to forget the trusted versions)");
         }
-        return new Snapshot(f.positiveLong("root_version", 0), List.copyOf(keyIds), f.positiveLong("manifest_version", 0));
+        return new Snapshot(f.positiveLong("root_version", 0), rootSha, f.positiveLong("manifest_version", 0));
+    }
+
+    private static boolean isSha256Hex(String s) {
+        if (s.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 }
