@@ -89,6 +89,9 @@ class RequireTrustedManifestTest {
         assertThat(json).containsEntry("outcome", "UNKNOWN_HALT").containsEntry("release_integrity", "UNREGISTERED");
         assertThat(Json.write(json.get("reasons"))).contains("release_manifest_untrusted")
                 .contains("release_manifest_unsigned");
+        CliRun replay = CliRun.of("integrity", "evaluate", "--evidence",
+                project.resolve(".warden/state/integrity/evidence.jsonl").toString());
+        assertThat(replay.exit()).as("the replay halts too and agrees: " + replay.out()).isEqualTo(3);
     }
 
     @Test
@@ -97,6 +100,9 @@ class RequireTrustedManifestTest {
         Map<String, Object> json = check(3, "--release-manifest", manifest.toString(), "--require-trusted-manifest");
         assertThat(json).containsEntry("outcome", "UNKNOWN_HALT").containsEntry("release_integrity", "UNREGISTERED");
         assertThat(Json.write(json.get("reasons"))).contains("release_manifest_unsigned");
+        CliRun replay = CliRun.of("integrity", "evaluate", "--evidence",
+                project.resolve(".warden/state/integrity/evidence.jsonl").toString());
+        assertThat(replay.exit()).as("the replay halts too and agrees: " + replay.out()).isEqualTo(3);
     }
 
     @Test
