@@ -6,13 +6,16 @@ import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.release.TrustFailure.Untrusted;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -31,6 +34,8 @@ final class TrustState {
     /** Format 1 also listed the root's key ids; it is read, and rewritten as format 2 on the next raise. */
     private static final int FORMAT_WITH_KEY_IDS = 1;
     private static final int MAX_BYTES = 64 * 1024;
+    /** Longest wait for the state file lock; holders keep it only to read and replace one small file. */
+    private static final long LOCK_WAIT_NANOS = 5_000_000_000L;
     /** File locks are per process; threads of one process take turns here first. */
     private static final Object PROCESS_LOCK = new Object();
 
@@ -84,10 +89,16 @@ final class TrustState {
         Path file = file();
         byte[] bytes;
         try {
-            if (Files.size(file) > MAX_BYTES) {
+            if (!Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile()) {
+                throw TrustFailure.STATE_UNREADABLE.because(file + " is not a regular file (a symbolic link, device or"
+                        + " pipe is never read; delete it to forget the trusted versions)");
+            }
+            try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+                bytes = in.readNBytes(MAX_BYTES + 1);
+            }
+            if (bytes.length > MAX_BYTES) {
                 throw TrustFailure.STATE_UNREADABLE.because(file + " is larger than " + MAX_BYTES + " bytes");
             }
-            bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             return Snapshot.EMPTY;
         } catch (IOException e) {
@@ -111,8 +122,8 @@ final class TrustState {
         try {
             Files.createDirectories(dir);
             try (FileChannel lockChannel = FileChannel.open(dir.resolve(FILE + ".lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
-                 FileLock lock = lockChannel.lock()) {
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                 FileLock lock = lock(lockChannel)) {
                 Snapshot current = read();
                 Snapshot next = change.apply(current);
                 if (!next.equals(current)) {
@@ -122,6 +133,27 @@ final class TrustState {
             }
         } catch (IOException e) {
             throw TrustFailure.STATE_UNREADABLE.because("cannot update " + file() + ": " + e.getMessage());
+        }
+    }
+
+    /** The lock, waiting at most {@link #LOCK_WAIT_NANOS} for another process to release it. */
+    private FileLock lock(FileChannel channel) throws IOException, Untrusted {
+        long deadline = System.nanoTime() + LOCK_WAIT_NANOS;
+        while (true) {
+            FileLock lock = channel.tryLock();
+            if (lock != null) {
+                return lock;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw TrustFailure.STATE_UNREADABLE.because(dir.resolve(FILE + ".lock") + " stayed locked by another"
+                        + " process for " + LOCK_WAIT_NANOS / 1_000_000_000 + " s");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for " + dir.resolve(FILE + ".lock"), e);
+            }
         }
     }
 

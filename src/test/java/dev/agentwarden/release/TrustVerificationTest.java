@@ -468,6 +468,31 @@ class TrustVerificationTest {
         }
 
         @Test
+        void verify_symlinkedStateFile_isRefusedUnread() throws Exception {
+            Path elsewhere = fx.write("elsewhere/trusted.json", "{\"format\":2,\"root_version\":1,\"manifest_version\":9}");
+            Files.createDirectories(fx.stateDir());
+            Files.createSymbolicLink(fx.stateDir().resolve(TrustState.FILE), elsewhere);
+
+            Verification v = verify(fx.writeManifest("m.json", goodStatement, K1, K2));
+
+            assertThat(v.reason()).isEqualTo("release_state_unreadable");
+            assertThat(v.detail()).contains("not a regular file");
+        }
+
+        @Test
+        void verify_symlinkedLockFile_isRefusedAndCreatesNothingOutside() throws Exception {
+            Path outside = tmp.resolve("outside/created");
+            Files.createDirectories(outside.getParent());
+            Files.createDirectories(fx.stateDir());
+            Files.createSymbolicLink(fx.stateDir().resolve(TrustState.FILE + ".lock"), outside);
+
+            Verification v = verify(fx.writeManifest("m.json", goodStatement, K1, K2));
+
+            assertThat(v.reason()).isEqualTo("release_state_unreadable");
+            assertThat(outside).doesNotExist();
+        }
+
+        @Test
         void verify_corruptState_releaseStateUnreadable() {
             fx.write("project/.warden/state/release/" + TrustState.FILE, "{\"format\":1,");
 
