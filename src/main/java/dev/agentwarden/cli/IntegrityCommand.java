@@ -67,14 +67,24 @@ final class IntegrityCommand implements Runnable {
 
     /**
      * Opens the release manifest (signed when a trust root is given), or fails with a usage error
-     * naming the file and defect. An untrusted signed manifest is said loudly on {@code err}.
+     * naming the file and defect. An untrusted signed manifest is said loudly on {@code err}. When a
+     * trusted manifest is required, a manifest without a trust root is not read: every lookup is
+     * UNTRUSTED and the gate halts.
      */
-    static ReleaseSource releaseSource(Path manifest, Path trustRoot, Path stateHome, PrintWriter err) {
+    static ReleaseSource releaseSource(Path manifest, Path trustRoot, boolean requireTrusted, Path stateHome,
+                                       PrintWriter err) {
+        String consequence = requireTrusted ? "the gate halts (--require-trusted-manifest)"
+                : "release_integrity will be UNREGISTERED";
+        if (requireTrusted && manifest != null && trustRoot == null) {
+            err.println("warden: release manifest " + manifest + " is UNTRUSTED (release_manifest_unsigned: no"
+                    + " --trust-root to verify it against); " + consequence);
+            err.flush();
+            return ReleaseSources.unverified(manifest);
+        }
         ReleaseSource source = ReleaseSources.open(manifest, trustRoot, stateHome, Clock.systemUTC());
         String untrusted = ReleaseSources.untrustedDetail(source);
         if (untrusted != null) {
-            err.println("warden: release manifest " + manifest + " is UNTRUSTED (" + untrusted
-                    + "); release_integrity will be UNREGISTERED");
+            err.println("warden: release manifest " + manifest + " is UNTRUSTED (" + untrusted + "); " + consequence);
             err.flush();
         }
         return source;
@@ -127,7 +137,8 @@ final class IntegrityCommand implements Runnable {
         @Option(names = "--trust-root", paramLabel = "R", description = "Trust root (root.json) of a signed --release-manifest.")
         Path trustRoot;
 
-        @Option(names = "--require-trusted-manifest", description = "Halt (UNKNOWN_HALT) when the release manifest is untrusted.")
+        @Option(names = "--require-trusted-manifest",
+                description = "Halt (UNKNOWN_HALT) unless the release manifest is signed and verified against --trust-root.")
         boolean requireTrusted;
 
         @Option(names = "--max-bytes", defaultValue = "1048576", description = "Largest file read. Default: ${DEFAULT-VALUE}.")
@@ -151,7 +162,7 @@ final class IntegrityCommand implements Runnable {
                 }
                 gate = IntegrityGate.builder()
                         .profile(profile.resolve())
-                        .release(releaseSource(releaseManifest, trustRoot, project.stateHome(), err))
+                        .release(releaseSource(releaseManifest, trustRoot, requireTrusted, project.stateHome(), err))
                         .evidenceLog(EvidenceLog.under(project.stateHome()))
                         .clock(Clock.systemUTC())
                         .maxBytes(maxBytes)
@@ -217,7 +228,7 @@ final class IntegrityCommand implements Runnable {
             EvidenceReplay.Report report;
             try {
                 report = EvidenceReplay.replay(evidence, releaseManifest == null ? null
-                        : releaseSource(releaseManifest, trustRoot, null, spec.commandLine().getErr()));
+                        : releaseSource(releaseManifest, trustRoot, false, null, spec.commandLine().getErr()));
             } catch (IllegalArgumentException | IntegrityException e) {
                 spec.commandLine().getErr().println("warden integrity evaluate: " + e.getMessage());
                 return ExitCode.UNREADABLE.code();
@@ -318,7 +329,7 @@ final class IntegrityCommand implements Runnable {
             } else {
                 try {
                     stats = IntegrityStats.of(EvidenceReplay.replay(file, releaseManifest == null ? null
-                            : releaseSource(releaseManifest, trustRoot, null, spec.commandLine().getErr())));
+                            : releaseSource(releaseManifest, trustRoot, false, null, spec.commandLine().getErr())));
                 } catch (IllegalArgumentException | IntegrityException e) {
                     spec.commandLine().getErr().println("warden integrity stats: " + e.getMessage());
                     return ExitCode.UNREADABLE.code();

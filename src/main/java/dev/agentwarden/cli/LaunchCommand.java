@@ -67,7 +67,9 @@ final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--release-manifest", paramLabel = "M") Path releaseManifest;
     @Option(names = "--trust-root", paramLabel = "R", description = "Trust root of a signed --release-manifest.")
     Path trustRoot;
-    @Option(names = "--require-trusted-manifest") boolean requireTrusted;
+    @Option(names = "--require-trusted-manifest",
+            description = "Halt (the host is not started) unless the release manifest is verified against --trust-root.")
+    boolean requireTrusted;
     @Option(names = "--max-bytes", defaultValue = "1048576") long maxBytes;
     @Option(names = "--payload-stdin", description = "Also write the verified bytes to the host's stdin.")
     boolean payloadStdin;
@@ -87,7 +89,7 @@ final class LaunchCommand implements Callable<Integer> {
             Path stateHome = WorkspaceRoot.stateHome(resolution.root().toString());
             gate = IntegrityGate.builder()
                     .profile(profile.resolve())
-                    .release(IntegrityCommand.releaseSource(releaseManifest, trustRoot, stateHome, err))
+                    .release(IntegrityCommand.releaseSource(releaseManifest, trustRoot, requireTrusted, stateHome, err))
                     .evidenceLog(EvidenceLog.under(stateHome))
                     .clock(Clock.systemUTC())
                     .maxBytes(maxBytes)

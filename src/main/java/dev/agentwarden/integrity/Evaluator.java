@@ -24,9 +24,15 @@ import java.util.Map;
  *
  * <p>Release compares only {@code source_sha_after_read} (or its normalized SHA under the entry's
  * profile) with the trusted manifest entry for (agent_version, client_id, client_version). Expected
- * SHAs come only from the store; {@code attached_sha} is never consulted.
+ * SHAs come only from the store; {@code attached_sha} is never consulted. When the selection requires
+ * a trusted manifest, only a store {@linkplain ReleaseStore#verifiedAgainstTrustRoot() verified
+ * against a trust root} is consulted: an unsigned list, or no manifest, answers UNTRUSTED and halts.
  */
 public final class Evaluator {
+    /** Why an unsigned manifest's answer does not count when a trusted manifest is required. */
+    static final String UNSIGNED_MANIFEST = "release_manifest_unsigned: the release manifest is not verified against"
+            + " a trust root; a required trusted manifest must be signed and given with its trust root (--trust-root)";
+
     private Evaluator() {
     }
 
@@ -275,14 +281,24 @@ public final class Evaluator {
                     + key.agentVersion() + ", " + key.clientId() + ", " + key.clientVersion() + ")");
         }
         if (release.store() == null) {
-            return ReleaseLookup.notRegistered("no_release_manifest: no trusted release manifest is configured");
+            return selection.requireTrustedManifest()
+                    ? ReleaseLookup.untrusted("no_release_manifest: no manifest verified against a trust root is configured")
+                    : ReleaseLookup.notRegistered("no_release_manifest: no trusted release manifest is configured");
         }
+        ReleaseLookup answer;
         try {
-            ReleaseLookup answer = release.store().lookup(key);
-            return answer == null ? ReleaseLookup.untrusted("release_store_error: the store gave no answer") : answer;
+            answer = release.store().lookup(key);
         } catch (RuntimeException e) {
             return ReleaseLookup.untrusted("release_store_error: " + e.getMessage());
         }
+        if (answer == null) {
+            return ReleaseLookup.untrusted("release_store_error: the store gave no answer");
+        }
+        if (answer.status() != ReleaseLookup.Status.UNTRUSTED && selection.requireTrustedManifest()
+                && !release.store().verifiedAgainstTrustRoot()) {
+            return ReleaseLookup.untrusted(UNSIGNED_MANIFEST);
+        }
+        return answer;
     }
 
     /** The FOUND entry when it is registered for the selected agent, else {@code null}. */

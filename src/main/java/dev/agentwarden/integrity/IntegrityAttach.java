@@ -129,15 +129,16 @@ public final class IntegrityAttach implements Concern {
         if (maxChars < 1 || maxChars > ClaudeAdapter.OUTPUT_CAP_CHARS) {
             throw new IllegalArgumentException("settings.max_chars must be within 1.." + ClaudeAdapter.OUTPUT_CAP_CHARS);
         }
+        boolean requireTrusted = Boolean.TRUE.equals(spec.settings().get("require_trusted_manifest"));
         IntegrityGate gate = IntegrityGate.builder()
                 .profile(BoundaryProfile.of(text(spec, "profile", BoundaryProfile.SQUAD),
                         text(spec, "head_marker", null), text(spec, "eof_marker", null)))
-                .release(releaseSource(text(spec, "release_manifest", null), text(spec, "trust_root", null), root,
-                        context.stateHome(), context.clock()))
+                .release(releaseSource(text(spec, "release_manifest", null), text(spec, "trust_root", null),
+                        requireTrusted, root, context.stateHome(), context.clock()))
                 .evidenceLog(EvidenceLog.under(context.stateHome()))
                 .clock(context.clock())
                 .maxBytes(spec.setting("max_bytes", SourceReader.DEFAULT_MAX_BYTES))
-                .requireTrustedManifest(Boolean.TRUE.equals(spec.settings().get("require_trusted_manifest")))
+                .requireTrustedManifest(requireTrusted)
                 .sessionPrefix("claude")
                 .build();
         GateSession session = gate.select(AgentSelection.of(agent, file)
@@ -200,8 +201,8 @@ public final class IntegrityAttach implements Concern {
         return source == null || sources.contains(source);
     }
 
-    private static ReleaseSource releaseSource(String manifest, String trustRoot, Path root, Path stateHome,
-                                               java.time.Clock clock) {
+    private static ReleaseSource releaseSource(String manifest, String trustRoot, boolean requireTrusted, Path root,
+                                               Path stateHome, java.time.Clock clock) {
         if (manifest == null) {
             if (trustRoot != null) {
                 throw new IllegalArgumentException("settings.trust_root needs settings.release_manifest");
@@ -209,6 +210,9 @@ public final class IntegrityAttach implements Concern {
             return ReleaseSource.NONE;
         }
         Path file = root.resolve(manifest).normalize();
+        if (requireTrusted && trustRoot == null) {
+            return ReleaseSources.unverified(file);
+        }
         try {
             return ReleaseSources.open(file, trustRoot == null ? null : root.resolve(trustRoot).normalize(), stateHome, clock);
         } catch (IntegrityException e) {

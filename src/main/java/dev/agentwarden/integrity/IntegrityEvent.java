@@ -86,7 +86,7 @@ public sealed interface IntegrityEvent permits IntegrityEvent.SelectedAgentId, I
      * @param hostSessionId          the host's own session id, or {@code null}
      * @param resolution             which location won the agent lookup, or {@code null}
      * @param profile                the boundary profile completeness is proven by
-     * @param requireTrustedManifest whether an untrusted release manifest halts
+     * @param requireTrustedManifest whether a release not looked up in a manifest verified against a trust root halts
      */
     record SelectedAgentId(CustomAgent customAgent, String agentVersion, String clientId, String clientVersion,
                            String hostSessionId, String resolution, BoundaryProfile profile,

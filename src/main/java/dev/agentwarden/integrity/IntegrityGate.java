@@ -142,7 +142,11 @@ public final class IntegrityGate {
             return this;
         }
 
-        /** Whether an untrusted release manifest halts instead of being reported (default no). */
+        /**
+         * Whether the release must come from a manifest verified against a trust root (default no).
+         * When set, any other source (an unsigned list, a store of your own, none, an untrusted
+         * signed manifest) halts with UNKNOWN_HALT instead of being reported.
+         */
         public Builder requireTrustedManifest(boolean b) {
             this.requireTrustedManifest = b;
             return this;

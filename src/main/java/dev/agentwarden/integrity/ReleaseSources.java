@@ -47,6 +47,18 @@ public final class ReleaseSources {
     }
 
     /**
+     * The source of a gate that requires a trusted manifest but was given {@code manifest} without a
+     * trust root: the file is not read as a list, and every lookup answers UNTRUSTED
+     * ({@code release_manifest_unsigned}), so the gate halts. The evidence still names the file.
+     */
+    public static ReleaseSource unverified(Path manifest) {
+        Map<String, String> ref = new LinkedHashMap<>();
+        ref.put("path", manifest.toAbsolutePath().normalize().toString());
+        ref.put("sha256", sha256OrNull(manifest));
+        return new ReleaseSource(key -> ReleaseLookup.untrusted(Evaluator.UNSIGNED_MANIFEST), ref);
+    }
+
+    /**
      * Opens the manifest a session recorded, for a replay. A signed manifest is verified at the
      * recorded time {@code at} with in-memory rollback state, so the replay judges it as the session
      * did and leaves the project's trust state alone.

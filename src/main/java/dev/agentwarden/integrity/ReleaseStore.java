@@ -8,4 +8,13 @@ public interface ReleaseStore {
 
     /** The registered release for a key; never throws for a missing entry. */
     ReleaseLookup lookup(ReleaseKey key);
+
+    /**
+     * Whether this store's answers come from a manifest whose signatures were verified against a
+     * trust root. Only such a store counts when a trusted manifest is required; an operator-placed
+     * unsigned list does not.
+     */
+    default boolean verifiedAgainstTrustRoot() {
+        return false;
+    }
 }

@@ -7,9 +7,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,10 +22,9 @@ import java.util.Set;
  *       trust root, then beside the manifest. Each must carry version N+1 and be signed by a
  *       threshold of the previous root's keys and by a threshold of its own. Intermediate roots may
  *       have expired; the last one may not.</li>
- *   <li>The last root's version may not be below the last trusted root version (rollback). When a
- *       rotation removed a key, the remembered manifest version is forgotten, so that a manifest an
- *       attacker signed with the removed key at a huge version cannot lock out real ones
- *       (TUF's fast-forward recovery).</li>
+ *   <li>The last root's version may not be below the last trusted root version (rollback), and the
+ *       root of that version in the chain walked must be the one trusted then ({@code root_replaced}
+ *       otherwise: a re-initialised or forked root is not a continuation).</li>
  *   <li>The manifest envelope must be DSSE with payload type {@value ReleaseManifest#PAYLOAD_TYPE}
  *       and signed over its PAE by a threshold of distinct keys of the last root; the key id in a
  *       signature is only a hint. Only then is the payload read.</li>
@@ -34,11 +33,20 @@ import java.util.Set;
  * </ol>
  *
  * All expiry checks use the one instant passed in ({@code expires <= at} is expired).
+ *
+ * <p>The manifest version floor belongs to the root lineage and is never lowered by a rotation,
+ * whichever keys it removes: a rotation that forgot it would let any older manifest still signed by
+ * a threshold of the remaining keys be trusted again. TUF's automatic fast-forward recovery is
+ * deliberately not done; after a key compromise that signed a too-high version, the publisher
+ * publishes above it, or the operator deletes the state file ({@link TrustState#FILE}) on purpose.
+ * Starting a new root lineage ({@code release root init} again) takes the same deliberate step.
  */
 final class ReleaseVerifier {
     static final int MAX_ROOT_BYTES = 1024 * 1024;
     static final int MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
     static final int MAX_ROTATIONS = 1024;
+    private static final String START_OVER = "; to start a new root lineage on purpose, delete that file (it also"
+            + " forgets the trusted manifest version)";
 
     private final TrustState state;
     private final Instant at;
@@ -71,10 +79,19 @@ final class ReleaseVerifier {
             throw TrustFailure.ROOT_SIGNATURE_THRESHOLD_NOT_MET.because(trustRootFile + ": " + selfSigners.size()
                     + " of " + root.threshold() + " required root keys signed it");
         }
-        rotate(trustRootFile, manifestFile);
+        Map<Long, String> chain = new HashMap<>();
+        chain.put(root.version(), root.signedSha256());
+        rotate(trustRootFile, manifestFile, chain);
         if (root.version() < before.rootVersion()) {
             throw TrustFailure.ROOT_ROLLBACK.because("root version " + root.version() + " is below the trusted version "
-                    + before.rootVersion() + " recorded in " + state.file());
+                    + before.rootVersion() + " recorded in " + state.file() + START_OVER);
+        }
+        String walked = chain.get(before.rootVersion());
+        if (before.rootSha256() != null && walked != null && !walked.equals(before.rootSha256())) {
+            throw TrustFailure.ROOT_REPLACED.because("root version " + before.rootVersion() + " reached from "
+                    + trustRootFile + " (sha256 " + walked + ") is not the root version " + before.rootVersion()
+                    + " trusted before (sha256 " + before.rootSha256() + ", recorded in " + state.file()
+                    + "); continue a root with 'release root rotate'" + START_OVER);
         }
         TrustState.Snapshot afterRoot = recordRoot(before);
         if (!root.expires().isAfter(at)) {
@@ -106,15 +123,18 @@ final class ReleaseVerifier {
                     + Rfc3339.format(manifest.expires()) + " (verification time " + Rfc3339.format(at) + ")");
         }
         state.update(s -> s.manifestVersion() >= manifest.version() ? s
-                : new TrustState.Snapshot(s.rootVersion(), s.rootKeyIds(), manifest.version()));
+                : new TrustState.Snapshot(s.rootVersion(), s.rootSha256(), manifest.version()));
         return new Verification(true, null, "trusted: manifest version " + manifest.version() + ", root version "
                 + root.version() + ", " + manifestSigners.size() + " of " + root.threshold() + " keys signed",
                 at, root.version(), manifest.version(), manifest.expires(), Set.copyOf(manifestSigners),
                 manifest.entries());
     }
 
-    /** Follows {@code <N+1>.root.json} files from the current root for as long as they exist. */
-    private void rotate(Path trustRootFile, Path manifestFile) throws Untrusted {
+    /**
+     * Follows {@code <N+1>.root.json} files from the current root for as long as they exist, noting
+     * each root's {@link TrustRoot#signedSha256()} by version in {@code chain}.
+     */
+    private void rotate(Path trustRootFile, Path manifestFile, Map<Long, String> chain) throws Untrusted {
         List<Path> dirs = new ArrayList<>();
         dirs.add(parentOf(trustRootFile));
         Path manifestDir = parentOf(manifestFile);
@@ -151,27 +171,23 @@ final class ReleaseVerifier {
                         + newer.threshold() + " required keys of its own signed it");
             }
             root = newer;
+            chain.put(newer.version(), newer.signedSha256());
         }
         throw TrustFailure.ROOT_MALFORMED.because("more than " + MAX_ROTATIONS + " root rotations in a row");
     }
 
-    /** Remembers the current root when it is newer; forgets the manifest version if a key was removed. */
+    /**
+     * Remembers the current root when it is newer (or, at the same version, when a format-1 state
+     * did not know its hash). The manifest version floor is carried over unchanged.
+     */
     private TrustState.Snapshot recordRoot(TrustState.Snapshot before) throws Untrusted {
-        if (root.version() <= before.rootVersion()) {
+        long version = root.version();
+        String sha = root.signedSha256();
+        if (version < before.rootVersion() || version == before.rootVersion() && before.rootSha256() != null) {
             return before;
         }
-        List<String> keyIds = new ArrayList<>();
-        for (RootKey key : root.keys().values()) {
-            if (key.usable()) {
-                keyIds.add(key.keyId());
-            }
-        }
-        Set<String> removed = new HashSet<>(before.rootKeyIds());
-        removed.removeAll(new LinkedHashSet<>(keyIds));
-        long version = root.version();
-        List<String> ids = List.copyOf(keyIds);
-        return state.update(s -> s.rootVersion() >= version ? s
-                : new TrustState.Snapshot(version, ids, removed.isEmpty() ? s.manifestVersion() : 0));
+        return state.update(s -> s.rootVersion() > version || s.rootVersion() == version && s.rootSha256() != null ? s
+                : new TrustState.Snapshot(version, sha, s.manifestVersion()));
     }
 
     private static byte[] read(Path file, int maxBytes, TrustFailure failure) throws Untrusted {

@@ -61,6 +61,11 @@ public final class SignedReleaseStore implements ReleaseStore {
     }
 
     @Override
+    public boolean verifiedAgainstTrustRoot() {
+        return verification.trusted();
+    }
+
+    @Override
     public ReleaseLookup lookup(ReleaseKey key) {
         if (!verification.trusted()) {
             return ReleaseLookup.untrusted(verification.reason());

@@ -14,6 +14,7 @@ enum TrustFailure {
     ROOT_ROTATION_NEW_THRESHOLD_NOT_MET("root_rotation_new_threshold_not_met"),
     ROOT_EXPIRED("root_expired"),
     ROOT_ROLLBACK("root_rollback"),
+    ROOT_REPLACED("root_replaced"),
     MANIFEST_UNREADABLE("manifest_unreadable"),
     MANIFEST_MALFORMED("manifest_malformed"),
     MANIFEST_WRONG_PAYLOAD_TYPE("manifest_wrong_payload_type"),

@@ -74,6 +74,11 @@ record TrustRoot(long version, Instant expires, Map<String, RootKey> keys, int t
         return Jcs.canonicalBytes(signed);
     }
 
+    /** Hex SHA-256 of {@link #signedBytes()}: which root this is, whatever signatures it carries. */
+    String signedSha256() {
+        return Jcs.sha256Hex(signed);
+    }
+
     /** Ids of this root's keys that validly signed {@code message}, each once. */
     Set<String> signers(byte[] message, List<SignatureEntry> candidates) {
         return SignatureEntry.verifiedKeyIds(keys, message, candidates);

@@ -6,29 +6,36 @@ import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.release.TrustFailure.Untrusted;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
  * The highest root and manifest versions this project has trusted, so that an older manifest or
- * root cannot be replayed (rollback). Kept in {@value #FILE} under the project's release state
- * directory ({@code .warden/state/release/}); updates only ever raise versions, under a file lock,
- * and replace the file atomically.
+ * root cannot be replayed (rollback), and which root that was, so that a root that does not continue
+ * it is seen. Kept in {@value #FILE} under the project's release state directory
+ * ({@code .warden/state/release/}); updates only ever raise versions, under a file lock, and replace
+ * the file atomically. The manifest floor belongs to the root lineage, not to its keys: rotations
+ * never lower it.
  */
 final class TrustState {
     static final String FILE = "trusted.json";
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
+    /** Format 1 also listed the root's key ids; it is read, and rewritten as format 2 on the next raise. */
+    private static final int FORMAT_WITH_KEY_IDS = 1;
     private static final int MAX_BYTES = 64 * 1024;
+    /** Longest wait for the state file lock; holders keep it only to read and replace one small file. */
+    private static final long LOCK_WAIT_NANOS = 5_000_000_000L;
     /** File locks are per process; threads of one process take turns here first. */
     private static final Object PROCESS_LOCK = new Object();
 
@@ -45,11 +52,12 @@ final class TrustState {
      * What was last trusted.
      *
      * @param rootVersion     highest trusted root version, 0 before the first
-     * @param rootKeyIds      key ids of that root, to see when a rotation removed a key
+     * @param rootSha256      hex SHA-256 of the RFC 8785 form of that root's {@code signed} object, or
+     *                        {@code null} before the first (and in format 1 files)
      * @param manifestVersion highest trusted manifest version, 0 before the first
      */
-    record Snapshot(long rootVersion, List<String> rootKeyIds, long manifestVersion) {
-        static final Snapshot EMPTY = new Snapshot(0, List.of(), 0);
+    record Snapshot(long rootVersion, String rootSha256, long manifestVersion) {
+        static final Snapshot EMPTY = new Snapshot(0, null, 0);
     }
 
     /** State persisted under {@code dir}. */
@@ -81,10 +89,16 @@ final class TrustState {
         Path file = file();
         byte[] bytes;
         try {
-            if (Files.size(file) > MAX_BYTES) {
+            if (!Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile()) {
+                throw TrustFailure.STATE_UNREADABLE.because(file + " is not a regular file (a symbolic link, device or"
+                        + " pipe is never read; delete it to forget the trusted versions)");
+            }
+            try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+                bytes = in.readNBytes(MAX_BYTES + 1);
+            }
+            if (bytes.length > MAX_BYTES) {
                 throw TrustFailure.STATE_UNREADABLE.because(file + " is larger than " + MAX_BYTES + " bytes");
             }
-            bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             return Snapshot.EMPTY;
         } catch (IOException e) {
@@ -108,8 +122,8 @@ final class TrustState {
         try {
             Files.createDirectories(dir);
             try (FileChannel lockChannel = FileChannel.open(dir.resolve(FILE + ".lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
-                 FileLock lock = lockChannel.lock()) {
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                 FileLock lock = lock(lockChannel)) {
                 Snapshot current = read();
                 Snapshot next = change.apply(current);
                 if (!next.equals(current)) {
@@ -122,11 +136,34 @@ final class TrustState {
         }
     }
 
+    /** The lock, waiting at most {@link #LOCK_WAIT_NANOS} for another process to release it. */
+    private FileLock lock(FileChannel channel) throws IOException, Untrusted {
+        long deadline = System.nanoTime() + LOCK_WAIT_NANOS;
+        while (true) {
+            FileLock lock = channel.tryLock();
+            if (lock != null) {
+                return lock;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw TrustFailure.STATE_UNREADABLE.because(dir.resolve(FILE + ".lock") + " stayed locked by another"
+                        + " process for " + LOCK_WAIT_NANOS / 1_000_000_000 + " s");
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for " + dir.resolve(FILE + ".lock"), e);
+            }
+        }
+    }
+
     private void write(Snapshot snapshot) throws IOException {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("format", (long) FORMAT);
         json.put("root_version", snapshot.rootVersion());
-        json.put("root_keyids", new ArrayList<Object>(snapshot.rootKeyIds()));
+        if (snapshot.rootSha256() != null) {
+            json.put("root_sha256", snapshot.rootSha256());
+        }
         json.put("manifest_version", snapshot.manifestVersion());
         AtomicWrite.write(file(), (Json.write(json) + "\n").getBytes(StandardCharsets.UTF_8));
     }
@@ -141,16 +178,27 @@ final class TrustState {
         }
         Fields f = Fields.of(document, source, TrustFailure.STATE_UNREADABLE);
         long format = f.positiveLong("format", 1);
-        if (format != FORMAT) {
+        if (format != FORMAT && format != FORMAT_WITH_KEY_IDS) {
             throw TrustFailure.STATE_UNREADABLE.because(source + ": format " + format + " is not " + FORMAT);
         }
-        List<String> keyIds = new ArrayList<>();
-        for (Object id : f.list("root_keyids", TrustRoot.MAX_KEYS)) {
-            if (!(id instanceof String s)) {
-                throw TrustFailure.STATE_UNREADABLE.because(source + ": root_keyids must hold strings");
-            }
-            keyIds.add(s);
+        String rootSha = format == FORMAT ? f.optionalString("root_sha256") : null;
+        if (rootSha != null && !isSha256Hex(rootSha)) {
+            throw TrustFailure.STATE_UNREADABLE.because(source + ": root_sha256 must be 64 lowercase hex digits"
+                    + " (delete it to forget the trusted versions)");
         }
-        return new Snapshot(f.positiveLong("root_version", 0), List.copyOf(keyIds), f.positiveLong("manifest_version", 0));
+        return new Snapshot(f.positiveLong("root_version", 0), rootSha, f.positiveLong("manifest_version", 0));
+    }
+
+    private static boolean isSha256Hex(String s) {
+        if (s.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 }

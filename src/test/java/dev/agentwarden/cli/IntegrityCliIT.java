@@ -125,6 +125,10 @@ class IntegrityCliIT {
                 .contains("attached_unreadable");
     }
 
+    private static Path readableByAnyone(Path file) throws IOException {
+        return Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+    }
+
     @Test
     void check_unreadableAgentFile_isAbsentAndHalts() throws Exception {
         Files.setPosixFilePermissions(agentFile, PosixFilePermissions.fromString("---------"));
@@ -133,13 +137,15 @@ class IntegrityCliIT {
             Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxrwxrwx"));
         }
         List<String> argv = new ArrayList<>();
+        Path jar = JAR;
         if ("root".equals(System.getProperty("user.name"))) {
-            // Permission bits do not stop root: run the jar as nobody, as a real user would be.
+            // Permission bits do not stop root: run the jar as nobody, as a real user would be. Nobody
+            // cannot enter a clone under a 0700 home, so it runs a copy of the jar from the temp dir.
             argv.addAll(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+            jar = readableByAnyone(Files.copy(JAR, tmp.resolve("warden.jar")));
         }
-        Path attached = Files.write(tmp.resolve("attached.md"), SQUAD);
-        Files.setPosixFilePermissions(attached, PosixFilePermissions.fromString("rw-r--r--"));
-        argv.addAll(List.of("java", "-jar", JAR.toString(), "integrity", "check", "--agent-file", agentFile.toString(),
+        Path attached = readableByAnyone(Files.write(tmp.resolve("attached.md"), SQUAD));
+        argv.addAll(List.of("java", "-jar", jar.toString(), "integrity", "check", "--agent-file", agentFile.toString(),
                 "--attached", attached.toString(), "--agent-version", "0.13.1", "--client-id", "copilot-cli",
                 "--client-version", "1.0.3", "--project-dir", repo.toString(), "--json"));
         Run r = exec(tmp, Map.of(), argv);
@@ -236,6 +242,18 @@ class IntegrityCliIT {
         assertThat(r.code()).isEqualTo(3);
         assertThat(marker).doesNotExist();
         assertThat(r.err()).contains("outcome: HALT_CORRUPT").contains("source_missing_eof_boundary")
+                .contains("the host was not started");
+    }
+
+    @Test
+    void launch_requireTrusted_unsignedListRegisteringTheAgent_neverStartsTheHost() throws Exception {
+        Path marker = tmp.resolve("host-ran");
+        Run r = warden(repo, Map.of(), "launch", "--agent", "squad", "--client", "copilot-cli", "--client-version", "1.0.3",
+                "--agent-version", "0.13.1", "--release-manifest", manifest.toString(), "--require-trusted-manifest",
+                "--", "touch", marker.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(3);
+        assertThat(marker).doesNotExist();
+        assertThat(r.err()).contains("outcome: UNKNOWN_HALT").contains("release_manifest_unsigned")
                 .contains("the host was not started");
     }
 

@@ -237,6 +237,32 @@ class IntegrityAttachTest {
     }
 
     @Test
+    void requireTrusted_unsignedListRegisteringTheAgent_haltsTheSessionAndWithholdsIt() throws IOException {
+        Path agents = Files.createDirectories(project.resolve(".claude/agents"));
+        Files.writeString(agents.resolve("reviewer.md"), smallAgent());
+        Files.writeString(project.resolve("releases.json"), JsonFileReleaseStore.render(List.of(JsonFileReleaseStore.register(
+                "reviewer", new ReleaseKey("1.0", "claude-code", "2.1.0"), smallAgent().getBytes(StandardCharsets.UTF_8),
+                null))));
+        Map<String, Object> settings = markerSettings("reviewer");
+        settings.put("release_manifest", "releases.json");
+        settings.put("agent_version", "1.0");
+        settings.put("client_version", "2.1.0");
+        ConcernResult operatorsList = run(settings, Posture.BLOCKING, EventName.SESSION_START, null);
+        assertThat(operatorsList.decision()).isEqualTo(Decision.ALLOW);
+        assertThat(log()).extracting(line -> line.recorded().event())
+                .filteredOn(IntegrityEvent.ReleaseVerdict.class::isInstance)
+                .extracting(v -> ((IntegrityEvent.ReleaseVerdict) v).value()).containsExactly(ReleaseIntegrity.VERIFIED);
+
+        settings.put("require_trusted_manifest", true);
+        ConcernResult required = run(settings, Posture.BLOCKING, EventName.SESSION_START, null);
+        assertThat(required.decision()).isEqualTo(Decision.HALT);
+        assertThat(required.context()).isNull();
+        assertThat(required.reason()).contains("UNKNOWN_HALT").contains("release_manifest_untrusted")
+                .contains("release_manifest_unsigned");
+        assertThat(run(settings, Posture.BLOCKING, EventName.USER_PROMPT_SUBMIT, null).decision()).isEqualTo(Decision.HALT);
+    }
+
+    @Test
     void dispatch_haltIsRenderedAsContinueFalseWithStopReason() throws IOException {
         Path agents = Files.createDirectories(project.resolve(".github/agents"));
         Files.write(agents.resolve("squad.agent.md"), SquadArtifacts.coordinator("0.13.1", "", 20_000));

@@ -468,6 +468,31 @@ class TrustVerificationTest {
         }
 
         @Test
+        void verify_symlinkedStateFile_isRefusedUnread() throws Exception {
+            Path elsewhere = fx.write("elsewhere/trusted.json", "{\"format\":2,\"root_version\":1,\"manifest_version\":9}");
+            Files.createDirectories(fx.stateDir());
+            Files.createSymbolicLink(fx.stateDir().resolve(TrustState.FILE), elsewhere);
+
+            Verification v = verify(fx.writeManifest("m.json", goodStatement, K1, K2));
+
+            assertThat(v.reason()).isEqualTo("release_state_unreadable");
+            assertThat(v.detail()).contains("not a regular file");
+        }
+
+        @Test
+        void verify_symlinkedLockFile_isRefusedAndCreatesNothingOutside() throws Exception {
+            Path outside = tmp.resolve("outside/created");
+            Files.createDirectories(outside.getParent());
+            Files.createDirectories(fx.stateDir());
+            Files.createSymbolicLink(fx.stateDir().resolve(TrustState.FILE + ".lock"), outside);
+
+            Verification v = verify(fx.writeManifest("m.json", goodStatement, K1, K2));
+
+            assertThat(v.reason()).isEqualTo("release_state_unreadable");
+            assertThat(outside).doesNotExist();
+        }
+
+        @Test
         void verify_corruptState_releaseStateUnreadable() {
             fx.write("project/.warden/state/release/" + TrustState.FILE, "{\"format\":1,");
 
@@ -575,7 +600,33 @@ class TrustVerificationTest {
         }
 
         @Test
-        void rotate_removingCompromisedKey_forgetsManifestVersionItSigned() {
+        void rotate_removingAKeyThatNeverSigned_keepsTheManifestFloor() {
+            Path v2 = fx.writeManifest("rel/m2.json", statement(2, NEXT_YEAR, entry("squad", "1", SHA_A)), K1, K2);
+            Path v1 = fx.writeManifest("rel/m1.json", statement(1, NEXT_YEAR, entry("squad", "1", SHA_B)), K1, K2);
+            assertThat(verify(v2).trusted()).isTrue();
+
+            fx.writeRoot("trust/2.root.json", rootSigned(2, NEXT_YEAR, 2, K1, K2), K1, K2);
+
+            Verification rolledBack = verify(v1);
+
+            assertThat(rolledBack.rootVersion()).isEqualTo(2);
+            assertThat(rolledBack.reason()).as("K3 never signed; its removal is no reason to forget v2")
+                    .isEqualTo("manifest_rollback");
+        }
+
+        @Test
+        void rotate_removingASignerOfTheFloor_keepsTheManifestFloor() {
+            Path v2 = fx.writeManifest("rel/m2.json", statement(2, NEXT_YEAR, entry("squad", "1", SHA_A)), K1, K2);
+            Path v1 = fx.writeManifest("rel/m1.json", statement(1, NEXT_YEAR, entry("squad", "1", SHA_B)), K2, K3);
+            assertThat(verify(v2).trusted()).isTrue();
+
+            fx.writeRoot("trust/2.root.json", rootSigned(2, NEXT_YEAR, 2, K2, K3), K1, K2, K3);
+
+            assertThat(verify(v1).reason()).isEqualTo("manifest_rollback");
+        }
+
+        @Test
+        void rotate_removingCompromisedKey_keepsTheFloorUntilPublishedAboveOrStateDeletedOnPurpose() throws Exception {
             root = fx.writeRoot("trust/root.json", rootSigned(1, NEXT_YEAR, 1, K1), K1);
             Path forgedHighVersion = fx.writeManifest("rel/forged.json",
                     statement(1000, NEXT_YEAR, entry("squad", "1", SHA_B)), K1);
@@ -584,8 +635,12 @@ class TrustVerificationTest {
             fx.writeRoot("trust/2.root.json", rootSigned(2, NEXT_YEAR, 1, K7), K1, K7);
             Path real = fx.writeManifest("rel/real.json", statement(2, NEXT_YEAR, entry("squad", "1", SHA_A)), K7);
 
-            assertThat(verify(real).trusted()).as("fast-forward recovery").isTrue();
+            assertThat(verify(real).reason()).isEqualTo("manifest_rollback");
             assertThat(verify(forgedHighVersion).reason()).isEqualTo("signature_threshold_not_met");
+            assertThat(verify(fx.writeManifest("rel/above.json", statement(1001, NEXT_YEAR, entry("squad", "1", SHA_A)),
+                    K7)).trusted()).as("published above the forged version").isTrue();
+            Files.delete(fx.stateDir().resolve(TrustState.FILE));
+            assertThat(verify(real).trusted()).as("the operator forgot the floor on purpose").isTrue();
         }
 
         @Test
@@ -598,6 +653,59 @@ class TrustVerificationTest {
 
             assertThat(verify(fx.writeManifest("rel/m4.json", statement(4, NEXT_YEAR, entry("squad", "1", SHA_A)), K7))
                     .reason()).isEqualTo("manifest_rollback");
+        }
+    }
+
+    @Nested
+    class Lineage {
+        @Test
+        void reinitialisedRoot_atTheTrustedVersion_rootReplacedUntilStateDeletedOnPurpose() throws Exception {
+            Path v2 = fx.writeManifest("rel/m2.json", statement(2, NEXT_YEAR, entry("squad", "1", SHA_A)), K1, K2);
+            assertThat(verify(v2).trusted()).isTrue();
+
+            root = fx.writeRoot("trust/root.json", rootSigned(1, NEXT_YEAR, 1, K1), K1);
+            Path v1 = fx.writeManifest("rel/m1.json", statement(1, NEXT_YEAR, entry("squad", "1", SHA_B)), K1);
+            Verification replaced = verify(v1);
+
+            assertThat(replaced.reason()).isEqualTo("root_replaced");
+            assertThat(replaced.detail()).contains("release root rotate").contains(TrustState.FILE);
+            Files.delete(fx.stateDir().resolve(TrustState.FILE));
+            assertThat(verify(v1).trusted()).isTrue();
+        }
+
+        @Test
+        void reinitialisedRoot_rotatedPastTheTrustedVersion_rootReplaced() {
+            fx.writeRoot("trust/2.root.json", rootSigned(2, NEXT_YEAR, 2, K1, K2, K3), K1, K2);
+            assertThat(verify(fx.writeManifest("rel/m2.json", goodStatement, K1, K2)).rootVersion()).isEqualTo(2);
+
+            root = fx.writeRoot("other/root.json", rootSigned(1, NEXT_YEAR, 1, K7), K7);
+            fx.writeRoot("other/2.root.json", rootSigned(2, NEXT_YEAR, 1, K7, K8), K7, K8);
+            fx.writeRoot("other/3.root.json", rootSigned(3, NEXT_YEAR, 1, K8), K7, K8);
+
+            assertThat(verify(fx.writeManifest("rel/m9.json", statement(9, NEXT_YEAR, entry("squad", "1", SHA_B)), K8))
+                    .reason()).isEqualTo("root_replaced");
+        }
+
+        @Test
+        void rotatedRoot_recordsItsHash_andTheNextRunContinuesIt() throws Exception {
+            fx.writeRoot("trust/2.root.json", rootSigned(2, NEXT_YEAR, 2, K1, K2), K1, K2);
+            Path manifest = fx.writeManifest("rel/m.json", goodStatement, K1, K2);
+
+            assertThat(verify(manifest).trusted()).isTrue();
+            assertThat(verify(manifest).trusted()).isTrue();
+            assertThat(Files.readString(fx.stateDir().resolve(TrustState.FILE))).contains("\"format\":2")
+                    .contains("\"root_version\":2").contains("\"root_sha256\":\"");
+        }
+
+        @Test
+        void formatOneState_keepsItsFloorAndLearnsTheRootHash() throws Exception {
+            fx.write("project/.warden/state/release/" + TrustState.FILE,
+                    "{\"format\":1,\"root_version\":1,\"root_keyids\":[],\"manifest_version\":5}");
+
+            assertThat(verify(fx.writeManifest("m4.json", statement(4, NEXT_YEAR, entry("squad", "1", SHA_A)), K1, K2))
+                    .reason()).isEqualTo("manifest_rollback");
+            assertThat(Files.readString(fx.stateDir().resolve(TrustState.FILE))).contains("\"root_sha256\":\"")
+                    .contains("\"manifest_version\":5");
         }
     }
 
