@@ -65,6 +65,7 @@ final class HookBypass {
     private String denial;
     private String computedDenial;
     private String uncertainty;
+    private String tooComplex;
     private String exportedEnv;
     private String inheritedEnv;
     private int hypothetical;
@@ -95,21 +96,22 @@ final class HookBypass {
         if (denial != null) {
             return denial;
         }
-        String lower = null;
-        if (computedDenial != null) {
-            lower = source.toLowerCase(Locale.ROOT);
-            if (lower.contains("git")) {
-                return PREFIX + "the command name is computed at run time, and if it is git: "
-                        + computedDenial.substring(PREFIX.length()) + "; call git by name";
-            }
+        if (computedDenial == null && tooComplex == null && uncertainty == null) {
+            return null;
         }
-        if (uncertainty != null) {
-            lower = lower != null ? lower : source.toLowerCase(Locale.ROOT);
-            String mention = mentionedBypass(lower);
-            if (mention != null) {
-                return PREFIX + "the command is too indirect to check (" + uncertainty + ") and mentions "
-                        + mention + "; run git directly, without skipping hooks";
-            }
+        String lower = source.toLowerCase(Locale.ROOT);
+        if (computedDenial != null && lower.contains("git")) {
+            return PREFIX + "the command name is computed at run time, and if it is git: "
+                    + computedDenial.substring(PREFIX.length()) + "; call git by name";
+        }
+        if (tooComplex != null && lower.contains("git")) {
+            return PREFIX + "the command is too complex to check (" + tooComplex + ") and mentions git;"
+                    + " run git directly, without skipping hooks";
+        }
+        String mention = uncertainty == null ? null : mentionedBypass(lower);
+        if (mention != null) {
+            return PREFIX + "the command is too indirect to check (" + uncertainty + ") and mentions "
+                    + mention + "; run git directly, without skipping hooks";
         }
         return null;
     }
@@ -134,6 +136,12 @@ final class HookBypass {
         }
     }
 
+    private void tooComplex(String why) {
+        if (tooComplex == null) {
+            tooComplex = why;
+        }
+    }
+
     private void unsure(String why) {
         if (uncertainty == null) {
             uncertainty = why;
@@ -142,17 +150,17 @@ final class HookBypass {
 
     private void script(String text, int depth) {
         if (depth > MAX_SCRIPT_DEPTH) {
-            unsure("scripts handed to shells nest deeper than " + MAX_SCRIPT_DEPTH);
+            tooComplex("scripts handed to shells nest deeper than " + MAX_SCRIPT_DEPTH);
             return;
         }
         budget -= text.length();
         if (budget < 0) {
-            unsure("its nested scripts exceed " + PARSE_BUDGET_CHARS + " characters");
+            tooComplex("its nested scripts exceed " + PARSE_BUDGET_CHARS + " characters");
             return;
         }
         ShellScript parsed = ShellScript.parse(text);
         if (!parsed.complete()) {
-            unsure("substitutions nest deeper than " + ShellScript.MAX_NESTING);
+            tooComplex("substitutions nest deeper than " + ShellScript.MAX_NESTING);
         }
         for (SimpleCommand c : parsed.commands()) {
             if (c.words().isEmpty()) {

@@ -3,6 +3,7 @@ package dev.agentwarden.concern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -205,7 +206,8 @@ class BlockNoVerifyTest {
                 c("computed_globMayExpandToFlag", "touch ./--no-verify && git commit -a *", DENY),
                 c("computed_globHarmless", "git add *.java && git commit -m x", ALLOW),
                 c("computed_deepShNesting", deepSh(12, "git commit --no-verify"), DENY),
-                c("computed_deepShNestingHarmless", deepSh(12, "git status"), ALLOW),
+                c("computed_deepShNestingMentioningGit", deepSh(12, "git status"), DENY),
+                c("computed_deepShNestingWithoutGit", deepSh(12, "ls -la"), ALLOW),
                 c("computed_deepSubstitution", "echo " + "$(".repeat(40) + "git commit --no-verify" + ")".repeat(40), DENY));
     }
 
@@ -213,6 +215,71 @@ class BlockNoVerifyTest {
     @MethodSource("cases")
     void skipsHooks_command(String name, String command, boolean denied) {
         assertThat(BlockNoVerify.skipsHooks(command)).as(command).isEqualTo(denied);
+    }
+
+    @Test
+    void reasonFor_plainNoVerify_keepsTheSentenceHostsShow() {
+        assertThat(HookBypass.reasonFor("git commit --no-verify -m wip"))
+                .isEqualTo("git hooks must not be skipped: remove --no-verify / -n and fix what the hook reports");
+    }
+
+    @Test
+    void reasonFor_abbreviation_namesTheWordAndSubcommand() {
+        assertThat(HookBypass.reasonFor("git push --no-verif"))
+                .isEqualTo("git hooks must not be skipped: remove --no-verif (git reads it as --no-verify) from git push"
+                        + " and fix what the hook reports");
+    }
+
+    @Test
+    void reasonFor_hooksPathOverride_namesTheSetting() {
+        assertThat(HookBypass.reasonFor("git -c core.hooksPath=/dev/null commit"))
+                .contains("-c core.hooksPath=/dev/null").contains("points git away from the repository's hooks");
+    }
+
+    @Test
+    void reasonFor_huskyEnvironment_namesTheVariable() {
+        assertThat(HookBypass.reasonFor("HUSKY=0 git commit")).contains("HUSKY=0").contains("husky");
+    }
+
+    @Test
+    void reasonFor_foundTextWithControlCharacters_isQuotedSafely() {
+        String reason = HookBypass.reasonFor("git -c $'core.hooksPath=\n\u001b[2J" + "x".repeat(100) + "' commit");
+
+        assertThat(reason).doesNotContain("\n").doesNotContain("").contains("core.hooksPath=??[2J").contains("…");
+    }
+
+    @Test
+    void reasonFor_indirectCommandMentioningNoVerify_saysWhyItWasNotChecked() {
+        assertThat(HookBypass.reasonFor("F=--no-verify; git commit $F"))
+                .contains("too indirect to check").contains("computed at run time").contains("\"verif\"");
+    }
+
+    @Test
+    void reasonFor_shScriptsNestedPastTheCap_areRefusedWhenTheyMentionGit() {
+        assertThat(HookBypass.reasonFor(deepSh(HookBypass.MAX_SCRIPT_DEPTH + 2, "git commit -n")))
+                .contains("too complex to check").contains("nest deeper than " + HookBypass.MAX_SCRIPT_DEPTH);
+        assertThat(HookBypass.reasonFor(deepSh(HookBypass.MAX_SCRIPT_DEPTH - 1, "git commit -n")))
+                .isEqualTo("git hooks must not be skipped: remove --no-verify / -n and fix what the hook reports");
+    }
+
+    @Test
+    void reasonFor_commandOverTheLengthCap_isRefusedOnlyWhenItMentionsGitAndABypass() {
+        String padding = "echo " + "x".repeat(HookBypass.MAX_COMMAND_CHARS) + "; ";
+
+        assertThat(HookBypass.reasonFor(padding + "git commit --no-verify")).contains("too long to check");
+        assertThat(HookBypass.reasonFor(padding + "git commit -m x")).isNull();
+        assertThat(HookBypass.reasonFor(padding + "echo --no-verify")).isNull();
+    }
+
+    @Test
+    void reasonFor_heredocOfMaximalLength_isParsedInBoundedTime() {
+        StringBuilder b = new StringBuilder("cat > notes.md <<'EOF'\n");
+        while (b.length() < HookBypass.MAX_COMMAND_CHARS - 100) {
+            b.append("docs: never run git commit --no-verify; $(x) `y` \"z\n");
+        }
+        b.append("EOF\ngit commit -m docs");
+
+        assertThat(HookBypass.reasonFor(b.toString())).isNull();
     }
 
     private static Arguments c(String name, String command, boolean denied) {
