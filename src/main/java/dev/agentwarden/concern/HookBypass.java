@@ -67,6 +67,8 @@ final class HookBypass {
     private String uncertainty;
     private String tooComplex;
     private String exportedEnv;
+    private boolean uncertainShortN;
+    private List<String> shellAliases;
     private String inheritedEnv;
     private int hypothetical;
     private int budget = PARSE_BUDGET_CHARS;
@@ -109,6 +111,9 @@ final class HookBypass {
                     + " run git directly, without skipping hooks";
         }
         String mention = uncertainty == null ? null : mentionedBypass(lower);
+        if (mention == null && uncertainShortN && hasShortOptionN(lower)) {
+            mention = "a -n option";
+        }
         if (mention != null) {
             return PREFIX + "the command is too indirect to check (" + uncertainty + ") and mentions "
                     + mention + "; run git directly, without skipping hooks";
@@ -124,6 +129,25 @@ final class HookBypass {
             }
         }
         return null;
+    }
+
+    /** Whether {@code text} has a word like {@code -n} or {@code -an}: a dash, then letters, one of them n. */
+    static boolean hasShortOptionN(String text) {
+        for (int i = text.indexOf('-'); i >= 0; i = text.indexOf('-', i + 1)) {
+            if (i > 0 && " \t\n'\";|&(".indexOf(text.charAt(i - 1)) < 0) {
+                continue;
+            }
+            boolean n = false;
+            int k = i + 1;
+            while (k < text.length() && text.charAt(k) >= 'a' && text.charAt(k) <= 'z') {
+                n |= text.charAt(k) == 'n';
+                k++;
+            }
+            if (n && (k == text.length() || " \t\n'\";|&)".indexOf(text.charAt(k)) >= 0)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void deny(String reason) {
@@ -188,6 +212,11 @@ final class HookBypass {
                 return;
             }
             String base = basename(name.text());
+            String expansion = aliasExpansion(shellAliases, name.text());
+            if (expansion != null) {
+                envScript(expansion + joined(w, i + 1, to), env, depth);
+                return;
+            }
             switch (base) {
                 case "time": case "nohup": case "builtin": case "noglob": case "nocorrect": case "busybox":
                     i = skipDashWords(w, i + 1, to);
@@ -238,6 +267,11 @@ final class HookBypass {
                         String t = w.get(k).text();
                         int eq = t.indexOf('=');
                         if (eq > 0) {
+                            if (shellAliases == null) {
+                                shellAliases = new ArrayList<>();
+                            }
+                            shellAliases.add(t.substring(0, eq));
+                            shellAliases.add(t.substring(eq + 1));
                             script(t.substring(eq + 1), depth + 1);
                         }
                     }
@@ -521,6 +555,7 @@ final class HookBypass {
         }
         int j = from;
         String sub = fixedSubcommand;
+        List<String> gitAliases = new ArrayList<>(0);
         while (sub == null && j < to) {
             ShellWord a = w.get(j);
             String t = a.text();
@@ -535,11 +570,11 @@ final class HookBypass {
                 j++;
             } else if (t.equals("-c")) {
                 if (j + 1 < to) {
-                    configOverride(w.get(j + 1), depth);
+                    configOverride(w.get(j + 1), 0, depth, gitAliases);
                 }
                 j += 2;
             } else if (t.startsWith("-c")) {
-                configOverride(w.get(j), 2, depth);
+                configOverride(w.get(j), 2, depth, gitAliases);
                 j++;
             } else if (t.equals("--config-env")) {
                 if (j + 1 < to) {
@@ -560,6 +595,13 @@ final class HookBypass {
             }
         }
         if (sub == null) {
+            return;
+        }
+        String expansion = aliasExpansion(gitAliases, sub);
+        if (expansion != null) {
+            if (!expansion.startsWith("!")) {
+                envScript("git " + expansion + joined(w, j, to), env, depth);
+            }
             return;
         }
         GitOptionTable table = GitOptionTable.of(sub);
@@ -599,6 +641,7 @@ final class HookBypass {
             if (!a.literal()) {
                 unsure("an argument of git " + table.subcommand + " is " + (a.dynamic() ? "computed" : "a glob expanded")
                         + " at run time");
+                uncertainShortN |= table.noVerifyShort() != 0;
                 continue;
             }
             if (t.equals("--") || t.equals("--end-of-options")) {
@@ -645,6 +688,7 @@ final class HookBypass {
             deny(flagReason(table, skipWord, exact));
         } else if (viaXargs) {
             unsure("xargs adds arguments to git " + table.subcommand + " from its input");
+            uncertainShortN |= table.noVerifyShort() != 0;
         }
     }
 
@@ -663,12 +707,12 @@ final class HookBypass {
         return PREFIX + "remove " + what + " from git " + table.subcommand + " and fix what the hook reports";
     }
 
-    /** {@code git -c NAME[=VALUE]}: a hooks directory override, or an alias whose expansion is checked. */
-    private void configOverride(ShellWord setting, int depth) {
-        configOverride(setting, 0, depth);
-    }
-
-    private void configOverride(ShellWord setting, int offset, int depth) {
+    /**
+     * {@code git -c NAME[=VALUE]} ({@code offset} 2 for the {@code -cNAME} spelling git refuses): a
+     * hooks directory override or config include, or an alias, whose name and expansion are added
+     * to {@code aliases} and whose {@code !shell} expansion is checked.
+     */
+    private void configOverride(ShellWord setting, int offset, int depth, List<String> aliases) {
         String t = setting.text().substring(offset);
         if (!setting.literal()) {
             unsure("a git -c setting computed at run time");
@@ -678,8 +722,13 @@ final class HookBypass {
         if (key.equals("core.hookspath")) {
             deny(PREFIX + "remove -c " + quote(t) + " (core.hooksPath points git away from the repository's hooks)"
                     + " and fix what the hook reports");
+        } else if ((key.startsWith("include.") || key.startsWith("includeif.")) && key.endsWith(".path")) {
+            deny(PREFIX + "remove -c " + quote(t) + " (an included config file can set core.hooksPath)"
+                    + " and fix what the hook reports");
         } else if (key.startsWith("alias.") && eq >= 0) {
             String expansion = t.substring(eq + 1);
+            aliases.add(key.substring(6));
+            aliases.add(expansion);
             script(expansion.startsWith("!") ? expansion.substring(1) : "git " + expansion, depth + 1);
         }
     }
@@ -787,6 +836,8 @@ final class HookBypass {
                 return value.isEmpty() || value.equals("0") ? "" : "it turns overcommit off";
             case "SKIP_SIMPLE_GIT_HOOKS":
                 return value.isEmpty() ? "" : "it turns simple-git-hooks off";
+            case "GIT_CONFIG_GLOBAL": case "GIT_CONFIG_SYSTEM":
+                return value.equals("/dev/null") ? "" : "a config file other than the user's can set core.hooksPath";
             case "GIT_CONFIG_PARAMETERS":
                 return value.toLowerCase(Locale.ROOT).contains("hookspath") ? "it sets core.hooksPath" : "";
             default:
@@ -806,6 +857,36 @@ final class HookBypass {
             return base.substring(4);
         }
         return null;
+    }
+
+    /** The value of {@code name} in a list of name, value pairs, or {@code null}. */
+    private static String aliasExpansion(List<String> aliases, String name) {
+        if (aliases != null) {
+            for (int k = aliases.size() - 2; k >= 0; k -= 2) {
+                if (aliases.get(k).equals(name)) {
+                    return aliases.get(k + 1);
+                }
+            }
+        }
+        return null;
+    }
+
+    /** {@code w[from..to)} as shell text: each word single-quoted, each preceded by a space. */
+    private String joined(List<ShellWord> w, int from, int to) {
+        StringBuilder b = new StringBuilder();
+        for (int k = from; k < to; k++) {
+            if (!w.get(k).literal()) {
+                unsure("an alias argument computed at run time");
+            }
+            b.append(" '");
+            String t = w.get(k).text();
+            for (int m = 0; m < t.length(); m++) {
+                char ch = t.charAt(m);
+                b.append(ch == '\'' ? "'\\''" : String.valueOf(ch));
+            }
+            b.append('\'');
+        }
+        return b.toString();
     }
 
     private static String subcommandOf(String gitName) {

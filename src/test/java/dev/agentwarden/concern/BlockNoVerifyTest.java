@@ -112,6 +112,15 @@ class BlockNoVerifyTest {
                 c("alias_inlineNoVerify", "git -c alias.ci='commit --no-verify' ci -m x", DENY),
                 c("alias_inlineShell", "git -c 'alias.x=!git commit -n' x", DENY),
                 c("shellAlias_noVerify", "alias gc='git commit --no-verify'; gc -m x", DENY),
+                c("shellAlias_flagAtUse", "alias gc='git commit'; gc -n -m x", DENY),
+                c("shellAlias_harmlessUse", "alias gc='git commit'; gc -m x", ALLOW),
+                c("alias_flagAtUse", "git -c alias.c=commit c -n -m x", DENY),
+                c("alias_harmlessUse", "git -c alias.c=commit c -m x", ALLOW),
+                c("function_flagThroughArgs", "gc() { git commit \"$@\"; }; gc -n -m x", DENY),
+                c("function_harmlessArgs", "gc() { git commit \"$@\"; }; gc -m x", ALLOW),
+                c("hooksPath_includedConfigFile", "git -c include.path=/tmp/x.cfg commit -m x", DENY),
+                c("env_otherGlobalConfigFile", "GIT_CONFIG_GLOBAL=/tmp/x.cfg git commit -m x", DENY),
+                c("env_emptyGlobalConfigFile", "GIT_CONFIG_GLOBAL=/dev/null git commit -m x", ALLOW),
 
                 // Environment.
                 c("env_huskyZeroViaEnv", "env HUSKY=0 git commit -m x", DENY),

@@ -43,6 +43,7 @@ class GitHookBehaviourTest {
         Files.createDirectories(hook.getParent());
         Files.writeString(hook, "#!/bin/sh\ntouch '" + marker + "'\nexit 1\n");
         Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwx------"));
+        Files.writeString(dir.resolve("hooks-off.cfg"), "[core]\n\thooksPath = /dev/null\n");
     }
 
     static Stream<Arguments> commands() {
@@ -76,7 +77,13 @@ class GitHookBehaviourTest {
                 "GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='/dev/null'\" git commit -m x",
                 "cat <<'EOF' > ../notes.txt\ngit commit --no-verify\nEOF\ngit commit -m x",
                 "eval 'git commit --no-verify -m x'",
-                "bash <<EOF\ngit commit -n -m x\nEOF").map(Arguments::of);
+                "bash <<EOF\ngit commit -n -m x\nEOF",
+                "git -c alias.c=commit c -n -m x",
+                "shopt -s expand_aliases\nalias gc='git commit'\ngc -n -m x",
+                "gc() { git commit \"$@\"; }; gc -n -m x",
+                "gc() { git commit \"$@\"; }; gc -m x",
+                "git -c include.path=\"$WARDEN_CFG\" commit -m x",
+                "GIT_CONFIG_GLOBAL=\"$WARDEN_CFG\" git commit -m x").map(Arguments::of);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -85,7 +92,7 @@ class GitHookBehaviourTest {
         Files.deleteIfExists(marker);
         Result r = run(repo, "echo change >> file && git add file && before=$(git rev-parse HEAD)"
                 + " && bash -c \"$WARDEN_CASE\" >/dev/null 2>&1; [ \"$before\" != \"$(git rev-parse HEAD)\" ]",
-                Map.of("WARDEN_CASE", command));
+                Map.of("WARDEN_CASE", command, "WARDEN_CFG", dir.resolve("hooks-off.cfg").toString()));
         boolean gitSkippedHook = r.exitCode == 0 && !Files.exists(marker);
 
         assertThat(BlockNoVerify.skipsHooks(command)).as("%s (git skipped the hook: %s)", command, gitSkippedHook)
