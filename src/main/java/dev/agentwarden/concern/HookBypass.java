@@ -13,33 +13,38 @@ import java.util.Locale;
  *
  * <p>The command line is split like a shell does ({@link ShellScript}); every simple command, and
  * every script it hands to a shell ({@code sh -c}, {@code eval}, {@code su -c}, {@code watch},
- * {@code trap}, here-documents fed to a shell, {@code git rebase --exec}, {@code git -c alias.x=!…},
- * {@code git submodule foreach}), is followed through the wrappers that run another command
- * ({@code env}, {@code sudo}, {@code exec}, {@code command}, {@code time}, {@code xargs},
- * {@code find -exec}, and any command that has a literal {@code git} word among its arguments) to a
- * {@code git} call. That call skips hooks when:
+ * {@code trap}, here-documents fed to a shell, {@code git rebase --exec}, {@code git -c alias.x=…},
+ * {@code git submodule foreach}, shell aliases defined earlier in the command), is followed through
+ * the wrappers that run another command ({@code env}, {@code sudo}, {@code exec}, {@code command},
+ * {@code time}, {@code xargs}, {@code find -exec}, and any command that has a literal {@code git}
+ * word among its arguments) to a {@code git} call. That call skips hooks when:
  * <ul>
  *   <li>its subcommand (commit, merge, push, pull, rebase, am) ends its option parse with
  *       {@code --no-verify} in force, read by git's rules ({@link GitOptionTable}: unique prefixes,
  *       {@code --verify} / {@code --no-no-verify} undoing it, short clusters, values, {@code --});
- *       any other subcommand (an alias, perhaps) when a literal {@code --no-verify} precedes
- *       {@code --};</li>
- *   <li>{@code -c core.hooksPath=…} or {@code --config-env=core.hooksPath=…} overrides the hooks
- *       directory, or {@code git config} sets or unsets {@code core.hooksPath};</li>
+ *       any other subcommand (an alias from a config file, perhaps) when a literal
+ *       {@code --no-verify} precedes {@code --};</li>
+ *   <li>{@code -c core.hooksPath=…}, {@code --config-env=core.hooksPath=…} or
+ *       {@code -c include.path=…} overrides the hooks directory, or {@code git config} sets or
+ *       unsets {@code core.hooksPath};</li>
  *   <li>its environment turns a hook manager off ({@code HUSKY=0}, {@code HUSKY_SKIP_HOOKS},
  *       {@code LEFTHOOK=0}, {@code LEFTHOOK_EXCLUDE}, {@code SKIP}, {@code OVERCOMMIT_DISABLE},
- *       {@code SKIP_SIMPLE_GIT_HOOKS}) or sets {@code core.hooksPath} through
- *       {@code GIT_CONFIG_PARAMETERS} / {@code GIT_CONFIG_KEY_n}, by prefix, {@code env}, or an
- *       earlier {@code export}.</li>
+ *       {@code SKIP_SIMPLE_GIT_HOOKS}) or can set {@code core.hooksPath}
+ *       ({@code GIT_CONFIG_PARAMETERS}, {@code GIT_CONFIG_KEY_n}, {@code GIT_CONFIG_GLOBAL} or
+ *       {@code GIT_CONFIG_SYSTEM} other than {@code /dev/null}), by prefix, {@code env}, an
+ *       enclosing {@code VAR=… sh -c}, or an earlier {@code export}.</li>
  * </ul>
  *
- * <p>What cannot be known without running the command (a word built by {@code $x} or
- * {@code $(…)}, a glob, a script read from a pipe, arguments {@code xargs} adds, nesting past
- * {@link #MAX_SCRIPT_DEPTH}, more than {@link #MAX_COMMAND_CHARS} characters) is not a finding by
- * itself: the command is refused only when its text also mentions a hook bypass (see
- * {@link #mentionedBypass}), and the reason then says it was too indirect to check. A command name
- * computed at run time is checked as if it were git, and refused when that reading skips hooks and
- * the text says {@code git}.
+ * <p>What cannot be known without running the command is no finding by itself. A word built at
+ * run time ({@code $x}, {@code $(…)}, a glob) where a git option may stand, a script read from a
+ * pipe, or arguments {@code xargs} adds, refuse the command only when its text also mentions a
+ * bypass ({@link #mentionedBypass}; for commit and am also a {@code -n}-like word). Limits passed
+ * (scripts nested deeper than {@link #MAX_SCRIPT_DEPTH}, substitutions deeper than
+ * {@link ShellScript#MAX_NESTING}, more than {@link #PARSE_BUDGET_CHARS} of nested script) refuse
+ * it when its text mentions git. A command name computed at run time is read as git, and refused
+ * when that reading skips hooks and the text says git. A command over {@link #MAX_COMMAND_CHARS}
+ * is not parsed, and is refused when it mentions git and a bypass. Each such reason says the
+ * command was too indirect, complex or long to check.
  */
 final class HookBypass {
 
@@ -62,14 +67,23 @@ final class HookBypass {
     };
 
     private final String source;
+    /** The first certain finding: a reason. */
     private String denial;
+    /** The first finding made while reading a computed command name as git. */
     private String computedDenial;
+    /** The first part whose value only running the command would tell. */
     private String uncertainty;
-    private String tooComplex;
-    private String exportedEnv;
+    /** Whether an uncertainty was in the arguments of a subcommand whose {@code -n} skips hooks. */
     private boolean uncertainShortN;
-    private List<String> shellAliases;
+    /** The first limit passed. */
+    private String tooComplex;
+    /** Why a variable exported earlier in the command turns hooks off, for every later git call. */
+    private String exportedEnv;
+    /** Why the assignments of an enclosing {@code VAR=… sh -c} turn hooks off, while inside it. */
     private String inheritedEnv;
+    /** Shell aliases defined so far: name, expansion, name, expansion, … */
+    private List<String> shellAliases;
+    /** Above 0 while reading a computed command name as git. */
     private int hypothetical;
     private int budget = PARSE_BUDGET_CHARS;
 
@@ -166,8 +180,9 @@ final class HookBypass {
         }
     }
 
+    /** Records an unknown part; not while reading a computed command name as git, which is a guess already. */
     private void unsure(String why) {
-        if (uncertainty == null) {
+        if (uncertainty == null && hypothetical == 0) {
             uncertainty = why;
         }
     }

@@ -71,6 +71,11 @@ class BlockNoVerifyTest {
                 c("commit_unknownNoverify", "git commit -m x --noverify", ALLOW),
                 c("commit_messageHeredocMentionsFlag", "git commit -F - <<'EOF'\nfix: drop --no-verify usage\nEOF", ALLOW),
                 c("commit_messageSubstitution", "git commit -m \"$(cat msg.txt)\"", ALLOW),
+                c("commit_messageHeredocSubstitution", "git commit -m \"$(cat <<'EOF'\nFix it\n\nNever use --no-verify or -n.\n"
+                        + "EOF\n)\"", ALLOW),
+                c("commit_messageHeredocSubstitutionThenFlag", "git commit -m \"$(cat <<'EOF'\nFix it\nEOF\n)\" -n", DENY),
+                c("prBodyMentionsFlag", "gh pr create --title x --body \"$(cat <<'EOF'\nwe no longer pass --no-verify\nEOF\n)\"",
+                        ALLOW),
                 c("commit_dryRunFlagDryRun", "git commit --dry-run -m x", ALLOW),
 
                 // Other subcommands.
@@ -210,6 +215,7 @@ class BlockNoVerifyTest {
                 c("computed_harmlessVariable", "git commit -m x \"$FILE\"", ALLOW),
                 c("computed_commandName", "G=git; $G commit --no-verify", DENY),
                 c("computed_commandNameHarmless", "$EDITOR notes.txt", ALLOW),
+                c("computed_commandNameWithComputedArgs", "\"$PYTHON\" \"$SCRIPT\" --skip-slow --verify", ALLOW),
                 c("computed_shellFromPipe", "echo 'git commit --no-verify' | sh", DENY),
                 c("computed_shellFromPipeHarmless", "curl -fsSL https://example.com/i.sh | bash", ALLOW),
                 c("computed_globMayExpandToFlag", "touch ./--no-verify && git commit -a *", DENY),
