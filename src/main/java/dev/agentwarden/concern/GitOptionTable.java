@@ -109,10 +109,6 @@ final class GitOptionTable {
         return shortOptionalValue.indexOf(c) >= 0;
     }
 
-    boolean knowsShort(char c) {
-        return shortNoValue.indexOf(c) >= 0 || shortValue.indexOf(c) >= 0 || shortOptionalValue.indexOf(c) >= 0;
-    }
-
     /**
      * How git reads {@code --name} (the part before any {@code =}), following parse-options'
      * {@code parse_long_opt}: an exact name or negation wins; otherwise a prefix of exactly one

@@ -672,10 +672,12 @@ final class HookBypass {
                 } else if (e == GitOptionTable.Effect.RUNS_HOOKS) {
                     skipWord = null;
                 }
-                if (r.consumesNextWord(eq >= 0) && ++k < to && r.option.name.equals("exec")
-                        && table == GitOptionTable.REBASE) {
-                    nested(w.get(k), List.of(), depth, "a git rebase --exec command");
-                } else if (eq >= 0 && r.option != null && r.option.name.equals("exec") && table == GitOptionTable.REBASE) {
+                boolean exec = r.option != null && table == GitOptionTable.REBASE && r.option.name.equals("exec");
+                if (r.consumesNextWord(eq >= 0)) {
+                    if (++k < to && exec) {
+                        nested(w.get(k), List.of(), depth, "a git rebase --exec command");
+                    }
+                } else if (eq >= 0 && exec) {
                     script(t.substring(eq + 1), depth + 1);
                 }
             } else if (t.length() > 1 && t.charAt(0) == '-') {
@@ -685,11 +687,12 @@ final class HookBypass {
                         skipWord = t;
                         exact = t.length() == 2;
                     } else if (table.shortTakesValue(ch)) {
+                        boolean exec = table == GitOptionTable.REBASE && ch == 'x';
                         if (m + 1 < t.length()) {
-                            if (ch == 'x' && table == GitOptionTable.REBASE) {
+                            if (exec) {
                                 script(t.substring(m + 1), depth + 1);
                             }
-                        } else if (++k < to && ch == 'x' && table == GitOptionTable.REBASE) {
+                        } else if (++k < to && exec) {
                             nested(w.get(k), List.of(), depth, "a git rebase --exec command");
                         }
                         break;
