@@ -68,7 +68,9 @@ final class GitOptionTable {
     private static final GitOptionTable[] ALL = {COMMIT, MERGE, PUSH, PULL, REBASE, AM};
 
     final String subcommand;
-    private final Option[] options;
+    private final String longOptions;
+    /** {@link #longOptions} parsed on first use: most commands name no long option. */
+    private Option[] options;
     private final String shortNoValue;
     private final String shortValue;
     private final String shortOptionalValue;
@@ -77,7 +79,7 @@ final class GitOptionTable {
     private GitOptionTable(String subcommand, String longOptions, String shortNoValue, String shortValue,
                            String shortOptionalValue, char noVerifyShort) {
         this.subcommand = subcommand;
-        this.options = parseLongOptions(longOptions);
+        this.longOptions = longOptions;
         this.shortNoValue = shortNoValue;
         this.shortValue = shortValue;
         this.shortOptionalValue = shortOptionalValue;
@@ -119,6 +121,9 @@ final class GitOptionTable {
         Resolution abbreviation = null;
         boolean ambiguous = false;
         boolean maySkip = false;
+        if (options == null) {
+            options = parseLongOptions(longOptions);
+        }
         for (Option o : options) {
             String longName = o.name;
             boolean optUnset = false;
