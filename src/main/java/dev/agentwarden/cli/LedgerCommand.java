@@ -87,10 +87,13 @@ final class LedgerCommand implements Runnable {
         }
     }
 
-    /** Where this project's anchor lives in the user's state. */
-    static Path anchorFile(LedgerPaths paths) throws IOException {
-        return LedgerAnchor.fileFor(paths.root().toRealPath(), System.getenv());
+    /** Where this project's anchor lives: in {@code anchors} when given, else in the user's state. */
+    static Path anchorFile(LedgerPaths paths, Path anchors) throws IOException {
+        Path file = LedgerAnchor.fileFor(paths.root().toRealPath(), System.getenv());
+        return anchors == null ? file : anchors.resolve(file.getFileName());
     }
+
+    static final String ANCHORS_HELP = "Directory of anchors (default: ${XDG_STATE_HOME:-~/.local/state}/agent-warden/anchors).";
 
     /** Checks the hash chain, the head and the anchor; exit 0 intact, 1 integrity errors. */
     @Command(name = "verify", description = "Check the ledger's hash chain: detects edited, deleted and reordered "
@@ -99,6 +102,9 @@ final class LedgerCommand implements Runnable {
     static final class Verify implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
+        @Option(names = "--anchors", paramLabel = "DIR", description = ANCHORS_HELP)
+        Path anchors;
 
         @Mixin
         JsonOption output;
@@ -110,7 +116,7 @@ final class LedgerCommand implements Runnable {
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
             LedgerPaths paths = LedgerPaths.forRoot(project.root());
-            LedgerVerifier.Report report = LedgerVerifier.verifyAnchored(paths, anchorFile(paths));
+            LedgerVerifier.Report report = LedgerVerifier.verifyAnchored(paths, anchorFile(paths, anchors));
             if (output.json) {
                 out.println(Json.write(report.toJson()));
             } else if (!report.present() && report.problems().isEmpty()) {
@@ -135,6 +141,9 @@ final class LedgerCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
+        @Option(names = "--anchors", paramLabel = "DIR", description = ANCHORS_HELP)
+        Path anchors;
+
         @Mixin
         JsonOption output;
 
@@ -145,7 +154,7 @@ final class LedgerCommand implements Runnable {
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
             LedgerPaths paths = LedgerPaths.forRoot(project.root());
-            Path file = anchorFile(paths);
+            Path file = anchorFile(paths, anchors);
             LedgerAnchor anchor;
             try {
                 LedgerAnchor previous = LedgerAnchor.read(file);

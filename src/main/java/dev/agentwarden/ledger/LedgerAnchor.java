@@ -71,20 +71,18 @@ public record LedgerAnchor(String project, String segment, long line, String has
         return new LedgerAnchor(p, s, n, h, c, ts);
     }
 
-    /** Writes this anchor to {@code file}, creating its directories 0700; the file is 0600. */
+    /** Writes this anchor to {@code file}, creating its directory 0700; the file is 0600. */
     public void write(Path file) throws IOException {
-        Path anchors = file.getParent();
+        Path anchors = file.toAbsolutePath().getParent();
         Path app = anchors.getParent();
-        if (!Files.isDirectory(app.getParent())) {
-            Files.createDirectories(app.getParent());
+        if (!Files.isDirectory(app)) {
+            Files.createDirectories(app);
         }
-        for (Path d : new Path[] {app, anchors}) {
-            if (!Files.exists(d, LinkOption.NOFOLLOW_LINKS)) {
-                Files.createDirectory(d, PosixFilePermissions.asFileAttribute(DIR_MODE));
-                Files.setPosixFilePermissions(d, DIR_MODE);
-            }
-            requirePrivate(d, true);
+        if (!Files.exists(anchors, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createDirectory(anchors, PosixFilePermissions.asFileAttribute(DIR_MODE));
+            Files.setPosixFilePermissions(anchors, DIR_MODE);
         }
+        requirePrivate(anchors, true);
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("v", LedgerLine.VERSION);
         o.put("project", project);
