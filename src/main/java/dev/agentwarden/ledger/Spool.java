@@ -13,11 +13,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Events that a writer could not put in the chain because the ledger lock stayed out of reach for
  * its whole budget: one file each under {@code .warden/state/ledger/spool/}, named
- * {@code <epoch ms, 13 digits>-<pid>-<random>.json} and created exclusively, holding what the
+ * {@code <epoch ms, 13 digits>-<pid>-<sequence, 9 digits>-<random>.json} and created exclusively, holding what the
  * event needs to be recorded later ({@code kind} {@code line}: the line's fields; {@code kind}
  * {@code subagent}: the reduced subagent fields and settings, never the raw payload). The next
  * writer that holds the lock folds them into the chain, oldest first, each stamped with its own
@@ -31,6 +32,8 @@ final class Spool {
     /** Most files one transaction folds, so that one writer holds the lock for a bounded time. */
     static final int MAX_FOLD = 256;
     static final String SUFFIX = ".json";
+    /** Orders one process's spool files that share a millisecond. */
+    private static final AtomicLong SEQUENCE = new AtomicLong();
 
     private Spool() {
     }
@@ -63,7 +66,12 @@ final class Spool {
         for (int i = stamp.length(); i < 13; i++) {
             name.append('0');
         }
+        String seq = Long.toString(SEQUENCE.incrementAndGet());
         name.append(stamp).append('-').append(ProcessHandle.current().pid()).append('-');
+        for (int i = seq.length(); i < 9; i++) {
+            name.append('0');
+        }
+        name.append(seq).append('-');
         try {
             for (int attempt = 0; ; attempt++) {
                 Path file = paths.spoolDir().resolve(name + Long.toHexString(ThreadLocalRandom.current().nextLong()) + SUFFIX);
