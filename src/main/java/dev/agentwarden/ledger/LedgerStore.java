@@ -67,7 +67,7 @@ public final class LedgerStore {
      * writes or removes is serialised against all other writers, in this and other processes. Close
      * it (try-with-resources) to update the head and release the lock.
      *
-     * Spooled events are folded in before it is returned.
+     * The chain's end is found and spooled events are folded in before it is returned.
      *
      * @throws LedgerException {@code ledger_lock_timeout} when the lock is not free within the budget
      */
@@ -77,6 +77,7 @@ public final class LedgerStore {
                 TimeUnit.MILLISECONDS.toNanos(lockWaitMs));
         Transaction tx = new Transaction(lock, clock.millis());
         try {
+            tx.ensureTail();
             Spool.foldInto(tx);
         } catch (IOException | RuntimeException e) {
             tx.close();
@@ -150,6 +151,13 @@ public final class LedgerStore {
 
         void resetInstant() {
             now = start;
+        }
+
+        /** Finds the chain's end before anything else is written, so that an unusable ledger fails first. */
+        void ensureTail() throws IOException {
+            if (tail == null) {
+                tail = resolveTail();
+            }
         }
 
         /** The instant of this transaction in epoch milliseconds, read once from the clock. */
