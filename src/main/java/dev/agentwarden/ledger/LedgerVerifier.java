@@ -87,7 +87,13 @@ public final class LedgerVerifier {
             problems.add(LedgerProblem.error("ledger_unsafe", "", e.getMessage()));
             return new Report(true, 0, 0, problems);
         }
-        ChainHead.Loaded loaded = LedgerStore.readHead(paths);
+        ChainHead.Loaded loaded;
+        try {
+            loaded = LedgerStore.readHead(paths);
+        } catch (dev.agentwarden.io.UnsafeFileException e) {
+            problems.add(LedgerProblem.error("ledger_unsafe", ".lock", e.getMessage()));
+            loaded = ChainHead.load(paths.headFile());
+        }
         ChainHead head = loaded.head();
         Walk walk = new Walk(head, anchor);
         LedgerReader.read(paths, walk);
@@ -100,7 +106,13 @@ public final class LedgerVerifier {
         if (anchor != null) {
             checkAnchor(anchor, segments, walk, problems);
         }
-        List<String> spooled = Spool.pending(paths);
+        List<String> spooled;
+        try {
+            spooled = Spool.pending(paths);
+        } catch (dev.agentwarden.io.UnsafeFileException e) {
+            problems.add(LedgerProblem.error("ledger_unsafe", "spool/", e.getMessage()));
+            spooled = List.of();
+        }
         if (!spooled.isEmpty()) {
             problems.add(LedgerProblem.warning("ledger_spooled", "spool/", spooled.size()
                     + " event(s) wait in the spool (the lock was out of reach when they happened), oldest "

@@ -59,6 +59,18 @@ final class Spool {
      * ({@code ledger_event_lost}), for the caller to report loudly.
      */
     static LedgerException spoolOrLose(LedgerPaths paths, LedgerException cause, Map<String, Object> entry) {
+        // An interrupted thread's file channels close at once; write the spool file first, then keep the interrupt.
+        boolean interrupted = Thread.interrupted();
+        try {
+            return spool(paths, cause, entry);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static LedgerException spool(LedgerPaths paths, LedgerException cause, Map<String, Object> entry) {
         byte[] bytes = Json.write(entry).getBytes(StandardCharsets.UTF_8);
         long ts = entry.get("ts_ms") instanceof Long t ? t : 0L;
         String stamp = Long.toString(Math.max(0, ts));

@@ -128,6 +128,30 @@ class LedgerSpoolTest {
         assertThat(chain().get(0)).containsEntry("spooled", true).containsEntry("n", 1L);
     }
 
+    /** A built-in past its deadline is interrupted (BoundedBuiltin): its event must still reach the spool. */
+    @Test
+    void record_interruptedWhileWaitingForTheLock_spoolsTheEvent() throws Exception {
+        LedgerStore store = new LedgerStore(paths, clock);
+        Throwable[] outcome = new Throwable[1];
+        try (LedgerStore.Transaction held = store.begin()) {
+            Thread waiter = new Thread(() -> {
+                try {
+                    SubagentLedger.record(SubagentLedger.Kind.START, payload("a1"), "s1", LedgerSettings.DEFAULTS,
+                            new LedgerStore(paths, clock, 600_000));
+                } catch (Throwable t) {
+                    outcome[0] = t;
+                }
+            });
+            waiter.start();
+            waiter.interrupt();
+            waiter.join(60_000);
+            assertThat(waiter.isAlive()).isFalse();
+        }
+        assertThat(outcome[0]).isInstanceOfSatisfying(LedgerException.class,
+                e -> assertThat(e.code()).isEqualTo("ledger_event_spooled"));
+        assertThat(Spool.pending(paths)).hasSize(1);
+    }
+
     @Test
     void fold_unreadableSpoolFile_isRecordedAsGapNotDropped() throws IOException {
         Files.createDirectories(paths.spoolDir());
