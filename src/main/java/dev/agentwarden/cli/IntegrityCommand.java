@@ -1,7 +1,5 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.io.StateFiles;
-import dev.agentwarden.io.UnsafeFileException;
 import dev.agentwarden.integrity.AcceptanceFixtures;
 import dev.agentwarden.integrity.AgentSelection;
 import dev.agentwarden.integrity.BoundaryProfile;
@@ -16,9 +14,10 @@ import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.ReleaseSource;
 import dev.agentwarden.integrity.ReleaseSources;
 import dev.agentwarden.integrity.SourceReader;
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.io.UnsafeFileException;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
@@ -110,7 +111,7 @@ public final class LedgerStore {
      * half done; {@code null} when there is none.
      */
     static ChainHead.Loaded readHead(LedgerPaths paths) throws IOException {
-        if (!Files.exists(paths.lockFile(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(paths.lockFile(), LinkOption.NOFOLLOW_LINKS)) {
             return ChainHead.load(paths.headFile());
         }
         try (LedgerLock ignored = LedgerLock.shared(paths.lockFile())) {

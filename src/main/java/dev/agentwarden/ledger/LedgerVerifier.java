@@ -1,7 +1,9 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.io.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,21 +78,21 @@ public final class LedgerVerifier {
         List<LedgerProblem> problems = new ArrayList<>();
         List<String> segments;
         try {
-            if (!Files.exists(paths.ledgerDir(), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            if (!Files.exists(paths.ledgerDir(), LinkOption.NOFOLLOW_LINKS)) {
                 if (anchor != null) {
                     problems.add(anchorGone(anchor, "there is no ledger at all"));
                 }
                 return new Report(false, 0, 0, problems);
             }
             segments = paths.segments();
-        } catch (dev.agentwarden.io.UnsafeFileException e) {
+        } catch (UnsafeFileException e) {
             problems.add(LedgerProblem.error("ledger_unsafe", "", e.getMessage()));
             return new Report(true, 0, 0, problems);
         }
         ChainHead.Loaded loaded;
         try {
             loaded = LedgerStore.readHead(paths);
-        } catch (dev.agentwarden.io.UnsafeFileException e) {
+        } catch (UnsafeFileException e) {
             problems.add(LedgerProblem.error("ledger_unsafe", ".lock", e.getMessage()));
             loaded = ChainHead.load(paths.headFile());
         }
@@ -109,7 +111,7 @@ public final class LedgerVerifier {
         List<String> spooled;
         try {
             spooled = Spool.pending(paths);
-        } catch (dev.agentwarden.io.UnsafeFileException e) {
+        } catch (UnsafeFileException e) {
             problems.add(LedgerProblem.error("ledger_unsafe", "spool/", e.getMessage()));
             spooled = List.of();
         }
