@@ -87,6 +87,24 @@ class LedgerStateSafetyTest {
     }
 
     @Test
+    void append_wardenDirectorySymlinkedOutOfProject_isRefused() throws IOException {
+        Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+        Path warden = project.resolve(".warden");
+        try (var walk = Files.walk(warden)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+        Files.createSymbolicLink(warden, elsewhere);
+
+        assertThatThrownBy(() -> start("a1")).isInstanceOfSatisfying(UnsafeFileException.class,
+                e -> assertThat(e.code()).isEqualTo("state_symlink_refused"));
+        try (var list = Files.list(elsewhere)) {
+            assertThat(list).isEmpty();
+        }
+    }
+
+    @Test
     void append_openRecordDirectorySymlinkedOutOfProject_isRefused() throws IOException {
         Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
         Files.createSymbolicLink(paths.openDir(), elsewhere);
