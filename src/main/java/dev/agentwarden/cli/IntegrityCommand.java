@@ -14,9 +14,10 @@ import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.ReleaseSource;
 import dev.agentwarden.integrity.ReleaseSources;
 import dev.agentwarden.integrity.SourceReader;
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.io.UnsafeFileException;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -465,19 +466,18 @@ final class IntegrityCommand implements Runnable {
         return name.endsWith(".md") ? name.substring(0, name.length() - ".md".length()) : name;
     }
 
-    /** Reads a whole file of at most {@code max} bytes. */
+    /** Reads a whole regular file of at most {@code max} bytes (a link is followed to a regular file; a FIFO or device is refused unopened). */
     static byte[] readBounded(Path file, long max) {
         if (max < 1 || max > SourceReader.MAX_MAX_BYTES) {
             throw new IllegalArgumentException("--max-bytes must be within 1.." + SourceReader.MAX_MAX_BYTES);
         }
-        try (InputStream in = Files.newInputStream(file)) {
-            byte[] bytes = in.readNBytes((int) max + 1);
-            if (bytes.length > max) {
-                throw new IntegrityException("attached_too_large", file + " is over " + max + " bytes (--max-bytes)");
-            }
-            return bytes;
+        try {
+            return StateFiles.readAll(file, max, true);
         } catch (NoSuchFileException e) {
             throw new IntegrityException("attached_unreadable", file + " does not exist");
+        } catch (UnsafeFileException e) {
+            throw new IntegrityException("file_too_large".equals(e.code()) ? "attached_too_large" : "attached_unreadable",
+                    "file_too_large".equals(e.code()) ? file + " is over " + max + " bytes (--max-bytes)" : e.getMessage());
         } catch (IOException e) {
             throw new IntegrityException("attached_unreadable", file + ": " + e.getMessage());
         }

@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.json.Json;
+import dev.agentwarden.ledger.LedgerAnchor;
 import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerProblem;
 import dev.agentwarden.ledger.LedgerSettings;
@@ -12,6 +13,10 @@ import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.time.Clock;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,9 +25,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code warden ledger stats|verify}: reports on the subagent lifecycle ledger. */
-@Command(name = "ledger", description = "Report on and verify the subagent lifecycle ledger.",
-        subcommands = {LedgerCommand.Stats.class, LedgerCommand.Verify.class})
+/** {@code warden ledger stats|verify|anchor}: reports on the subagent lifecycle ledger. */
+@Command(name = "ledger", description = "Report on, verify and anchor the subagent lifecycle ledger.",
+        subcommands = {LedgerCommand.Stats.class, LedgerCommand.Verify.class, LedgerCommand.Anchor.class})
 final class LedgerCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -82,12 +87,24 @@ final class LedgerCommand implements Runnable {
         }
     }
 
-    /** Checks the hash chain and the head; exit 0 intact, 1 integrity errors. */
+    /** Where this project's anchor lives: in {@code anchors} when given, else in the user's state. */
+    static Path anchorFile(LedgerPaths paths, Path anchors) throws IOException {
+        Path file = LedgerAnchor.fileFor(paths.root().toRealPath(), System.getenv());
+        return anchors == null ? file : anchors.resolve(file.getFileName());
+    }
+
+    static final String ANCHORS_HELP = "Directory of anchors (default: ${XDG_STATE_HOME:-~/.local/state}/agent-warden/anchors).";
+
+    /** Checks the hash chain, the head and the anchor; exit 0 intact, 1 integrity errors. */
     @Command(name = "verify", description = "Check the ledger's hash chain: detects edited, deleted and reordered "
-            + "lines and lines cut from the end; torn lines from crashes are warnings.")
+            + "lines, lines cut from the end, a missing or damaged head, and (after `warden ledger anchor`) a "
+            + "history rewritten or deleted before the anchored line; torn lines from crashes are warnings.")
     static final class Verify implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
+        @Option(names = "--anchors", paramLabel = "DIR", description = ANCHORS_HELP)
+        Path anchors;
 
         @Mixin
         JsonOption output;
@@ -99,10 +116,10 @@ final class LedgerCommand implements Runnable {
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
             LedgerPaths paths = LedgerPaths.forRoot(project.root());
-            LedgerVerifier.Report report = LedgerVerifier.verify(paths);
+            LedgerVerifier.Report report = LedgerVerifier.verifyAnchored(paths, anchorFile(paths, anchors));
             if (output.json) {
                 out.println(Json.write(report.toJson()));
-            } else if (!report.present()) {
+            } else if (!report.present() && report.problems().isEmpty()) {
                 out.println("no ledger at " + paths.ledgerDir());
             } else {
                 out.println("ledger: " + paths.ledgerDir());
@@ -113,6 +130,54 @@ final class LedgerCommand implements Runnable {
                         report.problems().size() - errors);
             }
             return report.intact() ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
+        }
+    }
+
+    /** Writes the chain's last line to the user's own state, so that verify can detect a rewritten history. */
+    @Command(name = "anchor", description = "Record the ledger's current last line (position and hash) outside the "
+            + "project, in ${XDG_STATE_HOME:-~/.local/state}/agent-warden/anchors/; `warden ledger verify` then fails "
+            + "when the history up to it was rewritten or deleted. Refuses a ledger that does not verify.")
+    static final class Anchor implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--anchors", paramLabel = "DIR", description = ANCHORS_HELP)
+        Path anchors;
+
+        @Mixin
+        JsonOption output;
+
+        @Mixin
+        ProjectDirOption project;
+
+        @Override
+        public Integer call() throws IOException {
+            PrintWriter out = spec.commandLine().getOut();
+            LedgerPaths paths = LedgerPaths.forRoot(project.root());
+            Path file = anchorFile(paths, anchors);
+            LedgerAnchor anchor;
+            try {
+                LedgerAnchor previous = LedgerAnchor.read(file);
+                anchor = LedgerVerifier.position(paths, previous, paths.root().toRealPath().toString(),
+                        Instant.now(Clock.systemUTC()).toString());
+                anchor.write(file);
+            } catch (IOException e) {
+                spec.commandLine().getErr().println("warden ledger anchor: " + e.getMessage());
+                return ExitCode.FINDINGS.code();
+            }
+            if (output.json) {
+                Map<String, Object> o = new LinkedHashMap<>();
+                o.put("anchor", file.toString());
+                o.put("segment", anchor.segment());
+                o.put("line", anchor.line());
+                o.put("hash", anchor.hash());
+                o.put("chain_lines", anchor.chainLines());
+                out.println(Json.write(o));
+            } else {
+                out.println("anchored " + anchor.chainLines() + " chain lines, ending at " + anchor.segment() + ".jsonl:"
+                        + anchor.line() + " (" + anchor.hash().substring(0, 12) + "), in " + file);
+            }
+            return ExitCode.OK.code();
         }
     }
 }

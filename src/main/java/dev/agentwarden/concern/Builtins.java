@@ -79,6 +79,15 @@ public final class Builtins {
         return out;
     }
 
+    /**
+     * Whether the named built-in reads or writes files (the ledger, agent files, the evidence log),
+     * so that the dispatcher runs it under its deadline on a worker thread; the others only look
+     * at the payload and run inline.
+     */
+    public static boolean touchesFiles(String name) {
+        return "subagent-ledger".equals(name) || "spawn-guard".equals(name) || "integrity-attach".equals(name);
+    }
+
     public static boolean exists(String name) {
         return NAMES.contains(name);
     }

@@ -10,8 +10,9 @@ import java.io.IOException;
 
 /**
  * Built-in {@code spawn-guard} on {@code pre_tool_use} for subagent-dispatch tools
- * ({@link SpawnGuard}). Posture comes from the manifest. In shadow and advisory posture any failure
- * is swallowed and the tool call proceeds; in blocking posture a failure to read the open set
+ * ({@link SpawnGuard}). Posture comes from the manifest. In shadow and advisory posture a failure
+ * lets the tool call proceed, reported as an error outcome (a stderr note, fail-open), as is a line
+ * that could not be recorded or was only spooled; in blocking posture a failure to read the open set
  * propagates, so the concern's {@code fail_closed} setting decides. Settings: {@link GuardSettings}.
  */
 final class SpawnGuardConcern implements Concern {
@@ -26,12 +27,16 @@ final class SpawnGuardConcern implements Concern {
                     SubagentFields.callerRef(context.event().payload()),
                     SubagentFields.sessionLabel(context.event().sessionId()));
             outcome = SpawnGuard.evaluate(request, settings, posture,
-                    new LedgerStore(new LedgerPaths(context.stateHome()), context.clock()), !Replay.active(context.env()));
+                    new LedgerStore(new LedgerPaths(context.stateHome()), context.clock(),
+                            SubagentLedgerConcern.lockWaitMs(context.spec().timeoutMs())), !Replay.active(context.env()));
         } catch (IOException | RuntimeException e) {
             if (posture == Posture.BLOCKING) {
                 throw e;
             }
-            return ConcernResult.allow();
+            return ConcernResult.error("spawn guard could not run: " + e.getMessage());
+        }
+        if (outcome.recordProblem() != null && outcome.action() == SpawnGuard.Action.NONE) {
+            return ConcernResult.error("spawn-guard line not recorded: " + outcome.recordProblem());
         }
         switch (outcome.action()) {
             case DENY:

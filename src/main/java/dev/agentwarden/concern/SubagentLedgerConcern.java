@@ -8,8 +8,11 @@ import dev.agentwarden.ledger.SubagentLedger;
 
 /**
  * Built-in {@code subagent-ledger}: records subagent starts and stops in the project's ledger
- * ({@link SubagentLedger}). Capture only: it allows on every path, including a malformed payload,
- * bad settings and an unwritable disk, since a measurement must never disturb the agent. Settings:
+ * ({@link SubagentLedger}). Capture only: it never blocks, including on a malformed payload, bad
+ * settings and an unwritable disk, since a measurement must never disturb the agent; but it is never
+ * silent either: an event it could not record, or could only spool, comes back as an error outcome,
+ * which the dispatcher turns into a stderr note (fail-open). It waits for the ledger lock for three
+ * quarters of its {@code timeout_ms}, leaving the rest to spool the event. Settings:
  * {@link LedgerSettings}. With {@code WARDEN_REPLAY=1} (or agent-config's {@code AGENT_CONFIG_REPLAY=1})
  * it writes nothing.
  */
@@ -26,10 +29,16 @@ final class SubagentLedgerConcern implements Concern {
         try {
             SubagentLedger.record(kind, context.event().payload(), context.event().sessionId(),
                     LedgerSettings.from(context.spec().settings()),
-                    new LedgerStore(new LedgerPaths(context.stateHome()), context.clock()));
-        } catch (Exception | StackOverflowError | OutOfMemoryError capturedOnly) {
-            // capture only: a lost measurement is the whole cost of a failure here
+                    new LedgerStore(new LedgerPaths(context.stateHome()), context.clock(),
+                            lockWaitMs(context.spec().timeoutMs())));
+        } catch (Exception | StackOverflowError | OutOfMemoryError e) {
+            return ConcernResult.error("ledger not written: " + e.getMessage());
         }
         return ConcernResult.allow();
+    }
+
+    /** The lock wait within a concern's budget: three quarters of it, the rest left to spool the event. */
+    static long lockWaitMs(int timeoutMs) {
+        return Math.max(1, timeoutMs * 3L / 4);
     }
 }

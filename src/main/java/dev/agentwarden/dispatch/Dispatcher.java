@@ -26,7 +26,8 @@ import java.util.Map;
  * posture ceiling (shadow emits nothing, advisory never blocks); at most one ranked nudge.
  *
  * <p>It never throws for a concern: each run is guarded and a failure becomes the concern's
- * defined outcome.
+ * defined outcome. Every concern has a deadline, its {@code timeout_ms}: a process concern is
+ * killed past it, a built-in that does file I/O is interrupted ({@link BoundedBuiltin}).
  */
 public final class Dispatcher {
     private final Manifest manifest;
@@ -100,7 +101,9 @@ public final class Dispatcher {
                 if (concern == null) {
                     return ConcernResult.error("unknown built-in " + spec.builtinName());
                 }
-                ConcernResult result = concern.evaluate(new ConcernContext(event, spec, clock, stateHome, env));
+                ConcernContext context = new ConcernContext(event, spec, clock, stateHome, env);
+                ConcernResult result = Builtins.touchesFiles(spec.builtinName())
+                        ? BoundedBuiltin.run(concern, context, spec.timeoutMs()) : concern.evaluate(context);
                 return result == null ? ConcernResult.allow() : result;
             }
             return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec), childEnv,

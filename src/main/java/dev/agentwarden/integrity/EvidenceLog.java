@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -11,9 +12,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import java.nio.channels.Channels;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,15 +35,23 @@ public final class EvidenceLog implements Recorder.Sink {
     /** Largest log read back. */
     public static final long MAX_FILE_BYTES = 256L * 1024 * 1024;
 
+    private final Path root;
     private final Path file;
 
+    /** A log at {@code file}; only the file itself is checked when written (no link, regular). */
     public EvidenceLog(Path file) {
+        this(file.toAbsolutePath().getParent(), file);
+    }
+
+    private EvidenceLog(Path root, Path file) {
+        this.root = root;
         this.file = file;
     }
 
-    /** The log under a {@code .warden} directory. */
+    /** The log under a {@code .warden} directory; no directory from the project down may be a link. */
     public static EvidenceLog under(Path stateHome) {
-        return new EvidenceLog(stateHome.resolve(RELATIVE));
+        Path home = stateHome.toAbsolutePath().normalize();
+        return new EvidenceLog(home.getParent() == null ? home : home.getParent(), home.resolve(RELATIVE));
     }
 
     public Path file() {
@@ -53,13 +61,8 @@ public final class EvidenceLog implements Recorder.Sink {
     @Override
     public void accept(Recorded r) throws IOException {
         byte[] line = (Json.write(EvidenceCodec.toJson(r)) + "\n").getBytes(StandardCharsets.UTF_8);
-        Path dir = file.getParent();
-        if (dir != null) {
-            Files.createDirectories(dir);
-        }
         synchronized (IN_PROCESS.computeIfAbsent(file.toAbsolutePath().normalize(), k -> new Object())) {
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND);
+            try (FileChannel ch = StateFiles.openAppend(root, file);
                  FileLock ignored = ch.lock()) {
                 ByteBuffer buf = ByteBuffer.wrap(line);
                 while (buf.hasRemaining()) {
@@ -94,17 +97,24 @@ public final class EvidenceLog implements Recorder.Sink {
      * @throws IntegrityException {@code evidence_unreadable} or {@code evidence_too_large}
      */
     public static List<Line> read(Path file) {
+        FileChannel channel;
         long size;
         try {
-            size = Files.size(file);
+            channel = StateFiles.openRead(file, false);
+            size = channel.size();
         } catch (IOException e) {
             throw new IntegrityException("evidence_unreadable", file + ": " + e.getMessage());
         }
         if (size > MAX_FILE_BYTES) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // refusing it anyway
+            }
             throw new IntegrityException("evidence_too_large", file + " is " + size + " bytes; the limit is " + MAX_FILE_BYTES);
         }
         List<Line> out = new ArrayList<>();
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+        try (InputStream in = new BufferedInputStream(new BoundedInput(Channels.newInputStream(channel), MAX_FILE_BYTES))) {
             ByteArrayOutputStream line = new ByteArrayOutputStream();
             boolean tooLong = false;
             int number = 0;
@@ -142,6 +152,40 @@ public final class EvidenceLog implements Recorder.Sink {
             throw new IntegrityException("evidence_unreadable", file + ": " + e.getMessage());
         }
         return out;
+    }
+
+    /** Stops after {@code limit} bytes, so a log growing while it is read cannot make the read endless. */
+    private static final class BoundedInput extends java.io.FilterInputStream {
+        private long left;
+
+        BoundedInput(InputStream in, long limit) {
+            super(in);
+            this.left = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            if (left <= 0) {
+                return -1;
+            }
+            int b = super.read();
+            if (b >= 0) {
+                left--;
+            }
+            return b;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (left <= 0) {
+                return -1;
+            }
+            int n = super.read(b, off, (int) Math.min(len, left));
+            if (n > 0) {
+                left -= n;
+            }
+            return n;
+        }
     }
 
     @SuppressWarnings("unchecked")

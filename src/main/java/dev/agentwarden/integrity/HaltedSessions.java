@@ -1,10 +1,10 @@
 package dev.agentwarden.integrity;
 
-import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.io.UnsafeFileException;
 import dev.agentwarden.manifest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -22,33 +22,35 @@ final class HaltedSessions {
     /** Longest reason read back from a marker. */
     private static final int MAX_REASON_BYTES = 16 * 1024;
 
+    private final Path root;
     private final Path dir;
 
     HaltedSessions(Path stateHome) {
-        this.dir = stateHome.resolve(RELATIVE);
+        Path home = stateHome.toAbsolutePath().normalize();
+        this.root = home.getParent() == null ? home : home.getParent();
+        this.dir = home.resolve(RELATIVE);
     }
 
-    /** Records a halt for a host session, replacing any earlier one. */
+    /** Records a halt for a host session, replacing any earlier one; no link is followed, none left the project. */
     void record(String hostSessionId, String reason) throws IOException {
-        Files.createDirectories(dir);
-        AtomicWrite.write(marker(hostSessionId), reason.getBytes(StandardCharsets.UTF_8));
+        StateFiles.replace(root, marker(hostSessionId), reason.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Forgets a host session's halt (a later start of the same session passed the gate). */
     void clear(String hostSessionId) throws IOException {
-        Files.deleteIfExists(marker(hostSessionId));
+        StateFiles.delete(root, marker(hostSessionId));
     }
 
     /** The recorded halt reason, or {@code null} when the session was not halted. */
     String reason(String hostSessionId) throws IOException {
         Path marker = marker(hostSessionId);
         try {
-            if (Files.size(marker) > MAX_REASON_BYTES) {
-                return "integrity halt (reason over " + MAX_REASON_BYTES + " bytes not shown; see " + marker + ")";
-            }
-            return new String(Files.readAllBytes(marker), StandardCharsets.UTF_8);
+            return new String(StateFiles.readAll(marker, MAX_REASON_BYTES, false), StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             return null;
+        } catch (UnsafeFileException e) {
+            // a marker Warden did not write as such still halts: the safe reading of a halt marker
+            return "integrity halt (marker " + marker + " unreadable: " + e.getMessage() + ")";
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.agentwarden.ledger;
 
 import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.List;
  * .warden/state/ledger/YYYY-MM.jsonl   hash-chained ledger segments, one per month
  * .warden/state/ledger/head.json       the chain's last line (segment, line count, hash)
  * .warden/state/ledger/.lock           the lock every ledger and open-record write holds
+ * .warden/state/ledger/spool/*.json    events written while the lock was out of reach, until folded in
  * .warden/state/open/&lt;ref&gt;.json        one record per live subagent dispatch
  * </pre>
  *
@@ -26,6 +28,12 @@ public record LedgerPaths(Path stateHome) {
     /** The paths for a resolved workspace root. */
     public static LedgerPaths forRoot(String root) {
         return new LedgerPaths(WorkspaceRoot.stateHome(root));
+    }
+
+    /** The project directory every state write must stay inside. */
+    public Path root() {
+        Path parent = stateHome.toAbsolutePath().normalize().getParent();
+        return parent == null ? stateHome.toAbsolutePath() : parent;
     }
 
     public Path ledgerDir() {
@@ -40,6 +48,11 @@ public record LedgerPaths(Path stateHome) {
         return ledgerDir().resolve(".lock");
     }
 
+    /** Events that could not take the lock in time; the next writer folds them into the chain. */
+    public Path spoolDir() {
+        return ledgerDir().resolve("spool");
+    }
+
     public Path headFile() {
         return ledgerDir().resolve("head.json");
     }
@@ -52,6 +65,9 @@ public record LedgerPaths(Path stateHome) {
     /** The months ({@code 2026-05}) that have a segment file, oldest first; empty when the ledger does not exist. */
     public List<String> segments() throws IOException {
         List<String> out = new ArrayList<>();
+        if (!StateFiles.isDirectory(root(), ledgerDir())) {
+            return List.of();
+        }
         // File.list, not a DirectoryStream, whose iterator pulls the lambda machinery into a cold dispatch.
         String[] names = ledgerDir().toFile().list();
         if (names == null) {

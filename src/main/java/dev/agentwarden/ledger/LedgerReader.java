@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.io.UnsafeFileException;
 import java.io.IOException;
 import java.util.Map;
 
@@ -50,10 +51,21 @@ public final class LedgerReader {
     private LedgerReader() {
     }
 
-    /** Reads every segment, oldest first; does nothing when there is no ledger. */
+    /**
+     * Reads every segment, oldest first; does nothing when there is no ledger. A segment that is not
+     * a regular file (a link, a FIFO, a device) or is over {@link LineScanner#MAX_FILE_BYTES} is not
+     * opened; it is reported as the error {@code ledger_segment_unreadable} and the rest are read.
+     */
     public static void read(LedgerPaths paths, Visitor visitor) throws IOException {
         for (String month : paths.segments()) {
-            try (LineScanner scanner = new LineScanner(paths.segment(month), LedgerLine.MAX_LINE_BYTES)) {
+            LineScanner opened;
+            try {
+                opened = new LineScanner(paths.segment(month), LedgerLine.MAX_LINE_BYTES);
+            } catch (UnsafeFileException | LedgerException e) {
+                visitor.problem(LedgerProblem.error("ledger_segment_unreadable", month + ".jsonl", e.getMessage()));
+                continue;
+            }
+            try (LineScanner scanner = opened) {
                 for (LineScanner.Line l = scanner.next(); l != null; l = scanner.next()) {
                     String where = month + ".jsonl:" + l.number();
                     visitor.physicalLine(month, l.number(), l.bytes());

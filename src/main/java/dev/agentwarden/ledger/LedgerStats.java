@@ -106,6 +106,10 @@ public final class LedgerStats {
         final List<LedgerProblem> problems = new ArrayList<>();
         long overBudgetCount;
         long chainLines;
+        /** {@code ledger_gap} lines: losses the chain itself records. */
+        long gaps;
+        /** Events waiting in the spool, not yet in the chain (so not in any count here). */
+        long spooled;
         OpenSet open;
 
         Report(LedgerPaths paths, LedgerSettings settings) {
@@ -132,6 +136,9 @@ public final class LedgerStats {
             o.put("ledger_present", open.ledgerPresent());
             o.put("chain_lines", chainLines);
             o.put("torn_lines", problems.stream().filter(p -> !p.error()).count());
+            o.put("unreadable_segments", problems.stream().filter(LedgerProblem::error).count());
+            o.put("gaps", gaps);
+            o.put("spooled", spooled);
             Map<String, Object> openNow = new LinkedHashMap<>();
             openNow.put("live", (long) open.live().size());
             openNow.put("stale", (long) open.stale().size());
@@ -159,6 +166,14 @@ public final class LedgerStats {
                     problems.isEmpty() ? "" : "; " + problems.size() + " line(s) skipped, see `warden ledger verify`");
             if (!open.ledgerPresent()) {
                 out.println("no ledger yet: no subagent event has been recorded in this project");
+            }
+            if (gaps > 0) {
+                out.printf("LOSS: %d ledger_gap line(s): the ledger lost lines or the head; counts below may be wrong"
+                        + " (see `warden ledger verify`)%n", gaps);
+            }
+            if (spooled > 0) {
+                out.printf("%d event(s) wait in the spool and are not counted yet; the next ledger write folds them in%n",
+                        spooled);
             }
             out.printf("open now: %d live, %d stale, %d invalid%n%n", open.live().size(), open.stale().size(),
                     open.invalid().size());
@@ -217,6 +232,9 @@ public final class LedgerStats {
             @Override
             public void entry(LedgerReader.Entry e) {
                 report.chainLines++;
+                if ("ledger_gap".equals(e.string("event"))) {
+                    report.gaps++;
+                }
                 add(report, settings, e);
             }
 
@@ -226,6 +244,7 @@ public final class LedgerStats {
             }
         });
         report.open = OpenSet.read(paths, clock.millis(), settings.ttlMs());
+        report.spooled = Spool.pending(paths).size();
         return report;
     }
 

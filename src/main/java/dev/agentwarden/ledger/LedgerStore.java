@@ -1,14 +1,14 @@
 package dev.agentwarden.ledger;
 
-import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.util.concurrent.TimeUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,18 +26,33 @@ import java.util.Map;
  * a newline (so it stays on disk as evidence and readers skip it) and chains onto the last line
  * that reads as a JSON object. When a writer finds the ledger shorter than {@code head.json}
  * records, it appends a {@code ledger_gap} line before its own, so the loss stays visible in the
- * chain itself.
+ * chain itself; likewise when lines exist but {@code head.json} is missing or invalid.
+ *
+ * <p>Every file is opened through {@link StateFiles}: no link is followed, nothing but a regular
+ * file is opened, and no write leaves the project. A writer that cannot take the lock within its
+ * budget leaves its event in the spool ({@link Spool}); the next writer that holds the lock folds
+ * spooled events into the chain first.
  */
 public final class LedgerStore {
     /** Bytes read from a segment's end to find its last line without scanning it. */
     private static final int TAIL_WINDOW = 8 * 1024;
 
+    /** How long a writer waits for the lock when given no budget; hosts allow a hook 60 s. */
+    public static final long DEFAULT_LOCK_WAIT_MS = 30_000;
+
     private final LedgerPaths paths;
     private final Clock clock;
+    private final long lockWaitMs;
 
     public LedgerStore(LedgerPaths paths, Clock clock) {
+        this(paths, clock, DEFAULT_LOCK_WAIT_MS);
+    }
+
+    /** @param lockWaitMs how long {@link #begin()} waits for the lock before it fails */
+    public LedgerStore(LedgerPaths paths, Clock clock, long lockWaitMs) {
         this.paths = paths;
         this.clock = clock;
+        this.lockWaitMs = lockWaitMs;
     }
 
     public LedgerPaths paths() {
@@ -53,19 +68,40 @@ public final class LedgerStore {
      * writes or removes is serialised against all other writers, in this and other processes. Close
      * it (try-with-resources) to update the head and release the lock.
      *
-     * @throws LedgerException {@code ledger_lock_timeout} when the lock is not free within 5 s
+     * The chain's end is found and spooled events are folded in before it is returned.
+     *
+     * @throws LedgerException {@code ledger_lock_timeout} when the lock is not free within the budget
      */
     public Transaction begin() throws IOException {
-        if (!Files.isDirectory(paths.ledgerDir())) {
-            Files.createDirectories(paths.ledgerDir());
+        StateFiles.ensureDirectory(paths.root(), paths.ledgerDir());
+        LedgerLock lock = LedgerLock.exclusive(paths.root(), paths.lockFile(),
+                TimeUnit.MILLISECONDS.toNanos(lockWaitMs));
+        Transaction tx = new Transaction(lock, clock.millis());
+        try {
+            tx.ensureTail();
+            Spool.foldInto(tx);
+        } catch (IOException | RuntimeException e) {
+            tx.close();
+            throw e;
         }
-        LedgerLock lock = LedgerLock.exclusive(paths.lockFile());
-        return new Transaction(lock, clock.millis());
+        return tx;
     }
 
-    /** Appends one line in a transaction of its own; returns the line as written. */
+    /**
+     * Appends one line in a transaction of its own; returns the line as written. When the lock is
+     * out of reach the line is spooled and {@code ledger_event_spooled} is thrown.
+     */
     public Map<String, Object> append(Map<String, Object> fields) throws IOException {
-        try (Transaction tx = begin()) {
+        Transaction tx;
+        try {
+            tx = begin();
+        } catch (LedgerException e) {
+            if (!Spool.lockUnavailable(e)) {
+                throw e;
+            }
+            throw Spool.spoolOrLose(paths, e, Spool.line(fields, clock.millis()));
+        }
+        try (tx) {
             return tx.append(fields);
         }
     }
@@ -74,12 +110,12 @@ public final class LedgerStore {
      * The chain head as the last writer left it, read under a shared lock so that no write is seen
      * half done; {@code null} when there is none.
      */
-    static ChainHead readHead(LedgerPaths paths) throws IOException {
-        if (!Files.exists(paths.lockFile())) {
-            return ChainHead.read(paths.headFile());
+    static ChainHead.Loaded readHead(LedgerPaths paths) throws IOException {
+        if (!Files.exists(paths.lockFile(), LinkOption.NOFOLLOW_LINKS)) {
+            return ChainHead.load(paths.headFile());
         }
         try (LedgerLock ignored = LedgerLock.shared(paths.lockFile())) {
-            return ChainHead.read(paths.headFile());
+            return ChainHead.load(paths.headFile());
         }
     }
 
@@ -87,17 +123,42 @@ public final class LedgerStore {
     private record Tail(String segment, long lines, String hash) {
     }
 
-    /** The operations available while the lock is held. One instant, {@link #nowMs()}, stamps them all. */
+    /**
+     * The operations available while the lock is held. One instant, {@link #nowMs()}, stamps them
+     * all, except spooled events being folded in, which keep the instant they were spooled at.
+     */
     public final class Transaction implements AutoCloseable {
         private final LedgerLock lock;
-        private final long now;
+        private final long start;
+        private long now;
         private Tail tail;
         private FileChannel out;
         private boolean appended;
 
         private Transaction(LedgerLock lock, long now) {
             this.lock = lock;
+            this.start = now;
             this.now = now;
+        }
+
+        LedgerPaths paths() {
+            return paths;
+        }
+
+        /** Stamps what follows with {@code ms} (a spooled event's instant); {@link #resetInstant()} undoes it. */
+        void stampAt(long ms) {
+            now = ms;
+        }
+
+        void resetInstant() {
+            now = start;
+        }
+
+        /** Finds the chain's end before anything else is written, so that an unusable ledger fails first. */
+        void ensureTail() throws IOException {
+            if (tail == null) {
+                tail = resolveTail();
+            }
         }
 
         /** The instant of this transaction in epoch milliseconds, read once from the clock. */
@@ -148,26 +209,20 @@ public final class LedgerStore {
 
         /** Writes (or replaces) an open record atomically. */
         public void putOpen(OpenRecord record) throws IOException {
-            if (!Files.isDirectory(paths.openDir())) {
-                Files.createDirectories(paths.openDir());
-            }
-            AtomicWrite.write(OpenSet.fileOf(paths, record.ref()), record.toBytes());
+            StateFiles.replace(paths.root(), OpenSet.fileOf(paths, record.ref()), record.toBytes());
         }
 
         /** Removes an open record; {@code true} when this call removed it. */
         public boolean removeOpen(String ref) throws IOException {
-            return Files.deleteIfExists(OpenSet.fileOf(paths, ref));
+            return StateFiles.delete(paths.root(), OpenSet.fileOf(paths, ref));
         }
 
         private void writeLine(String segment, byte[] line) throws IOException {
             if (out == null) {
-                out = FileChannel.open(paths.segment(segment), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                        StandardOpenOption.APPEND);
+                out = StateFiles.openAppend(paths.root(), paths.segment(segment));
             }
             ByteBuffer buf = ByteBuffer.allocate(line.length + 1).put(line).put((byte) '\n').flip();
-            while (buf.hasRemaining()) {
-                out.write(buf);
-            }
+            StateFiles.writeFully(out, buf, -1);
             appended = true;
         }
 
@@ -186,7 +241,7 @@ public final class LedgerStore {
             } finally {
                 try {
                     if (appended) {
-                        new ChainHead(tail.segment(), tail.lines(), tail.hash()).write(paths.headFile());
+                        new ChainHead(tail.segment(), tail.lines(), tail.hash()).write(paths.root(), paths.headFile());
                     }
                 } finally {
                     lock.close();
@@ -197,7 +252,18 @@ public final class LedgerStore {
         /** Finds the chain's end: from {@code head.json} when it matches the last segment's last line, else by scanning. */
         private Tail resolveTail() throws IOException {
             List<String> segments = paths.segments();
-            ChainHead head = ChainHead.read(paths.headFile());
+            ChainHead.Loaded loaded = ChainHead.load(paths.headFile());
+            ChainHead head = loaded.head();
+            if (head == null && !segments.isEmpty()) {
+                Tail found = rescan(segments, null);
+                if (found.lines() > 0 || !found.hash().equals(LedgerLine.GENESIS)) {
+                    appendGap(found, null, loaded.missing()
+                            ? "head.json is missing while the ledger holds lines"
+                            : "head.json is unusable (" + loaded.problem() + ") while the ledger holds lines");
+                    return tail;
+                }
+                return found;
+            }
             if (segments.isEmpty()) {
                 Tail fresh = new Tail(null, 0, LedgerLine.GENESIS);
                 if (head != null) {
@@ -238,8 +304,8 @@ public final class LedgerStore {
                 }
             }
             if (torn) {
-                try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
-                    ch.write(ByteBuffer.wrap(new byte[] {'\n'}));
+                try (FileChannel ch = StateFiles.openAppend(paths.root(), file)) {
+                    StateFiles.writeFully(ch, ByteBuffer.wrap(new byte[] {'\n'}), -1);
                 }
             }
             for (int i = segments.size() - 2; lastGood == null && i >= 0; i--) {
@@ -265,9 +331,9 @@ public final class LedgerStore {
             tail = found;
             Map<String, Object> gap = new LinkedHashMap<>();
             gap.put("event", "ledger_gap");
-            gap.put("expected_segment", head.segment());
-            gap.put("expected_lines", head.lines());
-            gap.put("expected_hash", head.hash());
+            gap.put("expected_segment", head == null ? null : head.segment());
+            gap.put("expected_lines", head == null ? null : head.lines());
+            gap.put("expected_hash", head == null ? null : head.hash());
             gap.put("detail", detail);
             append(gap);
         }
@@ -291,15 +357,22 @@ public final class LedgerStore {
      * empty, does not end with a newline, or its last line is longer than the tail window.
      */
     static byte[] lastCompleteLine(Path file) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
-            long size = raf.length();
+        try (FileChannel ch = StateFiles.openRead(file, false)) {
+            long size = ch.size();
             if (size == 0) {
                 return null;
             }
             int window = (int) Math.min(size, TAIL_WINDOW);
             byte[] buf = new byte[window];
-            raf.seek(size - window);
-            raf.readFully(buf);
+            ByteBuffer into = ByteBuffer.wrap(buf);
+            long pos = size - window;
+            while (into.hasRemaining()) {
+                int n = ch.read(into, pos);
+                if (n < 0) {
+                    return null;
+                }
+                pos += n;
+            }
             if (buf[window - 1] != '\n') {
                 return null;
             }

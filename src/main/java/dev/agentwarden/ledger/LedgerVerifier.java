@@ -1,7 +1,10 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.io.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,8 +18,13 @@ import java.util.Map;
  * lines cut from the end disagree with the head. Torn lines are reported as warnings and skipped,
  * and the chain continues across them.
  *
+ * <p>Missing evidence fails too: lines without a head, an unusable head, a head whose segment is
+ * gone, and, with an {@link LedgerAnchor anchor}, an anchored line that is no longer there with
+ * its hash (or no ledger at all). Events waiting in the spool are reported as warnings.
+ *
  * <p>The chain is unkeyed: it shows edits, deletions and reordering by anyone who does not rewrite
- * every later line and the head; it is not a signature.
+ * every later line and the head; it is not a signature. Only an anchor kept outside the project
+ * shows a history rewritten with a recomputed chain, and only up to the anchored line.
  */
 public final class LedgerVerifier {
 
@@ -59,37 +67,154 @@ public final class LedgerVerifier {
     }
 
     public static Report verify(LedgerPaths paths) throws IOException {
-        if (!Files.isDirectory(paths.ledgerDir())) {
-            return new Report(false, 0, 0, List.of());
+        return verify(paths, null);
+    }
+
+    /**
+     * Verifies the chain and, when {@code anchor} is not {@code null}, that it still holds the
+     * anchored line.
+     */
+    public static Report verify(LedgerPaths paths, LedgerAnchor anchor) throws IOException {
+        List<LedgerProblem> problems = new ArrayList<>();
+        List<String> segments;
+        try {
+            if (!Files.exists(paths.ledgerDir(), LinkOption.NOFOLLOW_LINKS)) {
+                if (anchor != null) {
+                    problems.add(anchorGone(anchor, "there is no ledger at all"));
+                }
+                return new Report(false, 0, 0, problems);
+            }
+            segments = paths.segments();
+        } catch (UnsafeFileException e) {
+            problems.add(LedgerProblem.error("ledger_unsafe", "", e.getMessage()));
+            return new Report(true, 0, 0, problems);
         }
-        List<String> segments = paths.segments();
-        ChainHead head = LedgerStore.readHead(paths);
-        Walk walk = new Walk(head);
+        ChainHead.Loaded loaded;
+        try {
+            loaded = LedgerStore.readHead(paths);
+        } catch (UnsafeFileException e) {
+            problems.add(LedgerProblem.error("ledger_unsafe", ".lock", e.getMessage()));
+            loaded = ChainHead.load(paths.headFile());
+        }
+        ChainHead head = loaded.head();
+        Walk walk = new Walk(head, anchor);
         LedgerReader.read(paths, walk);
-        List<LedgerProblem> problems = walk.problems;
-        checkHead(head, segments, walk.physical, walk.headLineHash, walk.chainLines, problems);
+        problems.addAll(walk.problems);
+        if (loaded.problem() != null) {
+            problems.add(LedgerProblem.error("ledger_head_invalid", "head.json", loaded.problem()
+                    + "; lines cut from the end cannot be told apart from a damaged head"));
+        }
+        checkHead(head, segments, walk.physical, walk.headLineHash, walk.physicalLines, problems);
+        if (anchor != null) {
+            checkAnchor(anchor, segments, walk, problems);
+        }
+        List<String> spooled;
+        try {
+            spooled = Spool.pending(paths);
+        } catch (UnsafeFileException e) {
+            problems.add(LedgerProblem.error("ledger_unsafe", "spool/", e.getMessage()));
+            spooled = List.of();
+        }
+        if (!spooled.isEmpty()) {
+            problems.add(LedgerProblem.warning("ledger_spooled", "spool/", spooled.size()
+                    + " event(s) wait in the spool (the lock was out of reach when they happened), oldest "
+                    + spooled.get(0) + "; the next ledger write folds them into the chain"));
+        }
         return new Report(true, segments.size(), walk.chainLines, problems);
     }
 
+    /**
+     * Verifies against the anchor at {@code anchorFile} when there is one; an anchor that cannot be
+     * trusted or read is itself an error ({@code ledger_anchor_unusable}).
+     */
+    public static Report verifyAnchored(LedgerPaths paths, Path anchorFile) throws IOException {
+        LedgerAnchor anchor;
+        try {
+            anchor = LedgerAnchor.read(anchorFile);
+        } catch (IOException e) {
+            Report r = verify(paths, null);
+            List<LedgerProblem> problems = new ArrayList<>(r.problems());
+            problems.add(LedgerProblem.error("ledger_anchor_unusable", anchorFile.toString(), e.getMessage()));
+            return new Report(r.present(), r.segments(), r.chainLines(), problems);
+        }
+        return verify(paths, anchor);
+    }
+
+    /**
+     * The position to anchor: the chain's last line, when the ledger verifies intact against
+     * {@code previous} (which may be {@code null}).
+     *
+     * @throws LedgerException {@code ledger_not_intact} or {@code ledger_empty}
+     */
+    public static LedgerAnchor position(LedgerPaths paths, LedgerAnchor previous, String project, String ts)
+            throws IOException {
+        Report r = verify(paths, previous);
+        if (!r.intact()) {
+            throw new LedgerException("ledger_not_intact", "the ledger does not verify (run `warden ledger verify`);"
+                    + " an anchor would pin a damaged history");
+        }
+        ChainHead head = LedgerStore.readHead(paths).head();
+        Walk walk = new Walk(head, null);
+        LedgerReader.read(paths, walk);
+        if (walk.lastHash == null) {
+            throw new LedgerException("ledger_empty", "the ledger holds no chain line to anchor");
+        }
+        return new LedgerAnchor(project, walk.lastSegment, walk.lastLine, walk.lastHash, walk.chainLines, ts);
+    }
+
+    private static LedgerProblem anchorGone(LedgerAnchor anchor, String what) {
+        return LedgerProblem.error("ledger_anchor_missing", anchor.segment() + ".jsonl:" + anchor.line(),
+                "the anchor of " + anchor.ts() + " records " + anchor.chainLines() + " chain lines ending here, but "
+                        + what + ": the history was deleted");
+    }
+
+    private static void checkAnchor(LedgerAnchor anchor, List<String> segments, Walk walk, List<LedgerProblem> problems) {
+        if (!segments.contains(anchor.segment()) || walk.physical.getOrDefault(anchor.segment(), 0L) < anchor.line()) {
+            problems.add(anchorGone(anchor, "that line is not in the ledger"));
+        } else if (!anchor.hash().equals(walk.anchorLineHash) || walk.anchorChainIndex != anchor.chainLines()) {
+            problems.add(LedgerProblem.error("ledger_anchor_mismatch", anchor.segment() + ".jsonl:" + anchor.line(),
+                    "the anchor of " + anchor.ts() + " records hash " + shortHash(anchor.hash()) + " as chain line "
+                            + anchor.chainLines() + " here; the ledger now differs: the history was rewritten"));
+        }
+    }
+
     /** One pass over the lines: links each chain line to the one before it. */
-    private static final class Walk implements LedgerReader.Visitor {
+    static final class Walk implements LedgerReader.Visitor {
         private final ChainHead head;
+        private final LedgerAnchor anchor;
         private final List<LedgerProblem> problems = new ArrayList<>();
         private final Map<String, Long> physical = new HashMap<>();
         private String headLineHash;
+        private String anchorLineHash;
+        private long anchorChainIndex = -1;
         private long chainLines;
+        private long physicalLines;
         private String expectedPrev = LedgerLine.GENESIS;
         private String previousAt;
+        /** The last chain line: segment, physical line, hash. */
+        String lastSegment;
+        long lastLine;
+        String lastHash;
 
-        Walk(ChainHead head) {
+        Walk(ChainHead head, LedgerAnchor anchor) {
             this.head = head;
+            this.anchor = anchor;
+        }
+
+        long chainLines() {
+            return chainLines;
         }
 
         @Override
         public void physicalLine(String segment, long line, byte[] bytes) {
             physical.put(segment, line);
+            physicalLines++;
             if (head != null && segment.equals(head.segment()) && line == head.lines()) {
                 headLineHash = LedgerLine.hash(bytes);
+            }
+            if (anchor != null && segment.equals(anchor.segment()) && line == anchor.line()) {
+                anchorLineHash = LedgerLine.hash(bytes);
+                anchorChainIndex = chainLines + 1;
             }
         }
 
@@ -121,15 +246,19 @@ public final class LedgerVerifier {
             expectedPrev = LedgerLine.hash(e.bytes());
             previousAt = e.location();
             chainLines++;
+            lastSegment = e.segment();
+            lastLine = e.line();
+            lastHash = expectedPrev;
         }
     }
 
     private static void checkHead(ChainHead head, List<String> segments, Map<String, Long> physical,
-                                  String headLineHash, long chainLines, List<LedgerProblem> problems) {
+                                  String headLineHash, long physicalLines, List<LedgerProblem> problems) {
         if (head == null) {
-            if (chainLines > 0) {
-                problems.add(LedgerProblem.warning("ledger_head_missing", "head.json",
-                        "head.json is missing or unreadable; lines cut from the end cannot be detected"));
+            if (physicalLines > 0 && problems.stream().noneMatch(p -> p.code().equals("ledger_head_invalid"))) {
+                problems.add(LedgerProblem.error("ledger_head_missing", "head.json",
+                        "head.json is missing while the ledger holds lines: lines cut from the end (and the head"
+                                + " deleted to hide it) cannot be told apart"));
             }
             return;
         }

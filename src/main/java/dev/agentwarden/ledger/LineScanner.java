@@ -1,16 +1,18 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.io.StateFiles;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
  * Reads a file's physical lines as bytes, without the terminating {@code '\n'}. A line longer than
  * the cap is reported as overlong and its bytes are not kept, so a damaged file cannot exhaust
- * memory.
+ * memory. Only a regular file is opened (a link, FIFO or device is refused before opening, so a
+ * read can neither block nor run forever), and one larger than {@link #MAX_FILE_BYTES} is refused.
  */
 final class LineScanner implements Closeable {
 
@@ -25,17 +27,28 @@ final class LineScanner implements Closeable {
     record Line(int number, byte[] bytes, boolean terminated, boolean overlong) {
     }
 
-    private final InputStream in;
+    /** Largest segment read: a month of events is a few megabytes; this is a hundred times that. */
+    static final long MAX_FILE_BYTES = 256L * 1024 * 1024;
+
+    private final FileChannel in;
     private final int maxLineBytes;
     private final byte[] chunk = new byte[64 * 1024];
     private int chunkPos;
     private int chunkLen;
     private byte[] buf = new byte[1024];
     private int number;
+    private long remaining;
 
     LineScanner(Path file, int maxLineBytes) throws IOException {
-        this.in = Files.newInputStream(file);
+        this.in = StateFiles.openRead(file, false);
         this.maxLineBytes = maxLineBytes;
+        long size = in.size();
+        if (size > MAX_FILE_BYTES) {
+            in.close();
+            throw new LedgerException("ledger_segment_too_large", file + " holds " + size + " bytes; the limit is "
+                    + MAX_FILE_BYTES);
+        }
+        this.remaining = MAX_FILE_BYTES;
     }
 
     /** The next line, or {@code null} at the end of the file. */
@@ -64,8 +77,11 @@ final class LineScanner implements Closeable {
 
     private int read() throws IOException {
         if (chunkPos == chunkLen) {
-            chunkLen = in.read(chunk);
+            chunkLen = remaining <= 0 ? -1 : in.read(ByteBuffer.wrap(chunk, 0, (int) Math.min(chunk.length, remaining)));
             chunkPos = 0;
+            if (chunkLen > 0) {
+                remaining -= chunkLen;
+            }
             if (chunkLen <= 0) {
                 chunkLen = 0;
                 return -1;

@@ -1,7 +1,10 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.io.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,8 +37,8 @@ public record OpenSet(boolean ledgerPresent, List<OpenRecord> live, List<OpenRec
         List<LedgerProblem> invalid = new ArrayList<>();
         // File.list rather than a DirectoryStream: on JDK 25 the stream's iterator initialises the
         // lambda machinery, which the dispatch path otherwise never needs. null: no directory yet.
-        String[] names = paths.openDir().toFile().list();
-        if (names == null && Files.exists(paths.openDir())) {
+        String[] names = StateFiles.isDirectory(paths.root(), paths.openDir()) ? paths.openDir().toFile().list() : null;
+        if (names == null && Files.exists(paths.openDir(), LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException("cannot list open records: " + paths.openDir() + " is not a readable directory");
         }
         if (names != null) {
@@ -53,11 +56,12 @@ public record OpenSet(boolean ledgerPresent, List<OpenRecord> live, List<OpenRec
                 }
                 OpenRecord r;
                 try {
-                    if (Files.size(p) > OpenRecord.MAX_BYTES) {
-                        throw new IllegalArgumentException("open_record_too_large: over " + OpenRecord.MAX_BYTES + " bytes");
-                    }
-                    r = OpenRecord.parse(ref, Files.readAllBytes(p));
+                    r = OpenRecord.parse(ref, StateFiles.readAll(p, OpenRecord.MAX_BYTES, false));
                 } catch (NoSuchFileException gone) {
+                    continue;
+                } catch (UnsafeFileException e) {
+                    String code = "file_too_large".equals(e.code()) ? "open_record_too_large" : "open_record_unsafe";
+                    invalid.add(LedgerProblem.warning(code, p.toString(), e.getMessage()));
                     continue;
                 } catch (IllegalArgumentException e) {
                     String msg = e.getMessage();

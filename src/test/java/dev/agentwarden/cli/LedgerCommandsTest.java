@@ -107,6 +107,38 @@ class LedgerCommandsTest {
     }
 
     @Test
+    void ledgerAnchor_thenHistoryDeleted_verifyFails(@TempDir Path anchors) throws IOException {
+        session();
+        Run anchored = warden("ledger", "anchor", "--anchors", anchors.toString(), "--project-dir", project.toString());
+        assertThat(anchored.code()).as(anchored.err()).isZero();
+        assertThat(anchored.out()).contains("anchored 2 chain lines, ending at 2026-05.jsonl:2");
+        assertThat(warden("ledger", "verify", "--anchors", anchors.toString(), "--project-dir", project.toString()).code())
+                .isZero();
+
+        LedgerPaths paths = LedgerPaths.forRoot(project.toString());
+        Files.delete(paths.segment("2026-05"));
+        Files.delete(paths.headFile());
+        Run r = warden("ledger", "verify", "--anchors", anchors.toString(), "--project-dir", project.toString());
+
+        assertThat(r.code()).isEqualTo(ExitCode.FINDINGS.code());
+        assertThat(r.out()).contains("error: ledger_anchor_missing").contains("NOT intact");
+    }
+
+    @Test
+    void ledgerAnchor_damagedLedger_isRefused(@TempDir Path anchors) throws IOException {
+        session();
+        Files.delete(LedgerPaths.forRoot(project.toString()).headFile());
+
+        Run r = warden("ledger", "anchor", "--anchors", anchors.toString(), "--project-dir", project.toString());
+
+        assertThat(r.code()).isEqualTo(ExitCode.FINDINGS.code());
+        assertThat(r.err()).contains("ledger_not_intact");
+        try (var list = Files.list(anchors)) {
+            assertThat(list).isEmpty();
+        }
+    }
+
+    @Test
     void ledgerVerify_noLedger_isOk() {
         Run r = warden("ledger", "verify", "--project-dir", project.toString());
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.AgentRef;
 import dev.agentwarden.ledger.LedgerPaths;
+import dev.agentwarden.ledger.LedgerStore;
 import dev.agentwarden.testing.HostPayloads;
 import dev.agentwarden.testing.InProcessDispatch;
 import dev.agentwarden.testing.MutableClock;
@@ -100,7 +101,7 @@ class SubagentConcernsDispatchTest {
     }
 
     @Test
-    void subagentLedger_unwritableDisk_allowsSilently() throws IOException {
+    void subagentLedger_unwritableDisk_allowsWithNote() throws IOException {
         Files.writeString(project.resolve(".warden"), "a file where the state directory should be");
 
         InProcessDispatch.Response start = send("agent-04-SubagentStart.json");
@@ -109,8 +110,61 @@ class SubagentConcernsDispatchTest {
         for (InProcessDispatch.Response r : List.of(start, stop)) {
             assertThat(r.exitCode()).isZero();
             assertThat(r.stdout()).isEmpty();
-            assertThat(r.stderr()).isEmpty();
+            assertThat(r.stderr()).contains("subagent-ledger: ledger not written: state_not_directory").contains("fail-open");
         }
+    }
+
+    @Test
+    void subagentLedger_lockHeldPastItsTimeout_spoolsTheEventWithANoteAndFoldsItLater() throws IOException {
+        Files.createDirectories(project.resolve(".warden"));
+        Files.writeString(project.resolve(".warden/manifest.yaml"), """
+                schema_version: 1
+                concerns:
+                  subagent-ledger:
+                    script: builtin:subagent-ledger
+                    posture: shadow
+                    timeout_ms: 400
+                platforms:
+                  claude:
+                    subagent_start: [subagent-ledger]
+                    subagent_stop: [subagent-ledger]
+                native_event_aliases:
+                  claude: {SubagentStart: subagent_start, SubagentStop: subagent_stop}
+                """);
+        LedgerPaths paths = LedgerPaths.forRoot(project.toString());
+        InProcessDispatch.Response start;
+        try (LedgerStore.Transaction held = new LedgerStore(paths, clock).begin()) {
+            start = send("agent-04-SubagentStart.json");
+        }
+        assertThat(start.exitCode()).isZero();
+        assertThat(start.stdout()).isEmpty();
+        assertThat(start.stderr()).contains("subagent-ledger: ledger not written: ledger_event_spooled");
+
+        clock.advance(Duration.ofSeconds(90));
+        InProcessDispatch.Response stop = send("agent-07-SubagentStop.json");
+
+        assertThat(stop.stderr()).isEmpty();
+        List<Map<String, Object>> lines = ledgerLines();
+        assertThat(lines).extracting(l -> l.get("event")).containsExactly("subagent_start", "subagent_stop");
+        assertThat(lines.get(0)).containsEntry("spooled", true);
+        assertThat(lines.get(1)).containsEntry("start_seen", true).containsEntry("duration_ms", 90_000L);
+    }
+
+    @Test
+    void subagentLedger_symlinkedHeadOutOfProject_isRefusedWithANoteAndTargetUnchanged(@TempDir Path outside)
+            throws IOException {
+        Path victim = outside.resolve("victim.txt");
+        Files.writeString(victim, "the user's file\n".repeat(40));
+        String before = Files.readString(victim);
+        LedgerPaths paths = LedgerPaths.forRoot(project.toString());
+        Files.createDirectories(paths.ledgerDir());
+        Files.createSymbolicLink(paths.headFile(), victim);
+
+        InProcessDispatch.Response start = send("agent-04-SubagentStart.json");
+
+        assertThat(start.exitCode()).isZero();
+        assertThat(start.stderr()).contains("state_symlink_refused");
+        assertThat(Files.readString(victim)).isEqualTo(before);
     }
 
     @Test

@@ -769,6 +769,67 @@ class ClaudeCodeE2EIT {
         row.pass();
     }
 
+    /**
+     * Issue 10 item 9 on the real host: a cloned repository ships its ledger head and this month's
+     * segment as links to files outside the project. A session with a subagent must leave those files
+     * untouched, and the refusal must not be silent: the hook notes it on stderr (which Claude Code
+     * does not keep for these events) and {@code ledger verify} fails naming it.
+     */
+    @Test
+    @Order(13)
+    void subagentSpawn_ledgerFilesPlantedAsSymlinks_leaveTheOutsideFilesAloneAndSaySo(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "planted ledger symlinks",
+                "head.json and the segment link out of the project: outside files unchanged; ledger verify names the refusal");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                subagent-ledger:
+                  script: builtin:subagent-ledger
+                  posture: shadow
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                pre_tool_use: [capture]
+                subagent_start: [capture, subagent-ledger]
+                subagent_stop: [capture, subagent-ledger]
+                """));
+        Path outside = Files.createDirectories(dir.resolve("outside-the-project"));
+        Path headVictim = Files.writeString(outside.resolve("victim-head.txt"), "the user's own file\n".repeat(30));
+        Path segmentVictim = Files.writeString(outside.resolve("victim-segment.txt"), "another file of the user's\n");
+        String headBefore = Files.readString(headVictim);
+        String segmentBefore = Files.readString(segmentVictim);
+        Path ledgerDir = Files.createDirectories(project.root().resolve(".warden/state/ledger"));
+        Files.createSymbolicLink(ledgerDir.resolve("head.json"), headVictim);
+        String month = java.time.YearMonth.now(java.time.ZoneOffset.UTC).toString();
+        Files.createSymbolicLink(ledgerDir.resolve(month + ".jsonl"), segmentVictim);
+        project.allowBash("touch sub-marker");
+        install(project);
+
+        ClaudeRun run = session(project, "delegate the marker", ModelScript.of(
+                Turn.spawn("helper", "SUBAGENT-TASK-e2e: touch sub-marker", "general-purpose",
+                        Turn.tool("sub_touch", "Bash", Map.of("command", "touch sub-marker", "description", "sub touch")),
+                        Turn.text("SUB-FINAL: done")),
+                Turn.text("FINAL: done")));
+
+        row.timing(run);
+        // Claude Code keeps no transcript record of SubagentStart/SubagentStop hook output, so the
+        // refusal is read where the user reads it: `warden ledger verify` on the project.
+        Command.Result verify = Command.run(List.of(launcher.toString(), "ledger", "verify", "--project-dir",
+                project.root().toString()), wardenHome, claude.baseEnv(), Duration.ofMinutes(2));
+        boolean headKept = Files.readString(headVictim).equals(headBefore);
+        boolean segmentKept = Files.readString(segmentVictim).equals(segmentBefore);
+        row.observed("head victim " + (headKept ? "unchanged" : "CHANGED") + ", segment victim "
+                + (segmentKept ? "unchanged" : "CHANGED") + "; ledger verify exit " + verify.exitCode() + ": "
+                + verify.stdout().strip().replace('\n', ' '));
+        assertCompleted(run);
+        assertThat(project.exists("sub-marker")).as("the subagent's command ran").isTrue();
+        assertThat(headKept).as("the file head.json linked to").isTrue();
+        assertThat(segmentKept).as("the file the segment linked to").isTrue();
+        assertThat(verify.exitCode()).as("ledger verify: " + verify.stdout() + verify.stderr()).isEqualTo(1);
+        assertThat(verify.stdout()).contains("state_symlink_refused").contains("NOT intact");
+        row.pass();
+    }
+
     // ---- Helpers ------------------------------------------------------------------------------
 
     private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {

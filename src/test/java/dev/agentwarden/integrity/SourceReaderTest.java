@@ -111,6 +111,20 @@ class SourceReaderTest {
     }
 
     @Test
+    void read_agentFileIsFifo_isAbsentWithoutBlocking() throws Exception {
+        Path fifo = dev.agentwarden.testing.Fifo.make(dir.resolve("squad.agent.md"));
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                () -> assertThat(read(fifo).event().reason()).startsWith("not_regular_file"));
+    }
+
+    @Test
+    void read_agentFileLinkedToDevZero_isAbsentWithoutSpinning() throws IOException {
+        Path link = Files.createSymbolicLink(dir.resolve("squad.agent.md"), Path.of("/dev/zero"));
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(30),
+                () -> assertThat(read(link).event().reason()).startsWith("not_regular_file"));
+    }
+
+    @Test
     void read_overLimit_isTruncatedWithProof() throws IOException {
         Path f = Files.write(dir.resolve("a.md"), WHOLE);
         IntegrityEvent.PayloadReadStatus e = new SourceReader(1000).read(f, SQUAD).event();

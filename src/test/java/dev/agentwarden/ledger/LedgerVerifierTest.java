@@ -134,10 +134,41 @@ class LedgerVerifierTest {
     }
 
     @Test
-    void verify_headMissing_warns() throws IOException {
+    void verify_headMissingWhereLinesExist_fails() throws IOException {
         Files.delete(paths.headFile());
 
-        assertThat(codes(LedgerVerifier.verify(paths))).containsExactly("ledger_head_missing");
+        LedgerVerifier.Report r = LedgerVerifier.verify(paths);
+        assertThat(codes(r)).containsExactly("ledger_head_missing");
+        assertThat(r.intact()).isFalse();
+    }
+
+    @Test
+    void verify_tailCutAndHeadDeleted_fails() throws IOException {
+        rewrite(june(), l -> l.subList(0, l.size() - 1));
+        Files.delete(paths.headFile());
+
+        LedgerVerifier.Report r = LedgerVerifier.verify(paths);
+        assertThat(r.intact()).isFalse();
+        assertThat(codes(r)).containsExactly("ledger_head_missing");
+    }
+
+    @Test
+    void verify_headGarbled_fails() throws IOException {
+        Files.writeString(paths.headFile(), "{\"v\":1,\"segment\":\"garbage");
+
+        LedgerVerifier.Report r = LedgerVerifier.verify(paths);
+        assertThat(r.intact()).isFalse();
+        assertThat(codes(r)).containsExactly("ledger_head_invalid");
+    }
+
+    @Test
+    void verify_allSegmentsDeletedHeadKept_fails() throws IOException {
+        Files.delete(may());
+        Files.delete(june());
+
+        LedgerVerifier.Report r = LedgerVerifier.verify(paths);
+        assertThat(r.intact()).isFalse();
+        assertThat(codes(r)).containsExactly("ledger_tail_missing");
     }
 
     @Test
