@@ -140,7 +140,9 @@ public final class DispatchMain {
     public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock) {
         try {
             return dispatch(argv, stdin, caller, clock);
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+        } catch (RuntimeException | Error e) {
+            // Any Error too (a linkage error from a damaged jar, say): the host still gets an
+            // answer in its protocol rather than a stack trace and no stdout.
             return internalError(argv, caller.env(), e);
         }
     }

@@ -92,7 +92,9 @@ class DispatchEarlyReturnProtocolTest {
                 new EarlyReturn("unknownEvent", List.of("--event", "no_such_event"), () -> bytes(event), Map.of(),
                         "unknown event 'no_such_event'"),
                 new EarlyReturn("unknownOption", List.of("--bogus", "x"), () -> bytes(event), Map.of(), "unknown dispatch option"),
-                new EarlyReturn("internalError", List.of(), Exploding::new, Map.of(), "internal error"));
+                new EarlyReturn("internalError", List.of(), Exploding::new, Map.of(), "internal error"),
+                new EarlyReturn("internalLinkageError", List.of(), Unlinked::new, Map.of(),
+                        "internal error: java.lang.NoClassDefFoundError: dev/agentwarden/Missing"));
     }
 
     static Stream<Arguments> everyHostPathAndEvent() {
@@ -159,6 +161,14 @@ class DispatchEarlyReturnProtocolTest {
                 Thread.currentThread().interrupt();
             }
             return -1;
+        }
+    }
+
+    /** Stdin that fails as a class missing from a damaged jar would. */
+    private static final class Unlinked extends InputStream {
+        @Override
+        public int read() {
+            throw new NoClassDefFoundError("dev/agentwarden/Missing");
         }
     }
 
