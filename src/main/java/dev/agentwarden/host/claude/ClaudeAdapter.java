@@ -21,7 +21,8 @@ import java.util.Set;
  * context for the model, or to a {@code systemMessage} for the user where there is no context
  * channel. A halt is {@code continue: false} with a {@code stopReason} on every event; where the
  * event decides whether an action runs (PreToolUse, PermissionRequest) it also carries that event's
- * deny, because Claude Code runs the tool before it honours {@code continue: false} there.
+ * deny, because Claude Code runs the tool before it honours {@code continue: false} there (and a
+ * permission request's deny also sets {@code interrupt: true}, which ends the agent's turn).
  */
 public final class ClaudeAdapter implements HostAdapter {
 
@@ -113,7 +114,7 @@ public final class ClaudeAdapter implements HostAdapter {
                 out.put("continue", Boolean.FALSE);
                 out.put("stopReason", cap(PREFIX + verdict.reason()));
                 if (dialect.haltDenies().contains(nativeEvent)) {
-                    putBlock(out, dialect.block().get(nativeEvent), nativeEvent, verdict.reason(), null);
+                    putBlock(out, dialect.block().get(nativeEvent), nativeEvent, verdict.reason(), null, true);
                 }
                 return json(out);
             }
@@ -137,13 +138,16 @@ public final class ClaudeAdapter implements HostAdapter {
             return downgraded.withStderr("warden: block downgraded to context on " + nativeEvent + " (not blockable)");
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        putBlock(out, channel, nativeEvent, verdict.reason(), verdict.context());
+        putBlock(out, channel, nativeEvent, verdict.reason(), verdict.context(), false);
         return json(out);
     }
 
-    /** Adds a refusal of this event's action, in its channel, to {@code out}; {@code context} may be null. */
+    /**
+     * Adds a refusal of this event's action, in its channel, to {@code out}; {@code context} may be
+     * null. A halting refusal of a permission request also interrupts the agent's turn.
+     */
     private static void putBlock(Map<String, Object> out, BlockChannel channel, String nativeEvent, String why,
-                                 String context) {
+                                 String context, boolean halt) {
         String reason = cap(PREFIX + why);
         switch (channel) {
             case PERMISSION_DENY: {
@@ -161,6 +165,9 @@ public final class ClaudeAdapter implements HostAdapter {
                 Map<String, Object> decision = new LinkedHashMap<>();
                 decision.put("behavior", "deny");
                 decision.put("message", reason);
+                if (halt) {
+                    decision.put("interrupt", Boolean.TRUE);
+                }
                 Map<String, Object> specific = new LinkedHashMap<>();
                 specific.put("hookEventName", nativeEvent);
                 specific.put("decision", decision);

@@ -108,12 +108,12 @@ class ClaudeAdapterTest {
     }
 
     @Test
-    void render_haltOnPermissionRequest_deniesThePermissionAndStops() {
+    void render_haltOnPermissionRequest_deniesInterruptsAndStops() {
         HostResponse r = adapter.render("PermissionRequest", new Verdict(Kind.HALT, "integrity gate halted", null));
 
         assertThat(r).isEqualTo(new HostResponse(0, "{\"continue\":false,\"stopReason\":\"[warden] integrity gate halted\","
                 + "\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{\"behavior\":\"deny\","
-                + "\"message\":\"[warden] integrity gate halted\"}}}", ""));
+                + "\"message\":\"[warden] integrity gate halted\",\"interrupt\":true}}}", ""));
     }
 
     @Test
