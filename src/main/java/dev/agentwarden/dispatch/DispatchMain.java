@@ -31,12 +31,20 @@ import java.util.Map;
  * <p>Runtime failure mode ({@code WARDEN_FAIL_MODE}): {@code open} (default) lets the action
  * proceed when Warden itself cannot work (broken manifest, internal error); {@code closed} refuses
  * it on events the host lets us refuse.
+ *
+ * <p>Every answer to a known host, including each early return (bad arguments, unreadable stdin,
+ * an unknown event, a broken manifest, an internal error), is that host's adapter's rendering of a
+ * verdict, so a host that needs JSON on an event (Codex's Stop) always gets it.
  */
 public final class DispatchMain {
     /** Largest payload read from stdin; larger input counts as unreadable. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
     /** Highest {@code WARDEN_MAX_PAYLOAD_BYTES} honoured; the read buffer's arithmetic stays within an int. */
     static final int MAX_PAYLOAD_BYTES_CEILING = 1 << 30;
+    /** How long dispatch waits for the host to close stdin ({@code WARDEN_STDIN_TIMEOUT_MS}). */
+    public static final long DEFAULT_STDIN_TIMEOUT_MS = 5000;
+    /** Highest {@code WARDEN_STDIN_TIMEOUT_MS} honoured: Claude Code's and Codex's own hook timeout. */
+    static final long STDIN_TIMEOUT_CEILING_MS = 600_000;
 
     private DispatchMain() {
     }
@@ -132,7 +140,9 @@ public final class DispatchMain {
     public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock) {
         try {
             return dispatch(argv, stdin, caller, clock);
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+        } catch (RuntimeException | Error e) {
+            // Any Error too (a linkage error from a damaged jar, say): the host still gets an
+            // answer in its protocol rather than a stack trace and no stdout.
             return internalError(argv, caller.env(), e);
         }
     }
@@ -143,8 +153,11 @@ public final class DispatchMain {
         try {
             args = Args.parse(Arrays.copyOf(argv, argv.length));
         } catch (IllegalArgumentException e) {
-            return new HostResponse(0, "", "warden dispatch: " + e.getMessage()
-                    + "; usage: warden dispatch --host H [--native-event N] [--event E] [--manifest F] [--project-dir D]");
+            String note = "warden dispatch: " + e.getMessage()
+                    + "; usage: warden dispatch --host H [--native-event N] [--event E] [--manifest F] [--project-dir D]";
+            HostAdapter adapter = HostAdapters.forId(String.valueOf(optionValue(argv, "--host")));
+            return adapter == null ? new HostResponse(0, "", note)
+                    : noOpinion(adapter, optionValue(argv, "--native-event"), note + "; allowing");
         }
         HostAdapter adapter = HostAdapters.forId(args.host());
         if (adapter == null) {
@@ -157,7 +170,7 @@ public final class DispatchMain {
         Map<String, Object> payload = null;
         String payloadProblem = null;
         try {
-            raw = readCapped(stdin, maxPayloadBytes(env));
+            raw = StdinReader.read(stdin, maxPayloadBytes(env), stdinTimeoutMs(env));
             if (raw == null) {
                 raw = new byte[0];
                 payloadProblem = "payload_too_large: stdin over " + maxPayloadBytes(env) + " bytes";
@@ -167,6 +180,9 @@ public final class DispatchMain {
                     payloadProblem = "payload_not_object: stdin is JSON but not an object";
                 }
             }
+        } catch (StdinReader.TimedOut e) {
+            raw = new byte[0];
+            payloadProblem = "payload_timeout: " + e.getMessage();
         } catch (IOException e) {
             raw = new byte[0];
             payloadProblem = "payload_unreadable: " + e.getMessage();
@@ -192,7 +208,7 @@ public final class DispatchMain {
             String what = args.event() != null ? "unknown event '" + args.event() + "'"
                     : nativeEvent == null ? "no event named (pass --native-event, or send hook_event_name)"
                     : "unknown event '" + nativeEvent + "' (not aliased for " + args.host() + " in the manifest)";
-            return new HostResponse(0, "", "warden: " + what + "; nothing to do");
+            return noOpinion(adapter, nativeEvent, "warden: " + what + "; nothing to do");
         }
         if (nativeEvent == null) {
             nativeEvent = event.wire();
@@ -204,7 +220,7 @@ public final class DispatchMain {
                         + payloadProblem + ") and a fail_closed concern guards " + nativeEvent))
                         .withStderr("warden: " + payloadProblem + "; refused (fail_closed)");
             }
-            return new HostResponse(0, "", "warden: " + payloadProblem + "; allowing");
+            return noOpinion(adapter, nativeEvent, "warden: " + payloadProblem + "; allowing");
         }
         HookEvent hookEvent = adapter.normalize(nativeEvent, event, payload, raw, root);
         Dispatcher.Result result = dispatcher.dispatch(hookEvent, role);
@@ -226,8 +242,11 @@ public final class DispatchMain {
             if (adapter != null) {
                 return failRuntime(adapter, args.nativeEvent(), "closed".equals(env.get("WARDEN_FAIL_MODE")), note);
             }
-        } catch (RuntimeException ignored) {
-            // fall through to failing open
+        } catch (RuntimeException unparsable) {
+            HostAdapter adapter = HostAdapters.forId(String.valueOf(optionValue(argv, "--host")));
+            if (adapter != null) {
+                return noOpinion(adapter, optionValue(argv, "--native-event"), note + "; failing open");
+            }
         }
         return new HostResponse(0, "", note + "; failing open");
     }
@@ -237,7 +256,27 @@ public final class DispatchMain {
             return adapter.render(nativeEvent, Verdict.block("Warden cannot evaluate policy (WARDEN_FAIL_MODE=closed)"))
                     .withStderr(note);
         }
-        return new HostResponse(0, "", note + "; failing open");
+        return noOpinion(adapter, nativeEvent, note + "; failing open");
+    }
+
+    /**
+     * "No opinion" in the host's protocol, with a note on stderr: nothing on most events, the JSON
+     * a host requires on others ({@code {}} on Codex's Stop). Without a native event there is no
+     * protocol to follow, and the answer is the note alone.
+     */
+    private static HostResponse noOpinion(HostAdapter adapter, String nativeEvent, String note) {
+        HostResponse silent = nativeEvent == null ? HostResponse.SILENT : adapter.render(nativeEvent, Verdict.NO_OPINION);
+        return silent.withStderr(note);
+    }
+
+    /** The value after {@code option} in a command line that did not parse, or {@code null}. */
+    private static String optionValue(String[] argv, String option) {
+        for (int i = 0; i + 1 < argv.length; i++) {
+            if (option.equals(argv[i])) {
+                return argv[i + 1];
+            }
+        }
+        return null;
     }
 
     /** The session role: {@code WARDEN_SESSION_ROLE}, then agent-config's variable; unset is the default role. */
@@ -269,6 +308,26 @@ public final class DispatchMain {
             }
         }
         return DEFAULT_MAX_PAYLOAD_BYTES;
+    }
+
+    /**
+     * {@code WARDEN_STDIN_TIMEOUT_MS}: plain digits, at least 1, at most
+     * {@link #STDIN_TIMEOUT_CEILING_MS}; anything else is the default.
+     */
+    static long stdinTimeoutMs(Map<String, String> env) {
+        String v = env.get("WARDEN_STDIN_TIMEOUT_MS");
+        if (v == null || v.isEmpty() || v.length() > 9) {
+            return DEFAULT_STDIN_TIMEOUT_MS;
+        }
+        long ms = 0;
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < '0' || c > '9') {
+                return DEFAULT_STDIN_TIMEOUT_MS;
+            }
+            ms = ms * 10 + (c - '0');
+        }
+        return Math.max(1, Math.min(STDIN_TIMEOUT_CEILING_MS, ms));
     }
 
     /** Reads all of stdin, or returns {@code null} once more than {@code max} bytes arrive. */

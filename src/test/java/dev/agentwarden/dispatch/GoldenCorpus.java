@@ -46,11 +46,13 @@ final class GoldenCorpus {
      * @param name        path below {@code golden/}, without {@code .json}: the test's display name
      * @param host        the directory the case sits in
      * @param nativeEvent passed as {@code --native-event}, or {@code null} to let the payload say
+     * @param event       passed as {@code --event} (the canonical event, overriding the manifest's
+     *                    alias), or {@code null}: drives a chain from another event's host response
      * @param env         variables the case adds to the dispatch environment
      * @param stdin       exactly the bytes written to dispatch's stdin
      * @param expected    what must come out
      */
-    record Case(String name, String host, String nativeEvent, Map<String, String> env, byte[] stdin,
+    record Case(String name, String host, String nativeEvent, String event, Map<String, String> env, byte[] stdin,
                 Expected expected) {
 
         /** The dispatch arguments, as the installed hook passes them, plus the corpus manifest. */
@@ -59,6 +61,10 @@ final class GoldenCorpus {
             if (nativeEvent != null) {
                 argv.add("--native-event");
                 argv.add(nativeEvent);
+            }
+            if (event != null) {
+                argv.add("--event");
+                argv.add(event);
             }
             argv.add("--manifest");
             argv.add(manifest().toString());
@@ -135,7 +141,7 @@ final class GoldenCorpus {
                 Boolean.TRUE.equals(stderr.get("empty")),
                 stderr.get("contains") == null ? List.of() : (List<String>) stderr.get("contains"));
         String host = name.substring(0, name.indexOf('/'));
-        return new Case(name, host, (String) input.get("native_event"), env, stdin, expected);
+        return new Case(name, host, (String) input.get("native_event"), (String) input.get("event"), env, stdin, expected);
     }
 
     /** A throwaway project: the corpus' process concern under {@code concerns/}, and a cache dir. */

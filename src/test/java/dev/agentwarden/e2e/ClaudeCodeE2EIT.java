@@ -61,6 +61,10 @@ import org.junit.jupiter.api.io.TempDir;
  *       UserPromptSubmit hook is honoured: no model call, {@code num_turns: 0}, and the result text
  *       {@code "Operation stopped by hook: <stopReason>"} (with {@code is_error: false}, exit 0).
  *       The oversized attach-mode scenario relies on it.</li>
+ *   <li>A PreToolUse {@code continue: false} is acted on only after the tool ran: the call goes
+ *       ahead and the session ends afterwards. Beside a {@code permissionDecision: "deny"} it is
+ *       dropped (the host's deny path returns before it records the stop): the call is refused and
+ *       the session goes on.</li>
  *   <li>A PreToolUse {@code permissionDecision: "deny"} becomes, in the next request, a
  *       {@code tool_result} with {@code is_error: true} whose content is exactly the
  *       {@code permissionDecisionReason}; the tool does not run, the session goes on, and the call is
@@ -525,6 +529,65 @@ class ClaudeCodeE2EIT {
                 .containsEntry("attached_bytes", 10_000L);
         assertThat(decision).containsEntry("outcome", "HALT_CORRUPT");
         assertThat(replayedOutcome(project)).as("outcome recomputed from the evidence").isEqualTo(Outcome.HALT_CORRUPT);
+        row.pass();
+    }
+
+    /**
+     * Claude Code runs the tool when a PreToolUse hook answers only {@code continue: false} (and ends
+     * the session afterwards), so Warden's halt there is also a deny. The halt comes from the
+     * integrity gate's start-time halt (an oversized agent), which Claude Code ignores on
+     * SessionStart in {@code -p} mode; with the manifest aliasing PreToolUse to the gate's
+     * follow-up event and UserPromptSubmit unbound, the prompt reaches the model and the halt lands
+     * on its first tool call. The command is allowed by the project's own rule, so only Warden's
+     * deny keeps it from running. The host drops {@code continue: false} on a call it denies (see
+     * the class comment): the model reads the halt reason as the tool's error and answers once more.
+     */
+    @Test
+    @Order(9)
+    void haltOnPreToolUse_theCommandDoesNotRun(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "halt on PreToolUse",
+                "the halted Bash call does not run; the model reads the halt reason as its error tool_result");
+        E2eProject project = project(dir, row);
+        Path agents = Files.createDirectories(project.root().resolve(".github/agents"));
+        Files.write(agents.resolve("squad.agent.md"),
+                SquadArtifacts.coordinator("0.13.1", SquadArtifacts.TEMPLATE_TEAM, SquadArtifacts.SDK_TEMPLATE_BYTES));
+        project.manifest("""
+                schema_version: 1
+                concerns:
+                  agent-integrity:
+                    script: builtin:integrity-attach
+                    posture: blocking
+                    agent: squad
+                platforms:
+                  claude:
+                    session_start: [agent-integrity]
+                    user_prompt_submit: [agent-integrity]
+                native_event_aliases:
+                  claude:
+                    SessionStart: session_start
+                    PreToolUse: user_prompt_submit
+                """);
+        project.allowBash("touch halted-marker");
+        install(project);
+
+        ClaudeRun run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("halted", "Bash", Map.of("command", "touch halted-marker", "description", "touch marker")),
+                Turn.text("FINAL: told")));
+
+        row.timing(run);
+        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("halted");
+        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result")
+                + "; marker " + (project.exists("halted-marker") ? "CREATED" : "absent") + "; model calls "
+                + run.server().steps().size() + "; result=" + run.resultText());
+
+        assertThat(project.exists("halted-marker")).as("the halted command ran: " + run.describe()).isFalse();
+        assertThat(result).as("tool_result for the halted call").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).startsWith("[warden] integrity HALT_CORRUPT for agent 'squad'")
+                    .endsWith("[halted at session start; no prompt may run in this session]");
+        });
+        assertThat(run.permissionDenials()).containsExactly("toolu_halted");
+        assertCompleted(run);
         row.pass();
     }
 

@@ -38,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>A PreToolUse {@code permissionDecision: "deny"} becomes the call's
  *       {@code function_call_output}: {@code "Command blocked by PreToolUse hook: <reason>. Command: …"};
  *       the command does not run and the session goes on.</li>
+ *   <li>A PreToolUse answer carrying {@code continue: false} beside that deny is invalid output to
+ *       Codex: the whole answer is ignored and the command runs.</li>
  *   <li>{@code codex exec} ends with the parent's turn, subagents included; the subagent's own
  *       PreToolUse carries its {@code agent_id}, as do SubagentStart and SubagentStop.</li>
  *   <li>{@code codex exec --json} reports neither invalid hook output nor hook failures on stdout or
@@ -121,6 +123,60 @@ class CodexE2EIT {
         assertThat(output).as("function_call_output for the denied call: " + run.describe())
                 .hasValueSatisfying(o -> assertThat(o).contains("[warden] DENY-7f3: denied-marker is off limits"));
         assertThat(project.exists("denied-marker")).as("the denied command ran").isFalse();
+        assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        row.pass();
+    }
+
+    /**
+     * Codex rejects {@code continue: false} and {@code stopReason} on PreToolUse ("PreToolUse hook
+     * returned unsupported continue:false"), which would make the whole answer invalid and let the
+     * command run; Warden's halt there is a deny alone. The halt comes from the integrity gate: a
+     * shadow binding on SessionStart records the oversized agent's halt without emitting it, and a
+     * blocking binding on the gate's follow-up event, aliased to PreToolUse, enforces it.
+     */
+    @Test
+    @Order(1)
+    void haltOnPreToolUse_isADenyCodexAccepts_theCommandDoesNotRun(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "halt on PreToolUse",
+                "next request: function_call_output with the halt reason; command not run; session completes");
+        E2eProject project = project(dir, row);
+        Path agents = Files.createDirectories(project.root().resolve(".github/agents"));
+        Files.write(agents.resolve("squad.agent.md"), dev.agentwarden.integrity.SquadArtifacts.coordinator("0.13.1",
+                dev.agentwarden.integrity.SquadArtifacts.TEMPLATE_TEAM, dev.agentwarden.integrity.SquadArtifacts.SDK_TEMPLATE_BYTES));
+        project.manifest("""
+                schema_version: 1
+                concerns:
+                  gate-at-start:
+                    script: builtin:integrity-attach
+                    posture: shadow
+                    agent: squad
+                  gate-enforced:
+                    script: builtin:integrity-attach
+                    posture: blocking
+                    agent: squad
+                platforms:
+                  codex:
+                    session_start: [gate-at-start]
+                    user_prompt_submit: [gate-enforced]
+                native_event_aliases:
+                  codex:
+                    SessionStart: session_start
+                    PreToolUse: user_prompt_submit
+                """);
+        install(project);
+
+        Session run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("halted", "exec_command", Map.of("cmd", "touch halted-marker")),
+                Turn.text("FINAL: told")));
+
+        Optional<String> output = run.toolOutput("halted");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.map(o -> o.length() > 90 ? o.substring(0, 90) + "…" : o).orElse("(none)")
+                + "; marker " + (project.exists("halted-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(output).as("function_call_output for the halted call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains("[warden] integrity HALT_CORRUPT for agent 'squad'"));
+        assertThat(project.exists("halted-marker")).as("the halted command ran").isFalse();
         assertThat(run.server().problems()).as("scripted model problems").isEmpty();
         row.pass();
     }

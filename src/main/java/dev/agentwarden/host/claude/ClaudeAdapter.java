@@ -19,7 +19,10 @@ import java.util.Set;
  * event's own channel: {@code permissionDecision: "deny"} on PreToolUse, {@code decision: "block"}
  * where the host honours it. On events that cannot be blocked the block is downgraded, visibly, to
  * context for the model, or to a {@code systemMessage} for the user where there is no context
- * channel. A halt is {@code continue: false} with a {@code stopReason} on every event.
+ * channel. A halt is {@code continue: false} with a {@code stopReason} on every event; where the
+ * event decides whether an action runs (PreToolUse, PermissionRequest) it also carries that event's
+ * deny, because Claude Code runs the tool before it honours {@code continue: false} there (and a
+ * permission request's deny also sets {@code interrupt: true}, which ends the agent's turn).
  */
 public final class ClaudeAdapter implements HostAdapter {
 
@@ -37,11 +40,13 @@ public final class ClaudeAdapter implements HostAdapter {
      * @param block        the block channel per native event
      * @param context      events whose {@code hookSpecificOutput.additionalContext} reaches the model
      * @param haltAsDeny   events that reject {@code continue: false}: a halt is their block instead
+     * @param haltDenies   events where {@code continue: false} alone lets the action run: a halt is
+     *                     their block plus {@code continue: false}
      * @param noOutput     events whose output the host never reads: a verdict there is a stderr note
      * @param jsonRequired events where "no opinion" must still be a JSON object ({@code {}})
      */
     public record Dialect(Map<String, BlockChannel> block, Set<String> context, Set<String> haltAsDeny,
-                          Set<String> noOutput, Set<String> jsonRequired) {
+                          Set<String> haltDenies, Set<String> noOutput, Set<String> jsonRequired) {
     }
 
     /** Claude Code's (and Cowork's) dialect. */
@@ -55,7 +60,7 @@ public final class ClaudeAdapter implements HostAdapter {
                     "PermissionRequest", BlockChannel.PERMISSION_REQUEST_DENY),
             Set.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart",
                     "SubagentStart", "Stop", "SubagentStop"),
-            Set.of(), Set.of(), Set.of());
+            Set.of(), Set.of("PreToolUse", "PermissionRequest"), Set.of(), Set.of());
 
     private final String id;
     private final Dialect dialect;
@@ -108,6 +113,9 @@ public final class ClaudeAdapter implements HostAdapter {
                 Map<String, Object> out = new LinkedHashMap<>();
                 out.put("continue", Boolean.FALSE);
                 out.put("stopReason", cap(PREFIX + verdict.reason()));
+                if (dialect.haltDenies().contains(nativeEvent)) {
+                    putBlock(out, dialect.block().get(nativeEvent), nativeEvent, verdict.reason(), null, true);
+                }
                 return json(out);
             }
             case BLOCK:
@@ -124,21 +132,31 @@ public final class ClaudeAdapter implements HostAdapter {
 
     private HostResponse renderBlock(String nativeEvent, Verdict verdict) {
         BlockChannel channel = dialect.block().get(nativeEvent);
-        String reason = cap(PREFIX + verdict.reason());
-        Map<String, Object> out = new LinkedHashMap<>();
         if (channel == null) {
             String text = "policy would block this " + nativeEvent + ", which the host cannot refuse: " + verdict.reason();
             HostResponse downgraded = renderContext(nativeEvent, verdict.context() == null ? text : text + "\n" + verdict.context());
             return downgraded.withStderr("warden: block downgraded to context on " + nativeEvent + " (not blockable)");
         }
+        Map<String, Object> out = new LinkedHashMap<>();
+        putBlock(out, channel, nativeEvent, verdict.reason(), verdict.context(), false);
+        return json(out);
+    }
+
+    /**
+     * Adds a refusal of this event's action, in its channel, to {@code out}; {@code context} may be
+     * null. A halting refusal of a permission request also interrupts the agent's turn.
+     */
+    private static void putBlock(Map<String, Object> out, BlockChannel channel, String nativeEvent, String why,
+                                 String context, boolean halt) {
+        String reason = cap(PREFIX + why);
         switch (channel) {
             case PERMISSION_DENY: {
                 Map<String, Object> specific = new LinkedHashMap<>();
                 specific.put("hookEventName", nativeEvent);
                 specific.put("permissionDecision", "deny");
                 specific.put("permissionDecisionReason", reason);
-                if (verdict.context() != null) {
-                    specific.put("additionalContext", cap(verdict.context()));
+                if (context != null) {
+                    specific.put("additionalContext", cap(context));
                 }
                 out.put("hookSpecificOutput", specific);
                 break;
@@ -147,6 +165,9 @@ public final class ClaudeAdapter implements HostAdapter {
                 Map<String, Object> decision = new LinkedHashMap<>();
                 decision.put("behavior", "deny");
                 decision.put("message", reason);
+                if (halt) {
+                    decision.put("interrupt", Boolean.TRUE);
+                }
                 Map<String, Object> specific = new LinkedHashMap<>();
                 specific.put("hookEventName", nativeEvent);
                 specific.put("decision", decision);
@@ -159,7 +180,6 @@ public final class ClaudeAdapter implements HostAdapter {
                 out.put("reason", reason);
                 break;
         }
-        return json(out);
     }
 
     private HostResponse renderContext(String nativeEvent, String context) {

@@ -16,7 +16,8 @@ import java.util.Set;
  *
  * <ul>
  *   <li>PreToolUse blocks with {@code permissionDecision: "deny"} and a non-empty reason; it rejects
- *       {@code continue: false}, so a halt there is a deny. PermissionRequest likewise, with
+ *       {@code continue: false} and {@code stopReason} ("PreToolUse hook returned unsupported
+ *       continue:false"), so a halt there is a deny. PermissionRequest likewise, with
  *       {@code decision.behavior: "deny"}.</li>
  *   <li>UserPromptSubmit, PostToolUse, Stop and SubagentStop block with {@code decision: "block"}.</li>
  *   <li>{@code additionalContext} exists only on PreToolUse, PostToolUse, UserPromptSubmit,
@@ -37,6 +38,7 @@ public final class CodexAdapter implements HostAdapter {
                     "SubagentStop", BlockChannel.DECISION_BLOCK),
             Set.of("PreToolUse", "PostToolUse", "UserPromptSubmit", "SessionStart", "SubagentStart"),
             Set.of("PreToolUse", "PermissionRequest"),
+            Set.of(),
             Set.of("SessionEnd"),
             Set.of("Stop", "SubagentStop"));
 

@@ -86,7 +86,41 @@ class ClaudeAdapterTest {
     void render_halt_continueFalseOnEveryEvent(String nativeEvent) {
         HostResponse r = adapter.render(nativeEvent, new Verdict(Kind.HALT, "integrity gate halted", "ignored"));
 
-        assertThat(r).isEqualTo(new HostResponse(0, "{\"continue\":false,\"stopReason\":\"[warden] integrity gate halted\"}", ""));
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.stderr()).isEmpty();
+        assertThat(r.stdout()).startsWith("{\"continue\":false,\"stopReason\":\"[warden] integrity gate halted\"");
+        if (!nativeEvent.equals("PreToolUse") && !nativeEvent.equals("PermissionRequest")) {
+            assertThat(r.stdout()).isEqualTo("{\"continue\":false,\"stopReason\":\"[warden] integrity gate halted\"}");
+        }
+    }
+
+    /**
+     * Claude Code 2.1.197 and 2.1.332 run the tool on a PreToolUse {@code continue: false} and only
+     * then end the session, so a halt there must also deny the call.
+     */
+    @Test
+    void render_haltOnPreToolUse_deniesTheCallAndStops() {
+        HostResponse r = adapter.render("PreToolUse", new Verdict(Kind.HALT, "integrity gate halted", "ignored"));
+
+        assertThat(r).isEqualTo(new HostResponse(0, "{\"continue\":false,\"stopReason\":\"[warden] integrity gate halted\","
+                + "\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"deny\","
+                + "\"permissionDecisionReason\":\"[warden] integrity gate halted\"}}", ""));
+    }
+
+    @Test
+    void render_haltOnPermissionRequest_deniesInterruptsAndStops() {
+        HostResponse r = adapter.render("PermissionRequest", new Verdict(Kind.HALT, "integrity gate halted", null));
+
+        assertThat(r).isEqualTo(new HostResponse(0, "{\"continue\":false,\"stopReason\":\"[warden] integrity gate halted\","
+                + "\"hookSpecificOutput\":{\"hookEventName\":\"PermissionRequest\",\"decision\":{\"behavior\":\"deny\","
+                + "\"message\":\"[warden] integrity gate halted\",\"interrupt\":true}}}", ""));
+    }
+
+    @Test
+    void render_haltOnCowork_sharesClaudesDeny() {
+        HostResponse r = dev.agentwarden.host.HostAdapters.forId("cowork").render("PreToolUse", new Verdict(Kind.HALT, "stop", null));
+
+        assertThat(r.stdout()).contains("\"continue\":false", "\"permissionDecision\":\"deny\"");
     }
 
     static Stream<Arguments> blocks() {
