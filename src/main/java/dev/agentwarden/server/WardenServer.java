@@ -2,6 +2,8 @@ package dev.agentwarden.server;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.agentwarden.decision.DecisionLog;
+import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
@@ -208,7 +210,8 @@ public final class WardenServer implements AutoCloseable {
         }
         HostResponse response;
         try (InputStream body = exchange.getRequestBody()) {
-            response = DispatchMain.respond(argv.toArray(String[]::new), body, env, clock);
+            response = DispatchMain.respond(argv.toArray(String[]::new), body, Caller.thisProcess(env), clock,
+                    DecisionLog.SERVE);
         }
         byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
@@ -228,7 +231,7 @@ public final class WardenServer implements AutoCloseable {
             }
             code = DispatchMain.run(request.argv().toArray(String[]::new), body,
                     new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
-                    request.caller(), clock);
+                    request.caller(), clock, DecisionLog.RESIDENT);
         }
         forwarded.incrementAndGet();
         int stdoutBytes = out.size();
