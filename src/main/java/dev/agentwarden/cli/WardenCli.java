@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
                 CanonicalizeCommand.class,
                 ReleaseCommand.class,
                 ServeCommand.class,
+                LogCommand.class,
                 ResidentCommand.class,
                 CommandLine.HelpCommand.class,
         })
