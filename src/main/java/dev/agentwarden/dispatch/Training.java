@@ -32,6 +32,9 @@ public final class Training {
         try {
             Map<String, String> env = new HashMap<>(System.getenv());
             env.put("WARDEN_CACHE_DIR", cache.toString());
+            // The scratch project, not the one the host named: training must not write the user's
+            // decision log or ledger.
+            env.put("WARDEN_PROJECT_DIR", project.toString());
             String cwd = project.toString().replace("\\", "\\\\").replace("\"", "\\\"");
             List<String[]> events = List.of(
                     new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","

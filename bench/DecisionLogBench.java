@@ -1,0 +1,74 @@
+import dev.agentwarden.dispatch.DispatchMain;
+import java.io.ByteArrayInputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the decision log costs inside a warm dispatch (the resident's case): in-process
+ * {@code warden dispatch --host claude} on bench/pretooluse-bash.json with the default manifest,
+ * in blocks of 1,000 alternating {@code WARDEN_DECISION_LOG=off} and on, 10,000 dispatches each
+ * way after a warm-up; prints the median µs per dispatch of each and the difference.
+ *
+ * <pre>
+ *   mvn -B -q -DskipTests package
+ *   java -cp target/warden.jar bench/DecisionLogBench.java [BLOCKS]     # default 10 blocks of 1,000
+ * </pre>
+ */
+public final class DecisionLogBench {
+    static final int BLOCK = 1000;
+
+    public static void main(String[] args) throws Exception {
+        int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        byte[] payload = Files.readAllBytes(Path.of("bench/pretooluse-bash.json"));
+        Path project = Files.createTempDirectory("warden-decision-bench");
+        Map<String, String> on = new LinkedHashMap<>();
+        on.put("WARDEN_CACHE_DIR", Files.createDirectories(project.resolve("cache")).toString());
+        on.put("CLAUDE_PROJECT_DIR", project.toString());
+        Map<String, String> off = new LinkedHashMap<>(on);
+        off.put("WARDEN_DECISION_LOG", "off");
+        for (int i = 0; i < 3; i++) {
+            block(payload, on);
+            block(payload, off);
+        }
+        List<Double> onUs = new ArrayList<>();
+        List<Double> offUs = new ArrayList<>();
+        for (int b = 0; b < blocks; b++) {
+            offUs.add(block(payload, off));
+            onUs.add(block(payload, on));
+        }
+        double mOn = median(onUs);
+        double mOff = median(offUs);
+        System.out.printf("java %s, %d cores, %d x %d dispatches each way%n", System.getProperty("java.version"),
+                Runtime.getRuntime().availableProcessors(), blocks, BLOCK);
+        System.out.printf("%-44s %10.1f%n", "dispatch, decision log off (us/dispatch)", mOff);
+        System.out.printf("%-44s %10.1f%n", "dispatch, decision log on (us/dispatch)", mOn);
+        System.out.printf("%-44s %10.1f%n", "decision log cost (us/dispatch)", mOn - mOff);
+        System.out.printf("%-44s %10d%n", "lines written",
+                Files.readAllLines(project.resolve(".warden/state/decisions").toFile().listFiles()[0].toPath()).size());
+    }
+
+    /** Mean µs per dispatch over one block. */
+    static double block(byte[] payload, Map<String, String> env) {
+        PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
+        String[] argv = {"dispatch", "--host", "claude"};
+        long t0 = System.nanoTime();
+        for (int i = 0; i < BLOCK; i++) {
+            DispatchMain.run(argv, new ByteArrayInputStream(payload), sink, sink, env, Clock.systemUTC());
+        }
+        return (System.nanoTime() - t0) / 1000.0 / BLOCK;
+    }
+
+    static double median(List<Double> xs) {
+        List<Double> s = new ArrayList<>(xs);
+        Collections.sort(s);
+        return s.get(s.size() / 2);
+    }
+}
