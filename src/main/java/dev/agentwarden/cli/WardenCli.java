@@ -23,7 +23,7 @@ import picocli.CommandLine.Command;
                 ServeCommand.class,
                 LogCommand.class,
                 ResidentCommand.class,
-                CommandLine.HelpCommand.class,
+                HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
 
@@ -42,7 +42,7 @@ public final class WardenCli implements Runnable {
 
     /** Runs a command line with the given output streams; returns the exit code. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cli = new CommandLine(new WardenCli());
+        CommandLine cli = commandLine();
         cli.setOut(out);
         cli.setErr(err);
         cli.setExitCodeExceptionMapper(e -> ExitCode.UNREADABLE.code());
@@ -51,6 +51,30 @@ public final class WardenCli implements Runnable {
             return ExitCode.UNREADABLE.code();
         });
         return cli.execute(args);
+    }
+
+    /** The whole command tree, every command and subcommand answering {@code --help}. */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new WardenCli());
+        addHelp(cli);
+        return cli;
+    }
+
+    /** Gives each command of the tree without a help option {@code -h, --help} (only {@code --help} where -h is taken). */
+    private static void addHelp(CommandLine cmd) {
+        CommandLine.Model.CommandSpec spec = cmd.getCommandSpec();
+        boolean hasHelp = false;
+        for (CommandLine.Model.OptionSpec o : spec.options()) {
+            hasHelp |= o.usageHelp();
+        }
+        if (!hasHelp) {
+            String[] names = spec.findOption("-h") == null ? new String[] {"-h", "--help"} : new String[] {"--help"};
+            spec.addOption(CommandLine.Model.OptionSpec.builder(names).usageHelp(true)
+                    .description("Show this help message and exit.").build());
+        }
+        for (CommandLine sub : cmd.getSubcommands().values()) {
+            addHelp(sub);
+        }
     }
 
     @Override
