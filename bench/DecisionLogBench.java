@@ -21,11 +21,18 @@ import java.util.Map;
  *   mvn -B -q -DskipTests package
  *   java -cp target/warden.jar bench/DecisionLogBench.java [BLOCKS]     # default 10 blocks of 1,000
  * </pre>
+ *
+ * <p>{@code cold on|off}: one dispatch in this fresh JVM, printing its µs (the own-JVM case without
+ * the JVM start, which bench/decision-log.sh runs many times each way).
  */
 public final class DecisionLogBench {
     static final int BLOCK = 1000;
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 2 && args[0].equals("cold")) {
+            cold(args[1].equals("on"));
+            return;
+        }
         int blocks = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         byte[] payload = Files.readAllBytes(Path.of("bench/pretooluse-bash.json"));
         Path project = Files.createTempDirectory("warden-decision-bench");
@@ -53,6 +60,23 @@ public final class DecisionLogBench {
         System.out.printf("%-44s %10.1f%n", "decision log cost (us/dispatch)", mOn - mOff);
         System.out.printf("%-44s %10d%n", "lines written",
                 Files.readAllLines(project.resolve(".warden/state/decisions").toFile().listFiles()[0].toPath()).size());
+    }
+
+    /** One dispatch in a fresh JVM, timed inside it; the project is a fresh temp dir. */
+    static void cold(boolean on) throws Exception {
+        byte[] payload = Files.readAllBytes(Path.of("bench/pretooluse-bash.json"));
+        Path project = Files.createTempDirectory("warden-decision-cold");
+        Map<String, String> env = new LinkedHashMap<>(System.getenv());
+        env.put("CLAUDE_PROJECT_DIR", project.toString());
+        if (!on) {
+            env.put("WARDEN_DECISION_LOG", "off");
+        }
+        PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
+        long t0 = System.nanoTime();
+        DispatchMain.run(new String[] {"dispatch", "--host", "claude"}, new ByteArrayInputStream(payload), sink, sink,
+                env, Clock.systemUTC());
+        long us = (System.nanoTime() - t0) / 1000;
+        System.out.println(us);
     }
 
     /** Mean µs per dispatch over one block. */

@@ -1,27 +1,27 @@
 #!/usr/bin/env bash
-# What the decision log costs per dispatch:
-#   - warm, in-process (the resident's case): bench/DecisionLogBench.java, 10,000 dispatches each way
-#   - own JVM (WARDEN_RESIDENT=off bin/warden dispatch): RUNS alternating runs with
-#     WARDEN_DECISION_LOG=off and on, p50 and p95 wall time of each
+# What the decision log costs per dispatch, WARDEN_DECISION_LOG=off against on:
+#   - warm, in-process (the resident's case): bench/DecisionLogBench.java, 10 x 1,000 dispatches each way
+#   - own JVM, inside it: RUNS fresh JVMs each way (dispatch start-up flags, no archive), each
+#     timing its one dispatch with System.nanoTime (JVM start excluded), alternating
 #
-#   bench/decision-log.sh [RUNS]        default 40 own-JVM runs each way
+#   bench/decision-log.sh [RUNS]        default 40 fresh JVMs each way
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 runs="${1:-40}"
-payload="$here/pretooluse-bash.json"
-(cd "$home" && java -cp target/warden.jar bench/DecisionLogBench.java)
+cd "$home"
+java_bin="${WARDEN_JAVA:-${JAVA_HOME:+$JAVA_HOME/bin/java}}"; java_bin="${java_bin:-$(command -v java)}"
+javac_bin="$(dirname "$(readlink -f "$java_bin")")/javac"
+mkdir -p "$work/classes"
+"$javac_bin" -d "$work/classes" -cp target/warden.jar bench/DecisionLogBench.java
+"$java_bin" -cp "target/warden.jar:$work/classes" DecisionLogBench
 echo
-project="$work/project"; mkdir -p "$project"
-export CLAUDE_PROJECT_DIR="$project" WARDEN_RESIDENT=off
-"$home/bin/warden" train-archive >/dev/null
-for _ in 1 2 3; do "$home/bin/warden" dispatch --host claude < "$payload" >/dev/null; done
-ms() { local t0 t1; t0=$(date +%s%N); "$@" < "$payload" >/dev/null; t1=$(date +%s%N); echo "scale=3; ($t1-$t0)/1000000" | bc; }
+flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable)
 : > "$work/off"; : > "$work/on"
+for _ in 1 2; do "$java_bin" "${flags[@]}" -cp "target/warden.jar:$work/classes" DecisionLogBench cold on >/dev/null; done
 for _ in $(seq "$runs"); do
-  WARDEN_DECISION_LOG=off ms "$home/bin/warden" dispatch --host claude >> "$work/off"
-  ms "$home/bin/warden" dispatch --host claude >> "$work/on"
+  "$java_bin" "${flags[@]}" -cp "target/warden.jar:$work/classes" DecisionLogBench cold off >> "$work/off"
+  "$java_bin" "${flags[@]}" -cp "target/warden.jar:$work/classes" DecisionLogBench cold on >> "$work/on"
 done
-printf '%-40s %8s %8s\n' "own JVM, $runs runs each (ms)" p50 p95
-printf '%-40s %8s %8s\n' "decision log off" "$(pct "$work/off" 0.5)" "$(pct "$work/off" 0.95)"
-printf '%-40s %8s %8s\n' "decision log on" "$(pct "$work/on" 0.5)" "$(pct "$work/on" 0.95)"
-echo "lines written: $(cat "$project"/.warden/state/decisions/*.jsonl | wc -l)"
+printf '%-44s %8s %8s\n' "own JVM, one dispatch, $runs JVMs each (us)" p50 p95
+printf '%-44s %8s %8s\n' "decision log off" "$(pct "$work/off" 0.5 0)" "$(pct "$work/off" 0.95 0)"
+printf '%-44s %8s %8s\n' "decision log on" "$(pct "$work/on" 0.5 0)" "$(pct "$work/on" 0.95 0)"
