@@ -1,4 +1,15 @@
+import dev.agentwarden.decision.DecisionDraft;
+import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.Dispatcher;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.HostAdapter;
+import dev.agentwarden.host.HostAdapters;
+import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.json.Json;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.ManifestLoader;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -15,7 +26,9 @@ import java.util.Map;
  * What the decision log costs inside a warm dispatch (the resident's case): in-process
  * {@code warden dispatch --host claude} on bench/pretooluse-bash.json with the default manifest,
  * in blocks of 1,000 alternating {@code WARDEN_DECISION_LOG=off} and on, 10,000 dispatches each
- * way after a warm-up; prints the median µs per dispatch of each and the difference.
+ * way after a warm-up; prints the median µs per dispatch of each and the difference; then
+ * {@code DecisionLog.append} alone (building the line and appending it) for the same event, timed
+ * call by call, so the figure does not drown in the whole dispatch's variance on a loaded machine.
  *
  * <pre>
  *   mvn -B -q -DskipTests package
@@ -51,6 +64,13 @@ public final class DecisionLogBench {
             offUs.add(block(payload, off));
             onUs.add(block(payload, on));
         }
+        List<Double> appendUs = new ArrayList<>();
+        for (int b = 0; b < blocks + 3; b++) {
+            double us = appendBlock(payload, project, on);
+            if (b >= 3) {
+                appendUs.add(us);
+            }
+        }
         double mOn = median(onUs);
         double mOff = median(offUs);
         System.out.printf("java %s, %d cores, %d x %d dispatches each way%n", System.getProperty("java.version"),
@@ -58,6 +78,7 @@ public final class DecisionLogBench {
         System.out.printf("%-44s %10.1f%n", "dispatch, decision log off (us/dispatch)", mOff);
         System.out.printf("%-44s %10.1f%n", "dispatch, decision log on (us/dispatch)", mOn);
         System.out.printf("%-44s %10.1f%n", "decision log cost (us/dispatch)", mOn - mOff);
+        System.out.printf("%-44s %10.1f%n", "DecisionLog.append alone (us/call)", median(appendUs));
         System.out.printf("%-44s %10d%n", "lines written",
                 Files.readAllLines(project.resolve(".warden/state/decisions").toFile().listFiles()[0].toPath()).size());
     }
@@ -77,6 +98,30 @@ public final class DecisionLogBench {
                 env, Clock.systemUTC());
         long us = (System.nanoTime() - t0) / 1000;
         System.out.println(us);
+    }
+
+    /** Mean µs of {@code DecisionLog.append} for the bench event, over one block of calls. */
+    static double appendBlock(byte[] payload, Path project, Map<String, String> env) throws Exception {
+        String root = project.toString();
+        Manifest manifest = ManifestLoader.load(ManifestLoader.locate(null, root), env);
+        HostAdapter adapter = HostAdapters.forId("claude");
+        HookEvent event = adapter.normalize("PreToolUse", EventName.PRE_TOOL_USE, Json.parseObject(new String(payload)),
+                payload, root);
+        Dispatcher.Result result = new Dispatcher(manifest, Clock.systemUTC(), env).dispatch(event, "");
+        HostResponse response = adapter.render("PreToolUse", result.verdict());
+        long total = 0;
+        for (int i = 0; i < BLOCK; i++) {
+            DecisionDraft d = new DecisionDraft(DecisionLog.OWN_JVM, System.currentTimeMillis(), System.nanoTime());
+            d.host("claude");
+            d.at(root, "PreToolUse", "");
+            d.manifest(manifest);
+            d.event("pre_tool_use", "PreToolUse");
+            d.ran(event, result, response);
+            long t0 = System.nanoTime();
+            DecisionLog.append(d, response, env);
+            total += System.nanoTime() - t0;
+        }
+        return total / 1000.0 / BLOCK;
     }
 
     /** Mean µs per dispatch over one block. */

@@ -108,6 +108,20 @@ class DecisionLogTest {
     }
 
     @Test
+    void manifest_decisionLogReasons_acceptsHashedAndVerbatim_refusesAnythingElse() throws Exception {
+        String base = DecisionProject.MANIFEST + "decision_log:\n  reasons: ";
+        assertThat(compile(base + "verbatim\n").manifest().verbatimReasons()).isTrue();
+        assertThat(compile(base + "hashed\n").manifest().verbatimReasons()).isFalse();
+        assertThat(compile(DecisionProject.MANIFEST).manifest().verbatimReasons()).isFalse();
+        assertThat(compile(base + "everything\n").problems())
+                .anySatisfy(pr -> assertThat(pr.toString()).contains("decision_log.reasons").contains("hashed or verbatim"));
+    }
+
+    private static dev.agentwarden.manifest.ManifestCompiler.Result compile(String yaml) throws Exception {
+        return dev.agentwarden.manifest.ManifestCompiler.compile("m.yaml", yaml, "0");
+    }
+
+    @Test
     void append_decisionsDirIsASymlink_answerUnchangedAndStderrSaysSo() throws Exception {
         DecisionProject p = new DecisionProject(tmp, DecisionProject.MANIFEST);
         Path outside = Files.createDirectories(tmp.resolve("outside"));
