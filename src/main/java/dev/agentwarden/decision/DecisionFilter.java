@@ -1,5 +1,6 @@
 package dev.agentwarden.decision;
 
+import dev.agentwarden.ledger.SubagentFields;
 import java.util.List;
 import java.util.Map;
 
@@ -8,7 +9,7 @@ import java.util.Map;
  *
  * @param sinceIso  only decisions at or after this instant ({@code 2026-11-01T00:00:00.000Z}); the
  *                  log's timestamps are fixed-width UTC, so they compare as text
- * @param session   {@code session_id}
+ * @param session   {@code session_id}, as the host sent it or as the log holds it ({@code sha256:…})
  * @param event     the canonical ({@code pre_tool_use}) or native ({@code PreToolUse}) event
  * @param verdict   {@code allow|warn|block|halt}
  * @param concern   a concern that ran (not skipped)
@@ -28,7 +29,8 @@ public record DecisionFilter(String sinceIso, String session, String event, Stri
         if (sinceIso != null && !(d.get("ts") instanceof String ts && ts.compareTo(sinceIso) >= 0)) {
             return false;
         }
-        if (session != null && !session.equals(d.get("session_id"))) {
+        if (session != null && !session.equals(d.get("session_id"))
+                && !java.util.Objects.equals(SubagentFields.sessionLabel(session), d.get("session_id"))) {
             return false;
         }
         if (event != null && !event.equals(d.get("event")) && !event.equals(d.get("native_event"))) {

@@ -9,6 +9,7 @@ import dev.agentwarden.host.JsonSpans;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.ledger.AgentRef;
+import dev.agentwarden.ledger.SubagentFields;
 import dev.agentwarden.ledger.UtcTime;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
@@ -21,7 +22,7 @@ import java.util.Locale;
 /**
  * One decision as a line of JSON, format {@code v: 1} (README, "Decision log"). Every key is always
  * present, {@code null} when it does not apply, in a fixed order. Nothing the host sent is written
- * but its session id, tool name and a SHA-256 of the tool input; reasons and notes are written
+ * but its session id (as the ledger writes it), tool name and a SHA-256 of the tool input; reasons and notes are written
  * only as hashes unless the manifest opts in ({@code decision_log: {reasons: verbatim}}).
  *
  * <p>Built on the dispatch path: a StringBuilder and Warden's JSON quoting, no reflection.
@@ -31,8 +32,6 @@ public final class DecisionLine {
     public static final int VERSION = 1;
     /** Longest verbatim reason or note kept; longer text is cut and marked. */
     static final int MAX_TEXT_CHARS = 2000;
-    /** Longest session id kept as is; a longer one is replaced by its hash. */
-    static final int MAX_SESSION_ID_CHARS = 128;
 
     private DecisionLine() {
     }
@@ -47,7 +46,7 @@ public final class DecisionLine {
         field(sb, "host", d.host);
         field(sb, "event", d.event);
         field(sb, "native_event", d.nativeEvent);
-        field(sb, "session_id", e == null ? null : sessionId(e.sessionId()));
+        field(sb, "session_id", e == null ? null : SubagentFields.sessionLabel(e.sessionId()));
         field(sb, "ref", e == null || e.agentId() == null || e.agentId().isEmpty() ? null : AgentRef.of(e.agentId()));
         field(sb, "tool", e == null ? null : e.toolName());
         field(sb, "tool_input_sha256", e == null ? null : toolInputSha256(e));
@@ -156,14 +155,6 @@ public final class DecisionLine {
         } catch (JsonException unreadable) {
             return null;
         }
-    }
-
-    private static String sessionId(String id) {
-        if (id == null || id.isEmpty()) {
-            return null;
-        }
-        return id.length() <= MAX_SESSION_ID_CHARS ? id
-                : "sha256:" + Sha256.hex(id.getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.agentwarden.decision;
 
+import dev.agentwarden.concern.Replay;
 import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.io.StateFiles;
@@ -25,7 +26,8 @@ import java.util.Map;
  * unsupported. A reader skips a last line still being written (no newline yet).
  *
  * <p>A failed write never changes the answer: the response gets a stderr note instead.
- * {@code WARDEN_DECISION_LOG=off} turns the log off.
+ * {@code WARDEN_DECISION_LOG=off} turns the log off; replay mode ({@code WARDEN_REPLAY=1}) writes
+ * no state, this log included.
  */
 public final class DecisionLog {
     /** Transport: {@code warden dispatch} in its own JVM (the launcher found no resident). */
@@ -48,7 +50,7 @@ public final class DecisionLog {
      * with a stderr note when the line could not be written. Never throws.
      */
     public static HostResponse append(DecisionDraft draft, HostResponse response, Map<String, String> env) {
-        if (draft.root == null || "off".equals(env.get("WARDEN_DECISION_LOG"))) {
+        if (draft.root == null || "off".equals(env.get("WARDEN_DECISION_LOG")) || Replay.active(env)) {
             return response;
         }
         try {

@@ -143,6 +143,31 @@ class DecisionLogTest {
     }
 
     @Test
+    void replayMode_writesNoDecision() throws Exception {
+        DecisionProject p = new DecisionProject(tmp, DecisionProject.MANIFEST);
+        p.env.put("WARDEN_REPLAY", "1");
+        p.dispatch("PreToolUse", bash("s", "rm -rf /"));
+
+        assertThat(Files.exists(p.dir.resolve(".warden"))).isFalse();
+    }
+
+    @Test
+    void sessionId_notWordShaped_isWrittenAsTheLedgerWritesIt_andLogFindsItByEither() throws Exception {
+        DecisionProject p = new DecisionProject(tmp, DecisionProject.MANIFEST);
+        String session = "session " + SECRET_PROMPT + " ../../etc/passwd";
+        p.dispatch("PreToolUse", bash(session, "ls"));
+
+        String line = p.lines().get(0);
+        assertThat(line).doesNotContain(SECRET_PROMPT).doesNotContain("passwd");
+        String label = (String) Json.parseObject(line).get("session_id");
+        assertThat(label).isEqualTo(dev.agentwarden.ledger.SubagentFields.sessionLabel(session)).startsWith("sha256:");
+        DecisionFilter byRaw = new DecisionFilter(null, session, null, null, null, false);
+        DecisionFilter byLabel = new DecisionFilter(null, label, null, null, null, false);
+        assertThat(byRaw.matches(Json.parseObject(line))).isTrue();
+        assertThat(byLabel.matches(Json.parseObject(line))).isTrue();
+    }
+
+    @Test
     void decisionLogOff_writesNothing() throws Exception {
         DecisionProject p = new DecisionProject(tmp, DecisionProject.MANIFEST);
         p.env.put("WARDEN_DECISION_LOG", "off");
