@@ -72,6 +72,7 @@ class SubagentConcernsDispatchTest {
                 native_event_aliases:
                   claude: {PreToolUse: pre_tool_use, SubagentStart: subagent_start, SubagentStop: subagent_stop}
                 """);
+        dispatch.trust(project);
     }
 
     void openTwo() {
