@@ -150,23 +150,17 @@ public final class OwnedPath {
     }
 
     private static int readUid() {
-        Path status = Path.of("/proc/self/status");
-        if (Files.isReadable(status)) {
-            try (InputStream in = Files.newInputStream(status)) {
-                String text = new String(in.readNBytes(16 * 1024), StandardCharsets.US_ASCII);
-                int at = text.indexOf("\nUid:");
-                if (at >= 0) {
-                    // "Uid:\treal\teffective\tsaved\tfilesystem"
-                    int i = at + 5;
-                    i = skipBlanks(text, i);
-                    i = skipDigits(text, i);
-                    i = skipBlanks(text, i);
-                    int end = skipDigits(text, i);
-                    return Integer.parseInt(text.substring(i, end));
-                }
-            } catch (IOException | RuntimeException e) {
-                // fall back to a file of our own
+        try (InputStream in = Files.newInputStream(Path.of("/proc/self/status"))) {
+            String text = new String(in.readNBytes(16 * 1024), StandardCharsets.US_ASCII);
+            int at = text.indexOf("\nUid:");
+            if (at >= 0) {
+                // "Uid:\treal\teffective\tsaved\tfilesystem"
+                int i = skipBlanks(text, at + 5);
+                i = skipBlanks(text, skipDigits(text, i));
+                return Integer.parseInt(text.substring(i, skipDigits(text, i)));
             }
+        } catch (IOException | RuntimeException noProc) {
+            // not Linux: ask a file of our own
         }
         try {
             Path probe = Files.createTempFile("warden-uid", ".probe");

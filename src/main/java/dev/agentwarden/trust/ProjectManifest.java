@@ -43,7 +43,8 @@ public final class ProjectManifest {
         Path file = Path.of(root, ".warden", "manifest.yaml");
         boolean present = Files.isRegularFile(file);
         String realRoot = TrustStore.realRoot(root);
-        TrustStore.Lookup trusted = TrustStore.forEnv(env).lookup(realRoot);
+        TrustStore store = TrustStore.forEnv(env);
+        TrustStore.Lookup trusted = store.lookup(realRoot);
         if (trusted.problem() != null) {
             notes.add("warden: ignoring trust record: " + trusted.problem());
         }
@@ -60,10 +61,15 @@ public final class ProjectManifest {
         String fix = present ? "run `warden trust` in " + realRoot : "run `warden trust --revoke` in " + realRoot
                 + " to drop it";
         if (record != null) {
-            notes.add("warden: " + what + " (" + fix + "); using the last trusted version (trusted "
-                    + record.trustedAt() + ")");
-            return new Resolution(new ManifestLoader.Source(file + " (last trusted)", trusted.manifest()),
-                    ScriptTrust.of(record, realRoot), notes);
+            try {
+                byte[] lastTrusted = store.trustedManifest(record);
+                notes.add("warden: " + what + " (" + fix + "); using the last trusted version (trusted "
+                        + record.trustedAt() + ")");
+                return new Resolution(new ManifestLoader.Source(file + " (last trusted)", lastTrusted),
+                        ScriptTrust.of(record, realRoot), notes);
+            } catch (TrustException e) {
+                notes.add("warden: ignoring trust record: " + e.getMessage());
+            }
         }
         notes.add("warden: " + what + " (" + fix + "); using the default manifest");
         return new Resolution(ManifestLoader.builtinDefault(), ScriptTrust.ANY, notes);

@@ -33,7 +33,6 @@ public final class TrustStore {
     public static final String PROJECT_MANIFEST = ".warden/manifest.yaml";
     /** Largest record or manifest copy read. */
     static final int MAX_FILE_BYTES = 4 * 1024 * 1024;
-    private static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
 
     private final Path dir;
 
@@ -88,12 +87,11 @@ public final class TrustStore {
     /**
      * What the store holds for a project.
      *
-     * @param record   the record, or {@code null}
-     * @param manifest the trusted manifest's bytes (set with the record)
-     * @param problem  why a record that exists was not used, or {@code null}
+     * @param record  the record, or {@code null}
+     * @param problem why a record that exists was not used, or {@code null}
      */
-    public record Lookup(TrustRecord record, byte[] manifest, String problem) {
-        static final Lookup NONE = new Lookup(null, null, null);
+    public record Lookup(TrustRecord record, String problem) {
+        static final Lookup NONE = new Lookup(null, null);
     }
 
     /** The record for {@code realRoot}; a missing one is {@link Lookup#NONE}, an unsafe or damaged one carries its problem. */
@@ -105,19 +103,29 @@ public final class TrustStore {
         try {
             TrustRecord record = TrustRecord.fromJson(new String(readPrivate(recordFile), StandardCharsets.UTF_8));
             if (!record.project().equals(realRoot)) {
-                return new Lookup(null, null, recordFile + " is for " + record.project() + ", not " + realRoot);
+                return new Lookup(null, recordFile + " is for " + record.project() + ", not " + realRoot);
             }
-            Path copy = copyFile(realRoot);
-            byte[] manifest = readPrivate(copy);
-            if (!Sha256.hex(manifest).equals(record.manifestSha256())) {
-                return new Lookup(null, null, copy + " does not hash to the trusted manifest_sha256");
-            }
-            return new Lookup(record, manifest, null);
+            return new Lookup(record, null);
         } catch (TrustException e) {
-            return new Lookup(null, null, e.getMessage());
+            return new Lookup(null, e.getMessage());
         } catch (RuntimeException e) {
-            return new Lookup(null, null, recordFile + " is not a trust record: " + e.getMessage());
+            return new Lookup(null, recordFile + " is not a trust record: " + e.getMessage());
         }
+    }
+
+    /**
+     * The private copy of the manifest as {@code record} trusted it, read only when the project's
+     * file no longer matches.
+     *
+     * @throws TrustException when the copy is missing, not private, or does not hash as recorded
+     */
+    public byte[] trustedManifest(TrustRecord record) throws TrustException {
+        Path copy = copyFile(record.project());
+        byte[] manifest = readPrivate(copy);
+        if (!Sha256.hex(manifest).equals(record.manifestSha256())) {
+            throw new TrustException(copy + " does not hash to the trusted manifest_sha256");
+        }
+        return manifest;
     }
 
     private static byte[] readPrivate(Path file) throws TrustException {
@@ -177,9 +185,11 @@ public final class TrustStore {
             throw new TrustException("the trust store is not private: " + problem
                     + " (make it yours and not group/world-writable, or set XDG_STATE_HOME)");
         }
+        // built here, not in a static field: an EnumSet costs reflection at class load, on dispatch
+        Set<PosixFilePermission> privateFile = PosixFilePermissions.fromString("rw-------");
         try {
-            AtomicWrite.write(copyFile(realRoot), bytes, PRIVATE_FILE);
-            AtomicWrite.write(recordFile(realRoot), record.toJson().getBytes(StandardCharsets.UTF_8), PRIVATE_FILE);
+            AtomicWrite.write(copyFile(realRoot), bytes, privateFile);
+            AtomicWrite.write(recordFile(realRoot), record.toJson().getBytes(StandardCharsets.UTF_8), privateFile);
         } catch (IOException e) {
             throw new TrustException("cannot write to the trust store " + dir + ": " + e.getMessage());
         }
