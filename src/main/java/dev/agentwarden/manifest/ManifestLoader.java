@@ -31,8 +31,20 @@ public final class ManifestLoader {
     private ManifestLoader() {
     }
 
-    /** Where the manifest in force comes from and its bytes. */
-    public record Source(String name, byte[] bytes) {
+    /**
+     * Where the manifest in force comes from and its bytes.
+     *
+     * @param sha256 hex SHA-256 of {@code bytes} when the caller has it already, else {@code null}
+     */
+    public record Source(String name, byte[] bytes, String sha256) {
+        public Source(String name, byte[] bytes) {
+            this(name, bytes, null);
+        }
+
+        /** Hex SHA-256 of the bytes, the compiled cache's key. */
+        public String sha() {
+            return sha256 != null ? sha256 : ManifestLoader.sha256(bytes);
+        }
     }
 
     /** The manifest in force for a project root. */
@@ -77,7 +89,7 @@ public final class ManifestLoader {
      * because it is not private.
      */
     public static Manifest load(Source source, Map<String, String> env, List<String> notes) throws ManifestException {
-        String sha = sha256(source.bytes());
+        String sha = source.sha();
         Path dir = cacheDir(env);
         Path cacheFile = dir.resolve("manifest-" + sha + "-v" + ManifestCodec.FORMAT + ".json");
         boolean cacheUsable = true;

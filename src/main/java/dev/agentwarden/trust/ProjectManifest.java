@@ -50,8 +50,9 @@ public final class ProjectManifest {
         }
         TrustRecord record = trusted.record();
         if (present) {
-            ManifestLoader.Source source = ManifestLoader.read(file);
-            if (record != null && record.manifestSha256().equals(Sha256.hex(source.bytes()))) {
+            ManifestLoader.Source read = ManifestLoader.read(file);
+            ManifestLoader.Source source = new ManifestLoader.Source(read.name(), read.bytes(), Sha256.hex(read.bytes()));
+            if (record != null && record.manifestSha256().equals(source.sha256())) {
                 return new Resolution(source, ScriptTrust.of(record, realRoot), notes);
             }
         } else if (record == null) {
@@ -65,7 +66,8 @@ public final class ProjectManifest {
                 byte[] lastTrusted = store.trustedManifest(record);
                 notes.add("warden: " + what + " (" + fix + "); using the last trusted version (trusted "
                         + record.trustedAt() + ")");
-                return new Resolution(new ManifestLoader.Source(file + " (last trusted)", lastTrusted),
+                return new Resolution(new ManifestLoader.Source(file + " (last trusted)", lastTrusted,
+                        record.manifestSha256()),
                         ScriptTrust.of(record, realRoot), notes);
             } catch (TrustException e) {
                 notes.add("warden: ignoring trust record: " + e.getMessage());

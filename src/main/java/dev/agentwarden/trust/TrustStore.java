@@ -22,8 +22,7 @@ import java.util.Set;
  * project real path in {@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden/trust/} (0700), as
  * {@code <key>.json} (the {@link TrustRecord}) beside {@code <key>.manifest.yaml}, a private copy
  * of the manifest as trusted, so the last trusted version can be compiled and kept in force after
- * the project's file changed. {@code <key>} is the first 32 hex digits of the SHA-256 of the real
- * path.
+ * the project's file changed. {@code <key>} is a 64-bit FNV-1a hash of the real path in hex.
  *
  * <p>A record or copy is read only when {@link OwnedPath} finds it private; the copy must still
  * hash to the record's manifest SHA-256.
@@ -80,8 +79,17 @@ public final class TrustStore {
         return dir.resolve(key(realRoot) + ".manifest.yaml");
     }
 
+    /**
+     * 64-bit FNV-1a of the path's UTF-8 bytes, in hex: a file name, not a proof (the record names its
+     * project, and a record for another path is not used).
+     */
     private static String key(String realRoot) {
-        return Sha256.hex(realRoot.getBytes(StandardCharsets.UTF_8)).substring(0, 32);
+        long h = 0xcbf29ce484222325L;
+        for (byte b : realRoot.getBytes(StandardCharsets.UTF_8)) {
+            h = (h ^ (b & 0xff)) * 0x100000001b3L;
+        }
+        String hex = Long.toHexString(h);
+        return "0000000000000000".substring(hex.length()) + hex;
     }
 
     /**
