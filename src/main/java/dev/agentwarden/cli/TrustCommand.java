@@ -1,11 +1,9 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.manifest.ManifestException;
-import dev.agentwarden.manifest.Sha256;
 import dev.agentwarden.trust.TrustException;
 import dev.agentwarden.trust.TrustRecord;
 import dev.agentwarden.trust.TrustStore;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,7 +115,7 @@ final class TrustCommand implements Callable<Integer> {
     /** Prints the record; with {@code root}, marks each entry current or changed and returns whether all are current. */
     private static boolean print(TrustRecord record, Path root, PrintWriter out) {
         boolean current = true;
-        String manifestNow = root == null ? null : hashOrGone(root.resolve(TrustStore.PROJECT_MANIFEST));
+        String manifestNow = root == null ? null : TrustStore.currentHash(root, TrustStore.PROJECT_MANIFEST);
         current &= manifestNow == null || manifestNow.equals(record.manifestSha256());
         out.println("  manifest " + TrustStore.PROJECT_MANIFEST + "  sha256:" + record.manifestSha256()
                 + mark(record.manifestSha256(), manifestNow));
@@ -125,10 +123,7 @@ final class TrustCommand implements Callable<Integer> {
             out.println("  (no process-concern scripts)");
         }
         for (Map.Entry<String, String> f : new TreeMap<>(record.files()).entrySet()) {
-            String now = root == null ? null : hashOrGone(root.resolve(f.getKey()));
-            if (now != null && now.equals("gone") && f.getValue().equals(TrustRecord.ABSENT)) {
-                now = TrustRecord.ABSENT;
-            }
+            String now = root == null ? null : TrustStore.currentHash(root, f.getKey());
             current &= now == null || now.equals(f.getValue());
             String shown = f.getValue().equals(TrustRecord.ABSENT) ? "(absent when trusted: may not appear)"
                     : "sha256:" + f.getValue();
@@ -138,14 +133,7 @@ final class TrustCommand implements Callable<Integer> {
     }
 
     private static String mark(String trusted, String now) {
-        return now == null ? "" : now.equals(trusted) ? "  current" : now.equals("gone") ? "  GONE" : "  CHANGED";
-    }
-
-    private static String hashOrGone(Path file) {
-        try {
-            return Files.isRegularFile(file) ? Sha256.hex(Files.readAllBytes(file)) : "gone";
-        } catch (IOException | OutOfMemoryError e) {
-            return "unreadable";
-        }
+        return now == null ? "" : now.equals(trusted) ? "  current" : now.equals(TrustRecord.ABSENT) ? "  GONE"
+                : trusted.equals(TrustRecord.ABSENT) ? "  APPEARED" : "  CHANGED";
     }
 }

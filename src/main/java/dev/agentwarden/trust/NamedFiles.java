@@ -8,6 +8,8 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -21,6 +23,8 @@ final class NamedFiles {
     static final long MAX_BYTES = 64L * 1024 * 1024;
     /** The hash of a file over {@link #MAX_BYTES}: never equal to a recorded one. */
     static final String TOO_LARGE = "too-large";
+    /** Files up to this size are hashed with {@link Sha256} (no security providers on dispatch). */
+    static final int SMALL_BYTES = 64 * 1024;
 
     private NamedFiles() {
     }
@@ -55,10 +59,42 @@ final class NamedFiles {
             return TrustRecord.ABSENT;
         }
         try (InputStream in = Files.newInputStream(file)) {
-            byte[] bytes = in.readNBytes((int) MAX_BYTES + 1);
-            return bytes.length > MAX_BYTES ? TOO_LARGE : Sha256.hex(bytes);
+            byte[] head = in.readNBytes(SMALL_BYTES + 1);
+            if (head.length <= SMALL_BYTES) {
+                return Sha256.hex(head);
+            }
+            return largeHash(head, in);
         } catch (IOException e) {
             return "unreadable: " + e.getMessage();
         }
+    }
+
+    /**
+     * SHA-256 of a file over {@link #SMALL_BYTES} (an interpreter binary, say) with the JDK's
+     * intrinsic digest, whose one-time provider set-up costs less than hashing megabytes in plain Java.
+     */
+    private static String largeHash(byte[] head, InputStream rest) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IOException("no SHA-256 in this JDK", e);
+        }
+        digest.update(head);
+        long total = head.length;
+        byte[] buf = new byte[64 * 1024];
+        int n;
+        while ((n = rest.read(buf)) > 0) {
+            total += n;
+            if (total > MAX_BYTES) {
+                return TOO_LARGE;
+            }
+            digest.update(buf, 0, n);
+        }
+        StringBuilder hex = new StringBuilder(64);
+        for (byte b : digest.digest()) {
+            hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+        }
+        return hex.toString();
     }
 }

@@ -204,6 +204,14 @@ public final class TrustStore {
         return record;
     }
 
+    /**
+     * The SHA-256 a trust record would give {@code root/name} now: hex, or {@link TrustRecord#ABSENT}
+     * when it is not a regular file.
+     */
+    public static String currentHash(Path root, String name) {
+        return NamedFiles.hashOrAbsent(root, name);
+    }
+
     /** Forgets the project's record; returns whether there was one. */
     public boolean revoke(Path root) throws TrustException {
         String realRoot = realRoot(root.toString());
