@@ -50,8 +50,10 @@ public final class OwnedPath {
      */
     public static String problem(Path path) {
         try {
-            Path absolute = path.toAbsolutePath().normalize();
-            Map<String, Object> own = attributes(absolute);
+            Path given = path.toAbsolutePath();
+            Path absolute = given.normalize();
+            // the entry itself as the kernel resolves the path ("..", links on the way)
+            Map<String, Object> own = attributes(given);
             if (own == null) {
                 return null;
             }
@@ -71,7 +73,8 @@ public final class OwnedPath {
                 return absolute + " is writable by group or others (mode " + Integer.toOctalString(mode & 07777) + ")";
             }
             Path parent = absolute.getParent();
-            boolean linked = false;
+            // with "." or ".." the lexical walk may not be the way the kernel goes: check the real one too
+            boolean linked = !given.equals(absolute);
             for (Path dir = parent; dir != null; dir = dir.getParent()) {
                 Map<String, Object> a = attributes(dir);
                 String problem = ancestorProblem(dir, a);
@@ -80,8 +83,8 @@ public final class OwnedPath {
                 }
                 linked |= ((Integer) a.get("mode") & TYPE_MASK) == TYPE_LINK;
             }
-            if (linked && parent != null) {
-                for (Path dir = parent.toRealPath(); dir != null; dir = dir.getParent()) {
+            if (linked && given.getParent() != null) {
+                for (Path dir = given.getParent().toRealPath(); dir != null; dir = dir.getParent()) {
                     String problem = ancestorProblem(dir, attributes(dir));
                     if (problem != null) {
                         return problem;

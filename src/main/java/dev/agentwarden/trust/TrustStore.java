@@ -166,8 +166,8 @@ public final class TrustStore {
             throw new TrustException("no " + PROJECT_MANIFEST + " in " + realRoot + ": nothing to trust");
         }
         byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(manifestFile);
+        try (InputStream in = Files.newInputStream(manifestFile)) {
+            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
         } catch (IOException e) {
             throw new TrustException(manifestFile + " cannot be read: " + e.getMessage());
         }

@@ -93,6 +93,20 @@ class OwnedPathTest {
     }
 
     @Test
+    void problem_dotDotThroughSymlinkIntoWorldWritableDirectory_isRefused() throws Exception {
+        Path shared = privateDir("shared");
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path deep = Files.createDirectories(shared.resolve("a/b"));
+        file(Files.createDirectory(shared.resolve("a/cache")), "rw-------");
+        Path home = privateDir("home");
+        Files.createDirectory(home.resolve("cache"));
+        Files.createSymbolicLink(home.resolve("link"), deep);
+
+        // lexically home/cache/f.json (private, and absent); the kernel opens shared/a/cache/f.json
+        assertThat(OwnedPath.problem(home.resolve("link/../cache/f.json"))).contains("directory " + shared);
+    }
+
+    @Test
     void problem_fileOwnedByAnotherUid_isRefused() throws Exception {
         Assumptions.assumeTrue(OwnedPath.currentUid() == 0,
                 "needs root to give a file to uid 65534; the rule itself is covered by the other cases");
