@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 InstallCommand.class,
                 UninstallCommand.class,
+                TrustCommand.class,
                 CanonicalizeCommand.class,
                 ReleaseCommand.class,
                 ServeCommand.class,

@@ -12,13 +12,16 @@ import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
+import dev.agentwarden.trust.ProjectManifest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -148,6 +151,19 @@ public final class DispatchMain {
     }
 
     static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock) {
+        List<String> notes = new ArrayList<>();
+        HostResponse response = dispatch(argv, stdin, caller, clock, notes);
+        if (notes.isEmpty()) {
+            return response;
+        }
+        String said = String.join("\n", notes);
+        return new HostResponse(response.exitCode(), response.stdout(),
+                response.stderr().isEmpty() ? said : said + "\n" + response.stderr());
+    }
+
+    /** One dispatch; what the manifest in force needs the user to know (trust, cache) goes to {@code notes}. */
+    private static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock,
+                                         List<String> notes) {
         Map<String, String> env = caller.env();
         Args args;
         try {
@@ -195,8 +211,11 @@ public final class DispatchMain {
         String nativeEvent = args.nativeEvent() != null ? args.nativeEvent() : adapter.nativeEventOf(fields);
 
         Manifest manifest;
+        ProjectManifest.Resolution located;
         try {
-            manifest = ManifestLoader.load(ManifestLoader.locate(caller.resolve(args.manifest()), root), env);
+            located = ProjectManifest.resolve(caller.resolve(args.manifest()), root, env);
+            notes.addAll(located.notes());
+            manifest = ManifestLoader.load(located.source(), env, notes);
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()
                     + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0));
@@ -213,7 +232,7 @@ public final class DispatchMain {
         if (nativeEvent == null) {
             nativeEvent = event.wire();
         }
-        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv());
+        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv(), located.scripts());
         if (payloadProblem != null) {
             if (adapter.capability(nativeEvent).canBlock() && dispatcher.hasFailClosedBlocker(args.host(), event, role)) {
                 return adapter.render(nativeEvent, Verdict.block("event payload could not be read ("

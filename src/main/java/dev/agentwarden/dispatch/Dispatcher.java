@@ -12,6 +12,7 @@ import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.trust.ScriptTrust;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,6 +35,7 @@ public final class Dispatcher {
     private final Clock clock;
     private final Map<String, String> env;
     private final Map<String, String> childEnv;
+    private final ScriptTrust scripts;
 
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env) {
         this(manifest, clock, env, null);
@@ -44,10 +46,17 @@ public final class Dispatcher {
      * @param childEnv the whole environment of concern processes, or {@code null} to inherit this JVM's
      */
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env, Map<String, String> childEnv) {
+        this(manifest, clock, env, childEnv, ScriptTrust.ANY);
+    }
+
+    /** @param scripts which process-concern scripts may run ({@link ScriptTrust#ANY} for a manifest the user named) */
+    public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env, Map<String, String> childEnv,
+                      ScriptTrust scripts) {
         this.manifest = manifest;
         this.clock = clock;
         this.env = env;
         this.childEnv = childEnv;
+        this.scripts = scripts;
     }
 
     /** The verdict and each concern's outcome for one event. */
@@ -107,7 +116,7 @@ public final class Dispatcher {
                 return result == null ? ConcernResult.allow() : result;
             }
             return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec), childEnv,
-                    Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()));
+                    Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()), scripts);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             return ConcernResult.error("crashed: " + e);
         }

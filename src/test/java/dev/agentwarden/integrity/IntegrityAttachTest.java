@@ -11,6 +11,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.testing.TestTrust;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Posture;
 import java.io.ByteArrayInputStream;
@@ -275,7 +276,8 @@ class IntegrityAttachTest {
                 "source", "startup"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Map<String, String> env = Map.of("CLAUDE_PROJECT_DIR", project.toString(),
-                "WARDEN_CACHE_DIR", project.resolve("cache").toString());
+                "WARDEN_CACHE_DIR", project.resolve("cache").toString(), "XDG_STATE_HOME", TestTrust.stateHome(project));
+        TestTrust.trust(project, env);
         int code = DispatchMain.run(new String[] {"dispatch", "--host", "claude"},
                 new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), env, CLOCK);

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import dev.agentwarden.testing.TestTrust;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -450,6 +451,7 @@ class ForwardEndpointTest {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", System.getenv("PATH"));
         env.put("WARDEN_CACHE_DIR", tmp.resolve("cache").toString());
+        env.put("XDG_STATE_HOME", TestTrust.stateHome(tmp));
         return env;
     }
 
@@ -467,6 +469,7 @@ class ForwardEndpointTest {
         Files.createDirectories(project.resolve(".warden"));
         Files.writeString(project.resolve(".warden/manifest.yaml"), "schema_version: 1\n" + body
                 + "native_event_aliases:\n  claude:\n    PreToolUse: pre_tool_use\n");
+        TestTrust.trust(project, env());
     }
 
     private static void script(Path file, String body) throws IOException {
