@@ -213,6 +213,11 @@ public final class WardenServer implements AutoCloseable {
         return forwarded.get();
     }
 
+    /** Authorized requests being read or answered. */
+    int requestsInProgress() {
+        return inFlight.get();
+    }
+
     /** Milliseconds since the last authorized request ended, or 0 while one is being read or answered. */
     public long idleMillis() {
         return inFlight.get() > 0 ? 0 : Math.max(0, clock.millis() - lastActivity.get());

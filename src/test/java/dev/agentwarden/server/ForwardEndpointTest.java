@@ -375,6 +375,55 @@ class ForwardEndpointTest {
         }
     }
 
+    @Test
+    void slowClients_moreThanTheThreadsAndThePerUserCap_neverHoldTheWorker() throws Exception {
+        List<Socket> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < Front.PER_PEER + 8; i++) {
+                Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
+                s.getOutputStream().write(("POST /forward HTTP/1.1\r\nAuthorization: Bearer " + TOKEN + "\r\nContent-Le")
+                        .getBytes(StandardCharsets.US_ASCII));
+                slow.add(s);
+            }
+            Socket body = new Socket(InetAddress.getLoopbackAddress(), server.port());
+            body.getOutputStream().write(ResidentClient.head("POST", "/forward", TOKEN, 1000));
+            slow.add(body);
+
+            ResidentClient.Response response = post("/forward", TOKEN,
+                    frame(plain, env(), ARGV, bash("git commit --no-verify -m x").getBytes(StandardCharsets.UTF_8)));
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains("\"permissionDecision\":\"deny\"");
+            for (Socket s : slow) {
+                s.setSoTimeout(30_000);
+                assertThat(ResidentClient.line(s.getInputStream())).isEqualTo(WardenServer.GREETING + PROOF);
+                assertThat(s.getInputStream().read()).as("closed at its deadline, or to make room").isEqualTo(-1);
+            }
+            assertThat(server.forwardedCount()).isEqualTo(1);
+        } finally {
+            for (Socket s : slow) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void forward_launcherThatNeverSaysGo_noDispatch() throws Exception {
+        Files.deleteIfExists(marked.resolve("dispatched"));
+        byte[] body = frame(marked, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8));
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            socket.setSoTimeout(30_000);
+            InputStream in = socket.getInputStream();
+            assertThat(ResidentClient.line(in)).isEqualTo(WardenServer.GREETING + PROOF);
+            socket.getOutputStream().write(ResidentClient.head("POST", "/forward", TOKEN, body.length));
+            socket.getOutputStream().write(body);
+            assertThat(ResidentClient.read(in).statusCode()).isEqualTo(102);
+        }
+        awaitTrue(() -> server.requestsInProgress() == 0);
+        assertThat(marked.resolve("dispatched")).as("no dispatch ran").doesNotExist();
+        assertThat(server.forwardedCount()).isZero();
+    }
+
     /** Changes a well-formed frame's records into a malformed one. */
     @FunctionalInterface
     interface Mangle {
