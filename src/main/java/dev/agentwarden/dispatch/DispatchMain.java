@@ -197,7 +197,7 @@ public final class DispatchMain {
         if (nativeEvent == null) {
             nativeEvent = event.wire();
         }
-        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv());
+        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv(), caller.commandPrefix());
         if (payloadProblem != null) {
             if (adapter.capability(nativeEvent).canBlock() && dispatcher.hasFailClosedBlocker(args.host(), event, role)) {
                 return adapter.render(nativeEvent, Verdict.block("event payload could not be read ("

@@ -33,6 +33,7 @@ public final class Dispatcher {
     private final Clock clock;
     private final Map<String, String> env;
     private final Map<String, String> childEnv;
+    private final List<String> commandPrefix;
 
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env) {
         this(manifest, clock, env, null);
@@ -43,10 +44,17 @@ public final class Dispatcher {
      * @param childEnv the whole environment of concern processes, or {@code null} to inherit this JVM's
      */
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env, Map<String, String> childEnv) {
+        this(manifest, clock, env, childEnv, List.of());
+    }
+
+    /** @param commandPrefix what each concern process's command runs under ({@link Caller#commandPrefix}) */
+    public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env, Map<String, String> childEnv,
+                      List<String> commandPrefix) {
         this.manifest = manifest;
         this.clock = clock;
         this.env = env;
         this.childEnv = childEnv;
+        this.commandPrefix = commandPrefix;
     }
 
     /** The verdict and each concern's outcome for one event. */
@@ -104,7 +112,7 @@ public final class Dispatcher {
                 return result == null ? ConcernResult.allow() : result;
             }
             return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec), childEnv,
-                    Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()));
+                    Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()), commandPrefix);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             return ConcernResult.error("crashed: " + e);
         }

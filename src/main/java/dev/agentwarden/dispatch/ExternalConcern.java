@@ -38,6 +38,12 @@ final class ExternalConcern {
      */
     static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> baseEnv,
                              Map<String, String> extraEnv) {
+        return run(spec, workspaceRoot, envelope, baseEnv, extraEnv, List.of());
+    }
+
+    /** @param commandPrefix what the command runs under ({@link Caller#commandPrefix}) */
+    static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> baseEnv,
+                             Map<String, String> extraEnv, List<String> commandPrefix) {
         Path script = workspaceRoot.resolve(spec.script());
         if (!Files.exists(script)) {
             return ConcernResult.error("script_not_found: " + script);
@@ -45,7 +51,7 @@ final class ExternalConcern {
         if (!Files.isExecutable(script)) {
             return ConcernResult.error("permission_denied: " + script + " is not executable");
         }
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(commandPrefix);
         command.add(script.toString());
         command.addAll(spec.args());
         ProcessBuilder pb = new ProcessBuilder(command).directory(workspaceRoot.toFile());

@@ -83,6 +83,8 @@ public final class WardenServer implements AutoCloseable {
     /** The resident's greeting line; {@code null} for {@code serve}. */
     private final byte[] greeting;
     private final int ownUid;
+    /** This JVM's umask, nice value and limits, which a forwarded event's concerns would otherwise get. */
+    private final ProcessAttributes own;
     private final String projectDir;
     private final String manifest;
     private final Map<String, String> env;
@@ -103,6 +105,7 @@ public final class WardenServer implements AutoCloseable {
         this.token = token.getBytes(StandardCharsets.UTF_8);
         this.greeting = proof == null ? null : (GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII);
         this.ownUid = PeerUid.self();
+        this.own = ProcessAttributes.self();
         this.projectDir = projectDir;
         this.manifest = manifest;
         this.env = Map.copyOf(env);
@@ -344,7 +347,7 @@ public final class WardenServer implements AutoCloseable {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = DispatchMain.run(forward.argv().toArray(String[]::new), forward.stdin(body),
                 new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
-                forward.caller(), clock);
+                forward.caller(own), clock);
         forwarded.incrementAndGet();
         int stdoutBytes = out.size();
         out.write(err.toByteArray());

@@ -602,6 +602,55 @@ class ResidentIT {
     }
 
     @Test
+    void forwarded_concernGetsTheLaunchersUmaskNiceAndLimits_asItsOwnJvmWould() throws Exception {
+        Path script = project.resolve("concerns/attrs.sh");
+        Files.createDirectories(script.getParent());
+        Files.writeString(script, "#!/bin/sh\necho \"attrs umask=$(umask) stack=$(ulimit -s) nofile=$(ulimit -n) nice=$(nice)\"\nexit 1\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        Files.createDirectories(project.resolve("conf"));
+        Files.writeString(project.resolve("conf/m.yaml"), """
+                schema_version: 1
+                concerns:
+                  attrs: {script: concerns/attrs.sh, severity: blocking}
+                platforms:
+                  claude:
+                    pre_tool_use: [attrs]
+                native_event_aliases:
+                  claude:
+                    PreToolUse: pre_tool_use
+                """);
+        try (ResidentProcess ignored = resident()) {
+            String forwarded = underAttributes(env(ResidentProcess.noJvm(forbiddenJava)));
+            ResidentProcess.assertNoJvmStarted(calls);
+            String own = underAttributes(realJava("off"));
+
+            assertThat(forwarded).contains("attrs umask=0077 stack=4096 nofile=").contains(" nice=3").isEqualTo(own);
+        }
+    }
+
+    /**
+     * The launcher's stdout, run under umask 0077, soft limits of 4 MB stack and 256 open files
+     * (which a JVM raises to the hard limit for itself and its children) and nice 3.
+     */
+    private String underAttributes(Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                "umask 0077; ulimit -S -s 4096; ulimit -S -n 256; exec nice -n 3 \"$0\" dispatch --host claude --manifest conf/m.yaml",
+                WardenProcess.home().toAbsolutePath().resolve("bin/warden").toString())
+                .directory(project.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().clear();
+        pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        started.add(p.toHandle());
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(PROBE_PAYLOAD.getBytes(StandardCharsets.UTF_8));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        return out;
+    }
+
+    @Test
     void stopAndStatus_plantedEndpointNamingAnUnrelatedProcess_leaveItAlone() throws Exception {
         Process unrelated = new ProcessBuilder("sleep", "600").start();
         started.add(unrelated.toHandle());
