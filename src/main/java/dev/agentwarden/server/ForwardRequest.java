@@ -60,7 +60,7 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
         if (stdinCutMs < 0) {
             return payload;
         }
-        String message = "stdin was still open after " + stdinCutMs + " ms (WARDEN_STDIN_TIMEOUT_MS)";
+        String message = "stdin still open after " + stdinCutMs + " ms (WARDEN_STDIN_TIMEOUT_MS)";
         return new SequenceInputStream(payload, new InputStream() {
             @Override
             public int read() throws IOException {

@@ -196,7 +196,7 @@ class ForwardRequestTest {
         assertThat(r.stdinCutMs()).isEqualTo(300);
         assertThat(new String(stdin.readNBytes(4), StandardCharsets.UTF_8)).isEqualTo("{\"a\"");
         assertThatThrownBy(stdin::read).isInstanceOf(IOException.class)
-                .hasMessage("stdin was still open after 300 ms (WARDEN_STDIN_TIMEOUT_MS)");
+                .hasMessage("stdin still open after 300 ms (WARDEN_STDIN_TIMEOUT_MS)");
     }
 
     @Test
