@@ -232,7 +232,8 @@ public final class DispatchMain {
         if (nativeEvent == null) {
             nativeEvent = event.wire();
         }
-        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv(), located.scripts());
+        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv(), located.scripts(),
+                caller.commandPrefix());
         if (payloadProblem != null) {
             if (adapter.capability(nativeEvent).canBlock() && dispatcher.hasFailClosedBlocker(args.host(), event, role)) {
                 return adapter.render(nativeEvent, Verdict.block("event payload could not be read ("

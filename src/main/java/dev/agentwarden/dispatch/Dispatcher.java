@@ -36,6 +36,7 @@ public final class Dispatcher {
     private final Map<String, String> env;
     private final Map<String, String> childEnv;
     private final ScriptTrust scripts;
+    private final List<String> commandPrefix;
 
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env) {
         this(manifest, clock, env, null);
@@ -46,17 +47,21 @@ public final class Dispatcher {
      * @param childEnv the whole environment of concern processes, or {@code null} to inherit this JVM's
      */
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env, Map<String, String> childEnv) {
-        this(manifest, clock, env, childEnv, ScriptTrust.ANY);
+        this(manifest, clock, env, childEnv, ScriptTrust.ANY, List.of());
     }
 
-    /** @param scripts which process-concern scripts may run ({@link ScriptTrust#ANY} for a manifest the user named) */
+    /**
+     * @param scripts which process-concern scripts may run ({@link ScriptTrust#ANY} for a manifest the user named)
+     * @param commandPrefix what each concern process's command runs under ({@link Caller#commandPrefix})
+     */
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env, Map<String, String> childEnv,
-                      ScriptTrust scripts) {
+                      ScriptTrust scripts, List<String> commandPrefix) {
         this.manifest = manifest;
         this.clock = clock;
         this.env = env;
         this.childEnv = childEnv;
         this.scripts = scripts;
+        this.commandPrefix = commandPrefix;
     }
 
     /** The verdict and each concern's outcome for one event. */
@@ -116,7 +121,8 @@ public final class Dispatcher {
                 return result == null ? ConcernResult.allow() : result;
             }
             return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec), childEnv,
-                    Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()), scripts);
+                    Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()), scripts,
+                    commandPrefix);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             return ConcernResult.error("crashed: " + e);
         }

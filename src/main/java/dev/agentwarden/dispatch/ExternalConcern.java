@@ -43,12 +43,16 @@ final class ExternalConcern {
      */
     static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> baseEnv,
                              Map<String, String> extraEnv) {
-        return run(spec, workspaceRoot, envelope, baseEnv, extraEnv, ScriptTrust.ANY);
+        return run(spec, workspaceRoot, envelope, baseEnv, extraEnv, ScriptTrust.ANY, List.of());
     }
 
-    /** {@link #run(ConcernSpec, Path, byte[], Map, Map)}, starting the script only if {@code trust} allows it. */
+    /**
+     * {@link #run(ConcernSpec, Path, byte[], Map, Map)}, starting the script only if {@code trust} allows it.
+     *
+     * @param commandPrefix what the command runs under ({@link Caller#commandPrefix})
+     */
     static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> baseEnv,
-                             Map<String, String> extraEnv, ScriptTrust trust) {
+                             Map<String, String> extraEnv, ScriptTrust trust, List<String> commandPrefix) {
         String untrusted = trust.refusal(spec, workspaceRoot);
         if (untrusted != null) {
             return ConcernResult.error(untrusted);
@@ -60,7 +64,7 @@ final class ExternalConcern {
         if (!Files.isExecutable(script)) {
             return ConcernResult.error("permission_denied: " + script + " is not executable");
         }
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(commandPrefix);
         command.add(script.toString());
         command.addAll(spec.args());
         ProcessBuilder pb = new ProcessBuilder(command).directory(workspaceRoot.toFile());
