@@ -1,8 +1,6 @@
 package dev.agentwarden.io;
 
-import com.sun.security.auth.module.UnixSystem;
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -15,17 +13,13 @@ import java.util.Set;
  * The user's own Warden state, outside every project: {@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden}.
  * What lives here (ledger anchors, release rollback floors) must not be writable by a cloned
  * repository or by the governed agent editing project files, so a file or directory here is
- * trusted only when it is not a link, is owned by this user, and has no group or other write bit.
- * New directories are 0700 and new files 0600.
- *
- * <p>The trust branch's {@code OwnedPath} checks a whole path up to {@code /}; this checks the
- * entries Warden itself creates here, as the ledger anchors always have.
+ * trusted only when it is not a link and passes {@link OwnedPath}'s rule; this class names the
+ * reason with a stable code. New directories are 0700 and new files 0600.
  */
 public final class UserState {
     public static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
     public static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
     private static final int GROUP_OTHER_WRITE = 0022;
-    private static volatile long uid = -1;
 
     private UserState() {
     }
@@ -51,9 +45,12 @@ public final class UserState {
     }
 
     /**
-     * Refuses {@code p} unless it is a real directory (or regular file), owned by this user, with no
-     * group or other write bit. Codes: {@code state_symlink_refused}, {@code state_not_directory} or
-     * {@code state_not_regular}, {@code <prefix>_not_owned}, {@code <prefix>_writable_by_others}.
+     * Refuses {@code p} unless it is a real directory (or regular file) that passes
+     * {@link OwnedPath}'s rule (owned by this user, no group or other write bit, and no directory
+     * above it that someone else could swap). Codes: {@code state_symlink_refused},
+     * {@code state_not_directory} or {@code state_not_regular}; {@code <prefix>_not_owned} or
+     * {@code <prefix>_writable_by_others} for the entry itself; {@code <prefix>_path_not_private}
+     * for a directory above it.
      *
      * @param prefix the first word of the ownership codes ({@code anchor}, {@code release_state})
      * @throws java.nio.file.NoSuchFileException when it does not exist
@@ -69,15 +66,17 @@ public final class UserState {
             throw new UnsafeFileException(directory ? "state_not_directory" : "state_not_regular", p + " is not a "
                     + (directory ? "directory" : "regular file") + " (remove it)");
         }
-        long me = currentUid();
-        if (!(a.get("uid") instanceof Integer owner) || owner != me) {
-            throw new UnsafeFileException(prefix + "_not_owned", p + " is owned by uid " + a.get("uid")
-                    + ", not by this user (uid " + me + "); refused");
+        String problem = OwnedPath.problem(p);
+        if (problem == null) {
+            return;
+        }
+        if (!(a.get("uid") instanceof Integer owner) || owner != OwnedPath.currentUid()) {
+            throw new UnsafeFileException(prefix + "_not_owned", problem + "; refused");
         }
         if (a.get("mode") instanceof Integer mode && (mode & GROUP_OTHER_WRITE) != 0) {
-            throw new UnsafeFileException(prefix + "_writable_by_others", p + " is writable by group or others (mode "
-                    + Integer.toOctalString(mode & 0777) + "); refused (chmod go-w)");
+            throw new UnsafeFileException(prefix + "_writable_by_others", problem + "; refused (chmod go-w)");
         }
+        throw new UnsafeFileException(prefix + "_path_not_private", problem + "; refused");
     }
 
     /**
@@ -85,34 +84,8 @@ public final class UserState {
      * {@linkplain #requirePrivate checks} it.
      */
     public static void ensurePrivateDirectory(Path dir, String prefix) throws IOException {
-        createPrivate(dir.toAbsolutePath().normalize());
+        OwnedPath.createPrivateDirectories(dir);
         requirePrivate(dir, true, prefix);
-    }
-
-    /** This process's uid, the owner of the files it creates. */
-    public static long currentUid() {
-        long u = uid;
-        if (u < 0) {
-            u = new UnixSystem().getUid();
-            uid = u;
-        }
-        return u;
-    }
-
-    private static void createPrivate(Path dir) throws IOException {
-        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
-            return;
-        }
-        Path parent = dir.getParent();
-        if (parent != null && !Files.isDirectory(parent)) {
-            createPrivate(parent);
-        }
-        try {
-            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(DIR_MODE));
-            Files.setPosixFilePermissions(dir, DIR_MODE);
-        } catch (FileAlreadyExistsException raced) {
-            // another process made it; the caller checks what it is
-        }
     }
 
     private static boolean isAbsolute(String path) {

@@ -614,7 +614,7 @@ class TrustVerificationTest {
         @ParameterizedTest
         @CsvSource({"file", "directory"})
         void verify_userFloorOwnedByAnotherUid_refusedAsUntrusted(String which) throws Exception {
-            Assumptions.assumeTrue(dev.agentwarden.io.UserState.currentUid() == 0,
+            Assumptions.assumeTrue(dev.agentwarden.io.OwnedPath.currentUid() == 0,
                     "needs root to give the floor file to another uid");
             assertThat(verify(v5).trusted()).isTrue();
             Path target = which.equals("file") ? fx.stateFile() : fx.stateFile().getParent();
