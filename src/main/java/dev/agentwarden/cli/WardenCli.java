@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
                 ReleaseCommand.class,
                 ServeCommand.class,
                 ResidentCommand.class,
+                InventoryCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
