@@ -58,11 +58,16 @@ final class InventoryCommand implements Runnable {
         @Option(names = "--turn", paramLabel = "N", defaultValue = "0", description = "Turn index recorded (0: before the first turn).")
         long turn;
 
+        @Option(names = "--user-home", paramLabel = "DIR", hidden = true,
+                description = "Where the user-level host configs are read (default: the user's home).")
+        Path userHome;
+
         @Option(names = "--no-store", description = "Do not write the snapshot under .warden/state/inventory/.")
         boolean noStore;
 
         InventorySnapshot take(String root, PrintWriter err) {
-            HostMcpConfigs configs = HostMcpConfigs.read(Path.of(root), Path.of(System.getProperty("user.home")),
+            HostMcpConfigs configs = HostMcpConfigs.read(Path.of(root),
+                    userHome != null ? userHome : Path.of(System.getProperty("user.home")),
                     System.getenv(), host);
             for (String problem : configs.problems()) {
                 err.println("warden inventory: " + problem);
