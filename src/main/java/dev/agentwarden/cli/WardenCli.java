@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
                 ServeCommand.class,
                 ResidentCommand.class,
                 InventoryCommand.class,
+                TelemetryCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
