@@ -24,6 +24,8 @@ import picocli.CommandLine.Command;
                 ReleaseCommand.class,
                 ServeCommand.class,
                 ResidentCommand.class,
+                InventoryCommand.class,
+                TelemetryCommand.class,
                 CommandLine.HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
