@@ -13,6 +13,8 @@ source "$(dirname "$0")/lib.sh"
 runs="${1:-30}"
 # One JVM per event: this measures the gate's cost in a process of its own.
 export WARDEN_RESIDENT=off
+# The bench's projects are trusted in a trust store of its own, not the user's.
+export XDG_STATE_HOME="$work/state"
 "$home/bin/warden" train-archive >/dev/null
 "$home/bin/warden" integrity fixtures --work-dir "$work/gen" >/dev/null
 
@@ -39,6 +41,7 @@ project() { # project dir, agent id, agent file, profile, bind (yes/no)
     echo "  claude:"
     echo "    SessionStart: session_start"
   } > "$dir/.warden/manifest.yaml"
+  "$home/bin/warden" trust --project-dir "$dir" >/dev/null
   printf '{"session_id":"bench","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' "$dir" > "$dir/payload.json"
 }
 { echo "<!-- bench:head -->"; for i in $(seq 20); do echo "$i. Review rule $i: read the whole diff before commenting."; done; echo "<!-- bench:eof -->"; } > "$work/small.md"

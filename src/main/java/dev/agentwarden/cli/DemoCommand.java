@@ -48,6 +48,7 @@ final class DemoCommand implements Callable<Integer> {
         Path cache = Files.createTempDirectory("warden-demo-cache-");
         Map<String, String> hostEnv = new HashMap<>(System.getenv());
         hostEnv.put("WARDEN_CACHE_DIR", cache.toString());
+        hostEnv.put("XDG_STATE_HOME", cache.resolve("state").toString());
         int failed = 0;
         try {
             failed = runSections(out, home, launcher, hostEnv);

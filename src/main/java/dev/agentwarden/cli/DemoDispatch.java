@@ -1,6 +1,9 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.trust.TrustException;
+import dev.agentwarden.trust.TrustStore;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,6 +26,18 @@ final class DemoDispatch {
             throws IOException, InterruptedException {
         return launcher != null ? viaLauncher(launcher, project, env, nativeEvent, payload)
                 : inProcess(env, nativeEvent, payload);
+    }
+
+    /**
+     * Trusts the demo project's {@code .warden/manifest.yaml} in the demo's own trust store, as the
+     * user would with {@code warden trust}: the demo wrote it from Warden's examples.
+     */
+    static void trust(Map<String, String> env, Path project) throws IOException {
+        try {
+            TrustStore.forEnv(env).trust(project, Clock.systemUTC());
+        } catch (TrustException | ManifestException e) {
+            throw new IOException("cannot trust the demo project: " + e.getMessage(), e);
+        }
     }
 
     private static String viaLauncher(Path launcher, Path project, Map<String, String> env, String nativeEvent,

@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -92,6 +93,9 @@ final class InstallCommand implements Callable<Integer> {
             out.println("  " + b.nativeEvent() + (b.matcher() == null ? "" : "  matcher=" + b.matcher()));
         }
         Target.reportLookalikes(after, target.host(), out);
+        if (manifestFile == null) {
+            out.println(TrustCommand.onInstall(target.root(), System.getenv(), Clock.systemUTC()));
+        }
         if (!noTrain) {
             out.println(trainArchive(launcher));
         }

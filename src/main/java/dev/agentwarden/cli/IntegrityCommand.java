@@ -17,6 +17,7 @@ import dev.agentwarden.integrity.SourceReader;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.io.UnsafeFileException;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.release.ReleaseFloor;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -72,7 +73,7 @@ final class IntegrityCommand implements Runnable {
      * trusted manifest is required, a manifest without a trust root is not read: every lookup is
      * UNTRUSTED and the gate halts.
      */
-    static ReleaseSource releaseSource(Path manifest, Path trustRoot, boolean requireTrusted, Path stateHome,
+    static ReleaseSource releaseSource(Path manifest, Path trustRoot, boolean requireTrusted, ReleaseFloor floor,
                                        PrintWriter err) {
         String consequence = requireTrusted ? "the gate halts (--require-trusted-manifest)"
                 : "release_integrity will be UNREGISTERED";
@@ -82,7 +83,7 @@ final class IntegrityCommand implements Runnable {
             err.flush();
             return ReleaseSources.unverified(manifest);
         }
-        ReleaseSource source = ReleaseSources.open(manifest, trustRoot, stateHome, Clock.systemUTC());
+        ReleaseSource source = ReleaseSources.open(manifest, trustRoot, floor, Clock.systemUTC());
         String untrusted = ReleaseSources.untrustedDetail(source);
         if (untrusted != null) {
             err.println("warden: release manifest " + manifest + " is UNTRUSTED (" + untrusted + "); " + consequence);
@@ -158,12 +159,14 @@ final class IntegrityCommand implements Runnable {
             byte[] attached = null;
             IntegrityGate gate;
             try {
+                Map<String, String> env = WardenCli.env(spec);
+                ReleaseFloor floor = ReleaseFloor.forProject(Path.of(project.root(env)), env);
                 if (attachment.attached != null) {
                     attached = readBounded(attachment.attached, maxBytes);
                 }
                 gate = IntegrityGate.builder()
                         .profile(profile.resolve())
-                        .release(releaseSource(releaseManifest, trustRoot, requireTrusted, project.stateHome(), err))
+                        .release(releaseSource(releaseManifest, trustRoot, requireTrusted, floor, err))
                         .evidenceLog(EvidenceLog.under(project.stateHome()))
                         .clock(Clock.systemUTC())
                         .maxBytes(maxBytes)

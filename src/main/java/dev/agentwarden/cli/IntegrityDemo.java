@@ -118,6 +118,7 @@ final class IntegrityDemo implements DemoSection {
                 + "\",\"hook_event_name\":\"SessionStart\",\"source\":\"startup\"}";
         Map<String, String> childEnv = new HashMap<>(env.hostEnv());
         childEnv.put("CLAUDE_PROJECT_DIR", project.toString());
+        DemoDispatch.trust(childEnv, project);
         return DemoDispatch.claude(env.launcher(), project, childEnv, "SessionStart", payload);
     }
 

@@ -10,6 +10,7 @@ import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.IntegrityException;
 import dev.agentwarden.integrity.IntegrityGate;
 import dev.agentwarden.integrity.ReadStatus;
+import dev.agentwarden.release.ReleaseFloor;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -80,7 +81,7 @@ final class LaunchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
-        Map<String, String> env = System.getenv();
+        Map<String, String> env = WardenCli.env(spec);
         Path cwd = Path.of("").toAbsolutePath();
         AgentResolver.Resolution resolution;
         IntegrityGate gate;
@@ -89,7 +90,8 @@ final class LaunchCommand implements Callable<Integer> {
             Path stateHome = WorkspaceRoot.stateHome(resolution.root().toString());
             gate = IntegrityGate.builder()
                     .profile(profile.resolve())
-                    .release(IntegrityCommand.releaseSource(releaseManifest, trustRoot, requireTrusted, stateHome, err))
+                    .release(IntegrityCommand.releaseSource(releaseManifest, trustRoot, requireTrusted,
+                            ReleaseFloor.forProject(resolution.root(), env), err))
                     .evidenceLog(EvidenceLog.under(stateHome))
                     .clock(Clock.systemUTC())
                     .maxBytes(maxBytes)

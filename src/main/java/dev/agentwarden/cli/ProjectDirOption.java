@@ -15,7 +15,12 @@ final class ProjectDirOption {
     Path dir;
 
     String root() {
-        return WorkspaceRoot.resolve(dir == null ? null : dir.toString(), Map.of(), System.getenv());
+        return root(System.getenv());
+    }
+
+    /** The project root as resolved in {@code env}. */
+    String root(Map<String, String> env) {
+        return WorkspaceRoot.resolve(dir == null ? null : dir.toString(), Map.of(), env);
     }
 
     Path stateHome() {

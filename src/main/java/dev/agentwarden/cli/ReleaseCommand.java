@@ -5,6 +5,7 @@ import dev.agentwarden.integrity.ReleaseKey;
 import dev.agentwarden.integrity.ReleaseLookup;
 import dev.agentwarden.release.KeyFiles;
 import dev.agentwarden.release.Publisher;
+import dev.agentwarden.release.ReleaseFloor;
 import dev.agentwarden.release.ReleaseException;
 import dev.agentwarden.release.ReleaseMatch;
 import dev.agentwarden.release.Rfc3339;
@@ -255,13 +256,14 @@ final class ReleaseCommand implements Runnable {
         String at;
 
         @Option(names = "--project-dir", paramLabel = "DIR",
-                description = "Project whose .warden/state/release/ holds the last trusted versions (default: resolved as hooks do).")
+                description = "Project whose last trusted versions are checked (kept in"
+                        + " ${XDG_STATE_HOME:-~/.local/state}/agent-warden/release/; default: resolved as hooks do).")
         String projectDir;
 
         @Option(names = "--no-record", description = "Check against the recorded versions without raising them.")
         boolean noRecord;
 
-        SignedReleaseStore open(Path manifest) throws ReleaseException {
+        SignedReleaseStore open(Path manifest, Map<String, String> env) throws ReleaseException {
             Clock clock = Clock.systemUTC();
             if (at != null) {
                 try {
@@ -270,9 +272,9 @@ final class ReleaseCommand implements Runnable {
                     throw new ReleaseException("time_invalid", "--at: " + e.getMessage());
                 }
             }
-            String project = WorkspaceRoot.resolve(projectDir, Map.of(), System.getenv());
-            Path stateDir = SignedReleaseStore.stateDir(WorkspaceRoot.stateHome(project));
-            return SignedReleaseStore.open(manifest, root, stateDir, !noRecord, clock);
+            String project = WorkspaceRoot.resolve(projectDir, Map.of(), env);
+            return SignedReleaseStore.open(manifest, root, ReleaseFloor.forProject(Path.of(project), env), !noRecord,
+                    clock);
         }
     }
 
@@ -287,7 +289,7 @@ final class ReleaseCommand implements Runnable {
 
         @Override
         int run(PrintWriter out) throws ReleaseException {
-            Verification v = trust.open(manifest).verification();
+            Verification v = trust.open(manifest, WardenCli.env(spec)).verification();
             printVerification(out, v);
             if (v.trusted()) {
                 out.println("entries: " + v.entries().size());
@@ -322,7 +324,7 @@ final class ReleaseCommand implements Runnable {
 
         @Override
         int run(PrintWriter out) throws ReleaseException {
-            SignedReleaseStore store = trust.open(manifest);
+            SignedReleaseStore store = trust.open(manifest, WardenCli.env(spec));
             printVerification(out, store.verification());
             ReleaseLookup lookup = store.lookup(release.key());
             out.println("status: " + lookup.status() + (lookup.reason() == null ? "" : " (" + lookup.reason() + ")"));

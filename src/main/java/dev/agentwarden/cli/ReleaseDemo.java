@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 
 /**
  * Publishes a signed release manifest for a Squad coordinator and checks installs against it with
@@ -38,6 +39,7 @@ final class ReleaseDemo implements DemoSection {
 
     private Path work;
     private PrintWriter out;
+    private Map<String, String> hostEnv;
 
     @Override
     public String title() {
@@ -48,6 +50,7 @@ final class ReleaseDemo implements DemoSection {
     public void run(DemoEnv env) throws Exception {
         work = env.workDir();
         out = env.out();
+        hostEnv = env.hostEnv();
         Files.writeString(work.resolve("squad.agent.md"), TEMPLATE, StandardCharsets.UTF_8);
         String key = "--key";
         warden(0, "release", "keygen", "--out", p("keys"), "--name", "alice");
@@ -110,7 +113,7 @@ final class ReleaseDemo implements DemoSection {
     /** Runs one command, prints it and its output with paths relative to the demo project. */
     private void warden(int expectedExit, String... args) {
         StringWriter buffer = new StringWriter();
-        int exit = WardenCli.execute(args, new PrintWriter(buffer, true), new PrintWriter(buffer, true));
+        int exit = WardenCli.execute(args, new PrintWriter(buffer, true), new PrintWriter(buffer, true), hostEnv);
         String prefix = work.toString() + "/";
         out.println("$ warden " + String.join(" ", args).replace(prefix, ""));
         String text = buffer.toString().replace(prefix, "");

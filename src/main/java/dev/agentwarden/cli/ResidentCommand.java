@@ -81,6 +81,10 @@ final class ResidentCommand implements Runnable {
             if (idleSeconds < 1) {
                 throw new IllegalArgumentException("--idle-exit must be at least 1 second, got " + idleSeconds);
             }
+            if (where.dir == null) {
+                // bin/warden names the directory and creates it; a resident never recreates a given one
+                Files.createDirectories(where.dir());
+            }
             Resident resident = Resident.start(where.dir(), where.key(), System.getenv(), Clock.systemUTC());
             if (resident == null) {
                 out.println("warden resident: another resident already serves key " + where.key() + " in " + where.dir());
@@ -106,7 +110,11 @@ final class ResidentCommand implements Runnable {
         }
     }
 
-    /** A command about the resident that the endpoint file names, if that process is alive. */
+    /**
+     * A command about the resident that the endpoint file names, if that process is alive and is
+     * that resident (this user's, started when the file says, running {@code resident start} for
+     * the key): a stale or planted file never makes it act on another process.
+     */
     abstract static class OnEndpoint implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -117,13 +125,13 @@ final class ResidentCommand implements Runnable {
         public Integer call() throws Exception {
             Path file = Resident.endpointFile(where.dir(), where.key());
             Resident.Endpoint endpoint = Resident.read(file);
-            Optional<ProcessHandle> process = endpoint == null ? Optional.empty() : ProcessHandle.of(endpoint.pid());
+            Optional<ProcessHandle> process = endpoint == null ? Optional.empty() : Resident.process(endpoint, where.key());
             return run(spec.commandLine().getOut(), file, endpoint, process);
         }
 
         /**
          * @param endpoint what the file states, or {@code null}
-         * @param process  the live process it names, if any
+         * @param process  the live resident it names, if it is one
          */
         abstract int run(PrintWriter out, Path file, Resident.Endpoint endpoint, Optional<ProcessHandle> process)
                 throws Exception;
@@ -134,7 +142,8 @@ final class ResidentCommand implements Runnable {
         @Override
         int run(PrintWriter out, Path file, Resident.Endpoint endpoint, Optional<ProcessHandle> process) {
             if (process.isEmpty()) {
-                out.println("warden resident: not running (" + file + (endpoint == null ? " absent)" : " names a dead process)"));
+                out.println("warden resident: not running (" + file + (endpoint == null ? " absent)"
+                        : " names pid " + endpoint.pid() + ", which is not this resident)"));
                 return ExitCode.FINDINGS.code();
             }
             out.println("warden resident: running, pid " + endpoint.pid() + ", http://127.0.0.1:" + endpoint.port() + "/");
@@ -148,7 +157,8 @@ final class ResidentCommand implements Runnable {
         int run(PrintWriter out, Path file, Resident.Endpoint endpoint, Optional<ProcessHandle> process)
                 throws Exception {
             if (process.isEmpty()) {
-                out.println("warden resident: not running");
+                out.println("warden resident: not running" + (endpoint == null ? ""
+                        : " (" + file + " names pid " + endpoint.pid() + ", which is not this resident; left alone)"));
                 return ExitCode.OK.code();
             }
             Resident.terminate(process.get(), Duration.ofSeconds(30));

@@ -44,6 +44,7 @@ final class SessionReplayDemo implements DemoSection {
         installDemoManifest(env.home(), project);
         Map<String, String> childEnv = new HashMap<>(env.hostEnv());
         childEnv.put("CLAUDE_PROJECT_DIR", project.toString());
+        DemoDispatch.trust(childEnv, project);
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(null, project.toString()), childEnv);
         HostAdapter claude = HostAdapters.forId("claude");
         Dispatcher dispatcher = new Dispatcher(manifest, Clock.systemUTC(), childEnv);

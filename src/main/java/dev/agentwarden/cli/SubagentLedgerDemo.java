@@ -112,6 +112,7 @@ final class SubagentLedgerDemo implements DemoSection {
                 native_event_aliases:
                   claude: {PreToolUse: pre_tool_use, SubagentStart: subagent_start, SubagentStop: subagent_stop}
                 """.formatted(threshold));
+        transport.trust();
         out.println("enforce (the demo does not wait for the window): .warden/manifest.yaml now sets spawn-guard "
                 + "posture: blocking with {label: derived, max_concurrent: " + threshold + "}");
         List<String[]> opens = new ArrayList<>();
@@ -218,6 +219,11 @@ final class SubagentLedgerDemo implements DemoSection {
         private final Path launcher;
         private final Path project;
         private final Map<String, String> env;
+
+        /** Trusts the project manifest the demo just wrote, in the demo's trust store. */
+        void trust() throws IOException {
+            DemoDispatch.trust(env, project);
+        }
 
         Transport(Path launcher, Path project, Map<String, String> env) {
             this.launcher = launcher;

@@ -3,6 +3,7 @@ package dev.agentwarden.cli;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -18,17 +19,27 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 InstallCommand.class,
                 UninstallCommand.class,
+                TrustCommand.class,
                 CanonicalizeCommand.class,
                 ReleaseCommand.class,
                 ServeCommand.class,
                 LogCommand.class,
                 ResidentCommand.class,
+                InventoryCommand.class,
+                TelemetryCommand.class,
                 HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** The environment commands read ({@code XDG_STATE_HOME}, {@code HOME}, ...): the process's, or a test's. */
+    private final Map<String, String> env;
+
+    private WardenCli(Map<String, String> env) {
+        this.env = Map.copyOf(env);
+    }
 
     public static void main(String[] args) {
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
@@ -40,9 +51,18 @@ public final class WardenCli implements Runnable {
         System.exit(code);
     }
 
-    /** Runs a command line with the given output streams; returns the exit code. */
+    /** Runs a command line with the given output streams in this process's environment; returns the exit code. */
     public static int execute(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cli = commandLine();
+        return execute(args, out, err, System.getenv());
+    }
+
+    /**
+     * As {@link #execute(String[], PrintWriter, PrintWriter)}, with {@code env} in place of the
+     * process environment for the commands that read one (so a test can point the user's state,
+     * {@code XDG_STATE_HOME}, at a temporary directory).
+     */
+    public static int execute(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+        CommandLine cli = commandLine(env);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExitCodeExceptionMapper(e -> ExitCode.UNREADABLE.code());
@@ -54,8 +74,8 @@ public final class WardenCli implements Runnable {
     }
 
     /** The whole command tree, every command and subcommand answering {@code --help}. */
-    static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new WardenCli());
+    static CommandLine commandLine(Map<String, String> env) {
+        CommandLine cli = new CommandLine(new WardenCli(env));
         addHelp(cli);
         return cli;
     }
@@ -75,6 +95,11 @@ public final class WardenCli implements Runnable {
         for (CommandLine sub : cmd.getSubcommands().values()) {
             addHelp(sub);
         }
+    }
+
+    /** The environment of the {@code warden} run {@code spec} belongs to. */
+    static Map<String, String> env(CommandLine.Model.CommandSpec spec) {
+        return ((WardenCli) spec.root().userObject()).env;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.agentwarden.dispatch;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,12 +18,20 @@ import java.util.Map;
  * @param env        the variables Warden reads (role, fail mode, cache dir, project dir, ...)
  * @param workingDir the caller's absolute working directory
  * @param childEnv   the whole environment for concern processes, or {@code null} to inherit this JVM's
+ * @param commandPrefix what a concern process's command runs under, so that it gets the caller's
+ *                      umask, nice value and resource limits where they differ from this JVM's;
+ *                      empty for none
  */
-public record Caller(Map<String, String> env, Path workingDir, Map<String, String> childEnv) {
+public record Caller(Map<String, String> env, Path workingDir, Map<String, String> childEnv, List<String> commandPrefix) {
     public Caller {
         if (!workingDir.isAbsolute()) {
             throw new IllegalArgumentException("working directory '" + workingDir + "' is not absolute");
         }
+        commandPrefix = List.copyOf(commandPrefix);
+    }
+
+    public Caller(Map<String, String> env, Path workingDir, Map<String, String> childEnv) {
+        this(env, workingDir, childEnv, List.of());
     }
 
     public static Caller thisProcess(Map<String, String> env) {
@@ -32,6 +41,11 @@ public record Caller(Map<String, String> env, Path workingDir, Map<String, Strin
     /** A launcher elsewhere: {@code env} is its whole environment, {@code workingDir} absolute. */
     public static Caller forwarded(Map<String, String> env, Path workingDir) {
         return new Caller(env, workingDir, env);
+    }
+
+    /** The same caller, its concern processes run under {@code prefix}. */
+    public Caller withCommandPrefix(List<String> prefix) {
+        return new Caller(env, workingDir, childEnv, prefix);
     }
 
     /** {@code path} as the caller means it: resolved against its working directory. */

@@ -14,13 +14,16 @@ import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
+import dev.agentwarden.trust.ProjectManifest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -168,8 +171,20 @@ public final class DispatchMain {
         return DecisionLog.append(draft, response, caller.env());
     }
 
+    static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock, DecisionDraft draft) {
+        List<String> notes = new ArrayList<>();
+        HostResponse response = dispatch(argv, stdin, caller, clock, notes, draft);
+        if (notes.isEmpty()) {
+            return response;
+        }
+        String said = String.join("\n", notes);
+        return new HostResponse(response.exitCode(), response.stdout(),
+                response.stderr().isEmpty() ? said : said + "\n" + response.stderr());
+    }
+
+    /** One dispatch; what the manifest in force needs the user to know (trust, cache) goes to {@code notes}. */
     private static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock,
-                                         DecisionDraft draft) {
+                                         List<String> notes, DecisionDraft draft) {
         Map<String, String> env = caller.env();
         Args args;
         try {
@@ -219,8 +234,11 @@ public final class DispatchMain {
         draft.at(root, nativeEvent, role);
 
         Manifest manifest;
+        ProjectManifest.Resolution located;
         try {
-            manifest = ManifestLoader.load(ManifestLoader.locate(caller.resolve(args.manifest()), root), env);
+            located = ProjectManifest.resolve(caller.resolve(args.manifest()), root, env);
+            notes.addAll(located.notes());
+            manifest = ManifestLoader.load(located.source(), env, notes);
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()
                     + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0));
@@ -242,7 +260,8 @@ public final class DispatchMain {
             nativeEvent = event.wire();
         }
         draft.event(event.wire(), nativeEvent);
-        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv());
+        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv(), located.scripts(),
+                caller.commandPrefix());
         if (payloadProblem != null) {
             String problem = payloadProblem.substring(0, payloadProblem.indexOf(':'));
             if (adapter.capability(nativeEvent).canBlock() && dispatcher.hasFailClosedBlocker(args.host(), event, role)) {

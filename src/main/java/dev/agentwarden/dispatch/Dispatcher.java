@@ -12,6 +12,7 @@ import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.trust.ScriptTrust;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -34,6 +35,8 @@ public final class Dispatcher {
     private final Clock clock;
     private final Map<String, String> env;
     private final Map<String, String> childEnv;
+    private final ScriptTrust scripts;
+    private final List<String> commandPrefix;
 
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env) {
         this(manifest, clock, env, null);
@@ -44,10 +47,21 @@ public final class Dispatcher {
      * @param childEnv the whole environment of concern processes, or {@code null} to inherit this JVM's
      */
     public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env, Map<String, String> childEnv) {
+        this(manifest, clock, env, childEnv, ScriptTrust.ANY, List.of());
+    }
+
+    /**
+     * @param scripts which process-concern scripts may run ({@link ScriptTrust#ANY} for a manifest the user named)
+     * @param commandPrefix what each concern process's command runs under ({@link Caller#commandPrefix})
+     */
+    public Dispatcher(Manifest manifest, Clock clock, Map<String, String> env, Map<String, String> childEnv,
+                      ScriptTrust scripts, List<String> commandPrefix) {
         this.manifest = manifest;
         this.clock = clock;
         this.env = env;
         this.childEnv = childEnv;
+        this.scripts = scripts;
+        this.commandPrefix = commandPrefix;
     }
 
     /** The verdict and each concern's outcome for one event. */
@@ -107,7 +121,8 @@ public final class Dispatcher {
                 return result == null ? ConcernResult.allow() : result;
             }
             return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec), childEnv,
-                    Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()));
+                    Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()), scripts,
+                    commandPrefix);
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             return ConcernResult.error("crashed: " + e);
         }

@@ -5,6 +5,7 @@ import dev.agentwarden.concern.Decision;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.trust.ScriptTrust;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,6 +23,10 @@ import java.util.concurrent.TimeUnit;
  * cap on what it may print. Exit 0 allow, 1 block, 2 warn; anything else, a crash, a missing
  * script or a timeout is {@link Decision#ERROR}. Stdout may be JSON
  * {@code {decision, reason, additional_context, context}} or plain text.
+ *
+ * <p>A script of a project manifest runs only while it hashes as the user trusted it
+ * ({@link ScriptTrust}); a changed one does not start and is an {@link Decision#ERROR}, so the
+ * concern's {@code fail_closed} decides (block if set, else allow), with a note on stderr.
  */
 final class ExternalConcern {
     /** Bytes kept from each of the child's stdout and stderr; the rest is read and dropped. */
@@ -38,6 +43,20 @@ final class ExternalConcern {
      */
     static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> baseEnv,
                              Map<String, String> extraEnv) {
+        return run(spec, workspaceRoot, envelope, baseEnv, extraEnv, ScriptTrust.ANY, List.of());
+    }
+
+    /**
+     * {@link #run(ConcernSpec, Path, byte[], Map, Map)}, starting the script only if {@code trust} allows it.
+     *
+     * @param commandPrefix what the command runs under ({@link Caller#commandPrefix})
+     */
+    static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> baseEnv,
+                             Map<String, String> extraEnv, ScriptTrust trust, List<String> commandPrefix) {
+        String untrusted = trust.refusal(spec, workspaceRoot);
+        if (untrusted != null) {
+            return ConcernResult.error(untrusted);
+        }
         Path script = workspaceRoot.resolve(spec.script());
         if (!Files.exists(script)) {
             return ConcernResult.error("script_not_found: " + script);
@@ -45,7 +64,7 @@ final class ExternalConcern {
         if (!Files.isExecutable(script)) {
             return ConcernResult.error("permission_denied: " + script + " is not executable");
         }
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(commandPrefix);
         command.add(script.toString());
         command.addAll(spec.args());
         ProcessBuilder pb = new ProcessBuilder(command).directory(workspaceRoot.toFile());

@@ -10,7 +10,7 @@ import java.io.InputStream;
  *
  * <p>A named class rather than a lambda: dispatch's hot path loads no lambda machinery.
  */
-final class StdinReader extends Thread {
+public final class StdinReader extends Thread {
     private final InputStream in;
     private final int max;
     private byte[] bytes;
@@ -24,9 +24,9 @@ final class StdinReader extends Thread {
         this.max = max;
     }
 
-    /** Stdin was still open when the deadline passed. */
-    static final class TimedOut extends IOException {
-        TimedOut(long timeoutMs) {
+    /** Stdin was still open when the deadline passed (here, or in the launcher that forwarded it). */
+    public static final class TimedOut extends IOException {
+        public TimedOut(long timeoutMs) {
             super("stdin still open after " + timeoutMs + " ms (WARDEN_STDIN_TIMEOUT_MS)");
         }
     }

@@ -1,11 +1,15 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.io.OwnedPath;
+import dev.agentwarden.manifest.ManifestLoader;
+import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.trust.TrustException;
+import dev.agentwarden.trust.TrustStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -32,11 +36,20 @@ public final class Training {
         try {
             Map<String, String> env = new HashMap<>(System.getenv());
             env.put("WARDEN_CACHE_DIR", cache.toString());
-            // The scratch project, not the one the host named: training must not write the user's
-            // decision log or ledger.
-            env.put("WARDEN_PROJECT_DIR", project.toString());
+            // Each event's cwd names its project, not the host's variables: training must not write
+            // the user's decision log or ledger.
+            for (String var : new String[] {"WARDEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR",
+                    "GEMINI_PROJECT_DIR"}) {
+                env.remove(var);
+            }
+            env.put("XDG_STATE_HOME", cache.resolve("state").toString());
+            String trusted = trustedProject(cache.resolve("trusted-project"), env).replace("\\", "\\\\")
+                    .replace("\"", "\\\"");
             String cwd = project.toString().replace("\\", "\\\\").replace("\"", "\\\"");
             List<String[]> events = List.of(
+                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + trusted + "\",\"hook_event_name\":\"PreToolUse\","
+                            + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo hi\"}}"},
+                    new String[] {"Stop", "{\"session_id\":\"t\",\"cwd\":\"" + trusted + "\",\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}"},
                     new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","
                             + "\"permission_mode\":\"default\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo hi\"},"
                             + "\"tool_use_id\":\"toolu_1\"}"},
@@ -74,6 +87,28 @@ public final class Training {
     }
 
     /**
+     * A project whose {@code .warden/manifest.yaml} (the default's text, so its compiled form is the
+     * default's) is trusted, so the archive holds the trusted-project path too. Trusting compiles
+     * YAML: it happens in the launcher's first, unrecorded run; the recorded run finds the record.
+     */
+    private static String trustedProject(Path dir, Map<String, String> env) throws IOException {
+        Path manifest = dir.resolve(".warden").resolve("manifest.yaml");
+        if (!java.nio.file.Files.isRegularFile(manifest)) {
+            OwnedPath.createPrivateDirectories(manifest.getParent());
+            java.nio.file.Files.write(manifest, ManifestLoader.builtinDefault().bytes());
+        }
+        TrustStore store = TrustStore.forEnv(env);
+        if (store.lookup(TrustStore.realRoot(dir.toString())).record() == null) {
+            try {
+                store.trust(dir, Clock.systemUTC());
+            } catch (TrustException | ManifestException e) {
+                throw new IOException("cannot trust the training project: " + e.getMessage(), e);
+            }
+        }
+        return dir.toString();
+    }
+
+    /**
      * A fresh directory under java.io.tmpdir, named by the clock. Neither
      * {@code Files.createTempDirectory} (SecureRandom) nor a pid (ProcessHandle): both pull the
      * security providers or the lambda machinery into the archive, which a JDK 25 AOT cache then
@@ -81,7 +116,9 @@ public final class Training {
      */
     private static Path scratchDir(String prefix) throws IOException {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), prefix + System.nanoTime());
-        return Files.createDirectories(dir);
+        // private, or the manifest cache in it is refused and YAML would be recorded into the archive
+        OwnedPath.createPrivateDirectories(dir);
+        return dir;
     }
 
     /** Recursive delete without streams or lambdas, which would otherwise land in the archive. */

@@ -8,6 +8,7 @@ import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.release.ReleaseFloor;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -134,7 +135,7 @@ public final class IntegrityAttach implements Concern {
                 .profile(BoundaryProfile.of(text(spec, "profile", BoundaryProfile.SQUAD),
                         text(spec, "head_marker", null), text(spec, "eof_marker", null)))
                 .release(releaseSource(text(spec, "release_manifest", null), text(spec, "trust_root", null),
-                        requireTrusted, root, context.stateHome(), context.clock()))
+                        requireTrusted, root, ReleaseFloor.forProject(root, context.env()), context.clock()))
                 .evidenceLog(EvidenceLog.under(context.stateHome()))
                 .clock(context.clock())
                 .maxBytes(spec.setting("max_bytes", SourceReader.DEFAULT_MAX_BYTES))
@@ -202,7 +203,7 @@ public final class IntegrityAttach implements Concern {
     }
 
     private static ReleaseSource releaseSource(String manifest, String trustRoot, boolean requireTrusted, Path root,
-                                               Path stateHome, java.time.Clock clock) {
+                                               ReleaseFloor floor, java.time.Clock clock) {
         if (manifest == null) {
             if (trustRoot != null) {
                 throw new IllegalArgumentException("settings.trust_root needs settings.release_manifest");
@@ -214,7 +215,7 @@ public final class IntegrityAttach implements Concern {
             return ReleaseSources.unverified(file);
         }
         try {
-            return ReleaseSources.open(file, trustRoot == null ? null : root.resolve(trustRoot).normalize(), stateHome, clock);
+            return ReleaseSources.open(file, trustRoot == null ? null : root.resolve(trustRoot).normalize(), floor, clock);
         } catch (IntegrityException e) {
             Map<String, String> ref = new LinkedHashMap<>();
             ref.put("path", file.toString());

@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.release.ReleaseFloor;
 import dev.agentwarden.release.SignedReleaseStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,13 +26,12 @@ public final class ReleaseSources {
      *
      * @param manifest  the manifest file, or {@code null} for none
      * @param trustRoot the trust root for a signed manifest, or {@code null} for the unsigned store
-     * @param stateHome the project's {@code .warden} directory (signed manifests keep their
-     *                  rollback state under it)
+     * @param floor     where a signed manifest's rollback floor lives ({@code null}: in memory only)
      * @throws IntegrityException       for a defective unsigned manifest (a signed one never throws:
      *                                  it answers UNTRUSTED with the reason)
      * @throws IllegalArgumentException for a trust root without a manifest
      */
-    public static ReleaseSource open(Path manifest, Path trustRoot, Path stateHome, Clock clock) {
+    public static ReleaseSource open(Path manifest, Path trustRoot, ReleaseFloor floor, Clock clock) {
         if (manifest == null) {
             if (trustRoot != null) {
                 throw new IllegalArgumentException("--trust-root needs --release-manifest");
@@ -41,8 +41,7 @@ public final class ReleaseSources {
         if (trustRoot == null) {
             return JsonFileReleaseStore.open(manifest).asSource();
         }
-        SignedReleaseStore store = SignedReleaseStore.open(manifest, trustRoot,
-                stateHome == null ? null : SignedReleaseStore.stateDir(stateHome), clock);
+        SignedReleaseStore store = SignedReleaseStore.open(manifest, trustRoot, floor, clock);
         return new ReleaseSource(store, signedRef(manifest, trustRoot));
     }
 
@@ -61,7 +60,7 @@ public final class ReleaseSources {
     /**
      * Opens the manifest a session recorded, for a replay. A signed manifest is verified at the
      * recorded time {@code at} with in-memory rollback state, so the replay judges it as the session
-     * did and leaves the project's trust state alone.
+     * did and leaves the recorded floor alone.
      *
      * @throws IntegrityException when the recorded manifest cannot be opened
      */
@@ -74,7 +73,7 @@ public final class ReleaseSources {
         if (trustRoot == null) {
             return JsonFileReleaseStore.open(manifest).asSource();
         }
-        SignedReleaseStore store = SignedReleaseStore.open(manifest, Path.of(trustRoot), null, Clock.fixed(at,
+        SignedReleaseStore store = SignedReleaseStore.open(manifest, Path.of(trustRoot), (ReleaseFloor) null, Clock.fixed(at,
                 java.time.ZoneOffset.UTC));
         return new ReleaseSource(store, signedRef(manifest, Path.of(trustRoot)));
     }

@@ -1,22 +1,16 @@
 package dev.agentwarden.ledger;
 
-import com.sun.security.auth.module.UnixSystem;
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.io.StateFiles;
-import dev.agentwarden.io.UnsafeFileException;
+import dev.agentwarden.io.UserState;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A copy of the chain's position kept outside the project, in the user's own state
@@ -40,24 +34,20 @@ import java.util.Set;
  */
 public record LedgerAnchor(String project, String segment, long line, String hash, long chainLines, String ts) {
     private static final int MAX_BYTES = 4096;
-    private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
-    private static final Set<PosixFilePermission> DIR_MODE = PosixFilePermissions.fromString("rwx------");
+    private static final String CODE_PREFIX = "anchor";
 
     /** Where the anchor of a project lives. */
     public static Path fileFor(Path projectRealPath, Map<String, String> env) {
-        String xdg = env.get("XDG_STATE_HOME");
-        Path base = xdg != null && !xdg.isEmpty() && Path.of(xdg).isAbsolute() ? Path.of(xdg)
-                : Path.of(env.getOrDefault("HOME", System.getProperty("user.home")), ".local", "state");
         String key = Sha256.hex(projectRealPath.toString().getBytes(StandardCharsets.UTF_8)).substring(0, 32);
-        return base.resolve("agent-warden").resolve("anchors").resolve(key + ".json");
+        return UserState.home(env).resolve("anchors").resolve(key + ".json");
     }
 
     /** The anchor at {@code file}, or {@code null} when there is none; refuses one that others could have written. */
     public static LedgerAnchor read(Path file) throws IOException {
         Path dir = file.getParent();
         try {
-            requirePrivate(dir, true);
-            requirePrivate(file, false);
+            UserState.requirePrivate(dir, true, CODE_PREFIX);
+            UserState.requirePrivate(file, false, CODE_PREFIX);
         } catch (NoSuchFileException e) {
             return null;
         }
@@ -73,16 +63,7 @@ public record LedgerAnchor(String project, String segment, long line, String has
 
     /** Writes this anchor to {@code file}, creating its directory 0700; the file is 0600. */
     public void write(Path file) throws IOException {
-        Path anchors = file.toAbsolutePath().getParent();
-        Path app = anchors.getParent();
-        if (!Files.isDirectory(app)) {
-            Files.createDirectories(app);
-        }
-        if (!Files.exists(anchors, LinkOption.NOFOLLOW_LINKS)) {
-            Files.createDirectory(anchors, PosixFilePermissions.asFileAttribute(DIR_MODE));
-            Files.setPosixFilePermissions(anchors, DIR_MODE);
-        }
-        requirePrivate(anchors, true);
+        UserState.ensurePrivateDirectory(file.toAbsolutePath().getParent(), CODE_PREFIX);
         Map<String, Object> o = new LinkedHashMap<>();
         o.put("v", LedgerLine.VERSION);
         o.put("project", project);
@@ -91,27 +72,6 @@ public record LedgerAnchor(String project, String segment, long line, String has
         o.put("hash", hash);
         o.put("chain_lines", chainLines);
         o.put("ts", ts);
-        AtomicWrite.write(file, (Json.write(o) + "\n").getBytes(StandardCharsets.UTF_8), FILE_MODE);
-    }
-
-    /** Refuses a path that is a link, of the wrong type, not owned by this user, or writable by group or others. */
-    private static void requirePrivate(Path p, boolean directory) throws IOException {
-        Map<String, Object> a = Files.readAttributes(p, "unix:uid,mode,isSymbolicLink,isDirectory,isRegularFile",
-                LinkOption.NOFOLLOW_LINKS);
-        if (Boolean.TRUE.equals(a.get("isSymbolicLink"))) {
-            throw new UnsafeFileException("state_symlink_refused", p + " is a symbolic link; anchors are not read through links");
-        }
-        if (!Boolean.TRUE.equals(a.get(directory ? "isDirectory" : "isRegularFile"))) {
-            throw new UnsafeFileException("state_not_regular", p + " is not a " + (directory ? "directory" : "regular file"));
-        }
-        long uid = new UnixSystem().getUid();
-        if (!(a.get("uid") instanceof Integer owner) || owner != uid) {
-            throw new UnsafeFileException("anchor_not_owned", p + " is owned by uid " + a.get("uid")
-                    + ", not by this user (uid " + uid + "); refused");
-        }
-        if (a.get("mode") instanceof Integer mode && (mode & 0022) != 0) {
-            throw new UnsafeFileException("anchor_writable_by_others", p + " is writable by group or others (mode "
-                    + Integer.toOctalString(mode & 0777) + "); refused (chmod go-w)");
-        }
+        AtomicWrite.write(file, (Json.write(o) + "\n").getBytes(StandardCharsets.UTF_8), UserState.FILE_MODE);
     }
 }

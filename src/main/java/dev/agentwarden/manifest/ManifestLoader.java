@@ -1,10 +1,15 @@
 package dev.agentwarden.manifest;
 
 import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.io.OwnedPath;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,6 +19,11 @@ import java.util.Map;
  * <p>Precedence: an explicit {@code --manifest FILE}, then {@code <root>/.warden/manifest.yaml},
  * then the default shipped in the jar. Compiled forms live in {@code $WARDEN_CACHE_DIR/manifests}
  * (default {@code ~/.cache/agent-warden/manifests}); an unwritable cache only costs speed.
+ *
+ * <p>A compiled form is trusted only when {@link OwnedPath} finds it private (owned by this user,
+ * not writable by group or others, in directories with the same property), since it decides what
+ * runs. Otherwise it is ignored with a note, the manifest is compiled in memory, and nothing is
+ * written to the unsafe directory: speed is lost, never policy.
  */
 public final class ManifestLoader {
     public static final String DEFAULT_SOURCE = "builtin:default-manifest.yaml";
@@ -21,8 +31,20 @@ public final class ManifestLoader {
     private ManifestLoader() {
     }
 
-    /** Where the manifest in force comes from and its bytes. */
-    public record Source(String name, byte[] bytes) {
+    /**
+     * Where the manifest in force comes from and its bytes.
+     *
+     * @param sha256 hex SHA-256 of {@code bytes} when the caller has it already, else {@code null}
+     */
+    public record Source(String name, byte[] bytes, String sha256) {
+        public Source(String name, byte[] bytes) {
+            this(name, bytes, null);
+        }
+
+        /** Hex SHA-256 of the bytes, the compiled cache's key. */
+        public String sha() {
+            return sha256 != null ? sha256 : ManifestLoader.sha256(bytes);
+        }
     }
 
     /** The manifest in force for a project root. */
@@ -59,12 +81,30 @@ public final class ManifestLoader {
      * @throws ManifestException when the source does not compile
      */
     public static Manifest load(Source source, Map<String, String> env) throws ManifestException {
-        String sha = sha256(source.bytes());
-        Path cacheFile = cacheDir(env).resolve("manifest-" + sha + "-v" + ManifestCodec.FORMAT + ".json");
-        try {
-            return ManifestCodec.read(source.name(), Files.readString(cacheFile, StandardCharsets.UTF_8));
-        } catch (IOException | RuntimeException missingOrStale) {
-            // fall through to compile
+        return load(source, env, new ArrayList<>());
+    }
+
+    /**
+     * {@link #load(Source, Map)}, adding to {@code notes} one line for a cache that was not used
+     * because it is not private.
+     */
+    public static Manifest load(Source source, Map<String, String> env, List<String> notes) throws ManifestException {
+        String sha = source.sha();
+        Path dir = cacheDir(env);
+        Path cacheFile = dir.resolve("manifest-" + sha + "-v" + ManifestCodec.FORMAT + ".json");
+        boolean cacheUsable = true;
+        if (Files.exists(cacheFile, LinkOption.NOFOLLOW_LINKS)) {
+            String problem = OwnedPath.problem(cacheFile);
+            if (problem == null) {
+                try {
+                    return ManifestCodec.read(source.name(), Files.readString(cacheFile, StandardCharsets.UTF_8));
+                } catch (IOException | RuntimeException stale) {
+                    // fall through to compile
+                }
+            } else {
+                cacheUsable = false;
+                notes.add(unsafeCacheNote(problem));
+            }
         }
         ManifestCompiler.Result result = ManifestCompiler.compile(source.name(),
                 new String(source.bytes(), StandardCharsets.UTF_8), sha);
@@ -72,21 +112,44 @@ public final class ManifestLoader {
             throw new ManifestException(source.name() + ": manifest has errors; run `warden manifest lint`",
                     result.problems(), false);
         }
-        writeQuietly(cacheFile, ManifestCodec.write(result.manifest()));
+        if (cacheUsable) {
+            String problem = writePrivately(dir, cacheFile, ManifestCodec.write(result.manifest()));
+            if (problem != null) {
+                notes.add(unsafeCacheNote(problem));
+            }
+        }
         return result.manifest();
+    }
+
+    private static String unsafeCacheNote(String problem) {
+        return "warden: manifest cache not used: " + problem + "; compiled in memory (make it yours and not"
+                + " group/world-writable, or point WARDEN_CACHE_DIR at a private directory)";
     }
 
     static Path cacheDir(Map<String, String> env) {
         return CacheDir.root(env).resolve("manifests");
     }
 
-    private static void writeQuietly(Path file, String text) {
+    /**
+     * Writes a compiled form (mode 0600, new directories 0700) when the cache directory is private;
+     * returns why it is not, or {@code null}. A directory that cannot be made only costs speed.
+     */
+    private static String writePrivately(Path dir, Path file, String text) {
         try {
-            Files.createDirectories(file.getParent());
-            AtomicWrite.write(file, text.getBytes(StandardCharsets.UTF_8));
+            OwnedPath.createPrivateDirectories(dir);
+        } catch (IOException | RuntimeException unwritable) {
+            return null;
+        }
+        String problem = OwnedPath.problem(dir);
+        if (problem != null) {
+            return problem;
+        }
+        try {
+            AtomicWrite.write(file, text.getBytes(StandardCharsets.UTF_8), PosixFilePermissions.fromString("rw-------"));
         } catch (IOException | RuntimeException e) {
             // an unwritable cache costs speed only
         }
+        return null;
     }
 
     /** Hex SHA-256 of the manifest bytes, the compiled cache's key ({@link Sha256}: no security providers on dispatch). */

@@ -38,7 +38,7 @@ import java.util.Set;
  * whichever keys it removes: a rotation that forgot it would let any older manifest still signed by
  * a threshold of the remaining keys be trusted again. TUF's automatic fast-forward recovery is
  * deliberately not done; after a key compromise that signed a too-high version, the publisher
- * publishes above it, or the operator deletes the state file ({@link TrustState#FILE}) on purpose.
+ * publishes above it, or the operator deletes the floor file ({@link ReleaseFloor}) on purpose.
  * Starting a new root lineage ({@code release root init} again) takes the same deliberate step.
  */
 final class ReleaseVerifier {

@@ -29,31 +29,26 @@ public final class SignedReleaseStore implements ReleaseStore {
 
     /**
      * Verifies {@code manifest} against {@code trustRoot} at {@code clock.instant()} (read once) and
-     * records the trusted versions in {@code releaseStateDir}. Never throws for bad or missing files:
-     * those make the store untrusted with a reason.
+     * records the trusted versions in {@code floor}. Never throws for bad or missing files: those
+     * make the store untrusted with a reason.
      *
-     * @param releaseStateDir where the last trusted versions live, normally
-     *                        {@link #stateDir(Path) stateDir(WorkspaceRoot.stateHome(root))}; {@code null}
-     *                        keeps them in memory only, which turns rollback protection off
+     * @param floor where the last trusted versions live, normally
+     *              {@link ReleaseFloor#forProject ReleaseFloor.forProject(root, env)}; {@code null}
+     *              keeps them in memory only, which turns rollback protection off
      */
-    public static SignedReleaseStore open(Path manifest, Path trustRoot, Path releaseStateDir, Clock clock) {
-        return open(manifest, trustRoot, releaseStateDir, true, clock);
+    public static SignedReleaseStore open(Path manifest, Path trustRoot, ReleaseFloor floor, Clock clock) {
+        return open(manifest, trustRoot, floor, true, clock);
     }
 
     /**
-     * As {@link #open(Path, Path, Path, Clock)}; with {@code record} false the recorded versions are
-     * checked but left as they are.
+     * As {@link #open(Path, Path, ReleaseFloor, Clock)}; with {@code record} false the recorded
+     * versions are checked but left as they are.
      */
-    public static SignedReleaseStore open(Path manifest, Path trustRoot, Path releaseStateDir, boolean record,
+    public static SignedReleaseStore open(Path manifest, Path trustRoot, ReleaseFloor floor, boolean record,
                                           Clock clock) {
-        TrustState state = releaseStateDir == null ? TrustState.inMemory()
-                : record ? TrustState.at(releaseStateDir) : TrustState.readOnly(releaseStateDir);
+        TrustState state = floor == null ? TrustState.inMemory()
+                : record ? TrustState.at(floor) : TrustState.readOnly(floor);
         return new SignedReleaseStore(ReleaseVerifier.verify(manifest, trustRoot, state, clock.instant()));
-    }
-
-    /** The release state directory under a project's {@code .warden} directory: {@code state/release}. */
-    public static Path stateDir(Path wardenHome) {
-        return wardenHome.resolve("state").resolve("release");
     }
 
     public Verification verification() {

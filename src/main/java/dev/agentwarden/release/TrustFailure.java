@@ -24,7 +24,9 @@ enum TrustFailure {
     MANIFEST_DUPLICATE_ENTRY("manifest_duplicate_entry"),
     MANIFEST_EXPIRED("manifest_expired"),
     MANIFEST_ROLLBACK("manifest_rollback"),
-    STATE_UNREADABLE("release_state_unreadable");
+    STATE_UNREADABLE("release_state_unreadable"),
+    /** The floor file or its directory is a link, not this user's, or writable by others. */
+    STATE_UNTRUSTED("release_state_untrusted");
 
     private final String code;
 

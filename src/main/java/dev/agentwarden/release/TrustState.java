@@ -1,50 +1,64 @@
 package dev.agentwarden.release;
 
 import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.io.UnsafeFileException;
+import dev.agentwarden.io.UserState;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.release.TrustFailure.Untrusted;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * The highest root and manifest versions this project has trusted, so that an older manifest or
- * root cannot be replayed (rollback), and which root that was, so that a root that does not continue
- * it is seen. Kept in {@value #FILE} under the project's release state directory
- * ({@code .warden/state/release/}); updates only ever raise versions, under a file lock, and replace
- * the file atomically. The manifest floor belongs to the root lineage, not to its keys: rotations
- * never lower it.
+ * The highest root and manifest versions a project has trusted, so that an older manifest or root
+ * cannot be replayed (rollback), and which root that was, so that a root that does not continue it
+ * is seen. Kept in the user's own state ({@link ReleaseFloor}); updates only ever raise versions,
+ * under a file lock, and replace the file atomically (mode 0600, directory 0700). The manifest floor
+ * belongs to the root lineage, not to its keys: rotations never lower it.
+ *
+ * <p>A floor file or directory that is a link, not owned by this user, or writable by group or
+ * others is refused as {@code release_state_untrusted}: the manifest is then untrusted, never
+ * checked against a floor someone else could have lowered.
+ *
+ * <p>Migration: while the user's file does not exist, the project's old {@code trusted.json} is
+ * read once, and only when it is a regular file owned by this user that group and others cannot
+ * write; its root and manifest version floors are taken (they can only raise an empty floor), its
+ * root hash is not (a planted foreign hash would make every manifest {@code root_replaced}). The
+ * result is written to the user's file at once, which is authoritative from then on; a project
+ * file that is unsafe or unreadable is ignored, since it could only have lowered protection.
  */
 final class TrustState {
-    static final String FILE = "trusted.json";
     private static final int FORMAT = 2;
     /** Format 1 also listed the root's key ids; it is read, and rewritten as format 2 on the next raise. */
     private static final int FORMAT_WITH_KEY_IDS = 1;
     private static final int MAX_BYTES = 64 * 1024;
+    /** First word of the ownership reason codes: {@code release_state_not_owned}, {@code release_state_writable_by_others}. */
+    private static final String CODE_PREFIX = "release_state";
     /** Longest wait for the state file lock; holders keep it only to read and replace one small file. */
     private static final long LOCK_WAIT_NANOS = 5_000_000_000L;
     /** File locks are per process; threads of one process take turns here first. */
     private static final Object PROCESS_LOCK = new Object();
 
-    private final Path dir;
+    private final ReleaseFloor floor;
     private final boolean persist;
     private Snapshot overlay;
 
-    private TrustState(Path dir, boolean persist) {
-        this.dir = dir;
+    private TrustState(ReleaseFloor floor, boolean persist) {
+        this.floor = floor;
         this.persist = persist;
     }
 
@@ -53,21 +67,21 @@ final class TrustState {
      *
      * @param rootVersion     highest trusted root version, 0 before the first
      * @param rootSha256      hex SHA-256 of the RFC 8785 form of that root's {@code signed} object, or
-     *                        {@code null} before the first (and in format 1 files)
+     *                        {@code null} before the first (and in format 1 files and migrated floors)
      * @param manifestVersion highest trusted manifest version, 0 before the first
      */
     record Snapshot(long rootVersion, String rootSha256, long manifestVersion) {
         static final Snapshot EMPTY = new Snapshot(0, null, 0);
     }
 
-    /** State persisted under {@code dir}. */
-    static TrustState at(Path dir) {
-        return new TrustState(dir, true);
+    /** State persisted in {@code floor}. */
+    static TrustState at(ReleaseFloor floor) {
+        return new TrustState(floor, true);
     }
 
-    /** State read from {@code dir} whose updates stay in this object: checks without recording. */
-    static TrustState readOnly(Path dir) {
-        return new TrustState(dir, false);
+    /** State read from {@code floor} whose updates stay in this object: checks without recording. */
+    static TrustState readOnly(ReleaseFloor floor) {
+        return new TrustState(floor, false);
     }
 
     /** State that lives only as long as this object: no rollback protection across runs. */
@@ -75,39 +89,30 @@ final class TrustState {
         return new TrustState(null, false);
     }
 
+    /** The user's floor file, or {@code null} in memory. */
     Path file() {
-        return dir == null ? null : dir.resolve(FILE);
+        return floor == null ? null : floor.userFile();
     }
 
     Snapshot read() throws Untrusted {
         if (overlay != null) {
             return overlay;
         }
-        if (dir == null) {
+        if (floor == null) {
             return Snapshot.EMPTY;
         }
-        Path file = file();
-        byte[] bytes;
-        try {
-            if (!Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isRegularFile()) {
-                throw TrustFailure.STATE_UNREADABLE.because(file + " is not a regular file (a symbolic link, device or"
-                        + " pipe is never read; delete it to forget the trusted versions)");
-            }
-            try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-                bytes = in.readNBytes(MAX_BYTES + 1);
-            }
-            if (bytes.length > MAX_BYTES) {
-                throw TrustFailure.STATE_UNREADABLE.because(file + " is larger than " + MAX_BYTES + " bytes");
-            }
-        } catch (NoSuchFileException e) {
-            return Snapshot.EMPTY;
-        } catch (IOException e) {
-            throw TrustFailure.STATE_UNREADABLE.because("cannot read " + file + ": " + e.getMessage());
+        Snapshot user = readUser();
+        if (user != null) {
+            return user;
         }
-        return decode(bytes, file.toString());
+        if (!persist) {
+            overlay = readProjectFloor();
+            return overlay;
+        }
+        return update(UnaryOperator.identity());
     }
 
-    /** Applies {@code change} to the current state and stores the result if it differs. */
+    /** Applies {@code change} to the current state and stores the result if it differs (or was migrated). */
     Snapshot update(UnaryOperator<Snapshot> change) throws Untrusted {
         if (!persist) {
             overlay = change.apply(read());
@@ -119,21 +124,69 @@ final class TrustState {
     }
 
     private Snapshot updateLocked(UnaryOperator<Snapshot> change) throws Untrusted {
+        Path dir = file().getParent();
         try {
-            Files.createDirectories(dir);
-            try (FileChannel lockChannel = FileChannel.open(dir.resolve(FILE + ".lock"), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            UserState.ensurePrivateDirectory(dir, CODE_PREFIX);
+            try (FileChannel lockChannel = FileChannel.open(lockFile(), Set.<OpenOption>of(StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+                    PosixFilePermissions.asFileAttribute(UserState.FILE_MODE));
                  FileLock lock = lock(lockChannel)) {
-                Snapshot current = read();
+                Snapshot current = readUser();
+                boolean migrated = current == null;
+                if (migrated) {
+                    current = readProjectFloor();
+                }
                 Snapshot next = change.apply(current);
-                if (!next.equals(current)) {
+                if (migrated || !next.equals(current)) {
                     write(next);
                 }
                 return next;
             }
+        } catch (UnsafeFileException e) {
+            throw TrustFailure.STATE_UNTRUSTED.because(e.getMessage());
         } catch (IOException e) {
             throw TrustFailure.STATE_UNREADABLE.because("cannot update " + file() + ": " + e.getMessage());
         }
+    }
+
+    /** The user's floor, or {@code null} when there is none yet; refuses one others could have written. */
+    private Snapshot readUser() throws Untrusted {
+        Path file = file();
+        byte[] bytes;
+        try {
+            UserState.requirePrivate(file.getParent(), true, CODE_PREFIX);
+            UserState.requirePrivate(file, false, CODE_PREFIX);
+            bytes = StateFiles.readAll(file, MAX_BYTES, false);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (UnsafeFileException e) {
+            if ("file_too_large".equals(e.code())) {
+                throw TrustFailure.STATE_UNREADABLE.because(file + " is larger than " + MAX_BYTES + " bytes");
+            }
+            throw TrustFailure.STATE_UNTRUSTED.because(e.getMessage());
+        } catch (IOException e) {
+            throw TrustFailure.STATE_UNREADABLE.because("cannot read " + file + ": " + e.getMessage());
+        }
+        return decode(bytes, file.toString());
+    }
+
+    /** The version floors of the project's old file when it is safe and valid, else {@link Snapshot#EMPTY}. */
+    private Snapshot readProjectFloor() {
+        Path file = floor.projectFile();
+        if (file == null) {
+            return Snapshot.EMPTY;
+        }
+        try {
+            UserState.requirePrivate(file, false, CODE_PREFIX);
+            Snapshot s = decode(StateFiles.readAll(file, MAX_BYTES, false), file.toString());
+            return new Snapshot(s.rootVersion(), null, s.manifestVersion());
+        } catch (IOException | Untrusted unsafeOrInvalid) {
+            return Snapshot.EMPTY;
+        }
+    }
+
+    private Path lockFile() {
+        return file().resolveSibling(file().getFileName() + ".lock");
     }
 
     /** The lock, waiting at most {@link #LOCK_WAIT_NANOS} for another process to release it. */
@@ -145,14 +198,14 @@ final class TrustState {
                 return lock;
             }
             if (System.nanoTime() - deadline > 0) {
-                throw TrustFailure.STATE_UNREADABLE.because(dir.resolve(FILE + ".lock") + " stayed locked by another"
+                throw TrustFailure.STATE_UNREADABLE.because(lockFile() + " stayed locked by another"
                         + " process for " + LOCK_WAIT_NANOS / 1_000_000_000 + " s");
             }
             try {
                 Thread.sleep(10);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IOException("interrupted while waiting for " + dir.resolve(FILE + ".lock"), e);
+                throw new IOException("interrupted while waiting for " + lockFile(), e);
             }
         }
     }
@@ -165,7 +218,7 @@ final class TrustState {
             json.put("root_sha256", snapshot.rootSha256());
         }
         json.put("manifest_version", snapshot.manifestVersion());
-        AtomicWrite.write(file(), (Json.write(json) + "\n").getBytes(StandardCharsets.UTF_8));
+        AtomicWrite.write(file(), (Json.write(json) + "\n").getBytes(StandardCharsets.UTF_8), UserState.FILE_MODE);
     }
 
     private static Snapshot decode(byte[] bytes, String source) throws Untrusted {

@@ -1,9 +1,11 @@
 package dev.agentwarden.server;
 
 import dev.agentwarden.dispatch.Caller;
+import dev.agentwarden.dispatch.StdinReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -20,9 +22,17 @@ import java.util.Map;
  * host's stdin) to the end of the body. The first record is {@value #MAGIC}; then one {@code d}
  * record (the absolute working directory, taken as its physical path), {@code a} records (the argv, in order, starting with
  * {@code dispatch}) and {@code e} records ({@code NAME=value}, the exported environment), in any
- * order. Text is UTF-8; a malformed sequence becomes U+FFFD.
+ * order; {@code u} (its {@code Umask:}), {@code n} (its nice value) and {@code l} records (the lines
+ * of its {@code /proc/PID/limits}), so its process concerns get its umask, nice value and limits
+ * ({@link ProcessAttributes}); and at most one {@code t} record (the launcher's stdin deadline, in milliseconds, expired
+ * before stdin closed: the payload is what arrived by then). Text is UTF-8; a malformed sequence
+ * becomes U+FFFD.
+ *
+ * @param stdinCutMs the expired stdin deadline of a {@code t} record, or -1 when stdin closed
+ * @param launcher   the launcher's umask, nice value and limits (unknown where it sent none)
  */
-public record ForwardRequest(List<String> argv, Path workingDir, Map<String, String> env) {
+public record ForwardRequest(List<String> argv, Path workingDir, Map<String, String> env, long stdinCutMs,
+                             ProcessAttributes launcher) {
     public static final String MAGIC = "warden-forward/1";
     /** Longest record, in bytes (an environment variable's name and value, or one argument). */
     static final int MAX_RECORD_BYTES = 256 * 1024;
@@ -38,6 +48,28 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
         return Caller.forwarded(env, workingDir);
     }
 
+    /** The caller, its concern processes run with the launcher's attributes where {@code resident}'s differ. */
+    Caller caller(ProcessAttributes resident) {
+        return caller().withCommandPrefix(launcher.prefixOver(resident));
+    }
+
+    /**
+     * The dispatch's stdin: {@code payload} (the rest of the body), then, for a payload cut off by
+     * the launcher's deadline, the error a JVM's own stdin read would have met.
+     */
+    public InputStream stdin(InputStream payload) {
+        if (stdinCutMs < 0) {
+            return payload;
+        }
+        long cutMs = stdinCutMs;
+        return new SequenceInputStream(payload, new InputStream() {
+            @Override
+            public int read() throws IOException {
+                throw new StdinReader.TimedOut(cutMs);
+            }
+        });
+    }
+
     /**
      * Reads the records from {@code in}, leaving it at the first payload byte.
      *
@@ -51,6 +83,10 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
         List<String> argv = new ArrayList<>();
         Map<String, String> env = new LinkedHashMap<>();
         Path dir = null;
+        long stdinCutMs = -1;
+        String umask = null;
+        String nice = null;
+        List<String> limits = new ArrayList<>();
         long total = 0;
         for (int n = 1; ; n++) {
             String r = record(in);
@@ -85,6 +121,20 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
                     }
                     env.put(value.substring(0, eq), value.substring(eq + 1));
                 }
+                case 'u' -> umask = value;
+                case 'n' -> nice = value;
+                case 'l' -> {
+                    if (limits.size() == 64) {
+                        throw new BadForward("more than 64 limit records");
+                    }
+                    limits.add(value);
+                }
+                case 't' -> {
+                    if (stdinCutMs >= 0 || value.isEmpty() || value.length() > 9 || !digits(value)) {
+                        throw new BadForward("stdin-deadline record '" + clip(value) + "' is not one number of milliseconds");
+                    }
+                    stdinCutMs = Long.parseLong(value);
+                }
                 default -> throw new BadForward("unknown record kind '" + clip(r.substring(0, 1)) + "'");
             }
         }
@@ -94,7 +144,8 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
         if (argv.isEmpty() || !argv.get(0).equals("dispatch")) {
             throw new BadForward("the arguments must start with 'dispatch'");
         }
-        return new ForwardRequest(List.copyOf(argv), dir, Map.copyOf(env));
+        return new ForwardRequest(List.copyOf(argv), dir, Map.copyOf(env), stdinCutMs,
+                ProcessAttributes.parse(umask, nice, limits));
     }
 
     /**
@@ -134,6 +185,15 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
             }
             b.write(c);
         }
+    }
+
+    private static boolean digits(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String clip(String s) {

@@ -6,11 +6,14 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -23,10 +26,15 @@ import java.util.concurrent.TimeoutException;
  * <p>Files in its directory, per key (the first 16 hex digits of the jar's SHA-256, so a new jar
  * never talks to an old server):
  * <ul>
- *   <li>{@code <key>.endpoint}: {@code PORT TOKEN PID}, one line, mode 0600; present while it serves.
+ *   <li>{@code <key>.endpoint}: {@code PORT TOKEN PID START PROOF}, one line, mode 0600; present
+ *       while it serves. {@code START} is the process's start time ({@code /proc/PID/stat} field 22),
+ *       so a reused PID is told apart; {@code PROOF} is what the server greets each connection of
+ *       its own user with, so a launcher can tell it from whatever else listens on the port.
  *   <li>{@code <key>.lock}: locked while it runs, so at most one resident per key and directory.
  *   <li>{@code <key>.starting}: the launcher's start marker, removed once the endpoint is written.
  * </ul>
+ * The directory must exist: a resident never creates it, so one that starts while its directory is
+ * being deleted fails instead of serving a directory no launcher looks in.
  */
 public final class Resident {
     /** How long the server waits after the last request before it stops, unless told otherwise. */
@@ -59,8 +67,12 @@ public final class Resident {
         this.lock = lock;
     }
 
-    /** A resident's address and credential, as its endpoint file states them. */
-    public record Endpoint(int port, String token, long pid) {
+    /** A resident's address, credential, process identity and proof, as its endpoint file states them. */
+    public record Endpoint(int port, String token, long pid, long startTicks, String proof) {
+        /** The file's one line. */
+        String line() {
+            return port + " " + token + " " + pid + " " + startTicks + " " + proof + "\n";
+        }
     }
 
     /**
@@ -70,7 +82,9 @@ public final class Resident {
      */
     public static Resident start(Path dir, String key, Map<String, String> env, Clock clock) throws IOException {
         checkKey(key);
-        Files.createDirectories(dir);
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("resident directory " + dir + " does not exist (removed while the resident started?)");
+        }
         FileChannel channel = FileChannel.open(dir.resolve(key + ".lock"), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
         FileLock lock;
@@ -86,10 +100,15 @@ public final class Resident {
         WardenServer server = null;
         try {
             String token = ServeState.newToken();
-            server = WardenServer.start(0, null, null, token, THREADS, env, clock);
+            String proof = ServeState.newToken();
+            long pid = ProcessHandle.current().pid();
+            long start = ProcessIdentity.startTicks(pid);
+            if (start < 0) {
+                throw new IOException("cannot read this process's start time from /proc/" + pid + "/stat");
+            }
+            server = WardenServer.startResident(token, proof, THREADS, env, clock);
             Path endpoint = endpointFile(dir, key);
-            ServeState.writeOwnerOnly(endpoint,
-                    server.port() + " " + token + " " + ProcessHandle.current().pid() + "\n");
+            ServeState.writeOwnerOnly(endpoint, new Endpoint(server.port(), token, pid, start, proof).line());
             Files.deleteIfExists(dir.resolve(key + ".starting"));
             return new Resident(server, endpoint, token, channel, lock);
         } catch (IOException | RuntimeException e) {
@@ -167,12 +186,31 @@ public final class Resident {
         }
     }
 
+    /**
+     * The live process an endpoint names, if it is that resident: owned by this user, started at the
+     * recorded time (not a later process given the same PID) and running {@code resident start}
+     * for {@code key}.
+     */
+    public static Optional<ProcessHandle> process(Endpoint endpoint, String key) {
+        Optional<ProcessHandle> process = ProcessHandle.of(endpoint.pid());
+        if (process.isEmpty() || !ProcessIdentity.ownedByMe(endpoint.pid())
+                || ProcessIdentity.startTicks(endpoint.pid()) != endpoint.startTicks()) {
+            return Optional.empty();
+        }
+        List<String> args = ProcessIdentity.cmdline(endpoint.pid());
+        int at = args.indexOf("resident");
+        boolean resident = at >= 0 && at + 1 < args.size() && args.get(at + 1).equals("start");
+        int k = args.indexOf("--key");
+        boolean ourKey = k >= 0 && k + 1 < args.size() && args.get(k + 1).equals(key);
+        return resident && ourKey ? process : Optional.empty();
+    }
+
     public static Path endpointFile(Path dir, String key) {
         checkKey(key);
         return dir.resolve(key + ".endpoint");
     }
 
-    /** The endpoint a file states, or {@code null} when it is absent or not one line {@code PORT TOKEN PID}. */
+    /** The endpoint a file states, or {@code null} when it is absent or not one line {@code PORT TOKEN PID START PROOF}. */
     public static Endpoint read(Path file) {
         String text;
         try {
@@ -181,11 +219,12 @@ public final class Resident {
             return null;
         }
         String[] parts = text.split(" ");
-        if (parts.length != 3 || !parts[1].matches("[0-9a-f]{64}")) {
+        if (parts.length != 5 || !parts[1].matches("[0-9a-f]{64}") || !parts[4].matches("[0-9a-f]{64}")) {
             return null;
         }
         try {
-            return new Endpoint(Integer.parseInt(parts[0]), parts[1], Long.parseLong(parts[2]));
+            return new Endpoint(Integer.parseInt(parts[0]), parts[1], Long.parseLong(parts[2]), Long.parseLong(parts[3]),
+                    parts[4]);
         } catch (NumberFormatException e) {
             return null;
         }

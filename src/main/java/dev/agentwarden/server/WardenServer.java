@@ -1,22 +1,23 @@
 package dev.agentwarden.server;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
-import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -26,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,38 +35,58 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
- * The resident transport ({@code warden serve}): an HTTP server on the loopback interface that
- * answers {@code POST /dispatch/<host>[/<NativeEvent>]} with exactly what {@code warden dispatch}
- * would print for the same payload.
+ * The loopback transport: {@code warden serve} answers {@code POST /dispatch/<host>[/<NativeEvent>]}
+ * over HTTP/1.1 with exactly what {@code warden dispatch} would print for the same payload; the
+ * resident server ({@link Resident}) answers {@code POST /forward}, {@code bin/warden dispatch}
+ * handing over its event. Each serves only its own endpoint (404 for the other).
  *
- * <p>A request becomes the argv {@code dispatch --host H [--native-event N] [--manifest F]
- * [--project-dir D]} and its body becomes stdin of {@link DispatchMain#respond}, so payload limits,
- * fail modes and output are those of the command. The answer is status 200, the host response's
- * stdout as body (none for no opinion), its exit code in {@code X-Warden-Exit} and its stderr note,
- * one line and capped, in {@code X-Warden-Note}. Requests without {@code Authorization: Bearer
- * <token>} get 401; other paths 404; other methods 405. The environment is the one the server was
- * started with: per-request variables (a session role) do not exist over HTTP.
+ * <p>{@code serve}: a request becomes the argv {@code dispatch --host H [--native-event N]
+ * [--manifest F] [--project-dir D]} and its body becomes stdin of {@link DispatchMain#respond}, so
+ * payload limits, fail modes and output are those of the command. The answer is status 200, the
+ * host response's stdout as body (none for no opinion), its exit code in {@code X-Warden-Exit} and
+ * its stderr note, one line and capped, in {@code X-Warden-Note}. The environment is the one the
+ * server was started with: per-request variables (a session role) do not exist over HTTP.
  *
- * <p>{@code POST /forward} is {@code bin/warden dispatch} handing over its event ({@link
- * ForwardRequest}): the dispatch runs with the launcher's argv, environment and working directory,
- * and the answer is status 200 with {@code X-Warden-Exit}, {@code X-Warden-Stdout-Bytes} and a body
- * of exactly the bytes the one-shot process would write to stdout followed by those it would write
- * to stderr. A body that is not a forwarded event gets 400 and no dispatch runs.
+ * <p>Resident: the server speaks first, {@code warden-resident/2 <proof>\n} with the proof from its
+ * owner-only endpoint file, and only to a peer of its own uid, so the launcher can tell it from
+ * whatever else listens on a stale endpoint's port before it sends a byte. The launcher then sends
+ * {@code POST /forward} ({@link ForwardRequest}); once a worker takes the event it answers
+ * {@code HTTP/1.1 102 Processing} and waits up to {@link #GO_DEADLINE_MS} for the byte {@code g}:
+ * a launcher that stopped waiting (and evaluates the event in its own JVM) sends none, so no event
+ * is evaluated twice. The final answer is status 200 with {@code X-Warden-Exit},
+ * {@code X-Warden-Stdout-Bytes} and a body of exactly the bytes the one-shot process would write to
+ * stdout followed by those it would write to stderr. A body that is not a forwarded event gets 400
+ * and no dispatch runs.
  *
- * <p>Requests run on a fixed pool; when its queue is full the accepting thread runs the request
- * itself, which slows accepting instead of dropping work.
+ * <p>Either way: requests without {@code Authorization: Bearer <token>} get 401, other paths 404,
+ * other methods 405, all as {@code {"error": code, "message": …}}, one request per connection. The
+ * {@link Front} reads every request whole under deadlines before a worker sees it; workers run on a
+ * fixed pool with a bounded queue, and a request that finds it full gets 503.
  */
 public final class WardenServer implements AutoCloseable {
     /** Longest {@code X-Warden-Note} value, in characters. */
     static final int NOTE_CAP = 2000;
     static final int DEFAULT_THREADS = 4;
+    /** How long a resident worker waits for the launcher's go-ahead after announcing it took the event. */
+    static final long GO_DEADLINE_MS = 5_000;
+    /** The line a resident sends first, before its proof. */
+    public static final String GREETING = "warden-resident/2 ";
     private static final int QUEUE = 256;
-    private static final String ENDPOINTS = "the endpoints are POST /dispatch/<host>/<NativeEvent> and POST /forward";
+    private static final String DISPATCH_ENDPOINT = "the endpoint is POST /dispatch/<host>/<NativeEvent>";
+    private static final String FORWARD_ENDPOINT = "the endpoint is POST /forward";
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+    private static final byte[] PROCESSING = "HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
-    private final HttpServer http;
+    private final ServerSocketChannel listener;
+    private final Front front;
+    private final Thread frontThread;
     private final ThreadPoolExecutor pool;
     private final byte[] token;
+    /** The resident's greeting line; {@code null} for {@code serve}. */
+    private final byte[] greeting;
+    private final int ownUid;
+    /** This JVM's umask, nice value and limits, which a forwarded event's concerns would otherwise get. */
+    private final ProcessAttributes own;
     private final String projectDir;
     private final String manifest;
     private final Map<String, String> env;
@@ -73,20 +95,32 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong forwarded = new AtomicLong();
 
-    private WardenServer(HttpServer http, ThreadPoolExecutor pool, String token, String projectDir, String manifest,
-                         Map<String, String> env, Clock clock) {
-        this.http = http;
-        this.pool = pool;
+    private WardenServer(ServerSocketChannel listener, int threads, String token, String proof, String projectDir,
+                         String manifest, Map<String, String> env, Clock clock) throws IOException {
+        this.listener = listener;
+        AtomicInteger n = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
+            Thread t = new Thread(r, "warden-serve-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }, new ThreadPoolExecutor.AbortPolicy());
         this.token = token.getBytes(StandardCharsets.UTF_8);
+        this.greeting = proof == null ? null : (GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII);
+        this.ownUid = PeerUid.self();
+        this.own = ProcessAttributes.self();
         this.projectDir = projectDir;
         this.manifest = manifest;
         this.env = Map.copyOf(env);
         this.clock = clock;
         this.lastActivity = new AtomicLong(clock.millis());
+        this.front = new Front(listener, new Gate());
+        this.frontThread = new Thread(front, "warden-front");
+        frontThread.setDaemon(true);
     }
 
     /**
-     * Binds 127.0.0.1 ({@code port} 0 picks a free one) and starts serving.
+     * {@code warden serve}: binds 127.0.0.1 ({@code port} 0 picks a free one) and serves
+     * {@code /dispatch}.
      *
      * @param projectDir passed as {@code --project-dir}, or {@code null}
      * @param manifest   passed as {@code --manifest}, or {@code null}
@@ -97,30 +131,50 @@ public final class WardenServer implements AutoCloseable {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " is outside 0..65535");
         }
+        return start(port, threads, token, null, projectDir, manifest, env, clock);
+    }
+
+    /**
+     * The resident: binds a free port on 127.0.0.1 and serves {@code /forward} to peers of this
+     * process's uid, greeting each with {@code proof}.
+     *
+     * @param env the resident's own environment (each forwarded event brings the launcher's)
+     */
+    public static WardenServer startResident(String token, String proof, int threads, Map<String, String> env,
+                                             Clock clock) throws IOException {
+        if (!proof.matches("[0-9a-f]{64}")) {
+            throw new IllegalArgumentException("the proof must be 64 lowercase hex digits");
+        }
+        return start(0, threads, token, proof, null, null, env, clock);
+    }
+
+    private static WardenServer start(int port, int threads, String token, String proof, String projectDir,
+                                      String manifest, Map<String, String> env, Clock clock) throws IOException {
         if (threads < 1 || threads > 64) {
             throw new IllegalArgumentException("threads " + threads + " is outside 1..64");
         }
-        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
-        AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(QUEUE), r -> {
-                    Thread t = new Thread(r, "warden-serve-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.CallerRunsPolicy());
-        WardenServer server = new WardenServer(http, pool, token, projectDir, manifest, env, clock);
-        http.createContext("/", server::handle);
-        http.setExecutor(pool);
-        http.start();
-        return server;
+        ServerSocketChannel listener = ServerSocketChannel.open(StandardProtocolFamily.INET);
+        try {
+            listener.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 1024);
+            WardenServer server = new WardenServer(listener, threads, token, proof, projectDir, manifest, env, clock);
+            server.frontThread.start();
+            return server;
+        } catch (IOException | RuntimeException e) {
+            listener.close();
+            throw e;
+        }
     }
 
     public int port() {
-        return http.getAddress().getPort();
+        return address().getPort();
     }
 
     public InetSocketAddress address() {
-        return http.getAddress();
+        try {
+            return (InetSocketAddress) listener.getLocalAddress();
+        } catch (IOException e) {
+            throw new IllegalStateException("the server is closed", e);
+        }
     }
 
     public URI url() {
@@ -133,9 +187,8 @@ public final class WardenServer implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code grace} for the requests being answered to finish, so that a dispatch that
-     * has run is also answered, then stops. (Not {@code HttpServer.stop(delay)}: on JDK 17 it waits
-     * the whole delay even when nothing is in progress.)
+     * Waits up to {@code grace} for the requests being read or answered to finish, so that a
+     * dispatch that has run is also answered, then stops.
      */
     public void close(Duration grace) {
         long deadline = System.nanoTime() + grace.toNanos();
@@ -146,7 +199,17 @@ public final class WardenServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        http.stop(0);
+        front.stop();
+        try {
+            frontThread.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            listener.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
         pool.shutdown();
     }
 
@@ -155,46 +218,98 @@ public final class WardenServer implements AutoCloseable {
         return forwarded.get();
     }
 
-    /** Milliseconds since the last authorized request ended, or 0 while one is being answered. */
+    /** Authorized requests being read or answered. */
+    int requestsInProgress() {
+        return inFlight.get();
+    }
+
+    /** Milliseconds since the last authorized request ended, or 0 while one is being read or answered. */
     public long idleMillis() {
         return inFlight.get() > 0 ? 0 : Math.max(0, clock.millis() - lastActivity.get());
     }
 
-    private void handle(HttpExchange exchange) {
-        inFlight.incrementAndGet();
-        boolean authorized = false;
-        try (exchange) {
-            Reply reply;
+    /** The server's side of the {@link Front}: who is greeted, which heads are accepted, where requests run. */
+    private final class Gate implements Front.Gate {
+        @Override
+        public byte[] greeting(int peerUid) {
+            if (greeting == null) {
+                return new byte[0];
+            }
+            return peerUid != PeerUid.UNKNOWN && peerUid == ownUid ? greeting : null;
+        }
+
+        @Override
+        public Reply check(Front.Head head) {
             try {
-                reply = answer(exchange);
-            } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
-                reply = Reply.of(e);
+                accept(head);
+            } catch (Refusal r) {
+                return Reply.of(r);
             }
-            authorized = reply.status() != 401;
-            send(exchange, reply);
-        } catch (IOException | RuntimeException e) {
-            // the client went away; nothing left to answer
-        } finally {
-            if (authorized) {
-                lastActivity.set(clock.millis());
+            inFlight.incrementAndGet();
+            return null;
+        }
+
+        @Override
+        public void accepted(Front.Request request) {
+            try {
+                pool.execute(() -> serve(request));
+            } catch (RejectedExecutionException e) {
+                try (SocketChannel ch = request.channel()) {
+                    write(ch, Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
+                } catch (IOException ignored) {
+                    // the client is gone
+                }
+                abandoned();
             }
+        }
+
+        @Override
+        public void abandoned() {
             inFlight.decrementAndGet();
         }
     }
 
-    private Reply answer(HttpExchange exchange) throws IOException {
-        if (!authorized(exchange.getRequestHeaders().getFirst("Authorization"))) {
-            throw new Refusal(401, "unauthorized", "send Authorization: Bearer <token from serve.json>");
+    /** Refuses a head that is not an authorized request for this server's endpoint. */
+    private void accept(Front.Head head) {
+        if (!authorized(head.header("authorization"))) {
+            throw new Refusal(401, "unauthorized", greeting != null ? "send Authorization: Bearer <token from the endpoint file>"
+                    : "send Authorization: Bearer <token from serve.json>");
         }
-        String path = exchange.getRequestURI().getRawPath();
-        boolean forward = "/forward".equals(path);
-        List<String> route = forward ? List.of() : route(path);
-        if (!"POST".equals(exchange.getRequestMethod())) {
-            throw new Refusal(405, "method_not_allowed", exchange.getRequestMethod() + " is not allowed; use POST");
+        if (greeting != null) {
+            if (!"/forward".equals(head.path())) {
+                throw new Refusal(404, "not_found", FORWARD_ENDPOINT);
+            }
+        } else {
+            route(head.path());
         }
-        if (forward) {
-            return forward(exchange);
+        if (!"POST".equals(head.method())) {
+            throw new Refusal(405, "method_not_allowed", head.method() + " is not allowed; use POST");
         }
+    }
+
+    /** Runs one complete request on a worker and answers it. */
+    private void serve(Front.Request request) {
+        try (SocketChannel ch = request.channel()) {
+            Reply reply;
+            try {
+                reply = greeting != null ? forward(request, ch) : dispatch(request);
+            } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                reply = Reply.of(e);
+            }
+            if (reply != null) {
+                write(ch, reply.bytes());
+                ch.shutdownOutput();
+            }
+        } catch (IOException | RuntimeException e) {
+            // the client went away; nothing left to answer
+        } finally {
+            lastActivity.set(clock.millis());
+            inFlight.decrementAndGet();
+        }
+    }
+
+    private Reply dispatch(Front.Request request) {
+        List<String> route = route(request.head().path());
         List<String> argv = new ArrayList<>(List.of("dispatch", "--host", route.get(0)));
         if (route.size() == 2) {
             argv.add("--native-event");
@@ -208,47 +323,66 @@ public final class WardenServer implements AutoCloseable {
             argv.add("--project-dir");
             argv.add(projectDir);
         }
-        HostResponse response;
-        try (InputStream body = exchange.getRequestBody()) {
-            response = DispatchMain.respond(argv.toArray(String[]::new), body, Caller.thisProcess(env), clock,
-                    DecisionLog.SERVE);
-        }
+        HostResponse response = DispatchMain.respond(argv.toArray(String[]::new),
+                new ByteArrayInputStream(request.body()), Caller.thisProcess(env), clock, DecisionLog.SERVE);
         byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
     }
 
-    /** Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams. */
-    private Reply forward(HttpExchange exchange) throws IOException {
+    /**
+     * Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams; or
+     * {@code null} (no answer, no dispatch) when the launcher does not say go.
+     */
+    private Reply forward(Front.Request request, SocketChannel ch) throws IOException {
+        InputStream body = new ByteArrayInputStream(request.body());
+        ForwardRequest forward;
+        try {
+            forward = ForwardRequest.read(body);
+        } catch (BadForward e) {
+            throw new Refusal(400, "bad_forward", e.getMessage());
+        }
+        write(ch, PROCESSING);
+        if (!goAhead(ch)) {
+            return null;
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code;
-        try (InputStream body = new BufferedInputStream(exchange.getRequestBody())) {
-            ForwardRequest request;
-            try {
-                request = ForwardRequest.read(body);
-            } catch (BadForward e) {
-                throw new Refusal(400, "bad_forward", e.getMessage());
-            }
-            code = DispatchMain.run(request.argv().toArray(String[]::new), body,
-                    new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
-                    request.caller(), clock, DecisionLog.RESIDENT);
-        }
+        int code = DispatchMain.run(forward.argv().toArray(String[]::new), forward.stdin(body),
+                new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
+                forward.caller(own), clock, DecisionLog.RESIDENT);
         forwarded.incrementAndGet();
         int stdoutBytes = out.size();
         out.write(err.toByteArray());
         return new Reply(200, out.toByteArray(), code, "", stdoutBytes);
     }
 
+    /** Whether the launcher sent {@code g} within {@link #GO_DEADLINE_MS}. */
+    private static boolean goAhead(SocketChannel ch) {
+        try {
+            ch.socket().setSoTimeout((int) GO_DEADLINE_MS);
+            return ch.socket().getInputStream().read() == 'g';
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void write(SocketChannel ch, byte[] bytes) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
+    }
+
     /** {@code [host]} or {@code [host, NativeEvent]} from {@code /dispatch/<host>[/<NativeEvent>]}. */
     private static List<String> route(String path) {
         String prefix = "/dispatch/";
         if (path == null || !path.startsWith(prefix)) {
-            throw new Refusal(404, "not_found", ENDPOINTS);
+            throw new Refusal(404, "not_found", DISPATCH_ENDPOINT);
         }
         String[] parts = path.substring(prefix.length()).split("/", -1);
         if (parts.length > 2 || !SEGMENT.matcher(parts[0]).matches()
                 || (parts.length == 2 && !SEGMENT.matcher(parts[1]).matches())) {
-            throw new Refusal(404, "not_found", ENDPOINTS);
+            throw new Refusal(404, "not_found", DISPATCH_ENDPOINT);
         }
         return List.of(parts);
     }
@@ -275,32 +409,6 @@ public final class WardenServer implements AutoCloseable {
             }
         }
         return b.length() > NOTE_CAP ? b.substring(0, NOTE_CAP) : b.toString();
-    }
-
-    private static void send(HttpExchange exchange, Reply reply) throws IOException {
-        if (reply.exitCode() >= 0) {
-            exchange.getResponseHeaders().set("X-Warden-Exit", Integer.toString(reply.exitCode()));
-        }
-        if (reply.stdoutBytes() >= 0) {
-            exchange.getResponseHeaders().set("X-Warden-Stdout-Bytes", Integer.toString(reply.stdoutBytes()));
-        }
-        if (!reply.note().isEmpty()) {
-            exchange.getResponseHeaders().set("X-Warden-Note", reply.note());
-        }
-        if (reply.status() == 405) {
-            exchange.getResponseHeaders().set("Allow", "POST");
-        }
-        byte[] body = reply.body();
-        if (body.length == 0) {
-            exchange.sendResponseHeaders(reply.status(), -1);
-            return;
-        }
-        exchange.getResponseHeaders().set("Content-Type", reply.stdoutBytes() >= 0
-                ? "application/octet-stream" : "application/json; charset=utf-8");
-        exchange.sendResponseHeaders(reply.status(), body.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(body);
-        }
     }
 
     /** A request Warden answers with an HTTP error instead of a dispatch. */
@@ -332,6 +440,53 @@ public final class WardenServer implements AutoCloseable {
             error.put("error", code);
             error.put("message", message);
             return new Reply(status, Json.write(error).getBytes(StandardCharsets.UTF_8), -1, "", -1);
+        }
+
+        static Reply refusal(int status, String code, String message) {
+            return of(new Refusal(status, code, message));
+        }
+
+        /** The whole HTTP/1.1 response: status line, headers, body; the connection closes after it. */
+        byte[] bytes() {
+            StringBuilder h = new StringBuilder(256);
+            h.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
+            if (exitCode >= 0) {
+                h.append("X-Warden-Exit: ").append(exitCode).append("\r\n");
+            }
+            if (stdoutBytes >= 0) {
+                h.append("X-Warden-Stdout-Bytes: ").append(stdoutBytes).append("\r\n");
+            }
+            if (!note.isEmpty()) {
+                h.append("X-Warden-Note: ").append(note).append("\r\n");
+            }
+            if (status == 405) {
+                h.append("Allow: POST\r\n");
+            }
+            if (body.length > 0) {
+                h.append("Content-Type: ").append(stdoutBytes >= 0 ? "application/octet-stream"
+                        : "application/json; charset=utf-8").append("\r\n");
+            }
+            h.append("Content-Length: ").append(body.length).append("\r\nConnection: close\r\n\r\n");
+            byte[] head = h.toString().getBytes(StandardCharsets.US_ASCII);
+            byte[] all = new byte[head.length + body.length];
+            System.arraycopy(head, 0, all, 0, head.length);
+            System.arraycopy(body, 0, all, head.length, body.length);
+            return all;
+        }
+
+        private static String reason(int status) {
+            switch (status) {
+                case 200: return "OK";
+                case 400: return "Bad Request";
+                case 401: return "Unauthorized";
+                case 404: return "Not Found";
+                case 405: return "Method Not Allowed";
+                case 411: return "Length Required";
+                case 413: return "Payload Too Large";
+                case 431: return "Request Header Fields Too Large";
+                case 503: return "Service Unavailable";
+                default: return "Internal Server Error";
+            }
         }
     }
 }

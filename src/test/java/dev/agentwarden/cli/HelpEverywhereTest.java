@@ -19,7 +19,7 @@ class HelpEverywhereTest {
 
     static Stream<Named<List<String>>> commands() {
         List<Named<List<String>>> out = new ArrayList<>();
-        collect(WardenCli.commandLine(), new ArrayList<>(), out);
+        collect(WardenCli.commandLine(System.getenv()), new ArrayList<>(), out);
         assertThat(out).as("commands in the tree").hasSizeGreaterThan(30);
         return out.stream();
     }

@@ -100,6 +100,27 @@ class InstallCommandIT {
     }
 
     @Test
+    void install_inProject_trustsTheManifestItSees() throws Exception {
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("trusted .warden/manifest.yaml (sha256:");
+        WardenProcess.Result show = warden("trust", "--show");
+        assertThat(show.exitCode()).as(show.stdout() + show.stderr()).isZero();
+        assertThat(show.stdout()).contains("in force as trusted");
+        assertThat(Files.isDirectory(home.resolve(".local/state/agent-warden/trust"))).isTrue();
+    }
+
+    @Test
+    void install_dryRun_trustsNothing() throws Exception {
+        WardenProcess.Result r = warden("install", "--host", "claude", "--dry-run", "--no-train");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(warden("trust", "--show").exitCode()).isEqualTo(1);
+        assertThat(Files.exists(home.resolve(".local/state/agent-warden"))).isFalse();
+    }
+
+    @Test
     void install_twice_byteIdentical() throws Exception {
         Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
 

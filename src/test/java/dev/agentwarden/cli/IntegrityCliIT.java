@@ -8,6 +8,7 @@ import dev.agentwarden.integrity.JsonFileReleaseStore;
 import dev.agentwarden.integrity.ReleaseKey;
 import dev.agentwarden.integrity.SquadArtifacts;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.testing.TestTrust;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -302,6 +303,8 @@ class IntegrityCliIT {
                 .directory(repo.toFile()).redirectInput(payload.toFile());
         pb.environment().put("CLAUDE_PROJECT_DIR", repo.toString());
         pb.environment().put("WARDEN_CACHE_DIR", tmp.resolve("cache").toString());
+        pb.environment().put("XDG_STATE_HOME", TestTrust.stateHome(tmp));
+        TestTrust.trust(repo, Map.of("XDG_STATE_HOME", TestTrust.stateHome(tmp)));
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).isZero();

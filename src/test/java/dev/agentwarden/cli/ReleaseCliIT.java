@@ -65,7 +65,8 @@ class ReleaseCliIT {
         assertThat(verified.exit()).as(verified.text() + verified.err()).isZero();
         assertThat(lookup.exit()).as(lookup.text() + lookup.err()).isZero();
         assertThat(lookup.text()).contains("release_integrity: VERIFIED (raw)");
-        assertThat(tmp.resolve(".warden/state/release/trusted.json")).exists();
+        assertThat(tmp.resolve(".warden/state/release/trusted.json")).doesNotExist();
+        assertThat(tmp.resolve("user-state/agent-warden/release")).isDirectoryContaining("glob:**.json");
     }
 
     private void ok(String... args) throws Exception {
@@ -80,6 +81,7 @@ class ReleaseCliIT {
         ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile());
         builder.environment().put("LC_ALL", "C");
         builder.environment().remove("WARDEN_PROJECT_DIR");
+        builder.environment().put("XDG_STATE_HOME", tmp.resolve("user-state").toString());
         Path err = Files.createTempFile(tmp, "err", ".txt");
         Process p = builder.redirectError(err.toFile()).start();
         try (OutputStream in = p.getOutputStream()) {

@@ -2,8 +2,13 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,19 +44,56 @@ class ReleaseCommandTest {
     }
 
     @Test
-    void verify_unsignedThenSigned_exit1ThenExit0() {
-        CliRun unsigned = CliRun.of("release", "verify", "--root", root, "--at", AT, "--project-dir", project, manifest);
+    void verify_unsignedThenSigned_exit1ThenExit0() throws IOException {
+        CliRun unsigned = warden("release", "verify", "--root", root, "--at", AT, "--project-dir", project, manifest);
         assertThat(unsigned.exit()).isEqualTo(1);
         assertThat(unsigned.out()).contains("UNTRUSTED signature_threshold_not_met");
 
         ok("release", "sign", "--key", keys + "/a.key.pem", manifest);
         ok("release", "sign", "--key", keys + "/b.key.pem", manifest);
-        CliRun signed = CliRun.of("release", "verify", "--root", root, "--at", AT, "--project-dir", project, manifest);
+        CliRun signed = warden("release", "verify", "--root", root, "--at", AT, "--project-dir", project, manifest);
 
         assertThat(signed.exit()).as(signed.out() + signed.err()).isZero();
         assertThat(signed.out()).contains("manifest: trusted (version 1").contains("entries: 1")
                 .contains("squad agent_version=0.13.1 client=copilot-cli/1.0.3");
-        assertThat(Path.of(project, ".warden/state/release/trusted.json")).exists();
+        assertThat(Path.of(project, ".warden/state/release/trusted.json")).doesNotExist();
+        assertThat(userFloors()).hasSize(1);
+    }
+
+    @Test
+    void verify_projectFloorDeleted_rollbackStillRefused() throws Exception {
+        signManifest();
+        ok("release", "verify", "--root", root, "--at", AT, "--project-dir", project, manifest);
+        Path older = Files.copy(Path.of(manifest), tmp.resolve("rel/older.json"));
+        ok("release", "add", "--manifest", manifest, "--file", artifact.toString(), "--agent-id", "squad",
+                "--agent-version", "0.13.2", "--client-id", "copilot-cli", "--client-version", "1.0.3");
+        signManifest();
+        ok("release", "verify", "--root", root, "--at", AT, "--project-dir", project, manifest);
+        deleteTree(Path.of(project, ".warden"));
+
+        CliRun rolledBack = warden("release", "verify", "--root", root, "--at", AT, "--project-dir", project,
+                older.toString());
+
+        assertThat(rolledBack.exit()).isEqualTo(1);
+        assertThat(rolledBack.out()).contains("UNTRUSTED manifest_rollback")
+                .contains(tmp.resolve("user-state/agent-warden/release").toString());
+    }
+
+    private List<Path> userFloors() throws IOException {
+        try (Stream<Path> files = Files.list(tmp.resolve("user-state/agent-warden/release"))) {
+            return files.filter(f -> f.toString().endsWith(".json")).toList();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     @Test
@@ -80,7 +122,7 @@ class ReleaseCommandTest {
     void lookup_unknownVersion_unregisteredExit1() {
         signManifest();
 
-        CliRun run = CliRun.of("release", "lookup", "--root", root, "--manifest", manifest, "--at", AT,
+        CliRun run = warden("release", "lookup", "--root", root, "--manifest", manifest, "--at", AT,
                 "--project-dir", project, "--agent-version", "9.9.9", "--client-id", "copilot-cli",
                 "--client-version", "1.0.3");
 
@@ -93,10 +135,10 @@ class ReleaseCommandTest {
         signManifest();
         String late = "2026-12-01T00:00:00Z";
 
-        CliRun report = CliRun.of("release", "lookup", "--root", root, "--manifest", manifest, "--at", late,
+        CliRun report = warden("release", "lookup", "--root", root, "--manifest", manifest, "--at", late,
                 "--project-dir", project, "--agent-version", "0.13.1", "--client-id", "copilot-cli",
                 "--client-version", "1.0.3", "--file", artifact.toString());
-        CliRun halt = CliRun.of("release", "lookup", "--root", root, "--manifest", manifest, "--at", late,
+        CliRun halt = warden("release", "lookup", "--root", root, "--manifest", manifest, "--at", late,
                 "--project-dir", project, "--agent-version", "0.13.1", "--client-id", "copilot-cli",
                 "--client-version", "1.0.3", "--file", artifact.toString(), "--require-trusted-manifest");
 
@@ -122,7 +164,7 @@ class ReleaseCommandTest {
         ok("release", "sign", "--key", keys + "/b.key.pem", manifest);
         ok("release", "sign", "--key", keys + "/c.key.pem", manifest);
 
-        CliRun run = CliRun.of("release", "verify", "--trust-root", root, "--at", AT, "--project-dir", project, manifest);
+        CliRun run = warden("release", "verify", "--trust-root", root, "--at", AT, "--project-dir", project, manifest);
 
         assertThat(run.exit()).as(run.out()).isZero();
         assertThat(run.out()).contains("manifest: trusted (version 2").contains("root version 2");
@@ -130,7 +172,7 @@ class ReleaseCommandTest {
 
     @Test
     void sign_missingKeyFile_exit2WithCode() {
-        CliRun run = CliRun.of("release", "sign", "--key", tmp.resolve("none.pem").toString(), manifest);
+        CliRun run = warden("release", "sign", "--key", tmp.resolve("none.pem").toString(), manifest);
 
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("warden release sign: key_unreadable");
@@ -138,7 +180,7 @@ class ReleaseCommandTest {
 
     @Test
     void rootInit_badExpiry_exit2WithCode() {
-        CliRun run = CliRun.of("release", "root", "init", "--key", keys + "/a.pub.pem", "--expires", "next tuesday",
+        CliRun run = warden("release", "root", "init", "--key", keys + "/a.pub.pem", "--expires", "next tuesday",
                 "--out", tmp.resolve("r.json").toString());
 
         assertThat(run.exit()).isEqualTo(2);
@@ -147,7 +189,7 @@ class ReleaseCommandTest {
 
     @Test
     void verify_atNotRfc3339_exit2WithCode() {
-        CliRun run = CliRun.of("release", "verify", "--root", root, "--at", "5d", "--project-dir", project, manifest);
+        CliRun run = warden("release", "verify", "--root", root, "--at", "5d", "--project-dir", project, manifest);
 
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("time_invalid");
@@ -163,11 +205,16 @@ class ReleaseCommandTest {
             project, "--agent-version", "0.13.1", "--client-id", "copilot-cli", "--client-version", "1.0.3"};
         String[] args = java.util.Arrays.copyOf(base, base.length + extra.length);
         System.arraycopy(extra, 0, args, base.length, extra.length);
-        return CliRun.of(args);
+        return warden(args);
     }
 
-    private static void ok(String... args) {
-        CliRun run = CliRun.of(args);
+    /** {@code warden ARGS} in process, with the user's state in {@code tmp/user-state}. */
+    private CliRun warden(String... args) {
+        return CliRun.in(Map.of("XDG_STATE_HOME", tmp.resolve("user-state").toString()), args);
+    }
+
+    private void ok(String... args) {
+        CliRun run = warden(args);
         assertThat(run.exit()).as(String.join(" ", args) + "\n" + run.out() + run.err()).isZero();
     }
 }

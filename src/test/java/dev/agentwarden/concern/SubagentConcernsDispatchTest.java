@@ -72,6 +72,7 @@ class SubagentConcernsDispatchTest {
                 native_event_aliases:
                   claude: {PreToolUse: pre_tool_use, SubagentStart: subagent_start, SubagentStop: subagent_stop}
                 """);
+        dispatch.trust(project);
     }
 
     void openTwo() {
@@ -131,6 +132,7 @@ class SubagentConcernsDispatchTest {
                 native_event_aliases:
                   claude: {SubagentStart: subagent_start, SubagentStop: subagent_stop}
                 """);
+        dispatch.trust(project);
         LedgerPaths paths = LedgerPaths.forRoot(project.toString());
         InProcessDispatch.Response start;
         try (LedgerStore.Transaction held = new LedgerStore(paths, clock).begin()) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.MutableClock;
+import dev.agentwarden.testing.TestTrust;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,6 +41,7 @@ class ForwardedDispatchTest {
         callerEnv = new LinkedHashMap<>();
         callerEnv.put("PATH", System.getenv("PATH"));
         callerEnv.put("WARDEN_CACHE_DIR", tmp.resolve("cache").toString());
+        callerEnv.put("XDG_STATE_HOME", TestTrust.stateHome(tmp));
         callerEnv.put("ONLY_IN_CALLER", ONLY_IN_CALLER);
     }
 
@@ -146,8 +148,8 @@ class ForwardedDispatchTest {
         return Json.write(payload);
     }
 
-    /** A manifest binding one process concern to Claude's PreToolUse. */
-    private static void writeManifest(Path file, String concern, String script) throws IOException {
+    /** A manifest binding one process concern to Claude's PreToolUse; a project manifest is trusted as written. */
+    private void writeManifest(Path file, String concern, String script) throws IOException {
         Files.createDirectories(file.getParent());
         Files.writeString(file, """
                 schema_version: 1
@@ -162,6 +164,9 @@ class ForwardedDispatchTest {
                   claude:
                     PreToolUse: pre_tool_use
                 """.formatted(concern, script, concern));
+        if (file.endsWith(".warden/manifest.yaml")) {
+            TestTrust.trust(file.getParent().getParent(), callerEnv);
+        }
     }
 
     private static Path script(Path file, String body) throws IOException {

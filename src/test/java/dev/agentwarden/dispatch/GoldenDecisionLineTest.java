@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The golden corpus writes the same decision line, volatile fields masked, whichever transport
- * carries the event: in-process as its own JVM would, forwarded to the resident ({@code /forward}),
+ * carries the event: in-process as its own JVM would, forwarded to the resident server ({@code /forward}),
  * and posted to {@code warden serve} ({@code /dispatch}); each line names its transport.
  */
 class GoldenDecisionLineTest {
@@ -43,10 +43,9 @@ class GoldenDecisionLineTest {
 
         String resident;
         try (GoldenCorpus.Project p = new GoldenCorpus.Project()) {
-            WardenServer server = WardenServer.start(0, null, null, TOKEN, 1, Map.of(), GoldenCorpus.CLOCK);
+            WardenServer server = WardenServer.startResident(TOKEN, "0".repeat(64), 1, Map.of(), GoldenCorpus.CLOCK);
             try {
-                HttpResponse<byte[]> r = post(server, "/forward", forwardFrame(c, p));
-                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(forward(server.port(), forwardFrame(c, p))).startsWith("HTTP/1.1 200");
             } finally {
                 server.close();
             }
@@ -71,6 +70,45 @@ class GoldenDecisionLineTest {
             assertThat(DecisionLines.transport(serve)).isEqualTo(DecisionLog.SERVE);
             assertThat(DecisionLines.masked(serve)).as("serve").isEqualTo(DecisionLines.masked(ownJvm));
         }
+    }
+
+    /**
+     * {@code POST /forward} as {@code bin/warden} speaks it: read the greeting, send, answer
+     * {@code 102 Processing} with {@code g}; returns the final status line.
+     */
+    private static String forward(int port, byte[] body) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(30_000);
+            java.io.InputStream in = socket.getInputStream();
+            assertThat(line(in)).startsWith(WardenServer.GREETING);
+            java.io.OutputStream out = socket.getOutputStream();
+            out.write(("POST /forward HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN
+                    + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            String status = line(in);
+            if (status.startsWith("HTTP/1.1 102")) {
+                while (!line(in).isEmpty()) {
+                    // the interim response's headers
+                }
+                out.write('g');
+                out.flush();
+                status = line(in);
+            }
+            return status;
+        }
+    }
+
+    private static String line(java.io.InputStream in) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+            if (b != '\r') {
+                sb.append((char) b);
+            }
+        }
+        return sb.toString();
     }
 
     private static HttpResponse<byte[]> post(WardenServer server, String path, byte[] body) throws Exception {

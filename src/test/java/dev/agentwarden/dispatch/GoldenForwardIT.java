@@ -2,15 +2,23 @@ package dev.agentwarden.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.testing.TestTrust;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -56,5 +64,47 @@ class GoldenForwardIT {
         GoldenCorpus.Outcome forwarded = new GoldenCorpus.Outcome(r.exitCode(), r.stdout(), r.stderr());
         GoldenCorpus.assertMatches(c, forwarded);
         assertThat(forwarded).as("forwarded and in-process runs agree").isEqualTo(GoldenCorpus.runInProcess(c, project));
+    }
+
+    /** A concern whose stderr holds NUL bytes: forwarded, the answer is still byte for byte the in-process one. */
+    @Test
+    void dispatch_nulBytesInAConcernsStderr_forwardedByteForByte_concernRanOnce() throws Exception {
+        Path dir = Files.createDirectories(project.dir.resolve("nul-project"));
+        Path script = dir.resolve("nul.sh");
+        Files.writeString(script, "#!/bin/sh\necho ran >> \"$(dirname \"$0\")/runs\"\nprintf '\\000a\\000\\000b\\000' >&2\nexit 3\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        Files.createDirectories(dir.resolve(".warden"));
+        Files.writeString(dir.resolve(".warden/manifest.yaml"), """
+                schema_version: 1
+                concerns:
+                  nul: {script: nul.sh}
+                platforms:
+                  claude:
+                    pre_tool_use: [nul]
+                native_event_aliases:
+                  claude:
+                    PreToolUse: pre_tool_use
+                """);
+        List<String> argv = List.of("dispatch", "--host", "claude", "--project-dir", dir.toString());
+        byte[] stdin = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+        Map<String, String> wardenEnv = Map.of("WARDEN_CACHE_DIR", project.cache.toString(),
+                "XDG_STATE_HOME", TestTrust.stateHome(dir));
+        TestTrust.trust(dir, wardenEnv);
+        Map<String, String> env = new LinkedHashMap<>(wardenEnv);
+        env.putAll(ResidentProcess.noJvm(java));
+
+        WardenProcess.Result r = WardenProcess.runLauncher(argv, env, stdin, dir);
+
+        ResidentProcess.assertNoJvmStarted(calls);
+        assertThat(Files.readAllLines(dir.resolve("runs"))).as("runs of the concern").hasSize(1);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = DispatchMain.run(argv.toArray(String[]::new), new ByteArrayInputStream(stdin),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
+                wardenEnv, GoldenCorpus.CLOCK);
+        assertThat(r.stderr()).contains("\0a\0\0b").isEqualTo(err.toString(StandardCharsets.UTF_8));
+        assertThat(r.stdout()).isEqualTo(out.toString(StandardCharsets.UTF_8));
+        assertThat(r.exitCode()).isEqualTo(code);
     }
 }

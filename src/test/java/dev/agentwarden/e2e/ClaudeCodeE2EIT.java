@@ -893,6 +893,79 @@ class ClaudeCodeE2EIT {
         row.pass();
     }
 
+    @Test
+    @Order(14)
+    void residentServer_portStalledByOtherConnections_bashStillDeniedByTheResident(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "resident port stalled by other connections",
+                "20 half-sent requests held on the resident's port all session; the hook is still forwarded; Bash denied");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
+        project.allowBash("touch resident-marker");
+        install(project);
+        SandboxResident resident = new SandboxResident(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")), dir,
+                SandboxResident.Hostile.STALLED);
+
+        ClaudeRun run;
+        String served;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
+                Turn.tool("denied", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")))) {
+            run = claude.run(project, server, "touch the marker", resident.hookEnv(), resident.inside());
+        } finally {
+            served = resident.stop();
+        }
+
+        row.timing(run);
+        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("denied");
+        String javaCalls = resident.javaCalls();
+        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + served
+                + "; JVM starts by bin/warden: " + (javaCalls.isEmpty() ? "none" : javaCalls.lines().count()));
+        assertCompleted(run);
+        assertThat(javaCalls).as("bin/warden started its java (an event was not forwarded)").isEmpty();
+        assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).isEqualTo(SandboxResident.REASON);
+        });
+        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
+        assertThat(served).matches("answered [1-9][0-9]* forwarded events");
+        row.pass();
+    }
+
+    @Test
+    @Order(15)
+    void staleEndpoint_portHeldByAnImpostor_impostorGetsNothing_bashDeniedByAJvm(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "stale resident endpoint, impostor on its port",
+                "the impostor (answers allow at once) receives no byte; the hook is answered by a JVM; Bash denied");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
+        project.allowBash("touch resident-marker");
+        install(project);
+        SandboxResident impostor = new SandboxResident(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")), dir,
+                SandboxResident.Hostile.IMPOSTOR);
+
+        ClaudeRun run;
+        String received;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
+                Turn.tool("denied", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")))) {
+            run = claude.run(project, server, "touch the marker", impostor.hookEnv(), impostor.inside());
+        } finally {
+            received = impostor.stop();
+        }
+
+        row.timing(run);
+        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("denied");
+        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + received);
+        assertCompleted(run);
+        assertThat(received).as("the launcher connected, and sent nothing").matches("impostor accepted [1-9][0-9]* connections, received 0 bytes");
+        assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).isEqualTo(SandboxResident.REASON);
+        });
+        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
+        row.pass();
+    }
+
     // ---- Helpers ------------------------------------------------------------------------------
 
     private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {

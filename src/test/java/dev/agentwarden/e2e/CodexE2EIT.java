@@ -304,6 +304,40 @@ class CodexE2EIT {
         row.pass();
     }
 
+    @Test
+    @Order(5)
+    void staleEndpoint_portHeldByAnImpostor_impostorGetsNothing_execCommandDeniedByAJvm(@TempDir Path dir)
+            throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "stale resident endpoint, impostor on its port",
+                "the impostor (answers allow at once) receives no byte; the hook is answered by a JVM; exec_command denied");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
+        install(project);
+        SandboxResident impostor = new SandboxResident(Path.of(codex.baseEnv().get("WARDEN_CACHE_DIR")), dir,
+                SandboxResident.Hostile.IMPOSTOR);
+
+        Session run;
+        String received;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiResponsesApi(), ModelScript.of(
+                Turn.tool("denied", "exec_command", Map.of("cmd", "touch resident-marker")),
+                Turn.text("FINAL: done")))) {
+            run = new Session(codex.run(project, server, "touch the marker", impostor.hookEnv(), impostor.inside()), server);
+        } finally {
+            received = impostor.stop();
+        }
+
+        Optional<String> output = run.toolOutput("denied");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; " + received);
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(received).as("the launcher connected, and sent nothing")
+                .matches("impostor accepted [1-9][0-9]* connections, received 0 bytes");
+        assertThat(output).as("function_call_output for the denied call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains(SandboxResident.REASON));
+        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
+        row.pass();
+    }
+
     record Session(Command.Result process, ScriptedModelServer server) {
         /** The {@code output} of the first {@code function_call_output} the host sent for a scripted call. */
         Optional<String> toolOutput(String scriptedId) {

@@ -11,8 +11,12 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.testing.TestTrust;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.release.KeyFiles;
+import dev.agentwarden.release.Publisher;
+import dev.agentwarden.release.SigningKey;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -54,6 +58,11 @@ class IntegrityAttachTest {
     }
 
     private ConcernResult run(Map<String, Object> settings, Posture posture, EventName event, String source) {
+        return run(settings, posture, event, source, Map.of());
+    }
+
+    private ConcernResult run(Map<String, Object> settings, Posture posture, EventName event, String source,
+                              Map<String, String> env) {
         ConcernSpec spec = new ConcernSpec("agent-integrity", "builtin:integrity-attach", List.of(), false, posture, Set.of(),
                 10_000, false, 0, settings);
         Map<String, Object> payload = new LinkedHashMap<>();
@@ -63,7 +72,7 @@ class IntegrityAttachTest {
         }
         HookEvent e = new HookEvent("claude", event, "SessionStart", "sess-1", null, null, null, null, project.toString(),
                 project.toString(), payload, new byte[0]);
-        return new IntegrityAttach().evaluate(new ConcernContext(e, spec, CLOCK, project.resolve(".warden"), Map.of()));
+        return new IntegrityAttach().evaluate(new ConcernContext(e, spec, CLOCK, project.resolve(".warden"), env));
     }
 
     private List<EvidenceLog.Line> log() {
@@ -237,6 +246,49 @@ class IntegrityAttachTest {
     }
 
     @Test
+    void attach_projectFloorDeleted_rollbackStillRefused(@TempDir Path userState) throws Exception {
+        Path agents = Files.createDirectories(project.resolve(".claude/agents"));
+        Path agentFile = Files.writeString(agents.resolve("reviewer.md"), smallAgent());
+        KeyFiles.Generated alice = KeyFiles.generate(userState.resolve("keys"), "alice");
+        SigningKey key = KeyFiles.readSigningKey(alice.privateKeyFile());
+        Path root = project.resolve("root.json");
+        Publisher.initRoot(List.of(alice.publicKeyFile()), 1, Instant.parse("2027-07-01T00:00:00Z"), root);
+        Publisher.sign(root, key, null);
+        Path manifest = project.resolve("manifest.json");
+        Instant expires = Instant.parse("2026-12-01T00:00:00Z");
+        Publisher.add(manifest, agentFile, "reviewer", "1.0", "claude-code", "2.1.0", null, expires, null, false);
+        Publisher.sign(manifest, key, null);
+        byte[] version1 = Files.readAllBytes(manifest);
+        Publisher.add(manifest, agentFile, "reviewer", "1.1", "claude-code", "2.1.0", null, expires, null, false);
+        Publisher.sign(manifest, key, null);
+        Map<String, Object> settings = markerSettings("reviewer");
+        settings.put("release_manifest", "manifest.json");
+        settings.put("trust_root", "root.json");
+        settings.put("agent_version", "1.0");
+        settings.put("client_version", "2.1.0");
+        settings.put("require_trusted_manifest", true);
+        Map<String, String> env = Map.of("XDG_STATE_HOME", userState.toString());
+        assertThat(run(settings, Posture.BLOCKING, EventName.SESSION_START, null, env).decision())
+                .isEqualTo(Decision.ALLOW);
+        assertThat(userState.resolve("agent-warden/release")).isDirectoryContaining("glob:**.json");
+
+        deleteTree(project.resolve(".warden"));
+        Files.write(manifest, version1);
+        ConcernResult rolledBack = run(settings, Posture.BLOCKING, EventName.SESSION_START, null, env);
+
+        assertThat(rolledBack.decision()).isEqualTo(Decision.HALT);
+        assertThat(rolledBack.reason()).contains("manifest_rollback");
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var all = Files.walk(dir)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    @Test
     void requireTrusted_unsignedListRegisteringTheAgent_haltsTheSessionAndWithholdsIt() throws IOException {
         Path agents = Files.createDirectories(project.resolve(".claude/agents"));
         Files.writeString(agents.resolve("reviewer.md"), smallAgent());
@@ -275,7 +327,8 @@ class IntegrityAttachTest {
                 "source", "startup"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Map<String, String> env = Map.of("CLAUDE_PROJECT_DIR", project.toString(),
-                "WARDEN_CACHE_DIR", project.resolve("cache").toString());
+                "WARDEN_CACHE_DIR", project.resolve("cache").toString(), "XDG_STATE_HOME", TestTrust.stateHome(project));
+        TestTrust.trust(project, env);
         int code = DispatchMain.run(new String[] {"dispatch", "--host", "claude"},
                 new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), env, CLOCK);

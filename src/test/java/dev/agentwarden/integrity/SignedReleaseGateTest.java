@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.release.KeyFiles;
 import dev.agentwarden.release.Publisher;
+import dev.agentwarden.release.ReleaseFloor;
 import dev.agentwarden.release.SigningKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +45,8 @@ class SignedReleaseGateTest {
 
     private GateVerdict run(Instant at, boolean requireTrusted, EvidenceLog log) {
         Clock clock = Clock.fixed(at, ZoneOffset.UTC);
-        ReleaseSource source = ReleaseSources.open(manifest, root, dir.resolve(".warden"), clock);
+        ReleaseSource source = ReleaseSources.open(manifest, root,
+                ReleaseFloor.forProject(dir, Map.of("XDG_STATE_HOME", dir.resolve("user-state").toString())), clock);
         GateSession s = IntegrityGate.builder().clock(clock).release(source).evidenceLog(log)
                 .requireTrustedManifest(requireTrusted).build()
                 .select(AgentSelection.of("squad", agentFile).withAgentVersion(Ev.VERSION).withClient("copilot-cli", "1.0.3"));

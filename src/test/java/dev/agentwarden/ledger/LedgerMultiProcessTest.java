@@ -114,7 +114,8 @@ class LedgerMultiProcessTest {
     private Process startWorker(int w, int events) throws IOException {
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        return new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto", "-cp", classpath,
+        return new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+                "-XX:-UsePerfData", "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp", classpath,
                 LedgerAppendMain.class.getName(), project.toString(), String.valueOf(w), String.valueOf(events))
                 .redirectError(project.resolve("worker-" + w + ".err").toFile())
                 .start();

@@ -131,6 +131,51 @@ class ManifestLoaderTest {
     }
 
     @Test
+    void load_compiledFormPlantedInWorldWritableCache_isIgnoredAndNothingWrittenThere() throws Exception {
+        Path shared = Files.createDirectories(dir.resolve("shared/manifests"));
+        for (Path d : List.of(shared.getParent(), shared)) {
+            Files.setPosixFilePermissions(d, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        }
+        Manifest other = ManifestLoader.load(source(YAML.replace("message: first", "message: planted")), env());
+        Path planted = shared.resolve("manifest-" + ManifestLoader.sha256(YAML.getBytes(StandardCharsets.UTF_8)) + "-v1.json");
+        Files.writeString(planted, ManifestCodec.write(other));
+        List<String> notes = new java.util.ArrayList<>();
+
+        Manifest m = ManifestLoader.load(source(YAML), Map.of("WARDEN_CACHE_DIR", shared.getParent().toString()), notes);
+
+        assertThat(m.concerns().get("note").setting("message", "")).isEqualTo("first");
+        assertThat(notes).singleElement().asString().contains("manifest cache not used: directory " + shared.getParent())
+                .contains("writable by group or others").contains("compiled in memory");
+        try (Stream<Path> s = Files.list(shared)) {
+            assertThat(s).containsExactly(planted);
+        }
+    }
+
+    @Test
+    void load_cacheDirectoryWorldWritable_compiledFormNotWritten() throws Exception {
+        Path shared = Files.createDirectories(dir.resolve("open"));
+        Files.setPosixFilePermissions(shared, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        List<String> notes = new java.util.ArrayList<>();
+
+        ManifestLoader.load(source(YAML), Map.of("WARDEN_CACHE_DIR", shared.toString()), notes);
+
+        assertThat(notes).singleElement().asString().contains("directory " + shared);
+        try (Stream<Path> s = Files.list(shared.resolve("manifests"))) {
+            assertThat(s).isEmpty();
+        }
+    }
+
+    @Test
+    void load_privateCache_writtenOwnerOnly() throws Exception {
+        ManifestLoader.load(source(YAML), env());
+
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(cached().get(0))))
+                .isEqualTo("rw-------");
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(cacheDir())))
+                .isEqualTo("rwx------");
+    }
+
+    @Test
     void load_unwritableCache_stillLoads() throws Exception {
         Path notADirectory = Files.writeString(dir.resolve("plain-file"), "x");
 

@@ -6,9 +6,11 @@ import dev.agentwarden.integrity.ReleaseKey;
 import dev.agentwarden.integrity.ReleaseLookup;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,20 +23,23 @@ class FormatFixturesTest {
     Path tmp;
     Path root;
     Path manifest;
-    Path stateDir;
+    ReleaseFloor floor;
 
     @BeforeEach
     void copyFixtures() throws Exception {
         Path v1 = Path.of(FormatFixturesTest.class.getResource("/release/v1").toURI());
         root = Files.copy(v1.resolve("root.json"), tmp.resolve("root.json"));
         manifest = Files.copy(v1.resolve("manifest.json"), tmp.resolve("manifest.json"));
-        stateDir = Files.createDirectories(tmp.resolve("project/.warden/state/release"));
-        Files.copy(v1.resolve("trusted.json"), stateDir.resolve("trusted.json"));
+        floor = ReleaseFloor.forProject(Files.createDirectories(tmp.resolve("project")),
+                Map.of("XDG_STATE_HOME", tmp.resolve("user-state").toString()));
+        Files.createDirectories(floor.projectFile().getParent());
+        Files.copy(v1.resolve("trusted.json"), floor.projectFile());
+        Files.setPosixFilePermissions(floor.projectFile(), PosixFilePermissions.fromString("rw-r--r--"));
     }
 
     @Test
     void v1Files_verifyAndAnswerLookups() {
-        SignedReleaseStore store = SignedReleaseStore.open(manifest, root, stateDir, AT);
+        SignedReleaseStore store = SignedReleaseStore.open(manifest, root, floor, AT);
 
         assertThat(store.verification().trusted()).as(store.verification().detail()).isTrue();
         assertThat(store.verification().manifestVersion()).isEqualTo(3);
@@ -51,9 +56,9 @@ class FormatFixturesTest {
     }
 
     @Test
-    void v1State_isReadAndRaised() throws Exception {
-        SignedReleaseStore.open(manifest, root, stateDir, AT);
+    void v1ProjectState_isMigratedToUserStateAndRaised() throws Exception {
+        SignedReleaseStore.open(manifest, root, floor, AT);
 
-        assertThat(Files.readString(stateDir.resolve("trusted.json"))).contains("\"manifest_version\":3");
+        assertThat(Files.readString(floor.userFile())).contains("\"manifest_version\":3").contains("\"format\":2");
     }
 }

@@ -112,12 +112,58 @@ final class ReleaseFixture {
         }
     }
 
-    Path stateDir() {
-        return dir.resolve("project/.warden/state/release");
+    /** The test's user state ({@code XDG_STATE_HOME}), never the real one. */
+    Map<String, String> env() {
+        return Map.of("XDG_STATE_HOME", dir.resolve("user-state").toString());
+    }
+
+    /** The floor of {@code <dir>/project} in {@link #env()}. */
+    ReleaseFloor floor() {
+        try {
+            return ReleaseFloor.forProject(Files.createDirectories(dir.resolve("project")), env());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The user's floor file, authoritative. */
+    Path stateFile() {
+        return floor().userFile();
+    }
+
+    /** The project's pre-user-state floor file ({@code .warden/state/release/trusted.json}). */
+    Path projectStateFile() {
+        return floor().projectFile();
+    }
+
+    /** Writes {@code text} as the user's floor file, in a 0700 directory, the file 0600. */
+    Path writeUserState(String text) {
+        try {
+            Path file = stateFile();
+            dev.agentwarden.io.UserState.ensurePrivateDirectory(file.getParent(), "test");
+            dev.agentwarden.io.AtomicWrite.write(file, text.getBytes(StandardCharsets.UTF_8),
+                    dev.agentwarden.io.UserState.FILE_MODE);
+            return file;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Writes {@code text} as the project's old floor file, mode 0644 (owned by this user, not writable by others). */
+    Path writeProjectState(String text) {
+        try {
+            Path file = projectStateFile();
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+            return file;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     Verification verify(Path manifest, Path root, Instant at) {
-        return ReleaseVerifier.verify(manifest, root, TrustState.at(stateDir()), at);
+        return ReleaseVerifier.verify(manifest, root, TrustState.at(floor()), at);
     }
 
     Path write(String name, String text) {

@@ -31,13 +31,13 @@ class SignedReleaseStoreTest {
     Path tmp;
     ReleaseFixture fx;
     Path root;
-    Path stateDir;
+    ReleaseFloor floor;
 
     @BeforeEach
     void setUp() {
         fx = new ReleaseFixture(tmp);
         root = fx.writeRoot("trust/root.json", rootSigned(1, NEXT_YEAR, 1, K1), K1);
-        stateDir = SignedReleaseStore.stateDir(tmp.resolve("project/.warden"));
+        floor = fx.floor();
     }
 
     @Test
@@ -46,7 +46,7 @@ class SignedReleaseStoreTest {
                 "c".repeat(64), Normalizations.SQUAD_TEMPLATE);
         Path manifest = fx.writeManifest("m.json", statement(1, NEXT_YEAR, squad), K1);
 
-        ReleaseLookup lookup = SignedReleaseStore.open(manifest, root, stateDir, fixed(T0)).lookup(KEY);
+        ReleaseLookup lookup = SignedReleaseStore.open(manifest, root, floor, fixed(T0)).lookup(KEY);
 
         assertThat(lookup.status()).isEqualTo(ReleaseLookup.Status.FOUND);
         assertThat(lookup.entry()).isEqualTo(new ReleaseEntry("squad", SHA_A, 82919, "c".repeat(64), "squad-template"));
@@ -56,7 +56,7 @@ class SignedReleaseStoreTest {
     void lookup_unknownKey_notRegistered() {
         Path manifest = fx.writeManifest("m.json", statement(1, NEXT_YEAR, entry("squad", "0.13.1", SHA_A)), K1);
 
-        ReleaseLookup lookup = SignedReleaseStore.open(manifest, root, stateDir, fixed(T0))
+        ReleaseLookup lookup = SignedReleaseStore.open(manifest, root, floor, fixed(T0))
                 .lookup(new ReleaseKey("0.13.2", "copilot-cli", "1.0.3"));
 
         assertThat(lookup.status()).isEqualTo(ReleaseLookup.Status.NOT_REGISTERED);
@@ -68,7 +68,7 @@ class SignedReleaseStoreTest {
     void lookup_untrustedManifest_answersUntrustedForRegisteredKeyToo() {
         Path manifest = fx.writeManifest("m.json", statement(1, T0, entry("squad", "0.13.1", SHA_A)), K1);
 
-        SignedReleaseStore store = SignedReleaseStore.open(manifest, root, stateDir, fixed(T0));
+        SignedReleaseStore store = SignedReleaseStore.open(manifest, root, floor, fixed(T0));
 
         assertThat(store.lookup(KEY)).isEqualTo(ReleaseLookup.untrusted("manifest_expired"));
         assertThat(store.verification().detail()).contains("expired");
@@ -77,7 +77,7 @@ class SignedReleaseStoreTest {
     @Test
     void lookup_missingFiles_untrustedNotThrown() {
         SignedReleaseStore store = SignedReleaseStore.open(tmp.resolve("nope.json"), tmp.resolve("nope-root.json"),
-                stateDir, fixed(T0));
+                floor, fixed(T0));
 
         assertThat(store.lookup(KEY)).isEqualTo(ReleaseLookup.untrusted("root_unreadable"));
     }
@@ -105,20 +105,20 @@ class SignedReleaseStoreTest {
             }
         };
 
-        SignedReleaseStore store = SignedReleaseStore.open(manifest, root, stateDir, counting);
+        SignedReleaseStore store = SignedReleaseStore.open(manifest, root, floor, counting);
 
         assertThat(store.verification().trusted()).isTrue();
         assertThat(reads).hasValue(1);
     }
 
     @Test
-    void open_recordsTrustedVersionsUnderStateDir() {
+    void open_recordsTrustedVersionsInUserState() {
         Path manifest = fx.writeManifest("m.json", statement(4, NEXT_YEAR, entry("squad", "0.13.1", SHA_A)), K1);
 
-        SignedReleaseStore.open(manifest, root, stateDir, fixed(T0));
+        SignedReleaseStore.open(manifest, root, floor, fixed(T0));
 
-        assertThat(stateDir).isEqualTo(tmp.resolve("project/.warden/state/release"));
-        assertThat(stateDir.resolve("trusted.json")).content().contains("\"manifest_version\":4");
+        assertThat(floor.userFile().getParent()).isEqualTo(tmp.resolve("user-state/agent-warden/release"));
+        assertThat(floor.userFile()).content().contains("\"manifest_version\":4");
     }
 
     @Test
@@ -126,13 +126,13 @@ class SignedReleaseStoreTest {
         Path v4 = fx.writeManifest("m4.json", statement(4, NEXT_YEAR, entry("squad", "0.13.1", SHA_A)), K1);
         Path v3 = fx.writeManifest("m3.json", statement(3, NEXT_YEAR, entry("squad", "0.13.1", SHA_A)), K1);
         Path v5 = fx.writeManifest("m5.json", statement(5, NEXT_YEAR, entry("squad", "0.13.1", SHA_A)), K1);
-        SignedReleaseStore.open(v4, root, stateDir, fixed(T0));
-        String recorded = Files.readString(stateDir.resolve("trusted.json"));
+        SignedReleaseStore.open(v4, root, floor, fixed(T0));
+        String recorded = Files.readString(floor.userFile());
 
-        assertThat(SignedReleaseStore.open(v3, root, stateDir, false, fixed(T0)).verification().reason())
+        assertThat(SignedReleaseStore.open(v3, root, floor, false, fixed(T0)).verification().reason())
                 .isEqualTo("manifest_rollback");
-        assertThat(SignedReleaseStore.open(v5, root, stateDir, false, fixed(T0)).verification().trusted()).isTrue();
-        assertThat(Files.readString(stateDir.resolve("trusted.json"))).isEqualTo(recorded);
+        assertThat(SignedReleaseStore.open(v5, root, floor, false, fixed(T0)).verification().trusted()).isTrue();
+        assertThat(Files.readString(floor.userFile())).isEqualTo(recorded);
     }
 
     @Test

@@ -13,7 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.canonical.Jcs;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -21,6 +23,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -432,7 +435,7 @@ class TrustVerificationTest {
         void verify_recordedVersion_survivesInStateDirectory() throws Exception {
             verify(fx.writeManifest("m3.json", statement(3, NEXT_YEAR, entry("squad", "1", SHA_A)), K1, K2));
 
-            String state = Files.readString(fx.stateDir().resolve(TrustState.FILE));
+            String state = Files.readString(fx.stateFile());
 
             assertThat(state).contains("\"manifest_version\":3").contains("\"root_version\":1");
         }
@@ -468,23 +471,11 @@ class TrustVerificationTest {
         }
 
         @Test
-        void verify_symlinkedStateFile_isRefusedUnread() throws Exception {
-            Path elsewhere = fx.write("elsewhere/trusted.json", "{\"format\":2,\"root_version\":1,\"manifest_version\":9}");
-            Files.createDirectories(fx.stateDir());
-            Files.createSymbolicLink(fx.stateDir().resolve(TrustState.FILE), elsewhere);
-
-            Verification v = verify(fx.writeManifest("m.json", goodStatement, K1, K2));
-
-            assertThat(v.reason()).isEqualTo("release_state_unreadable");
-            assertThat(v.detail()).contains("not a regular file");
-        }
-
-        @Test
         void verify_symlinkedLockFile_isRefusedAndCreatesNothingOutside() throws Exception {
             Path outside = tmp.resolve("outside/created");
             Files.createDirectories(outside.getParent());
-            Files.createDirectories(fx.stateDir());
-            Files.createSymbolicLink(fx.stateDir().resolve(TrustState.FILE + ".lock"), outside);
+            dev.agentwarden.io.UserState.ensurePrivateDirectory(fx.stateFile().getParent(), "test");
+            Files.createSymbolicLink(fx.stateFile().resolveSibling(fx.stateFile().getFileName() + ".lock"), outside);
 
             Verification v = verify(fx.writeManifest("m.json", goodStatement, K1, K2));
 
@@ -494,10 +485,156 @@ class TrustVerificationTest {
 
         @Test
         void verify_corruptState_releaseStateUnreadable() {
-            fx.write("project/.warden/state/release/" + TrustState.FILE, "{\"format\":1,");
+            fx.writeUserState("{\"format\":1,");
 
             assertThat(verify(fx.writeManifest("m.json", goodStatement, K1, K2)).reason())
                     .isEqualTo("release_state_unreadable");
+        }
+    }
+
+    /** The floor lives in the user's state; the project cannot delete, lower or plant it. */
+    @Nested
+    class UserFloor {
+        Path v4;
+        Path v5;
+
+        @BeforeEach
+        void manifests() {
+            v4 = fx.writeManifest("m4.json", statement(4, NEXT_YEAR, entry("squad", "1", SHA_A)), K1, K2);
+            v5 = fx.writeManifest("m5.json", statement(5, NEXT_YEAR, entry("squad", "1", SHA_A)), K1, K2);
+        }
+
+        @Test
+        void verify_projectFloorDeleted_rollbackStillRefused() throws Exception {
+            assertThat(verify(v5).trusted()).isTrue();
+            deleteTree(tmp.resolve("project/.warden"));
+
+            Verification v = verify(v4);
+
+            assertThat(v.reason()).isEqualTo("manifest_rollback");
+            assertThat(v.detail()).contains(fx.stateFile().toString());
+            assertThat(fx.projectStateFile()).doesNotExist();
+        }
+
+        @Test
+        void verify_plantedProjectFloorLower_ignored() {
+            assertThat(verify(v5).trusted()).isTrue();
+            fx.writeProjectState("{\"format\":2,\"root_version\":1,\"manifest_version\":1}");
+
+            assertThat(verify(v4).reason()).isEqualTo("manifest_rollback");
+        }
+
+        @Test
+        void verify_plantedProjectFloorHigherOrForeignRoot_ignoredOnceUserFloorExists() {
+            assertThat(verify(v4).trusted()).isTrue();
+            fx.writeProjectState("{\"format\":2,\"root_version\":99,\"root_sha256\":\"" + "f".repeat(64)
+                    + "\",\"manifest_version\":1000000}");
+
+            Verification v = verify(v5);
+
+            assertThat(v.trusted()).as(v.detail()).isTrue();
+        }
+
+        @Test
+        void verify_projectFloorBeforeUserState_migratedOnceAndOnlyRaises() throws Exception {
+            fx.writeProjectState("{\"format\":2,\"root_version\":1,\"root_sha256\":\"" + "f".repeat(64)
+                    + "\",\"manifest_version\":5}");
+
+            assertThat(verify(v4).reason()).as("the old floor is kept").isEqualTo("manifest_rollback");
+            assertThat(Files.readString(fx.stateFile())).contains("\"manifest_version\":5")
+                    .doesNotContain("f".repeat(64));
+            assertThat(verify(v5).trusted()).as("a planted root hash is not taken over").isTrue();
+            fx.writeProjectState("{\"format\":2,\"root_version\":1,\"manifest_version\":9}");
+            Path v6 = fx.writeManifest("m6.json", statement(6, NEXT_YEAR, entry("squad", "1", SHA_A)), K1, K2);
+            assertThat(verify(v6).trusted()).as("read once: the user floor is authoritative after").isTrue();
+        }
+
+        @Test
+        void verify_unsafeProjectFloorBeforeUserState_notMigrated() throws Exception {
+            Path planted = fx.writeProjectState("{\"format\":2,\"root_version\":1,\"manifest_version\":5}");
+            Files.setPosixFilePermissions(planted, PosixFilePermissions.fromString("rw-rw-rw-"));
+
+            Verification v = verify(v4);
+
+            assertThat(v.trusted()).as(v.detail()).isTrue();
+        }
+
+        @Test
+        void verify_newUserFloor_isPrivate() throws Exception {
+            assertThat(verify(v4).trusted()).isTrue();
+
+            assertThat(Files.getPosixFilePermissions(fx.stateFile())).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+            assertThat(Files.getPosixFilePermissions(fx.stateFile().getParent()))
+                    .isEqualTo(PosixFilePermissions.fromString("rwx------"));
+            assertThat(fx.stateFile().getParent()).isEqualTo(tmp.resolve("user-state/agent-warden/release"));
+        }
+
+        @ParameterizedTest
+        @CsvSource({"file,rw-rw-rw-", "file,rw--w----", "directory,rwxrwxrwx", "directory,rwx-w----"})
+        void verify_userFloorWritableByOthers_refusedAsUntrusted(String which, String mode) throws Exception {
+            assertThat(verify(v5).trusted()).isTrue();
+            Path target = which.equals("file") ? fx.stateFile() : fx.stateFile().getParent();
+            Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(mode));
+
+            Verification v = verify(v4);
+
+            assertThat(v.reason()).isEqualTo("release_state_untrusted");
+            assertThat(v.detail()).contains("release_state_writable_by_others").contains(target.toString());
+            assertThat(verify(v5).reason()).as("not even the newest manifest").isEqualTo("release_state_untrusted");
+        }
+
+        @Test
+        void verify_userFloorSymlink_refused() throws Exception {
+            Path elsewhere = fx.write("elsewhere/floor.json", "{\"format\":2,\"root_version\":1,\"manifest_version\":0}");
+            dev.agentwarden.io.UserState.ensurePrivateDirectory(fx.stateFile().getParent(), "test");
+            Files.createSymbolicLink(fx.stateFile(), elsewhere);
+
+            Verification v = verify(v5);
+
+            assertThat(v.reason()).isEqualTo("release_state_untrusted");
+            assertThat(v.detail()).contains("state_symlink_refused");
+        }
+
+        @Test
+        void verify_userFloorDirectorySymlink_refused() throws Exception {
+            Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere/release"));
+            Files.setPosixFilePermissions(elsewhere, PosixFilePermissions.fromString("rwx------"));
+            dev.agentwarden.io.UserState.ensurePrivateDirectory(fx.stateFile().getParent().getParent(), "test");
+            Files.createSymbolicLink(fx.stateFile().getParent(), elsewhere);
+
+            Verification v = verify(v5);
+
+            assertThat(v.reason()).isEqualTo("release_state_untrusted");
+            assertThat(v.detail()).contains("state_symlink_refused");
+            try (var created = Files.list(elsewhere)) {
+                assertThat(created).as("nothing written through the link").isEmpty();
+            }
+        }
+
+        @ParameterizedTest
+        @CsvSource({"file", "directory"})
+        void verify_userFloorOwnedByAnotherUid_refusedAsUntrusted(String which) throws Exception {
+            Assumptions.assumeTrue(dev.agentwarden.io.OwnedPath.currentUid() == 0,
+                    "needs root to give the floor file to another uid");
+            assertThat(verify(v5).trusted()).isTrue();
+            Path target = which.equals("file") ? fx.stateFile() : fx.stateFile().getParent();
+            Files.setAttribute(target, "unix:uid", 65534, LinkOption.NOFOLLOW_LINKS);
+
+            Verification v = verify(v4);
+
+            assertThat(v.reason()).isEqualTo("release_state_untrusted");
+            assertThat(v.detail()).contains("release_state_not_owned").contains("65534");
+        }
+    }
+
+    private static void deleteTree(Path dir) throws java.io.IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var all = Files.walk(dir)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
         }
     }
 
@@ -639,7 +776,7 @@ class TrustVerificationTest {
             assertThat(verify(forgedHighVersion).reason()).isEqualTo("signature_threshold_not_met");
             assertThat(verify(fx.writeManifest("rel/above.json", statement(1001, NEXT_YEAR, entry("squad", "1", SHA_A)),
                     K7)).trusted()).as("published above the forged version").isTrue();
-            Files.delete(fx.stateDir().resolve(TrustState.FILE));
+            Files.delete(fx.stateFile());
             assertThat(verify(real).trusted()).as("the operator forgot the floor on purpose").isTrue();
         }
 
@@ -668,8 +805,8 @@ class TrustVerificationTest {
             Verification replaced = verify(v1);
 
             assertThat(replaced.reason()).isEqualTo("root_replaced");
-            assertThat(replaced.detail()).contains("release root rotate").contains(TrustState.FILE);
-            Files.delete(fx.stateDir().resolve(TrustState.FILE));
+            assertThat(replaced.detail()).contains("release root rotate").contains(fx.stateFile().toString());
+            Files.delete(fx.stateFile());
             assertThat(verify(v1).trusted()).isTrue();
         }
 
@@ -693,18 +830,18 @@ class TrustVerificationTest {
 
             assertThat(verify(manifest).trusted()).isTrue();
             assertThat(verify(manifest).trusted()).isTrue();
-            assertThat(Files.readString(fx.stateDir().resolve(TrustState.FILE))).contains("\"format\":2")
+            assertThat(Files.readString(fx.stateFile())).contains("\"format\":2")
                     .contains("\"root_version\":2").contains("\"root_sha256\":\"");
         }
 
         @Test
         void formatOneState_keepsItsFloorAndLearnsTheRootHash() throws Exception {
-            fx.write("project/.warden/state/release/" + TrustState.FILE,
+            fx.writeProjectState(
                     "{\"format\":1,\"root_version\":1,\"root_keyids\":[],\"manifest_version\":5}");
 
             assertThat(verify(fx.writeManifest("m4.json", statement(4, NEXT_YEAR, entry("squad", "1", SHA_A)), K1, K2))
                     .reason()).isEqualTo("manifest_rollback");
-            assertThat(Files.readString(fx.stateDir().resolve(TrustState.FILE))).contains("\"root_sha256\":\"")
+            assertThat(Files.readString(fx.stateFile())).contains("\"root_sha256\":\"")
                     .contains("\"manifest_version\":5");
         }
     }

@@ -14,10 +14,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,6 +31,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import dev.agentwarden.testing.TestTrust;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -48,8 +45,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ForwardEndpointTest {
     private static final String TOKEN = "f".repeat(64);
+    private static final String PROOF = "e".repeat(64);
     private static final MutableClock CLOCK = MutableClock.at("2026-05-04T10:00:00Z");
-    private static final HttpClient CLIENT = HttpClient.newHttpClient();
     private static final String[] ARGV = {"dispatch", "--host", "claude"};
     /** For payloads that do not name their event. */
     private static final String[] PRE_TOOL_USE_ARGV = {"dispatch", "--host", "claude", "--native-event", "PreToolUse"};
@@ -64,7 +61,7 @@ class ForwardEndpointTest {
 
     @BeforeEach
     void startServer() throws IOException {
-        server = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), CLOCK);
+        server = WardenServer.startResident(TOKEN, PROOF, 2, Map.of(), CLOCK);
     }
 
     @AfterEach
@@ -125,7 +122,7 @@ class ForwardEndpointTest {
         Map<String, String> env = env();
         byte[] payload = stdin.getBytes(StandardCharsets.UTF_8);
 
-        HttpResponse<byte[]> response = post("/forward", TOKEN, frame(dir, env, argv, payload));
+        ResidentClient.Response response = post("/forward", TOKEN, frame(dir, env, argv, payload));
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -143,7 +140,7 @@ class ForwardEndpointTest {
 
     @Test
     void forward_noVerify_deniesWithExitZeroAndJsonStdout() throws Exception {
-        HttpResponse<byte[]> response = post("/forward", TOKEN,
+        ResidentClient.Response response = post("/forward", TOKEN,
                 frame(plain, env(), ARGV, bash("git commit --no-verify -m x").getBytes(StandardCharsets.UTF_8)));
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -156,7 +153,7 @@ class ForwardEndpointTest {
 
     @Test
     void forward_stdoutAndMultiLineStderr_splitAtStdoutBytes() throws Exception {
-        HttpResponse<byte[]> response = post("/forward", TOKEN,
+        ResidentClient.Response response = post("/forward", TOKEN,
                 frame(guarded, env(), ARGV, bash("git commit --no-verify -m x").getBytes(StandardCharsets.UTF_8)));
 
         int stdoutBytes = Integer.parseInt(header(response, "X-Warden-Stdout-Bytes"));
@@ -172,7 +169,7 @@ class ForwardEndpointTest {
 
     @Test
     void forward_emptyStdout_stdoutBytesZero_bodyIsStderr() throws Exception {
-        HttpResponse<byte[]> response = post("/forward", TOKEN,
+        ResidentClient.Response response = post("/forward", TOKEN,
                 frame(plain, env(), PRE_TOOL_USE_ARGV, "not json at all".getBytes(StandardCharsets.UTF_8)));
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -186,7 +183,7 @@ class ForwardEndpointTest {
         Map<String, String> env = env();
         env.put("WARDEN_MAX_PAYLOAD_BYTES", "10");
 
-        HttpResponse<byte[]> response = post("/forward", TOKEN,
+        ResidentClient.Response response = post("/forward", TOKEN,
                 frame(plain, env, PRE_TOOL_USE_ARGV, bash("git commit --no-verify -m x").getBytes(StandardCharsets.UTF_8)));
 
         assertThat(header(response, "X-Warden-Stdout-Bytes")).isEqualTo("0");
@@ -213,7 +210,7 @@ class ForwardEndpointTest {
         List<String> records = new ArrayList<>(ForwardFrame.records(marked, env(), ARGV));
         mangle.apply(records);
 
-        HttpResponse<byte[]> response = post("/forward", TOKEN,
+        ResidentClient.Response response = post("/forward", TOKEN,
                 ForwardFrame.body(records, bash("ls").getBytes(StandardCharsets.UTF_8)));
 
         assertThat(response.statusCode()).isEqualTo(400);
@@ -230,7 +227,7 @@ class ForwardEndpointTest {
     void forward_wellFormedFrame_dispatchRuns() throws Exception {
         Files.deleteIfExists(marked.resolve("dispatched"));
 
-        HttpResponse<byte[]> response = post("/forward", TOKEN,
+        ResidentClient.Response response = post("/forward", TOKEN,
                 frame(marked, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)));
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -248,7 +245,7 @@ class ForwardEndpointTest {
     void forward_badToken_401_noDispatch(String name, String token) throws Exception {
         Files.deleteIfExists(marked.resolve("dispatched"));
 
-        HttpResponse<byte[]> response = post("/forward", token,
+        ResidentClient.Response response = post("/forward", token,
                 frame(marked, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)));
 
         assertThat(response.statusCode()).isEqualTo(401);
@@ -260,8 +257,7 @@ class ForwardEndpointTest {
 
     @Test
     void forward_get_405() throws Exception {
-        HttpResponse<byte[]> response = CLIENT.send(HttpRequest.newBuilder(server.url().resolve("/forward"))
-                .header("Authorization", "Bearer " + TOKEN).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        ResidentClient.Response response = ResidentClient.send(server.port(), "GET", "/forward", TOKEN, new byte[0]);
 
         assertThat(response.statusCode()).isEqualTo(405);
         assertThat(response.headers().firstValue("Allow")).hasValue("POST");
@@ -274,11 +270,8 @@ class ForwardEndpointTest {
     void forward_put_405_noDispatch() throws Exception {
         Files.deleteIfExists(marked.resolve("dispatched"));
 
-        HttpResponse<byte[]> response = CLIENT.send(HttpRequest.newBuilder(server.url().resolve("/forward"))
-                .header("Authorization", "Bearer " + TOKEN)
-                .PUT(HttpRequest.BodyPublishers.ofByteArray(
-                        frame(marked, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)))).build(),
-                HttpResponse.BodyHandlers.ofByteArray());
+        ResidentClient.Response response = ResidentClient.send(server.port(), "PUT", "/forward", TOKEN,
+                frame(marked, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)));
 
         assertThat(response.statusCode()).isEqualTo(405);
         assertThat(marked.resolve("dispatched")).as("no dispatch ran").doesNotExist();
@@ -288,15 +281,12 @@ class ForwardEndpointTest {
     @Test
     void idleMillis_growsWithTheClock_resetsAfterARequest() throws Exception {
         MutableClock clock = MutableClock.ticking("2026-05-04T10:00:00Z");
-        try (WardenServer idle = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock)) {
+        try (WardenServer idle = WardenServer.startResident(TOKEN, PROOF, 2, Map.of(), clock)) {
             clock.advance(Duration.ofHours(1));
             assertThat(idle.idleMillis()).isGreaterThanOrEqualTo(Duration.ofHours(1).toMillis());
 
-            HttpResponse<byte[]> response = CLIENT.send(HttpRequest.newBuilder(idle.url().resolve("/forward"))
-                    .header("Authorization", "Bearer " + TOKEN)
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(
-                            frame(plain, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)))).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
+            ResidentClient.Response response = ResidentClient.send(idle.port(), "POST", "/forward", TOKEN,
+                    frame(plain, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)));
             assertThat(response.statusCode()).isEqualTo(200);
             awaitTrue(() -> idle.idleMillis() > 0);
 
@@ -310,14 +300,11 @@ class ForwardEndpointTest {
     @Test
     void idleMillis_notResetByAnUnauthorizedRequest() throws Exception {
         MutableClock clock = MutableClock.ticking("2026-05-04T10:00:00Z");
-        try (WardenServer idle = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock)) {
+        try (WardenServer idle = WardenServer.startResident(TOKEN, PROOF, 2, Map.of(), clock)) {
             clock.advance(Duration.ofHours(1));
 
-            HttpResponse<byte[]> response = CLIENT.send(HttpRequest.newBuilder(idle.url().resolve("/forward"))
-                    .header("Authorization", "Bearer not-the-token")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(
-                            frame(plain, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)))).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
+            ResidentClient.Response response = ResidentClient.send(idle.port(), "POST", "/forward", "not-the-token",
+                    frame(plain, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)));
             assertThat(response.statusCode()).isEqualTo(401);
             awaitTrue(() -> idle.idleMillis() > 0);
 
@@ -329,9 +316,10 @@ class ForwardEndpointTest {
     @Test
     void closeWithGrace_answersTheForwardInProgressBeforeStopping() throws Exception {
         MutableClock clock = MutableClock.ticking("2026-05-04T10:00:00Z");
-        WardenServer closing = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock);
+        WardenServer closing = WardenServer.startResident(TOKEN, PROOF, 2, Map.of(), clock);
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), closing.port())) {
             socket.setSoTimeout(30_000);
+            assertThat(ResidentClient.line(socket.getInputStream())).isEqualTo(WardenServer.GREETING + PROOF);
             byte[] body = frame(plain, env(), ARGV, bash("git commit --no-verify -m x").getBytes(StandardCharsets.UTF_8));
             int held = 10;
             OutputStream out = socket.getOutputStream();
@@ -346,7 +334,7 @@ class ForwardEndpointTest {
                     () -> closing.close(Duration.ofSeconds(20)));
             out.write(body, body.length - held, held);
             out.flush();
-            RawResponse response = RawResponse.read(socket.getInputStream());
+            ResidentClient.Response response = ResidentClient.answer(socket.getInputStream(), out);
 
             assertThat(response.statusLine()).startsWith("HTTP/1.1 200 ");
             assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains("\"permissionDecision\":\"deny\"");
@@ -360,9 +348,10 @@ class ForwardEndpointTest {
     @Test
     void idleMillis_zeroWhileAForwardIsBeingAnswered() throws Exception {
         MutableClock clock = MutableClock.ticking("2026-05-04T10:00:00Z");
-        try (WardenServer idle = WardenServer.start(0, null, null, TOKEN, 2, Map.of(), clock);
+        try (WardenServer idle = WardenServer.startResident(TOKEN, PROOF, 2, Map.of(), clock);
              Socket socket = new Socket(InetAddress.getLoopbackAddress(), idle.port())) {
             socket.setSoTimeout(30_000);
+            assertThat(ResidentClient.line(socket.getInputStream())).isEqualTo(WardenServer.GREETING + PROOF);
             clock.advance(Duration.ofHours(1));
             byte[] body = frame(plain, env(), ARGV, bash("git commit --no-verify -m x").getBytes(StandardCharsets.UTF_8));
             int held = 10;
@@ -379,7 +368,7 @@ class ForwardEndpointTest {
 
             out.write(body, body.length - held, held);
             out.flush();
-            RawResponse response = RawResponse.read(socket.getInputStream());
+            ResidentClient.Response response = ResidentClient.answer(socket.getInputStream(), out);
             assertThat(response.statusLine()).startsWith("HTTP/1.1 200 ");
             assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains("\"permissionDecision\":\"deny\"");
             awaitTrue(() -> idle.idleMillis() > 0);
@@ -387,36 +376,59 @@ class ForwardEndpointTest {
         }
     }
 
+    @Test
+    void slowClients_moreThanTheThreadsAndThePerUserCap_neverHoldTheWorker() throws Exception {
+        List<Socket> slow = new ArrayList<>();
+        try {
+            for (int i = 0; i < Front.PER_PEER + 8; i++) {
+                Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port());
+                s.getOutputStream().write(("POST /forward HTTP/1.1\r\nAuthorization: Bearer " + TOKEN + "\r\nContent-Le")
+                        .getBytes(StandardCharsets.US_ASCII));
+                slow.add(s);
+            }
+            Socket body = new Socket(InetAddress.getLoopbackAddress(), server.port());
+            body.getOutputStream().write(ResidentClient.head("POST", "/forward", TOKEN, 1000));
+            slow.add(body);
+
+            ResidentClient.Response response = post("/forward", TOKEN,
+                    frame(plain, env(), ARGV, bash("git commit --no-verify -m x").getBytes(StandardCharsets.UTF_8)));
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains("\"permissionDecision\":\"deny\"");
+            for (Socket s : slow) {
+                s.setSoTimeout(30_000);
+                assertThat(ResidentClient.line(s.getInputStream())).isEqualTo(WardenServer.GREETING + PROOF);
+                assertThat(s.getInputStream().read()).as("closed at its deadline, or to make room").isEqualTo(-1);
+            }
+            assertThat(server.forwardedCount()).isEqualTo(1);
+        } finally {
+            for (Socket s : slow) {
+                s.close();
+            }
+        }
+    }
+
+    @Test
+    void forward_launcherThatNeverSaysGo_noDispatch() throws Exception {
+        Files.deleteIfExists(marked.resolve("dispatched"));
+        byte[] body = frame(marked, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8));
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+            socket.setSoTimeout(30_000);
+            InputStream in = socket.getInputStream();
+            assertThat(ResidentClient.line(in)).isEqualTo(WardenServer.GREETING + PROOF);
+            socket.getOutputStream().write(ResidentClient.head("POST", "/forward", TOKEN, body.length));
+            socket.getOutputStream().write(body);
+            assertThat(ResidentClient.read(in).statusCode()).isEqualTo(102);
+        }
+        awaitTrue(() -> server.requestsInProgress() == 0);
+        assertThat(marked.resolve("dispatched")).as("no dispatch ran").doesNotExist();
+        assertThat(server.forwardedCount()).isZero();
+    }
+
     /** Changes a well-formed frame's records into a malformed one. */
     @FunctionalInterface
     interface Mangle {
         void apply(List<String> records);
-    }
-
-    /** A status line, headers (names lower-cased) and a Content-Length body, read the way {@code bin/warden} reads them. */
-    private record RawResponse(String statusLine, Map<String, String> headers, byte[] body) {
-        static RawResponse read(InputStream in) throws IOException {
-            String status = line(in);
-            Map<String, String> headers = new LinkedHashMap<>();
-            for (String h = line(in); !h.isEmpty(); h = line(in)) {
-                int colon = h.indexOf(':');
-                headers.put(h.substring(0, colon).strip().toLowerCase(java.util.Locale.ROOT), h.substring(colon + 1).strip());
-            }
-            int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
-            return new RawResponse(status, headers, in.readNBytes(length));
-        }
-
-        private static String line(InputStream in) throws IOException {
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            for (int c = in.read(); c != '\n'; c = in.read()) {
-                if (c < 0) {
-                    throw new IOException("the connection closed inside the response head");
-                }
-                b.write(c);
-            }
-            String s = b.toString(StandardCharsets.US_ASCII);
-            return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
-        }
     }
 
     /** Waits for a condition another thread makes true; fails after 10 s. */
@@ -428,16 +440,11 @@ class ForwardEndpointTest {
         }
     }
 
-    private HttpResponse<byte[]> post(String path, String token, byte[] body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        if (token != null) {
-            request.header("Authorization", "Bearer " + token);
-        }
-        return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    private ResidentClient.Response post(String path, String token, byte[] body) throws Exception {
+        return ResidentClient.send(server.port(), "POST", path, token, body);
     }
 
-    private static String header(HttpResponse<?> response, String name) {
+    private static String header(ResidentClient.Response response, String name) {
         return response.headers().firstValue(name).orElseThrow(() -> new AssertionError("no header " + name));
     }
 
@@ -450,6 +457,7 @@ class ForwardEndpointTest {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", System.getenv("PATH"));
         env.put("WARDEN_CACHE_DIR", tmp.resolve("cache").toString());
+        env.put("XDG_STATE_HOME", TestTrust.stateHome(tmp));
         return env;
     }
 
@@ -467,6 +475,7 @@ class ForwardEndpointTest {
         Files.createDirectories(project.resolve(".warden"));
         Files.writeString(project.resolve(".warden/manifest.yaml"), "schema_version: 1\n" + body
                 + "native_event_aliases:\n  claude:\n    PreToolUse: pre_tool_use\n");
+        TestTrust.trust(project, env());
     }
 
     private static void script(Path file, String body) throws IOException {

@@ -185,6 +185,30 @@ class ForwardRequestTest {
     }
 
     @Test
+    void read_stdinDeadlineRecord_payloadThenTheTimeoutAJvmWouldMeet() throws IOException {
+        List<String> records = new ArrayList<>(ForwardFrame.records(Path.of("/tmp"), Map.of(), "dispatch", "--host", "claude"));
+        records.add("t300");
+        ByteArrayInputStream in = new ByteArrayInputStream(ForwardFrame.body(records, "{\"a\"".getBytes(StandardCharsets.UTF_8)));
+
+        ForwardRequest r = ForwardRequest.read(in);
+        InputStream stdin = r.stdin(in);
+
+        assertThat(r.stdinCutMs()).isEqualTo(300);
+        assertThat(new String(stdin.readNBytes(4), StandardCharsets.UTF_8)).isEqualTo("{\"a\"");
+        assertThatThrownBy(stdin::read).isInstanceOf(IOException.class)
+                .hasMessage("stdin still open after 300 ms (WARDEN_STDIN_TIMEOUT_MS)");
+    }
+
+    @Test
+    void read_noStdinDeadlineRecord_stdinIsThePayload() throws IOException {
+        ByteArrayInputStream in = new ByteArrayInputStream(ForwardFrame.body(
+                ForwardFrame.records(Path.of("/tmp"), Map.of(), "dispatch"), new byte[] {'x'}));
+        ForwardRequest r = ForwardRequest.read(in);
+        assertThat(r.stdinCutMs()).isEqualTo(-1);
+        assertThat(r.stdin(in).readAllBytes()).containsExactly('x');
+    }
+
+    @Test
     void caller_isTheLauncher() throws IOException {
         Map<String, String> env = Map.of("PATH", "/usr/bin", "WARDEN_SESSION_ROLE", "worker");
         ForwardRequest r = ForwardRequest.read(new ByteArrayInputStream(

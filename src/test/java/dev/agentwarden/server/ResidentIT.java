@@ -10,7 +10,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@code bin/warden dispatch} with the resident server: what is forwarded runs as the launcher's
@@ -273,7 +277,7 @@ class ResidentIT {
         String key = ResidentProcess.jarKey();
         Path endpoint = Resident.endpointFile(ResidentProcess.dirFor(cache), key);
         Files.createDirectories(endpoint.getParent());
-        Files.writeString(endpoint, "1 " + "ab".repeat(32) + " " + deadPid() + "\n");
+        Files.writeString(endpoint, "1 " + "ab".repeat(32) + " " + deadPid() + " 1 " + "cd".repeat(32) + "\n");
 
         WardenProcess.Result first = dispatch(realJava("auto"), DENY);
         assertThat(first.stdout()).contains(DENIED);
@@ -296,21 +300,25 @@ class ResidentIT {
     }
 
     @Test
-    void residentThatTakesTheEventButNeverAnswers_payloadReplayedToAJvm() throws Exception {
+    void residentThatNeverTakesTheEvent_payloadReplayedToAJvm_itNeverRuns() throws Exception {
+        String proof = "ab".repeat(32);
         try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<String> received = CompletableFuture.supplyAsync(() -> {
                 try (Socket s = silent.accept()) {
-                    return readRequest(s);
+                    s.getOutputStream().write((WardenServer.GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII));
+                    String request = readRequest(s);
+                    // no "102": the launcher must give up, and must not say go afterwards
+                    return request + "|after:" + new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
                 } catch (IOException e) {
                     return "failed: " + e;
                 }
             });
-            writeEndpoint(silent.getLocalPort(), "cd".repeat(32), ProcessHandle.current().pid());
+            writeEndpoint(silent.getLocalPort(), "cd".repeat(32), ProcessHandle.current().pid(), proof);
 
             WardenProcess.Result r = dispatch(realJava("auto"), DENY);
 
             assertThat(received.get(30, TimeUnit.SECONDS)).startsWith("POST /forward HTTP/1.1").contains(ForwardRequest.MAGIC)
-                    .contains("git commit --no-verify");
+                    .contains("git commit --no-verify").endsWith("|after:");
             assertThat(r.stdout()).contains(DENIED);
             assertThat(r.exitCode()).isZero();
             assertThat(r.stderr()).contains("the resident server did not answer; evaluating this event in a new JVM");
@@ -318,16 +326,216 @@ class ResidentIT {
     }
 
     @Test
+    void residentThatTookTheEventButNeverAnswers_failModeApplied_notReplayed() throws Exception {
+        String proof = "ab".repeat(32);
+        try (ServerSocket stuck = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<Integer> go = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = stuck.accept()) {
+                    s.getOutputStream().write((WardenServer.GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII));
+                    readRequest(s);
+                    s.getOutputStream().write("HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    int g = s.getInputStream().read();
+                    s.getInputStream().readAllBytes();
+                    return g;
+                } catch (IOException e) {
+                    return -2;
+                }
+            });
+            writeEndpoint(stuck.getLocalPort(), "cd".repeat(32), ProcessHandle.current().pid(), proof);
+            Map<String, String> env = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+            env.put("WARDEN_RESIDENT_ANSWER_SECONDS", "1");
+            env.put("WARDEN_FAIL_MODE", "closed");
+
+            WardenProcess.Result r = dispatch(env, DENY);
+
+            assertThat(go.get(30, TimeUnit.SECONDS)).isEqualTo((int) 'g');
+            assertThat(r.exitCode()).isEqualTo(2);
+            assertThat(r.stderr()).contains("the resident server took this event but gave no answer within 1 s; refusing");
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+    }
+
+    @Test
     void wrongToken_refusedByTheResident_payloadReplayedToAJvm() throws Exception {
         // A server in this JVM: a resident process would stop once its endpoint no longer names it.
-        try (WardenServer server = WardenServer.start(0, null, null, "ab".repeat(32), 2, Map.of(),
+        String proof = "12".repeat(32);
+        try (WardenServer server = WardenServer.startResident("ab".repeat(32), proof, 2, Map.of(),
                 java.time.Clock.systemUTC())) {
-            writeEndpoint(server.port(), "ef".repeat(32), ProcessHandle.current().pid());
+            writeEndpoint(server.port(), "ef".repeat(32), ProcessHandle.current().pid(), proof);
 
             WardenProcess.Result r = dispatch(realJava("auto"), DENY);
 
             assertThat(r.stdout()).contains(DENIED);
             assertThat(r.stderr()).contains("did not answer");
+        }
+    }
+
+    /** What an impostor on a stale endpoint's port does once a launcher connects. */
+    enum Impostor { SILENT, WRONG_PROOF, ALLOWS }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Impostor.class)
+    void impostorOnAStaleEndpointsPort_receivesNoByte_eventAnsweredByAJvm(Impostor impostor) throws Exception {
+        // The endpoint names a live process of ours with its true start time (a reused PID), so only
+        // the proof tells the impostor from the resident.
+        try (ServerSocket listener = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<byte[]> received = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = listener.accept()) {
+                    s.setSoTimeout(30_000);
+                    OutputStream out = s.getOutputStream();
+                    if (impostor == Impostor.WRONG_PROOF) {
+                        out.write((WardenServer.GREETING + "00".repeat(32) + "\n").getBytes(StandardCharsets.US_ASCII));
+                    } else if (impostor == Impostor.ALLOWS) {
+                        out.write(("HTTP/1.1 200 OK\r\nX-Warden-Exit: 0\r\nX-Warden-Stdout-Bytes: 2\r\n"
+                                + "Content-Length: 2\r\n\r\n{}").getBytes(StandardCharsets.US_ASCII));
+                    }
+                    return readUntilClosed(s.getInputStream());
+                } catch (IOException e) {
+                    return ("failed: " + e).getBytes(StandardCharsets.UTF_8);
+                }
+            });
+            writeEndpoint(listener.getLocalPort(), "cd".repeat(32), ProcessHandle.current().pid(), "ab".repeat(32));
+            Map<String, String> env = new LinkedHashMap<>(realJava("auto"));
+            env.put("SECRET_OF_THE_USER", "s3cr3t");
+
+            WardenProcess.Result r = dispatch(env, DENY);
+
+            assertThat(received.get(30, TimeUnit.SECONDS)).as("bytes the impostor received").isEmpty();
+            assertThat(r.stdout()).contains(DENIED);
+            assertThat(r.exitCode()).isZero();
+        }
+    }
+
+    @Test
+    void endpointNamingAReusedPid_otherStartTime_neverConnected() throws Exception {
+        try (ServerSocketChannel listener = ServerSocketChannel.open()) {
+            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
+            long pid = ProcessHandle.current().pid();
+            Path endpoint = Resident.endpointFile(ResidentProcess.dirFor(cache), ResidentProcess.jarKey());
+            Files.createDirectories(endpoint.getParent());
+            ServeState.writeOwnerOnly(endpoint, ((InetSocketAddress) listener.getLocalAddress()).getPort() + " "
+                    + "cd".repeat(32) + " " + pid + " " + (ProcessIdentity.startTicks(pid) + 1) + " " + "ab".repeat(32) + "\n");
+
+            WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+
+            assertThat(r.stdout()).contains(DENIED);
+            listener.configureBlocking(false);
+            assertThat(listener.accept()).as("a connection the launcher opened").isNull();
+        }
+    }
+
+    @Test
+    void halfOpenConnectionsFlood_forwardedEventStillAnsweredByTheResident() throws Exception {
+        try (ResidentProcess resident = resident()) {
+            int port = resident.endpoint().port();
+            List<Socket> flood = new ArrayList<>();
+            try {
+                for (int i = 0; i < 40; i++) {
+                    Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+                    if (i % 2 == 0) {
+                        s.getOutputStream().write("POST /forward HTTP/1.1\r\nAuthoriz".getBytes(StandardCharsets.US_ASCII));
+                    }
+                    flood.add(s);
+                }
+                long began = System.nanoTime();
+                WardenProcess.Result r = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY);
+                long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+
+                assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
+                ResidentProcess.assertNoJvmStarted(calls);
+                System.out.println("forwarded under a flood of 40 half-open connections in " + tookMs + " ms");
+                for (Socket s : flood) {
+                    s.setSoTimeout(30_000);
+                    InputStream in = s.getInputStream();
+                    while (in.read() >= 0) {
+                        // the greeting; then the server closes it at the head deadline (or to make room)
+                    }
+                }
+            } finally {
+                for (Socket s : flood) {
+                    s.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void connectionFromAnotherUser_getsNoGreeting() throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root to connect as another user");
+        try (ResidentProcess resident = resident()) {
+            Process p = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bash", "-c",
+                    "exec 3<>/dev/tcp/127.0.0.1/$0 || exit 9; IFS= read -r -t 10 -u 3 line; echo \"rc=$? line=$line\"",
+                    Integer.toString(resident.endpoint().port())).redirectErrorStream(true).start();
+            assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip())
+                    .as("closed at once, nothing sent").isEqualTo("rc=1 line=");
+        }
+    }
+
+    @Test
+    void hostClosedStdout_forwardedAnswer_exitZeroNotSigpipe() throws Exception {
+        try (ResidentProcess ignored = resident()) {
+            Process p = launcher(env(ResidentProcess.noJvm(forbiddenJava)));
+            p.getInputStream().close(); // before the launcher can write: it reads stdin first
+            try (OutputStream in = p.getOutputStream()) {
+                in.write(DENY.getBytes(StandardCharsets.UTF_8));
+            }
+            assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.exitValue()).isZero();
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+    }
+
+    @Test
+    void nulByteInAConcernsStderr_answeredByteForByte_concernRanOnce() throws Exception {
+        Path script = project.resolve("concerns/nul.sh");
+        Files.createDirectories(script.getParent());
+        Files.writeString(script, "#!/bin/sh\necho ran >> \"$(dirname \"$0\")/runs\"\nprintf 'bo\\000om' >&2\nexit 3\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        Files.createDirectories(project.resolve("conf"));
+        Files.writeString(project.resolve("conf/m.yaml"), """
+                schema_version: 1
+                concerns:
+                  nul: {script: concerns/nul.sh}
+                platforms:
+                  claude:
+                    pre_tool_use: [nul]
+                native_event_aliases:
+                  claude:
+                    PreToolUse: pre_tool_use
+                """);
+        Path runs = project.resolve("concerns/runs");
+        try (ResidentProcess ignored = resident()) {
+            WardenProcess.Result forwarded = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), PROBE_PAYLOAD,
+                    "--manifest", "conf/m.yaml");
+            ResidentProcess.assertNoJvmStarted(calls);
+            assertThat(Files.readAllLines(runs)).as("runs of the concern").hasSize(1);
+
+            WardenProcess.Result own = dispatch(realJava("off"), PROBE_PAYLOAD, "--manifest", "conf/m.yaml");
+            assertThat(forwarded.stderr()).contains("bo\0om").isEqualTo(own.stderr());
+            assertThat(forwarded.stdout()).isEqualTo(own.stdout());
+            assertThat(forwarded.exitCode()).isEqualTo(own.exitCode());
+        }
+    }
+
+    @Test
+    void stdinThatNeverCloses_launcherDeadline_answeredAsAJvmWhoseReadTimedOut() throws Exception {
+        try (ResidentProcess ignored = resident()) {
+            Map<String, String> env = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+            env.put("WARDEN_STDIN_TIMEOUT_MS", "300");
+            Process p = launcher(env, "--native-event", "PreToolUse");
+            OutputStream in = p.getOutputStream();
+            in.write("{\"hook_event_name\":\"PreTo".getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            try {
+                assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("answered with stdin open").isTrue();
+                assertThat(p.exitValue()).isZero();
+                assertThat(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+                        .contains("payload_timeout: stdin still open after 300 ms (WARDEN_STDIN_TIMEOUT_MS)");
+                ResidentProcess.assertNoJvmStarted(calls);
+            } finally {
+                in.close();
+            }
         }
     }
 
@@ -393,16 +601,120 @@ class ResidentIT {
         assertThat(after.stdout()).contains("not running");
     }
 
+    @Test
+    void forwarded_concernGetsTheLaunchersUmaskNiceAndLimits_asItsOwnJvmWould() throws Exception {
+        Path script = project.resolve("concerns/attrs.sh");
+        Files.createDirectories(script.getParent());
+        Files.writeString(script, "#!/bin/sh\necho \"attrs umask=$(umask) stack=$(ulimit -s) nofile=$(ulimit -n) nice=$(nice)\"\nexit 1\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        Files.createDirectories(project.resolve("conf"));
+        Files.writeString(project.resolve("conf/m.yaml"), """
+                schema_version: 1
+                concerns:
+                  attrs: {script: concerns/attrs.sh, severity: blocking}
+                platforms:
+                  claude:
+                    pre_tool_use: [attrs]
+                native_event_aliases:
+                  claude:
+                    PreToolUse: pre_tool_use
+                """);
+        try (ResidentProcess ignored = resident()) {
+            String forwarded = underAttributes(env(ResidentProcess.noJvm(forbiddenJava)));
+            ResidentProcess.assertNoJvmStarted(calls);
+            String own = underAttributes(realJava("off"));
+
+            assertThat(forwarded).contains("attrs umask=0077 stack=4096 nofile=").contains(" nice=3").isEqualTo(own);
+        }
+    }
+
+    /**
+     * The launcher's stdout, run under umask 0077, soft limits of 4 MB stack and 256 open files
+     * (which a JVM raises to the hard limit for itself and its children) and nice 3.
+     */
+    private String underAttributes(Map<String, String> env) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c",
+                "umask 0077; ulimit -S -s 4096; ulimit -S -n 256; exec nice -n 3 \"$0\" dispatch --host claude --manifest conf/m.yaml",
+                WardenProcess.home().toAbsolutePath().resolve("bin/warden").toString())
+                .directory(project.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().clear();
+        pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        started.add(p.toHandle());
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(PROBE_PAYLOAD.getBytes(StandardCharsets.UTF_8));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        return out;
+    }
+
+    @Test
+    void stopAndStatus_plantedEndpointNamingAnUnrelatedProcess_leaveItAlone() throws Exception {
+        Process unrelated = new ProcessBuilder("sleep", "600").start();
+        started.add(unrelated.toHandle());
+        // Its real start time, so only the command line tells it from a resident; then a wrong one.
+        for (long start : List.of(ProcessIdentity.startTicks(unrelated.pid()), 1L)) {
+            writeEndpoint(1, "cd".repeat(32), unrelated.pid(), "ab".repeat(32), start);
+            List<String> where = List.of("--dir", ResidentProcess.dirFor(cache).toString(), "--key", ResidentProcess.jarKey());
+
+            WardenProcess.Result status = cli("status", where);
+            WardenProcess.Result stop = cli("stop", where);
+
+            assertThat(status.exitCode()).isEqualTo(1);
+            assertThat(status.stdout()).contains("not running").contains("which is not this resident");
+            assertThat(stop.exitCode()).isZero();
+            assertThat(stop.stdout()).contains("left alone");
+            assertThat(unrelated.isAlive()).as("the process the planted file names").isTrue();
+        }
+    }
+
+    @Test
+    void residentWhoseDirectoryIsGoneAtStart_exitsWithoutRecreatingIt() throws Exception {
+        Path gone = tmp.resolve("removed-cache/resident");
+        List<String> command = new ArrayList<>(List.of(WardenProcess.java().toString()));
+        command.addAll(WardenProcess.FLAGS);
+        command.addAll(List.of("-jar", WardenProcess.jar().toString(), "resident", "start", "--dir", gone.toString(),
+                "--key", ResidentProcess.jarKey(), "--idle-exit", "600"));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        started.add(p.toHandle());
+
+        assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("exited").isTrue();
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).contains("does not exist");
+        assertThat(p.exitValue()).isNotZero();
+        assertThat(gone.getParent()).doesNotExist();
+    }
+
     private WardenProcess.Result cli(String command, List<String> where) throws IOException, InterruptedException {
         List<String> args = new ArrayList<>(List.of("resident", command));
         args.addAll(where);
         return WardenProcess.run(List.of(), args, env(Map.of()), new byte[0], project);
     }
 
-    private void writeEndpoint(int port, String token, long pid) throws IOException {
+    /** An endpoint file naming {@code pid} with its true start time. */
+    private void writeEndpoint(int port, String token, long pid, String proof) throws IOException {
+        writeEndpoint(port, token, pid, proof, ProcessIdentity.startTicks(pid));
+    }
+
+    private void writeEndpoint(int port, String token, long pid, String proof, long start) throws IOException {
         Path endpoint = Resident.endpointFile(ResidentProcess.dirFor(cache), ResidentProcess.jarKey());
         Files.createDirectories(endpoint.getParent());
-        ServeState.writeOwnerOnly(endpoint, port + " " + token + " " + pid + "\n");
+        ServeState.writeOwnerOnly(endpoint, port + " " + token + " " + pid + " " + start + " " + proof + "\n");
+    }
+
+    /** The launcher for {@code dispatch --host claude [extra]} in the project, its pipes left to the test. */
+    private Process launcher(Map<String, String> env, String... extra) throws IOException {
+        List<String> command = new ArrayList<>(List.of(WardenProcess.home().toAbsolutePath().resolve("bin/warden").toString(),
+                "dispatch", "--host", "claude"));
+        command.addAll(List.of(extra));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(project.toFile());
+        pb.environment().clear();
+        pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        started.add(p.toHandle());
+        return p;
     }
 
     private static Resident.Endpoint awaitEndpoint(Path file, java.util.function.Predicate<Resident.Endpoint> ready)
@@ -424,6 +736,20 @@ class ResidentIT {
             pid++;
         }
         return pid;
+    }
+
+    /** Everything that arrives until the peer closes or resets the connection. */
+    private static byte[] readUntilClosed(InputStream in) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        byte[] buf = new byte[8192];
+        try {
+            for (int n; (n = in.read(buf)) >= 0; ) {
+                b.write(buf, 0, n);
+            }
+        } catch (java.net.SocketException e) {
+            // reset: the launcher closed with the impostor's answer unread
+        }
+        return b.toByteArray();
     }
 
     /** The request, read until the payload's command has arrived (or the client stops sending). */
@@ -449,6 +775,8 @@ class ResidentIT {
         pb.environment().clear();
         pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         pb.environment().putAll(env);
+        // A loaded machine may take seconds to write megabytes through a pipe: this test is not about the stdin deadline.
+        pb.environment().putIfAbsent("WARDEN_STDIN_TIMEOUT_MS", "600000");
         Process p = pb.start();
         CompletableFuture<byte[]> out = CompletableFuture.supplyAsync(() -> {
             try {

@@ -141,6 +141,7 @@ class ServeIT {
                 Arguments.of("POST", "/dispatch/claude/PreToolUse", "Bearer wrong", 401, "unauthorized"),
                 Arguments.of("POST", "/dispatch/claude/PreToolUse", "Basic x", 401, "unauthorized"),
                 Arguments.of("POST", "/other", "TOKEN", 404, "not_found"),
+                Arguments.of("POST", "/forward", "TOKEN", 404, "not_found"),
                 Arguments.of("POST", "/dispatch/claude/PreToolUse/extra", "TOKEN", 404, "not_found"),
                 Arguments.of("POST", "/dispatch/cl%20aude/PreToolUse", "TOKEN", 404, "not_found"),
                 Arguments.of("GET", "/dispatch/claude/PreToolUse", "TOKEN", 405, "method_not_allowed"),
@@ -160,6 +161,47 @@ class ServeIT {
         assertThat(Json.parseObject(r.body())).containsEntry("error", code);
         assertThat(r.body()).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(r.headers().firstValue("X-Warden-Exit")).isEmpty();
+    }
+
+    @Test
+    void serve_forwardWithAValidFrame_404() throws Exception {
+        byte[] frame = ForwardFrame.body(ForwardFrame.records(project, Map.of("PATH", "/usr/bin:/bin"),
+                "dispatch", "--host", "claude"), ("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+                + "\"tool_input\":{\"command\":\"ls\"}}").getBytes(StandardCharsets.UTF_8));
+
+        HttpResponse<String> r = post("/forward", "Bearer " + token, frame);
+
+        assertThat(r.statusCode()).isEqualTo(404);
+        assertThat(Json.parseObject(r.body())).containsEntry("error", "not_found");
+        assertThat(r.headers().firstValue("X-Warden-Exit")).isEmpty();
+    }
+
+    @Test
+    void serve_halfOpenConnectionsFlood_moreThanItsThreads_requestStillAnswered() throws Exception {
+        List<Socket> flood = new ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+                s.getOutputStream().write("POST /dispatch/claude/PreToolUse HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthor"
+                        .getBytes(StandardCharsets.US_ASCII));
+                flood.add(s);
+            }
+            HttpResponse<String> r = CLIENT.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
+                            + "/dispatch/claude/PreToolUse")).header("Authorization", "Bearer " + token)
+                            .POST(HttpRequest.BodyPublishers.ofString(PAYLOAD)).build(),
+                    HttpResponse.BodyHandlers.ofString()).get(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+            assertThat(r.statusCode()).isEqualTo(200);
+            assertThat(r.body()).isEqualTo(inProcess(PAYLOAD.getBytes(StandardCharsets.UTF_8)).stdout());
+            for (Socket s : flood) {
+                s.setSoTimeout(30_000);
+                assertThat(s.getInputStream().read()).as("closed at the head deadline").isEqualTo(-1);
+            }
+        } finally {
+            for (Socket s : flood) {
+                s.close();
+            }
+        }
     }
 
     @Test

@@ -30,7 +30,13 @@ public final class InProcessDispatch {
         this.clock = clock;
         Map<String, String> e = new HashMap<>(extraEnv);
         e.put("WARDEN_CACHE_DIR", cacheDir.toString());
+        e.putIfAbsent("XDG_STATE_HOME", TestTrust.stateHome(cacheDir));
         this.env = Map.copyOf(e);
+    }
+
+    /** Trusts {@code project}'s {@code .warden/manifest.yaml} in this dispatch's trust store, as {@code warden trust} would. */
+    public void trust(Path project) {
+        TestTrust.trust(project, env);
     }
 
     public Response run(String host, String stdin, String... extraArgs) {

@@ -1,0 +1,122 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.inventory.DriftStatus;
+import dev.agentwarden.inventory.TelemetryJoin;
+import dev.agentwarden.inventory.TelemetryPin;
+import dev.agentwarden.inventory.UsageSources;
+import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code warden telemetry pin|join}: usage telemetry joined only on a pinned static identity. */
+@Command(name = "telemetry", description = "Pin a run's static identity, then join host usage records to it.",
+        subcommands = {TelemetryCommand.Pin.class, TelemetryCommand.Join.class})
+final class TelemetryCommand implements Runnable {
+    static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "pin", description = "Record artifact SHA-256, client, client version, model, tokenizer and "
+            + "fresh/continued before execution.")
+    static final class Pin implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--artifact", required = true, paramLabel = "FILE") Path artifact;
+        @Option(names = "--client", required = true) String client;
+        @Option(names = "--client-version", required = true) String clientVersion;
+        @Option(names = "--model", required = true) String model;
+        @Option(names = "--tokenizer", required = true) String tokenizer;
+        @Option(names = "--condition", required = true, description = "fresh or continued") String condition;
+        @Option(names = "--out", required = true, paramLabel = "FILE") Path out;
+
+        @Override
+        public Integer call() {
+            try {
+                String now = Instant.now(Clock.systemUTC()).truncatedTo(ChronoUnit.MILLIS).toString();
+                TelemetryPin pin = TelemetryPin.of(artifact, client, clientVersion, model, tokenizer, condition, now);
+                if (Files.isSymbolicLink(out)) {
+                    throw new IOException(out + " is a symbolic link; refusing to write through it");
+                }
+                AtomicWrite.write(out, Json.writePretty(pin.toJson()).getBytes(StandardCharsets.UTF_8));
+                spec.commandLine().getOut().println(Json.write(pin.toJson()));
+                return ExitCode.OK.code();
+            } catch (IOException | IllegalArgumentException e) {
+                spec.commandLine().getErr().println("warden telemetry pin: " + e.getMessage());
+                return ExitCode.UNREADABLE.code();
+            }
+        }
+    }
+
+    @Command(name = "join", description = {"Join usage records (Claude Code transcripts, Codex --json streams) on the "
+            + "pinned identity, for turns whose preflight did not void them; list every excluded record with its reason.",
+            "Exit 0 when something joined, 1 when nothing did, 2 on unreadable input."})
+    static final class Join implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+        @Option(names = "--pin", required = true, paramLabel = "P") Path pinFile;
+        @Option(names = "--preflight", paramLabel = "FILE", description = "Preflight JSON (warden inventory preflight --json --turn N), one per turn.")
+        List<Path> preflights = new ArrayList<>();
+        @Parameters(paramLabel = "SOURCES") List<Path> sources = new ArrayList<>();
+
+        @Override
+        public Integer call() {
+            PrintWriter err = spec.commandLine().getErr();
+            try {
+                TelemetryPin pin = TelemetryPin.fromJson(Json.parseObject(readSmall(pinFile)));
+                Map<Long, TelemetryJoin.TurnVerdict> verdicts = new HashMap<>();
+                for (Path p : preflights) {
+                    Map<String, Object> m = Json.parseObject(readSmall(p));
+                    if (!"warden.inventory.preflight/1".equals(m.get("schema")) || !(m.get("turn_index") instanceof Number n)) {
+                        throw new IllegalArgumentException(p + " is not a preflight record");
+                    }
+                    verdicts.put(n.longValue(), new TelemetryJoin.TurnVerdict(n.longValue(),
+                            DriftStatus.valueOf((String) m.get("inventory_drift")), (String) m.get("variant")));
+                }
+                UsageSources usage = new UsageSources();
+                for (Path s : sources) {
+                    usage.read(s);
+                }
+                for (String problem : usage.problems()) {
+                    err.println("warden telemetry join: " + problem);
+                }
+                Map<String, Object> result = TelemetryJoin.join(pin, usage.records(), verdicts);
+                result.put("tokenizer_note", "pinned; no host usage record states its tokenizer");
+                spec.commandLine().getOut().println(Json.write(result));
+                return ((List<?>) result.get("joined")).isEmpty() ? ExitCode.FINDINGS.code() : ExitCode.OK.code();
+            } catch (IOException | IllegalArgumentException | JsonException | ClassCastException e) {
+                err.println("warden telemetry join: " + e.getMessage());
+                return ExitCode.UNREADABLE.code();
+            }
+        }
+    }
+
+    static String readSmall(Path file) throws IOException {
+        if (Files.size(file) > MAX_FILE_BYTES) {
+            throw new IOException(file + " is larger than " + MAX_FILE_BYTES + " bytes");
+        }
+        return Files.readString(file, StandardCharsets.UTF_8);
+    }
+}

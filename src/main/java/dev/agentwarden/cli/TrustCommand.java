@@ -1,0 +1,139 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.trust.TrustException;
+import dev.agentwarden.trust.TrustRecord;
+import dev.agentwarden.trust.TrustStore;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code warden trust [--project-dir D] [--show | --revoke]}: lets the project's
+ * {@code .warden/manifest.yaml}, and the scripts its process concerns name, take effect, as they
+ * are now ({@link TrustStore}).
+ */
+@Command(name = "trust", description = "Trust the project's .warden/manifest.yaml and the scripts it runs, as they are now.")
+final class TrustCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--project-dir", description = "Project root (default: current directory).")
+    Path projectDir;
+
+    @Option(names = "--show", description = "Print what is trusted and whether it still matches; exit 1 if not.")
+    boolean show;
+
+    @Option(names = "--revoke", description = "Forget the project's trust: its manifest no longer takes effect.")
+    boolean revoke;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (show && revoke) {
+            err.println("warden trust: --show and --revoke exclude each other");
+            return ExitCode.UNREADABLE.code();
+        }
+        Path root = (projectDir != null ? projectDir : Path.of("")).toAbsolutePath().normalize();
+        TrustStore store = TrustStore.forEnv(System.getenv());
+        return (show ? show(store, root, out) : revoke ? revoke(store, root, out, err)
+                : trust(store, root, Clock.systemUTC(), out, err)).code();
+    }
+
+    static ExitCode trust(TrustStore store, Path root, Clock clock, PrintWriter out, PrintWriter err) {
+        TrustRecord record;
+        try {
+            record = store.trust(root, clock);
+        } catch (TrustException e) {
+            err.println("warden trust: " + e.getMessage());
+            return ExitCode.UNREADABLE;
+        } catch (ManifestException e) {
+            err.println("warden trust: " + e.getMessage());
+            e.problems().stream().filter(p -> p.isError()).limit(5).forEach(p -> err.println("  " + p));
+            return ExitCode.FINDINGS;
+        }
+        out.println("trusted " + Path.of(record.project()).resolve(TrustStore.PROJECT_MANIFEST));
+        print(record, null, out);
+        return ExitCode.OK;
+    }
+
+    /**
+     * What {@code install} says after trusting the project manifest it installed for (the user ran
+     * it in this project and saw what it binds); one line.
+     */
+    static String onInstall(Path root, Map<String, String> env, Clock clock) {
+        if (!Files.isRegularFile(root.resolve(TrustStore.PROJECT_MANIFEST))) {
+            return "trust: no " + TrustStore.PROJECT_MANIFEST + " here; the default manifest is in force";
+        }
+        try {
+            TrustRecord record = TrustStore.forEnv(env).trust(root, clock);
+            return "trusted " + TrustStore.PROJECT_MANIFEST + " (sha256:" + record.manifestSha256().substring(0, 12)
+                    + "…) and " + record.files().size() + " script file(s); `warden trust --show` lists them";
+        } catch (TrustException | ManifestException e) {
+            return "warning: " + TrustStore.PROJECT_MANIFEST + " not trusted, so it does not take effect: "
+                    + e.getMessage();
+        }
+    }
+
+    static ExitCode show(TrustStore store, Path root, PrintWriter out) {
+        String realRoot = TrustStore.realRoot(root.toString());
+        TrustStore.Lookup lookup = store.lookup(realRoot);
+        if (lookup.record() == null) {
+            out.println(lookup.problem() != null ? "trust record not usable: " + lookup.problem()
+                    : "no trust record for " + realRoot + ": its " + TrustStore.PROJECT_MANIFEST
+                    + " does not take effect (run `warden trust`)");
+            return ExitCode.FINDINGS;
+        }
+        out.println("project " + realRoot + " (trusted " + lookup.record().trustedAt() + ")");
+        boolean current = print(lookup.record(), Path.of(realRoot), out);
+        out.println(current ? "in force as trusted"
+                : "changed since trusted: the last trusted manifest stays in force and a changed script does not run"
+                + " (run `warden trust` to trust what is there now)");
+        return current ? ExitCode.OK : ExitCode.FINDINGS;
+    }
+
+    static ExitCode revoke(TrustStore store, Path root, PrintWriter out, PrintWriter err) {
+        try {
+            out.println(store.revoke(root) ? "revoked trust for " + TrustStore.realRoot(root.toString())
+                    : "no trust record for " + TrustStore.realRoot(root.toString()));
+            return ExitCode.OK;
+        } catch (TrustException e) {
+            err.println("warden trust: " + e.getMessage());
+            return ExitCode.UNREADABLE;
+        }
+    }
+
+    /** Prints the record; with {@code root}, marks each entry current or changed and returns whether all are current. */
+    private static boolean print(TrustRecord record, Path root, PrintWriter out) {
+        boolean current = true;
+        String manifestNow = root == null ? null : TrustStore.currentHash(root, TrustStore.PROJECT_MANIFEST);
+        current &= manifestNow == null || manifestNow.equals(record.manifestSha256());
+        out.println("  manifest " + TrustStore.PROJECT_MANIFEST + "  sha256:" + record.manifestSha256()
+                + mark(record.manifestSha256(), manifestNow));
+        if (record.files().isEmpty()) {
+            out.println("  (no process-concern scripts)");
+        }
+        for (Map.Entry<String, String> f : new TreeMap<>(record.files()).entrySet()) {
+            String now = root == null ? null : TrustStore.currentHash(root, f.getKey());
+            current &= now == null || now.equals(f.getValue());
+            String shown = f.getValue().equals(TrustRecord.ABSENT) ? "(absent when trusted: may not appear)"
+                    : "sha256:" + f.getValue();
+            out.println("  script   " + f.getKey() + "  " + shown + mark(f.getValue(), now));
+        }
+        return current;
+    }
+
+    private static String mark(String trusted, String now) {
+        return now == null ? "" : now.equals(trusted) ? "  current" : now.equals(TrustRecord.ABSENT) ? "  GONE"
+                : trusted.equals(TrustRecord.ABSENT) ? "  APPEARED" : "  CHANGED";
+    }
+}

@@ -1,0 +1,421 @@
+package dev.agentwarden.server;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The front of {@link WardenServer}: one thread that accepts loopback connections and reads each
+ * request's head and body without blocking, under deadlines, so that a slow, silent or flooding
+ * client holds a socket and a buffer but never a worker. Only a request whose head the {@link Gate}
+ * accepts (a valid token) and whose body has fully arrived is handed over, with its socket switched
+ * to blocking mode.
+ *
+ * <p>Limits: the head within {@link #HEAD_DEADLINE_MS} of the accept and at most {@link #HEAD_BYTES};
+ * the body within {@link #BODY_DEADLINE_MS} of the head and at most {@link #BODY_BYTES}; at most
+ * {@link #PER_PEER} connections being read per peer user, and {@link #TOTAL} in all: a new
+ * connection past either limit closes that user's (or anyone's) oldest connection whose head is
+ * still incomplete, so a flood cannot shut out a client that sends its request at once.
+ */
+final class Front implements Runnable {
+    static final int HEAD_BYTES = 16 * 1024;
+    static final long HEAD_DEADLINE_MS = 2_000;
+    static final long BODY_DEADLINE_MS = 10_000;
+    /** Twice the default payload cap plus the launcher's records (argv and environment) with room to spare. */
+    static final int BODY_BYTES = 32 * 1024 * 1024;
+    static final int PER_PEER = 32;
+    static final int TOTAL = 512;
+    private static final long TICK_MS = 100;
+
+    /** What the server decides at the two points where the front needs a decision. */
+    interface Gate {
+        /** The bytes a new connection gets first (possibly none), or {@code null} to close it at once. */
+        byte[] greeting(int peerUid);
+
+        /** A reply to send instead of reading the body (a refusal), or {@code null} to read it. */
+        WardenServer.Reply check(Head head);
+
+        /** A complete, accepted request; the gate now owns its socket (blocking). */
+        void accepted(Request request);
+
+        /** A request {@link #check} accepted was dropped before it was complete. */
+        void abandoned();
+    }
+
+    /** A parsed request line and headers (names lower-cased; a repeated header keeps its first value). */
+    record Head(String method, String path, Map<String, String> headers) {
+        String header(String name) {
+            return headers.get(name);
+        }
+    }
+
+    /** A complete request. */
+    record Request(Head head, byte[] body, SocketChannel channel) {
+    }
+
+    private final ServerSocketChannel listener;
+    private final Selector selector;
+    private final Gate gate;
+    private final int serverPort;
+    private final Map<Integer, ArrayDeque<Conn>> byPeer = new HashMap<>();
+    private final ArrayDeque<Conn> all = new ArrayDeque<>();
+    private volatile boolean stopping;
+
+    Front(ServerSocketChannel listener, Gate gate) throws IOException {
+        this.listener = listener;
+        this.gate = gate;
+        this.serverPort = ((InetSocketAddress) listener.getLocalAddress()).getPort();
+        this.selector = Selector.open();
+        listener.configureBlocking(false);
+        listener.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    /** Stops accepting and closes every connection still being read. */
+    void stop() {
+        stopping = true;
+        selector.wakeup();
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (!stopping) {
+                selector.select(TICK_MS);
+                List<Conn> complete = new ArrayList<>();
+                Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
+                while (keys.hasNext()) {
+                    SelectionKey key = keys.next();
+                    keys.remove();
+                    if (!key.isValid()) {
+                        continue;
+                    }
+                    if (key.isAcceptable()) {
+                        acceptAll();
+                    } else if (key.isReadable()) {
+                        Conn c = (Conn) key.attachment();
+                        if (read(c)) {
+                            complete.add(c);
+                        }
+                    }
+                }
+                expire();
+                if (!complete.isEmpty()) {
+                    handOver(complete);
+                }
+            }
+        } catch (IOException | ClosedSelectorException e) {
+            // the selector failed: nothing more can be served
+        } finally {
+            for (Conn c : new ArrayList<>(all)) {
+                if (c.head != null && !c.draining) {
+                    gate.abandoned();
+                }
+                drop(c);
+            }
+            try {
+                selector.close();
+                listener.close();
+            } catch (IOException e) {
+                // closing anyway
+            }
+        }
+    }
+
+    private void acceptAll() throws IOException {
+        SocketChannel ch;
+        while ((ch = listener.accept()) != null) {
+            int uid = PeerUid.of((InetSocketAddress) ch.getRemoteAddress(), serverPort);
+            byte[] greeting = gate.greeting(uid);
+            if (greeting == null) {
+                ch.close();
+                continue;
+            }
+            ch.configureBlocking(false);
+            if (greeting.length > 0) {
+                ByteBuffer g = ByteBuffer.wrap(greeting);
+                ch.write(g);
+                if (g.hasRemaining()) {
+                    ch.close();
+                    continue;
+                }
+            }
+            Conn c = new Conn(ch, uid, System.nanoTime());
+            ArrayDeque<Conn> mine = byPeer.computeIfAbsent(uid, u -> new ArrayDeque<>());
+            if (mine.size() >= PER_PEER) {
+                evictOldestIncomplete(mine);
+            }
+            if (all.size() >= TOTAL) {
+                evictOldestIncomplete(all);
+            }
+            if (mine.size() >= PER_PEER || all.size() >= TOTAL) {
+                ch.close();
+                continue;
+            }
+            mine.addLast(c);
+            all.addLast(c);
+            c.key = ch.register(selector, SelectionKey.OP_READ, c);
+        }
+    }
+
+    private void evictOldestIncomplete(ArrayDeque<Conn> queue) {
+        for (Conn c : queue) {
+            if (c.head == null || c.draining) {
+                drop(c);
+                return;
+            }
+        }
+    }
+
+    /** Reads what has arrived; {@code true} once the request is complete and accepted. */
+    private boolean read(Conn c) {
+        try {
+            if (c.draining) {
+                c.headBuffer.clear();
+                if (c.channel.read(c.headBuffer) < 0) {
+                    drop(c);
+                }
+                return false;
+            }
+            if (c.head == null) {
+                int n = c.channel.read(c.headBuffer);
+                int end = headEnd(c.headBuffer);
+                if (end < 0) {
+                    if (n < 0 || !c.headBuffer.hasRemaining()) {
+                        refuse(c, n < 0 ? null : WardenServer.Reply.refusal(431, "head_too_large",
+                                "the request head exceeds " + HEAD_BYTES + " bytes"));
+                    }
+                    return false;
+                }
+                Head head = parse(c.headBuffer, end);
+                if (head == null) {
+                    refuse(c, WardenServer.Reply.refusal(400, "bad_request", "the request head is not HTTP/1.1"));
+                    return false;
+                }
+                WardenServer.Reply refusal = gate.check(head);
+                if (refusal == null) {
+                    refusal = bodyProblem(head);
+                    if (refusal != null) {
+                        gate.abandoned();
+                    }
+                }
+                if (refusal != null) {
+                    refuse(c, refusal);
+                    return false;
+                }
+                c.head = head;
+                c.body = new byte[(int) contentLength(head)];
+                c.headDoneAt = System.nanoTime();
+                int extra = c.headBuffer.position() - end;
+                System.arraycopy(c.headBuffer.array(), end, c.body, 0, Math.min(extra, c.body.length));
+                c.filled = Math.min(extra, c.body.length);
+                c.headBuffer = null;
+                if ("100-continue".equalsIgnoreCase(head.header("expect")) && c.filled < c.body.length) {
+                    c.channel.write(ByteBuffer.wrap("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+                }
+            } else {
+                int n = c.channel.read(ByteBuffer.wrap(c.body, c.filled, c.body.length - c.filled));
+                if (n < 0) {
+                    gate.abandoned();
+                    drop(c);
+                    return false;
+                }
+                c.filled += n;
+            }
+            return c.filled == c.body.length;
+        } catch (IOException e) {
+            if (c.head != null && !c.draining) {
+                gate.abandoned();
+            }
+            drop(c);
+            return false;
+        }
+    }
+
+    /** Closes connections past their deadline. */
+    private void expire() {
+        long now = System.nanoTime();
+        for (Conn c : new ArrayList<>(all)) {
+            if ((c.head == null || c.draining) && now - c.acceptedAt > HEAD_DEADLINE_MS * 1_000_000) {
+                drop(c);
+            } else if (c.head != null && !c.draining && now - c.headDoneAt > BODY_DEADLINE_MS * 1_000_000) {
+                gate.abandoned();
+                drop(c);
+            }
+        }
+    }
+
+    private void handOver(List<Conn> complete) throws IOException {
+        for (Conn c : complete) {
+            c.key.cancel();
+            forget(c);
+        }
+        selector.selectNow();
+        for (Conn c : complete) {
+            try {
+                c.channel.configureBlocking(true);
+            } catch (IOException e) {
+                gate.abandoned();
+                close(c.channel);
+                continue;
+            }
+            gate.accepted(new Request(c.head, c.body, c.channel));
+        }
+    }
+
+    /**
+     * Sends a refusal, then reads and discards what the client still sends until it closes or the
+     * head deadline passes: closing with unread input would reset the connection and could destroy
+     * the refusal before the client reads it.
+     */
+    private void refuse(Conn c, WardenServer.Reply reply) {
+        if (reply == null) {
+            drop(c);
+            return;
+        }
+        try {
+            c.channel.write(ByteBuffer.wrap(reply.bytes()));
+            c.channel.shutdownOutput();
+        } catch (IOException e) {
+            drop(c);
+            return;
+        }
+        c.draining = true;
+        c.headBuffer = ByteBuffer.allocate(4096);
+        c.acceptedAt = System.nanoTime();
+    }
+
+    private void drop(Conn c) {
+        if (c.key != null) {
+            c.key.cancel();
+        }
+        forget(c);
+        close(c.channel);
+    }
+
+    private void forget(Conn c) {
+        all.remove(c);
+        ArrayDeque<Conn> mine = byPeer.get(c.uid);
+        if (mine != null) {
+            mine.remove(c);
+            if (mine.isEmpty()) {
+                byPeer.remove(c.uid);
+            }
+        }
+    }
+
+    private static void close(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException e) {
+            // already gone
+        }
+    }
+
+    private static WardenServer.Reply bodyProblem(Head head) {
+        if (head.header("transfer-encoding") != null) {
+            return WardenServer.Reply.refusal(411, "length_required", "send the body with Content-Length, not Transfer-Encoding");
+        }
+        long length = contentLength(head);
+        if (length < 0) {
+            return WardenServer.Reply.refusal(400, "bad_request", "Content-Length '" + head.header("content-length")
+                    + "' is not a number of bytes");
+        }
+        if (length > BODY_BYTES) {
+            return WardenServer.Reply.refusal(413, "body_too_large", "the body exceeds " + BODY_BYTES + " bytes");
+        }
+        return null;
+    }
+
+    /** The declared body length (0 when absent), or -1 when it is not plain digits. */
+    static long contentLength(Head head) {
+        String v = head.header("content-length");
+        if (v == null) {
+            return 0;
+        }
+        if (v.isEmpty() || v.length() > 10) {
+            return -1;
+        }
+        for (int i = 0; i < v.length(); i++) {
+            if (v.charAt(i) < '0' || v.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        return Long.parseLong(v);
+    }
+
+    /** The offset just past the blank line that ends the head, or -1 when it has not arrived. */
+    static int headEnd(ByteBuffer b) {
+        byte[] a = b.array();
+        for (int i = 0; i + 1 < b.position(); i++) {
+            if (a[i] == '\n' && a[i + 1] == '\n') {
+                return i + 2;
+            }
+            if (a[i] == '\n' && a[i + 1] == '\r' && i + 2 < b.position() && a[i + 2] == '\n') {
+                return i + 3;
+            }
+        }
+        return -1;
+    }
+
+    /** The request line and headers, or {@code null} when they are not HTTP/1.x. */
+    static Head parse(ByteBuffer b, int end) {
+        String text = new String(b.array(), 0, end, StandardCharsets.ISO_8859_1);
+        String[] lines = text.split("\r?\n");
+        String[] request = lines[0].split(" ", -1);
+        if (request.length != 3 || !request[2].startsWith("HTTP/1.") || request[0].isEmpty() || !request[1].startsWith("/")) {
+            return null;
+        }
+        String path = request[1];
+        int query = path.indexOf('?');
+        if (query >= 0) {
+            path = path.substring(0, query);
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].isEmpty()) {
+                continue;
+            }
+            int colon = lines[i].indexOf(':');
+            if (colon <= 0) {
+                return null;
+            }
+            headers.putIfAbsent(lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).strip());
+        }
+        return new Head(request[0], path, headers);
+    }
+
+    /** One connection being read. */
+    private static final class Conn {
+        final SocketChannel channel;
+        final int uid;
+        /** When it was accepted, or when its refusal was sent while draining. */
+        long acceptedAt;
+        boolean draining;
+        SelectionKey key;
+        ByteBuffer headBuffer = ByteBuffer.allocate(HEAD_BYTES);
+        Head head;
+        long headDoneAt;
+        byte[] body;
+        int filled;
+
+        Conn(SocketChannel channel, int uid, long acceptedAt) {
+            this.channel = channel;
+            this.uid = uid;
+            this.acceptedAt = acceptedAt;
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package dev.agentwarden.trust;
+
+import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.Sha256;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The files a process concern names, and their SHA-256: its {@code script}, and each argument
+ * that is an existing regular file, both relative to the project root (as the concern runs).
+ * What those files load in turn is not covered.
+ */
+final class NamedFiles {
+    /** Largest file hashed; a larger one cannot be trusted. */
+    static final long MAX_BYTES = 64L * 1024 * 1024;
+    /** The hash of a file over {@link #MAX_BYTES}: never equal to a recorded one. */
+    static final String TOO_LARGE = "too-large";
+    /** Files up to this size are hashed with {@link Sha256} (no security providers on dispatch). */
+    static final int SMALL_BYTES = 64 * 1024;
+
+    private NamedFiles() {
+    }
+
+    /** Every file the manifest's process concerns name → hash, or {@link TrustRecord#ABSENT} for a missing script. */
+    static Map<String, String> of(Manifest manifest, Path root) {
+        Map<String, String> files = new LinkedHashMap<>();
+        for (ConcernSpec spec : manifest.concerns().values()) {
+            if (spec.isBuiltin()) {
+                continue;
+            }
+            files.put(spec.script(), hashOrAbsent(root, spec.script()));
+            for (String arg : spec.args()) {
+                String hash = hashOrAbsent(root, arg);
+                if (!hash.equals(TrustRecord.ABSENT)) {
+                    files.put(arg, hash);
+                }
+            }
+        }
+        return files;
+    }
+
+    /** Hex SHA-256 of {@code root/name} when it is a regular file, else {@link TrustRecord#ABSENT}. */
+    static String hashOrAbsent(Path root, String name) {
+        Path file;
+        try {
+            file = root.resolve(name);
+        } catch (InvalidPathException notAPath) {
+            return TrustRecord.ABSENT;
+        }
+        if (!Files.isRegularFile(file)) {
+            return TrustRecord.ABSENT;
+        }
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] head = in.readNBytes(SMALL_BYTES + 1);
+            if (head.length <= SMALL_BYTES) {
+                return Sha256.hex(head);
+            }
+            return largeHash(head, in);
+        } catch (IOException e) {
+            return "unreadable: " + e.getMessage();
+        }
+    }
+
+    /**
+     * SHA-256 of a file over {@link #SMALL_BYTES} (an interpreter binary, say) with the JDK's
+     * intrinsic digest, whose one-time provider set-up costs less than hashing megabytes in plain Java.
+     */
+    private static String largeHash(byte[] head, InputStream rest) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IOException("no SHA-256 in this JDK", e);
+        }
+        digest.update(head);
+        long total = head.length;
+        byte[] buf = new byte[64 * 1024];
+        int n;
+        while ((n = rest.read(buf)) > 0) {
+            total += n;
+            if (total > MAX_BYTES) {
+                return TOO_LARGE;
+            }
+            digest.update(buf, 0, n);
+        }
+        StringBuilder hex = new StringBuilder(64);
+        for (byte b : digest.digest()) {
+            hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+        }
+        return hex.toString();
+    }
+}

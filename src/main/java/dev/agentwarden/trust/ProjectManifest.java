@@ -1,0 +1,79 @@
+package dev.agentwarden.trust;
+
+import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.manifest.ManifestLoader;
+import dev.agentwarden.manifest.Sha256;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The manifest in force for a dispatch, under the trust model:
+ * <ul>
+ *   <li>{@code --manifest FILE} is the user's own choice: used as it is, its scripts unchecked;</li>
+ *   <li>the project's {@code .warden/manifest.yaml} takes effect only as the user trusted it
+ *       ({@code warden trust}, or {@code warden install} in the project). While the file differs
+ *       from the trusted version, or is gone, the last trusted version stays in force (from the
+ *       store's private copy), and with none the built-in default; every dispatch says so on
+ *       stderr;</li>
+ *   <li>the scripts of a trusted manifest run only while they hash as trusted ({@link ScriptTrust}).</li>
+ * </ul>
+ * Cost on dispatch: the project root's real path, one small record read when one exists, and the
+ * SHA-256 of the manifest bytes.
+ */
+public final class ProjectManifest {
+    private ProjectManifest() {
+    }
+
+    /**
+     * @param source  the manifest to load
+     * @param scripts which process-concern files may run
+     * @param notes   stderr lines saying what is not trusted and what is used instead
+     */
+    public record Resolution(ManifestLoader.Source source, ScriptTrust scripts, List<String> notes) {
+    }
+
+    public static Resolution resolve(String explicitFile, String root, Map<String, String> env) throws ManifestException {
+        List<String> notes = new ArrayList<>();
+        if (explicitFile != null) {
+            return new Resolution(ManifestLoader.read(Path.of(explicitFile)), ScriptTrust.ANY, notes);
+        }
+        Path file = Path.of(root, ".warden", "manifest.yaml");
+        boolean present = Files.isRegularFile(file);
+        String realRoot = TrustStore.realRoot(root);
+        TrustStore store = TrustStore.forEnv(env);
+        TrustStore.Lookup trusted = store.lookup(realRoot);
+        if (trusted.problem() != null) {
+            notes.add("warden: ignoring trust record: " + trusted.problem());
+        }
+        TrustRecord record = trusted.record();
+        if (present) {
+            ManifestLoader.Source read = ManifestLoader.read(file);
+            ManifestLoader.Source source = new ManifestLoader.Source(read.name(), read.bytes(), Sha256.hex(read.bytes()));
+            if (record != null && record.manifestSha256().equals(source.sha256())) {
+                return new Resolution(source, ScriptTrust.of(record, realRoot), notes);
+            }
+        } else if (record == null) {
+            return new Resolution(ManifestLoader.builtinDefault(), ScriptTrust.ANY, notes);
+        }
+        String what = TrustStore.PROJECT_MANIFEST + (present ? " is not trusted" : " is gone but was trusted");
+        String fix = present ? "run `warden trust` in " + realRoot : "run `warden trust --revoke` in " + realRoot
+                + " to drop it";
+        if (record != null) {
+            try {
+                byte[] lastTrusted = store.trustedManifest(record);
+                notes.add("warden: " + what + " (" + fix + "); using the last trusted version (trusted "
+                        + record.trustedAt() + ")");
+                return new Resolution(new ManifestLoader.Source(file + " (last trusted)", lastTrusted,
+                        record.manifestSha256()),
+                        ScriptTrust.of(record, realRoot), notes);
+            } catch (TrustException e) {
+                notes.add("warden: ignoring trust record: " + e.getMessage());
+            }
+        }
+        notes.add("warden: " + what + " (" + fix + "); using the default manifest");
+        return new Resolution(ManifestLoader.builtinDefault(), ScriptTrust.ANY, notes);
+    }
+}

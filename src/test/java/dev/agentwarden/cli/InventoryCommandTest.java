@@ -1,0 +1,98 @@
+package dev.agentwarden.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.inventory.FakeMcpServer;
+import dev.agentwarden.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code warden inventory snapshot|diff|preflight} end to end against the scripted server. */
+class InventoryCommandTest {
+    @TempDir
+    Path project;
+    @TempDir
+    Path home;
+
+    private void configure(String mode) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Map<String, Object> server = Map.of("command", java, "args",
+                List.of("-cp", System.getProperty("java.class.path"), FakeMcpServer.class.getName(), mode));
+        Files.writeString(project.resolve(".mcp.json"), Json.write(Map.of("mcpServers", Map.of("fake", server))));
+    }
+
+    private CliRun inventory(String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = "inventory";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return CliRun.of(all);
+    }
+
+    private String[] take(String command, String... more) {
+        String[] base = {command, "--project-dir", project.toString(), "--user-home", home.toString(), "--host", "claude",
+                "--allow-project-servers", "--json"};
+        String[] all = new String[base.length + more.length];
+        System.arraycopy(base, 0, all, 0, base.length);
+        System.arraycopy(more, 0, all, base.length, more.length);
+        return all;
+    }
+
+    @Test
+    void preflight_classifiesDriftAndPrintsTheDiffAgainstTheStoredBaseline() throws IOException {
+        configure("paginate");
+        CliRun first = inventory(take("snapshot"));
+        assertThat(first.exit()).as(first.err()).isZero();
+        Map<String, Object> baseline = Json.parseObject(first.out());
+        String hash = (String) baseline.get("inventory_sha256");
+        Path prereg = project.resolve("prereg.yaml");
+        Files.writeString(prereg, "baseline: " + hash + "\nrequired_tools: [claude/fake/tool-p1]\n");
+
+        CliRun same = inventory(take("preflight", "--prereg", prereg.toString()));
+        assertThat(same.exit()).as(same.err()).isZero();
+        Map<String, Object> none = Json.parseObject(same.out());
+        assertThat(none.get("inventory_drift")).isEqualTo("NONE");
+        assertThat(none.get("schema")).isEqualTo("warden.inventory.preflight/1");
+        assertThat(((Map<?, ?>) none.get("diff")).get("added")).isEqualTo(List.of());
+
+        configure("late-tool");
+        Files.writeString(prereg, "baseline: " + hash + "\n");
+        CliRun drifted = inventory(take("preflight", "--prereg", prereg.toString()));
+        assertThat(drifted.exit()).isEqualTo(ExitCode.FINDINGS.code());
+        Map<String, Object> exploratory = Json.parseObject(drifted.out());
+        assertThat(exploratory.get("inventory_drift")).isEqualTo("EXPLORATORY");
+        Map<?, ?> diff = (Map<?, ?>) exploratory.get("diff");
+        assertThat(diff.get("added")).isEqualTo(List.of("claude/fake/alpha", "claude/fake/beta", "claude/fake/gamma"));
+        assertThat(diff.get("removed")).isEqualTo(List.of("claude/fake/tool-p1", "claude/fake/tool-p2", "claude/fake/tool-p3"));
+
+        Files.writeString(prereg, "baseline: " + hash + "\nrequired_tools: [claude/fake/tool-p1]\n");
+        CliRun voided = inventory(take("preflight", "--prereg", prereg.toString()));
+        assertThat(voided.exit()).isEqualTo(ExitCode.HALT.code());
+        assertThat(Json.parseObject(voided.out()).get("reasons")).isEqualTo(List.of("required tool missing: claude/fake/tool-p1"));
+    }
+
+    @Test
+    void diff_ofTwoStoredSnapshots_namesAddedAndRemovedTools() throws IOException {
+        configure("paginate");
+        String a = (String) Json.parseObject(inventory(take("snapshot")).out()).get("stored");
+        configure("late-tool");
+        String b = (String) Json.parseObject(inventory(take("snapshot")).out()).get("stored");
+        CliRun diff = inventory("diff", a, b);
+        assertThat(diff.exit()).as(diff.err()).isEqualTo(ExitCode.FINDINGS.code());
+        assertThat(diff.out()).contains("+ claude/fake/gamma").contains("- claude/fake/tool-p2");
+        assertThat(inventory("diff", a, a).exit()).isZero();
+    }
+
+    @Test
+    void snapshot_ofBrokenServer_exitsOneWithTheReason() throws IOException {
+        configure("crash");
+        CliRun run = inventory("snapshot", "--project-dir", project.toString(), "--user-home", home.toString(),
+                "--host", "claude", "--allow-project-servers", "--no-store");
+        assertThat(run.exit()).isEqualTo(ExitCode.FINDINGS.code());
+        assertThat(run.out()).contains("claude/fake [stdio] START_FAILED").contains("boom");
+    }
+}
