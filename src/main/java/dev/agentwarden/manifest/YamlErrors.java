@@ -39,7 +39,8 @@ final class YamlErrors {
 
     /**
      * The dotted path of the block keys enclosing a 1-based line (that line's own key included),
-     * read from indentation, or the empty string. A best guess for a text that does not parse.
+     * read from indentation, or the empty string. A key with its value on its own line is a leaf:
+     * nothing nests under it. A best guess for a text that does not parse.
      */
     static String keyPathAt(String text, int line) {
         String[] lines = text.split("\n", -1);
@@ -63,11 +64,15 @@ final class YamlErrors {
             if (key.startsWith("[") || key.startsWith("{") || key.contains(" ")) {
                 continue;
             }
-            while (!indents.isEmpty() && indents.get(indents.size() - 1)[0] >= indent) {
+            while (!indents.isEmpty() && (indents.get(indents.size() - 1)[0] >= indent
+                    || indents.get(indents.size() - 1)[1] == 1)) {
                 indents.remove(indents.size() - 1);
                 keys.remove(keys.size() - 1);
             }
-            indents.add(new int[] {indent});
+            boolean inlineValue = !rest.substring(colon + 1).strip().isEmpty()
+                    && !rest.substring(colon + 1).strip().startsWith("#")
+                    && !rest.substring(colon + 1).strip().startsWith("&");
+            indents.add(new int[] {indent, inlineValue ? 1 : 0});
             keys.add(key);
         }
         return String.join(".", keys);
