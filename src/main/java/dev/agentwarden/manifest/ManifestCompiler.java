@@ -275,7 +275,8 @@ public final class ManifestCompiler {
 
     /**
      * A built-in's settings: every key of its entry that is not a concern key, each one it declares,
-     * parsed by its descriptor so that a bad value is reported here and not at dispatch.
+     * parsed by its descriptor so that a bad value is reported here and not at dispatch. A key it
+     * does not declare is an error (in an agent-config manifest a warning, and ignored).
      */
     private Map<String, Object> builtinSettings(String path, Node node, Map<String, NodeTuple> keys, BuiltinDescriptor d) {
         Map<String, Object> settings = new LinkedHashMap<>();
@@ -291,11 +292,16 @@ public final class ManifestCompiler {
                 settings.put(k, plain(v.getValueNode()));
                 return;
             }
+            if (k.equals(SETTINGS_KEY)) {
+                error(v.getKeyNode(), path + "." + k, "a built-in's settings go at the concern level, not under `settings:`"
+                        + (known.isEmpty() ? " (" + d.name() + " takes none)" : "; its settings are " + known), true);
+                return;
+            }
             List<String> all = new ArrayList<>(CONCERN_KEYS);
             all.addAll(known);
-            error(v.getKeyNode(), path + "." + k, "unknown key for built-in " + d.name()
+            unknownKey(v.getKeyNode(), path + "." + k, "unknown key for built-in " + d.name()
                     + (known.isEmpty() ? " (it takes no settings)" : "; its settings are " + known)
-                    + NearMiss.hint(k, all), true);
+                    + NearMiss.hint(k, all) + (agentConfig ? "; ignored" : ""));
         });
         for (SettingProblem p : Builtins.settingsProblems(d, settings)) {
             NodeTuple at = keys.get(p.key().split("[.\\[]", 2)[0]);

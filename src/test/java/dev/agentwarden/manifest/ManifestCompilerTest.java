@@ -414,6 +414,47 @@ class ManifestCompilerTest {
         });
     }
 
+    /** A built-in with a {@code settings:} block: its settings were silently ignored; now an error saying where they go. */
+    @Test
+    void compile_builtinWithSettingsBlock_errorSayingSettingsGoAtConcernLevel() throws Exception {
+        ManifestCompiler.Result r = compile("""
+                schema_version: 1
+                concerns:
+                  c:
+                    script: builtin:deny-pattern
+                    settings: {patterns: [{match: x}]}
+                platforms: {}
+                """);
+
+        assertThat(r.manifest()).isNull();
+        assertThat(r.problems()).anySatisfy(p -> {
+            assertThat(p.key()).isEqualTo("concerns.c.settings");
+            assertThat(p.message()).startsWith("a built-in's settings go at the concern level");
+        });
+    }
+
+    /** An agent-config manifest's built-in twin with a key Warden's twin does not read: a warning, and the rest loads. */
+    @Test
+    void compile_agentConfigManifest_twinWithUnknownKey_warning() throws Exception {
+        ManifestCompiler.Result r = compile("""
+                schema_version: 1
+                concerns:
+                  ledger:
+                    script: src/scripts/hooks/subagent_ledger_hook.ts
+                    flush_every: 10
+                platforms:
+                  claude:
+                    subagent_start: [ledger]
+                """);
+
+        assertThat(r.hasErrors()).isFalse();
+        assertThat(r.problems()).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(ManifestProblem.Kind.WARNING);
+            assertThat(p.key()).isEqualTo("concerns.ledger.flush_every");
+        });
+        assertThat(r.manifest().concerns().get("ledger").settings()).isEmpty();
+    }
+
     /** agent-config's own manifests keep loading: an extra concern key there is a warning and a setting. */
     @Test
     void compile_agentConfigManifest_extraConcernKey_warningAndSetting() throws Exception {
