@@ -11,7 +11,7 @@ import java.util.Map;
 /** The compiled-manifest cache format: a JSON rendering of {@link Manifest}, read on the hot path. */
 final class ManifestCodec {
     /** Bumped whenever the compiled form or the compiler's semantics change. */
-    static final int FORMAT = 1;
+    static final int FORMAT = 2;
 
     private ManifestCodec() {
     }

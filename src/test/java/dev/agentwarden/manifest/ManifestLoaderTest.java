@@ -65,10 +65,10 @@ class ManifestLoaderTest {
 
         Manifest m = ManifestLoader.load(source(YAML), env());
 
-        assertThat(cached()).extracting(p -> p.getFileName().toString()).containsExactly("manifest-" + sha + "-v1.json");
+        assertThat(cached()).extracting(p -> p.getFileName().toString()).containsExactly("manifest-" + sha + "-v" + ManifestCodec.FORMAT + ".json");
         assertThat(m.sourceSha256()).isEqualTo(sha);
         Map<String, Object> compiled = Json.parseObject(Files.readString(cached().get(0)));
-        assertThat(compiled).containsEntry("format", 1L).containsEntry("source_sha256", sha);
+        assertThat(compiled).containsEntry("format", (long) ManifestCodec.FORMAT).containsEntry("source_sha256", sha);
     }
 
     @Test
@@ -92,8 +92,8 @@ class ManifestLoaderTest {
 
         assertThat(m.concerns().get("note").setting("message", null)).isEqualTo("second");
         assertThat(cached()).extracting(p -> p.getFileName().toString()).containsExactlyInAnyOrder(
-                "manifest-" + ManifestLoader.sha256(YAML.getBytes(StandardCharsets.UTF_8)) + "-v1.json",
-                "manifest-" + ManifestLoader.sha256(changed.getBytes(StandardCharsets.UTF_8)) + "-v1.json");
+                "manifest-" + ManifestLoader.sha256(YAML.getBytes(StandardCharsets.UTF_8)) + "-v" + ManifestCodec.FORMAT + ".json",
+                "manifest-" + ManifestLoader.sha256(changed.getBytes(StandardCharsets.UTF_8)) + "-v" + ManifestCodec.FORMAT + ".json");
     }
 
     @Test
@@ -137,7 +137,7 @@ class ManifestLoaderTest {
             Files.setPosixFilePermissions(d, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         }
         Manifest other = ManifestLoader.load(source(YAML.replace("message: first", "message: planted")), env());
-        Path planted = shared.resolve("manifest-" + ManifestLoader.sha256(YAML.getBytes(StandardCharsets.UTF_8)) + "-v1.json");
+        Path planted = shared.resolve("manifest-" + ManifestLoader.sha256(YAML.getBytes(StandardCharsets.UTF_8)) + "-v" + ManifestCodec.FORMAT + ".json");
         Files.writeString(planted, ManifestCodec.write(other));
         List<String> notes = new java.util.ArrayList<>();
 
