@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
 import dev.agentwarden.manifest.CacheDir;
@@ -65,14 +66,18 @@ final class InstallCommand implements Callable<Integer> {
         if (target == null) {
             return ExitCode.UNREADABLE.code();
         }
+        Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
+        List<ClaudeSettings.Binding> bindings = bindings(manifest, target.host(), target.user());
+        if (bindings.isEmpty()) {
+            err.println("warden install: " + nothingBound(manifest, target.host()) + "; nothing installed");
+            return ExitCode.FINDINGS.code();
+        }
         Path home = DemoCommand.home();
         Path launcher = home == null ? null : home.resolve("bin/warden");
         if (launcher == null || !Files.isExecutable(launcher)) {
             err.println("warden install: cannot find bin/warden (run it as bin/warden install from a Warden checkout)");
             return ExitCode.UNREADABLE.code();
         }
-        Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
-        List<ClaudeSettings.Binding> bindings = bindings(manifest, target.host(), target.user());
         SettingsFile file = target.settingsFile();
         SettingsFile.Edit edit = doc -> ClaudeSettings.install(doc, launcher.toString(), target.host(), bindings);
         byte[] after;
@@ -102,6 +107,20 @@ final class InstallCommand implements Callable<Integer> {
         out.println("the first hook starts a resident Warden server (stops after 30 min idle) that later hooks hand"
                 + " events to; WARDEN_RESIDENT=off in the host's environment keeps one JVM per event");
         return ExitCode.OK.code();
+    }
+
+    /** Why a manifest gives {@code host} no hook to install, in words that say what to add. */
+    static String nothingBound(Manifest manifest, String host) {
+        String why;
+        if (manifest.aliases().getOrDefault(host, Map.of()).isEmpty()) {
+            why = "it names no native events for " + host + " (native_event_aliases." + host + ")";
+        } else if (manifest.chains().getOrDefault(host, Map.of()).isEmpty()) {
+            why = "it binds no concerns for " + host + " (platforms." + host + ")";
+        } else {
+            why = "none of its platforms." + host + " chains is on an event named in native_event_aliases." + host;
+        }
+        return "manifest " + manifest.source() + " binds nothing for " + host + ": " + why
+                + "; installing would write hooks that do nothing";
     }
 
     /** The hooks to write: one per native event, with the narrowest safe matcher. */
@@ -156,6 +175,10 @@ final class InstallCommand implements Callable<Integer> {
     /** Which settings file an install or uninstall edits. */
     record Target(String host, boolean user, Path settings, Path root) {
         static Target resolve(String host, String scope, Path projectDir, PrintWriter err) {
+            if (Hosts.unknown(host) != null) {
+                err.println("warden: " + Hosts.unknown(host));
+                return null;
+            }
             if (!host.equals("claude") && !host.equals("cowork") && !host.equals("codex")) {
                 err.println("warden: --host must be claude, cowork or codex (other hosts are not installable yet)");
                 return null;

@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
@@ -100,6 +101,10 @@ final class ManifestCommand implements Runnable {
         public Integer call() throws ManifestException {
             PrintWriter out = spec.commandLine().getOut();
             Path root = projectDir != null ? projectDir : Path.of("").toAbsolutePath();
+            if (Hosts.unknown(host) != null) {
+                spec.commandLine().getErr().println("warden manifest show: " + Hosts.unknown(host));
+                return ExitCode.UNREADABLE.code();
+            }
             Manifest m = ManifestLoader.load(ManifestLoader.locate(manifestFile, root.toString()), System.getenv());
             EventName ev = EventName.fromWire(event);
             if (ev == null) {

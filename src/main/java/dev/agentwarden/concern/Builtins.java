@@ -1,82 +1,161 @@
 package dev.agentwarden.concern;
 
+import dev.agentwarden.event.EventName;
 import dev.agentwarden.guard.GuardSettings;
+import dev.agentwarden.integrity.AttachSettings;
+import dev.agentwarden.integrity.IntegrityAttach;
 import dev.agentwarden.ledger.LedgerSettings;
+import dev.agentwarden.manifest.ConcernSpec;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Consumer;
 
 /**
- * The registry of in-process concerns, by the name used after {@code builtin:} in a manifest.
- * A plain switch rather than a service loader: nothing reflective runs on the dispatch path.
+ * The in-process concerns, one {@link BuiltinDescriptor} each, by the name used after
+ * {@code builtin:} in a manifest. Plain classes rather than a service loader or lambdas: nothing
+ * reflective or bootstrapped runs on the dispatch path, and a built-in's settings classes load
+ * only where it is bound.
  */
 public final class Builtins {
     private Builtins() {
     }
 
-    /** Every built-in concern name. */
-    public static final List<String> NAMES = List.of(
-            "block-no-verify", "deny-pattern", "context-note", "subagent-ledger", "spawn-guard", "integrity-attach");
+    private static final Set<EventName> TOOL_DECISIONS = Set.of(EventName.PRE_TOOL_USE, EventName.PERMISSION_REQUEST);
 
-    /** A new instance of the named built-in, or {@code null} when there is none. */
-    public static Concern create(String name) {
-        switch (name) {
-            case "block-no-verify":
-                return new BlockNoVerify();
-            case "deny-pattern":
-                return new DenyPattern();
-            case "context-note":
-                return new ContextNote();
-            case "subagent-ledger":
-                return new SubagentLedgerConcern();
-            case "spawn-guard":
-                return new SpawnGuardConcern();
-            case "integrity-attach":
-                return new dev.agentwarden.integrity.IntegrityAttach();
-            default:
-                return null;
+    private static final BuiltinDescriptor BLOCK_NO_VERIFY = new BuiltinDescriptor("block-no-verify",
+            List.of(), TOOL_DECISIONS) {
+        @Override
+        public Object parse(Map<String, Object> settings) {
+            return null;
         }
+
+        @Override
+        public Concern create(Object settings) {
+            return new BlockNoVerify();
+        }
+    };
+
+    private static final BuiltinDescriptor DENY_PATTERN = new BuiltinDescriptor("deny-pattern",
+            List.of(new BuiltinDescriptor.Setting("patterns", "list of {match: regex, reason: text}", "required")),
+            Set.of()) {
+        @Override
+        public Object parse(Map<String, Object> settings) {
+            return DenyRules.parse(settings);
+        }
+
+        @Override
+        public Concern create(Object settings) {
+            return new DenyPattern((DenyRules) settings);
+        }
+    };
+
+    private static final BuiltinDescriptor CONTEXT_NOTE = new BuiltinDescriptor("context-note",
+            List.of(new BuiltinDescriptor.Setting("message", "text", "none: emits nothing"),
+                    new BuiltinDescriptor.Setting("as", "warn | context", "warn")),
+            Set.of()) {
+        @Override
+        public Object parse(Map<String, Object> settings) {
+            return ContextNote.Settings.parse(settings);
+        }
+
+        @Override
+        public Concern create(Object settings) {
+            return new ContextNote((ContextNote.Settings) settings);
+        }
+    };
+
+    private static final BuiltinDescriptor SUBAGENT_LEDGER = new BuiltinDescriptor("subagent-ledger",
+            List.of(new BuiltinDescriptor.Setting("ttl", "duration", "24h"),
+                    new BuiltinDescriptor.Setting("stop_loss_arms", "list of durations", "[5m, 15m, 30m, 2h]"),
+                    new BuiltinDescriptor.Setting("duration_budgets", "mapping of agent type to duration", "none")),
+            Set.of(EventName.SUBAGENT_START, EventName.SUBAGENT_STOP)) {
+        @Override
+        public Object parse(Map<String, Object> settings) {
+            return LedgerSettings.from(settings);
+        }
+
+        @Override
+        public Concern create(Object settings) {
+            return new SubagentLedgerConcern((LedgerSettings) settings);
+        }
+    };
+
+    private static final BuiltinDescriptor SPAWN_GUARD = new BuiltinDescriptor("spawn-guard",
+            List.of(new BuiltinDescriptor.Setting("candidates", "list of {label, max_depth, max_concurrent}", "n2m4, n3m6, n4m8"),
+                    new BuiltinDescriptor.Setting("enforce", "candidate label", "the first candidate"),
+                    new BuiltinDescriptor.Setting("dispatch_tools", "list of tool names", "[Agent, Task, spawn_agent]"),
+                    new BuiltinDescriptor.Setting("concurrency_scope", "session | workspace", "session"),
+                    new BuiltinDescriptor.Setting("ttl", "duration", "24h")),
+            Set.of(EventName.PRE_TOOL_USE)) {
+        @Override
+        public Object parse(Map<String, Object> settings) {
+            return GuardSettings.from(settings);
+        }
+
+        @Override
+        public Concern create(Object settings) {
+            return new SpawnGuardConcern((GuardSettings) settings);
+        }
+    };
+
+    private static final BuiltinDescriptor INTEGRITY_ATTACH = new BuiltinDescriptor(IntegrityAttach.NAME,
+            List.of(new BuiltinDescriptor.Setting("agent", "agent id", "required"),
+                    new BuiltinDescriptor.Setting("file", "path", "resolved from the workspace root"),
+                    new BuiltinDescriptor.Setting("role", "text", "none"),
+                    new BuiltinDescriptor.Setting("profile", "squad | markers | none", "squad"),
+                    new BuiltinDescriptor.Setting("head_marker", "text", "none"),
+                    new BuiltinDescriptor.Setting("eof_marker", "text", "none"),
+                    new BuiltinDescriptor.Setting("release_manifest", "path", "none"),
+                    new BuiltinDescriptor.Setting("trust_root", "path", "none"),
+                    new BuiltinDescriptor.Setting("agent_version", "text", "none"),
+                    new BuiltinDescriptor.Setting("client_id", "text", "claude-code"),
+                    new BuiltinDescriptor.Setting("client_version", "text", "none"),
+                    new BuiltinDescriptor.Setting("require_trusted_manifest", "boolean", "false"),
+                    new BuiltinDescriptor.Setting("max_chars", "integer", "the host's output cap"),
+                    new BuiltinDescriptor.Setting("max_bytes", "integer", "1048576"),
+                    new BuiltinDescriptor.Setting("sources", "list of SessionStart sources", "all")),
+            Set.of(EventName.SESSION_START, EventName.USER_PROMPT_SUBMIT)) {
+        @Override
+        public Object parse(Map<String, Object> settings) {
+            return AttachSettings.from(settings);
+        }
+
+        @Override
+        public Concern create(Object settings) {
+            return new IntegrityAttach((AttachSettings) settings);
+        }
+    };
+
+    /** Every built-in. */
+    public static final List<BuiltinDescriptor> ALL = List.of(
+            BLOCK_NO_VERIFY, DENY_PATTERN, CONTEXT_NOTE, SUBAGENT_LEDGER, SPAWN_GUARD, INTEGRITY_ATTACH);
+
+    /** Every built-in concern name. */
+    public static final List<String> NAMES = names();
+
+    /** Instances kept per (built-in, settings) so a long-lived process parses each setting once. */
+    private static final Map<String, Concern> BUILT = new HashMap<>();
+    private static final int MAX_BUILT = 64;
+
+    private static List<String> names() {
+        List<String> out = new ArrayList<>();
+        for (BuiltinDescriptor d : ALL) {
+            out.add(d.name());
+        }
+        return List.copyOf(out);
     }
 
-    /**
-     * Problems with a built-in's settings (every extra key of its manifest entry): unknown keys as
-     * warnings, invalid values as errors. Empty for built-ins that do not check their settings.
-     */
-    public static List<SettingProblem> settingsProblems(String name, Map<String, Object> settings) {
-        Set<String> known;
-        Consumer<Map<String, Object>> parse;
-        switch (name) {
-            case "subagent-ledger":
-                known = LedgerSettings.KEYS;
-                parse = LedgerSettings::from;
-                break;
-            case "spawn-guard":
-                known = GuardSettings.KEYS;
-                parse = GuardSettings::from;
-                break;
-            default:
-                return List.of();
-        }
-        List<SettingProblem> out = new ArrayList<>();
-        for (String key : settings.keySet()) {
-            if (!known.contains(key)) {
-                out.add(new SettingProblem(key, "unknown setting for built-in " + name + "; its settings are "
-                        + new TreeSet<>(known), true));
+    /** The descriptor of a built-in, or {@code null} when there is none. */
+    public static BuiltinDescriptor descriptor(String name) {
+        for (BuiltinDescriptor d : ALL) {
+            if (d.name().equals(name)) {
+                return d;
             }
         }
-        try {
-            parse.accept(settings);
-        } catch (IllegalArgumentException e) {
-            String msg = e.getMessage();
-            int colon = msg.indexOf(": ");
-            out.add(colon > 0 ? new SettingProblem(msg.substring(0, colon), msg.substring(colon + 2), false)
-                    : new SettingProblem("", msg, false));
-        }
-        return out;
+        return null;
     }
 
     /**
@@ -89,7 +168,50 @@ public final class Builtins {
     }
 
     public static boolean exists(String name) {
-        return NAMES.contains(name);
+        return descriptor(name) != null;
+    }
+
+    /**
+     * The concern a built-in spec runs as, its settings parsed (the compiler checked them already).
+     *
+     * @throws IllegalArgumentException for an unknown built-in or settings that do not parse
+     */
+    public static Concern create(ConcernSpec spec) {
+        BuiltinDescriptor d = descriptor(spec.builtinName());
+        if (d == null) {
+            throw new IllegalArgumentException("unknown built-in " + spec.builtinName());
+        }
+        String key = d.name() + '\n' + spec.settings();
+        synchronized (BUILT) {
+            Concern built = BUILT.get(key);
+            if (built != null) {
+                return built;
+            }
+        }
+        Concern concern = d.create(d.parse(spec.settings()));
+        synchronized (BUILT) {
+            if (BUILT.size() >= MAX_BUILT) {
+                BUILT.clear();
+            }
+            BUILT.put(key, concern);
+        }
+        return concern;
+    }
+
+    /**
+     * The first invalid value among a built-in's declared settings, as its descriptor's parse step
+     * reports it; empty when they parse. Unknown keys are the caller's to report.
+     */
+    public static List<SettingProblem> settingsProblems(BuiltinDescriptor d, Map<String, Object> settings) {
+        try {
+            d.parse(settings);
+            return List.of();
+        } catch (IllegalArgumentException e) {
+            String msg = e.getMessage() == null ? e.toString() : e.getMessage();
+            int colon = msg.indexOf(": ");
+            return List.of(colon > 0 ? new SettingProblem(msg.substring(0, colon), msg.substring(colon + 2), false)
+                    : new SettingProblem("", msg, false));
+        }
     }
 
     /**

@@ -1,19 +1,43 @@
 package dev.agentwarden.concern;
 
+import java.util.Map;
+
 /**
- * Adds a fixed note for the model on every event it is bound to. Settings: {@code message}. With
- * {@code as: context} the note rides along as plain context instead of a warning.
+ * Adds a fixed note for the model on every event it is bound to. Settings: {@code message} (none:
+ * the concern emits nothing); {@code as: warn} (default) or {@code as: context}, where the note rides along as
+ * plain context instead of a warning.
  */
 final class ContextNote implements Concern {
+    /**
+     * @param message   the note
+     * @param asContext plain context rather than a warning
+     */
+    record Settings(String message, boolean asContext) {
+        static Settings parse(Map<String, Object> settings) {
+            Object message = settings.get("message");
+            if (message != null && (!(message instanceof String m) || m.isBlank())) {
+                throw new IllegalArgumentException("message: must be a non-empty string, found " + message);
+            }
+            Object as = settings.getOrDefault("as", "warn");
+            if (!"warn".equals(as) && !"context".equals(as)) {
+                throw new IllegalArgumentException("as: must be warn or context, found " + as);
+            }
+            return new Settings((String) message, "context".equals(as));
+        }
+    }
+
+    private final Settings settings;
+
+    ContextNote(Settings settings) {
+        this.settings = settings;
+    }
 
     @Override
     public ConcernResult evaluate(ConcernContext context) {
-        String message = context.spec().setting("message", null);
-        if (message == null || message.isEmpty()) {
+        if (settings.message() == null) {
             return ConcernResult.allow();
         }
-        return "context".equals(context.spec().setting("as", "warn"))
-                ? ConcernResult.allowWithContext(message)
-                : ConcernResult.warn(message);
+        return settings.asContext() ? ConcernResult.allowWithContext(settings.message())
+                : ConcernResult.warn(settings.message());
     }
 }

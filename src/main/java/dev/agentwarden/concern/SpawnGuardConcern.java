@@ -16,13 +16,17 @@ import java.io.IOException;
  * propagates, so the concern's {@code fail_closed} setting decides. Settings: {@link GuardSettings}.
  */
 final class SpawnGuardConcern implements Concern {
+    private final GuardSettings settings;
+
+    SpawnGuardConcern(GuardSettings settings) {
+        this.settings = settings;
+    }
 
     @Override
     public ConcernResult evaluate(ConcernContext context) throws IOException {
         Posture posture = context.spec().posture();
         SpawnGuard.Outcome outcome;
         try {
-            GuardSettings settings = GuardSettings.from(context.spec().settings());
             SpawnGuard.Request request = new SpawnGuard.Request(context.event().toolName(),
                     SubagentFields.callerRef(context.event().payload()),
                     SubagentFields.sessionLabel(context.event().sessionId()));

@@ -8,8 +8,8 @@ import dev.agentwarden.ledger.SubagentLedger;
 
 /**
  * Built-in {@code subagent-ledger}: records subagent starts and stops in the project's ledger
- * ({@link SubagentLedger}). Capture only: it never blocks, including on a malformed payload, bad
- * settings and an unwritable disk, since a measurement must never disturb the agent; but it is never
+ * ({@link SubagentLedger}). Capture only: it never blocks, including on a malformed payload and
+ * an unwritable disk, since a measurement must never disturb the agent; but it is never
  * silent either: an event it could not record, or could only spool, comes back as an error outcome,
  * which the dispatcher turns into a stderr note (fail-open). It waits for the ledger lock for three
  * quarters of its {@code timeout_ms}, leaving the rest to spool the event. Settings:
@@ -17,6 +17,11 @@ import dev.agentwarden.ledger.SubagentLedger;
  * it writes nothing.
  */
 final class SubagentLedgerConcern implements Concern {
+    private final LedgerSettings settings;
+
+    SubagentLedgerConcern(LedgerSettings settings) {
+        this.settings = settings;
+    }
 
     @Override
     public ConcernResult evaluate(ConcernContext context) {
@@ -28,7 +33,7 @@ final class SubagentLedgerConcern implements Concern {
         }
         try {
             SubagentLedger.record(kind, context.event().payload(), context.event().sessionId(),
-                    LedgerSettings.from(context.spec().settings()),
+                    settings,
                     new LedgerStore(new LedgerPaths(context.stateHome()), context.clock(),
                             lockWaitMs(context.spec().timeoutMs())));
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {

@@ -8,6 +8,7 @@ import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostAdapters;
 import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -198,7 +199,7 @@ public final class DispatchMain {
         }
         HostAdapter adapter = HostAdapters.forId(args.host());
         if (adapter == null) {
-            return new HostResponse(0, "", "warden: no adapter for host '" + args.host() + "' yet; allowing");
+            return noAdapter(args.host(), "closed".equals(env.get("WARDEN_FAIL_MODE")));
         }
         draft.host(args.host());
         String role = role(env);
@@ -283,6 +284,17 @@ public final class DispatchMain {
             }
         }
         return response;
+    }
+
+    /**
+     * A host Warden cannot answer in its own protocol (a mistyped name, or a host with no adapter
+     * yet): {@code WARDEN_FAIL_MODE=closed} refuses with exit 2, the generic hook refusal; otherwise allows. Both say why.
+     */
+    private static HostResponse noAdapter(String host, boolean closed) {
+        String unknown = Hosts.unknown(host);
+        String why = unknown != null ? unknown : "no adapter for host '" + host + "' yet.";
+        return closed ? new HostResponse(2, "", "warden: " + why + " Refused (WARDEN_FAIL_MODE=closed).")
+                : new HostResponse(0, "", "warden: " + why + " Allowing (WARDEN_FAIL_MODE=closed would refuse).");
     }
 
     /** An unexpected failure of Warden itself, answered per {@code WARDEN_FAIL_MODE}. */

@@ -111,9 +111,11 @@ public final class Dispatcher {
         Path stateHome = WorkspaceRoot.stateHome(event.workspaceRoot());
         try {
             if (spec.isBuiltin()) {
-                Concern concern = Builtins.create(spec.builtinName());
-                if (concern == null) {
-                    return ConcernResult.error("unknown built-in " + spec.builtinName());
+                Concern concern;
+                try {
+                    concern = Builtins.create(spec);
+                } catch (IllegalArgumentException e) {
+                    return ConcernResult.error("cannot be constructed: " + e.getMessage());
                 }
                 ConcernContext context = new ConcernContext(event, spec, clock, stateHome, env);
                 ConcernResult result = Builtins.touchesFiles(spec.builtinName())

@@ -28,6 +28,15 @@ public enum EventName {
     }
 
     /** The event for a snake_case name, or {@code null} when the name is not in the vocabulary. */
+    /** Every canonical event's wire name, in declaration order. */
+    public static java.util.List<String> wireNames() {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        for (EventName e : values()) {
+            out.add(e.wire);
+        }
+        return out;
+    }
+
     public static EventName fromWire(String name) {
         if (name == null) {
             return null;

@@ -29,7 +29,7 @@ import java.util.Map;
  * repeats a start-time halt on every prompt of that session ({@link HaltedSessions}): Claude Code
  * in {@code -p} mode ignores {@code continue: false} from SessionStart but honours it there.
  *
- * <p>Settings: {@code agent} (required); {@code file} (default: resolved like Copilot CLI from the
+ * <p>Settings ({@link AttachSettings}, checked when the manifest is compiled): {@code agent} (required); {@code file} (default: resolved like Copilot CLI from the
  * workspace root); {@code role}; {@code profile} ({@code squad} | {@code markers} | {@code none},
  * default {@code squad}) with {@code head_marker} / {@code eof_marker}; {@code release_manifest};
  * {@code trust_root} (makes {@code release_manifest} a signed manifest); {@code agent_version};
@@ -44,6 +44,19 @@ public final class IntegrityAttach implements Concern {
     public static final String NAME = "integrity-attach";
     static final String CHANNEL = "claude.additionalContext";
 
+    /** The settings, or {@code null} to read them from the concern's spec on each event. */
+    private final AttachSettings settings;
+
+    /** Reads its settings from the concern's spec on each event; a bad setting halts then. */
+    public IntegrityAttach() {
+        this(null);
+    }
+
+    /** Runs with settings checked when the manifest was compiled. */
+    public IntegrityAttach(AttachSettings settings) {
+        this.settings = settings;
+    }
+
     @Override
     public ConcernResult evaluate(ConcernContext context) {
         EventName event = context.event().event();
@@ -53,19 +66,29 @@ public final class IntegrityAttach implements Concern {
         if (event != EventName.SESSION_START) {
             return ConcernResult.error(NAME + " runs on session_start and user_prompt_submit, not " + event.wire());
         }
-        if (!sourceSelected(context.spec(), context.event())) {
-            return ConcernResult.allow();
-        }
         ConcernResult result;
         try {
-            result = run(context);
+            AttachSettings s = settings != null ? settings : AttachSettings.from(context.spec().settings());
+            if (!sourceSelected(s, context.event())) {
+                return ConcernResult.allow();
+            }
+            result = run(context, s);
         } catch (IllegalArgumentException | IntegrityException e) {
-            result = ConcernResult.halt("integrity UNKNOWN_HALT: " + NAME + " is misconfigured: " + e.getMessage());
+            result = ConcernResult.halt("integrity UNKNOWN_HALT: " + NAME + " is misconfigured: " + settingText(e.getMessage()));
         } catch (RuntimeException e) {
             result = ConcernResult.halt("integrity UNKNOWN_HALT: " + NAME + " failed: " + e);
         }
         rememberOutcome(context, result);
         return result;
+    }
+
+    /** {@code key: problem} from {@link AttachSettings} as {@code settings.key problem}; other text as is. */
+    private static String settingText(String message) {
+        int colon = message == null ? -1 : message.indexOf(": ");
+        if (colon <= 0 || !AttachSettings.KEYS.contains(message.substring(0, colon))) {
+            return message;
+        }
+        return "settings." + message.substring(0, colon) + " " + message.substring(colon + 2);
     }
 
     /**
@@ -104,18 +127,15 @@ public final class IntegrityAttach implements Concern {
         }
     }
 
-    private static ConcernResult run(ConcernContext context) {
+    private static ConcernResult run(ConcernContext context, AttachSettings s) {
         ConcernSpec spec = context.spec();
         HookEvent event = context.event();
-        String agent = text(spec, "agent", null);
-        if (agent == null || !AgentResolver.validId(agent)) {
-            throw new IllegalArgumentException("settings.agent must name the agent (a plain id), got " + agent);
-        }
+        String agent = s.agent();
         Path root = Path.of(event.workspaceRoot());
         Path file;
         String label;
         String resolution;
-        String configured = text(spec, "file", null);
+        String configured = s.file();
         if (configured != null) {
             file = root.resolve(configured).normalize();
             label = configured;
@@ -126,27 +146,22 @@ public final class IntegrityAttach implements Concern {
             label = r.chosen() != null ? r.fileLabel() : r.root().relativize(file).toString();
             resolution = r.location() != null ? r.location().label() : "not_found (available: " + r.available() + ")";
         }
-        long maxChars = spec.setting("max_chars", (long) ClaudeAdapter.OUTPUT_CAP_CHARS);
-        if (maxChars < 1 || maxChars > ClaudeAdapter.OUTPUT_CAP_CHARS) {
-            throw new IllegalArgumentException("settings.max_chars must be within 1.." + ClaudeAdapter.OUTPUT_CAP_CHARS);
-        }
-        boolean requireTrusted = Boolean.TRUE.equals(spec.settings().get("require_trusted_manifest"));
+        long maxChars = s.maxChars();
         IntegrityGate gate = IntegrityGate.builder()
-                .profile(BoundaryProfile.of(text(spec, "profile", BoundaryProfile.SQUAD),
-                        text(spec, "head_marker", null), text(spec, "eof_marker", null)))
-                .release(releaseSource(text(spec, "release_manifest", null), text(spec, "trust_root", null),
-                        requireTrusted, root, ReleaseFloor.forProject(root, context.env()), context.clock()))
+                .profile(s.profile())
+                .release(releaseSource(s.releaseManifest(), s.trustRoot(), s.requireTrustedManifest(), root,
+                        ReleaseFloor.forProject(root, context.env()), context.clock()))
                 .evidenceLog(EvidenceLog.under(context.stateHome()))
                 .clock(context.clock())
-                .maxBytes(spec.setting("max_bytes", SourceReader.DEFAULT_MAX_BYTES))
-                .requireTrustedManifest(requireTrusted)
+                .maxBytes(s.maxBytes())
+                .requireTrustedManifest(s.requireTrustedManifest())
                 .sessionPrefix("claude")
                 .build();
         GateSession session = gate.select(AgentSelection.of(agent, file)
                 .withFileLabel(label)
-                .withRole(text(spec, "role", null))
-                .withAgentVersion(text(spec, "agent_version", null))
-                .withClient(text(spec, "client_id", "claude-code"), text(spec, "client_version", null))
+                .withRole(s.role())
+                .withAgentVersion(s.agentVersion())
+                .withClient(s.clientId(), s.clientVersion())
                 .withHostSessionId(event.sessionId().isEmpty() ? null : event.sessionId())
                 .withResolution(resolution));
         byte[] payload = session.read();
@@ -175,18 +190,6 @@ public final class IntegrityAttach implements Concern {
         return text == null ? ConcernResult.allow() : ConcernResult.allowWithContext(text);
     }
 
-    /** A string setting; any other type is a configuration error (quote versions in YAML). */
-    private static String text(ConcernSpec spec, String key, String fallback) {
-        Object v = spec.settings().get(key);
-        if (v == null) {
-            return fallback;
-        }
-        if (!(v instanceof String s)) {
-            throw new IllegalArgumentException("settings." + key + " must be a string (quote it in YAML), got " + v);
-        }
-        return s;
-    }
-
     static String haltReason(String agent, GateVerdict verdict, Path stateHome) {
         List<String> reasons = verdict.evaluation().reasons();
         return "integrity " + verdict.outcome() + " for agent '" + agent + "': "
@@ -194,12 +197,12 @@ public final class IntegrityAttach implements Concern {
                 + " (session " + verdict.session() + "; evidence " + stateHome.resolve(EvidenceLog.RELATIVE) + ")";
     }
 
-    private static boolean sourceSelected(ConcernSpec spec, HookEvent event) {
-        if (!(spec.settings().get("sources") instanceof List<?> sources)) {
+    private static boolean sourceSelected(AttachSettings s, HookEvent event) {
+        if (s.sources() == null) {
             return true;
         }
         String source = event.payloadString("source");
-        return source == null || sources.contains(source);
+        return source == null || s.sources().contains(source);
     }
 
     private static ReleaseSource releaseSource(String manifest, String trustRoot, boolean requireTrusted, Path root,

@@ -16,7 +16,8 @@ import java.util.Set;
  * @param timeoutMs          wall-clock budget of one run
  * @param skipOnRefusalRetry skip on a stop that is itself a retry after a refusal
  * @param nudgeRank          rank among nudging concerns (lowest wins), or 0 when unranked
- * @param settings           every other key of the concern, for built-ins to read
+ * @param settings           a built-in's declared settings (every other key of its entry, checked by its
+ *                           descriptor), or a process concern's {@code settings:} mapping
  */
 public record ConcernSpec(String name, String script, List<String> args, boolean failClosed,
                           Posture posture, Set<String> tools, int timeoutMs,

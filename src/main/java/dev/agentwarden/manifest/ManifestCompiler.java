@@ -1,9 +1,12 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.concern.BuiltinDescriptor;
 import dev.agentwarden.concern.Builtins;
 import dev.agentwarden.concern.SettingProblem;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
+import dev.agentwarden.text.NearMiss;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,11 +31,16 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  * Runs only off the dispatch path (lint, show, and cache misses).
  */
 public final class ManifestCompiler {
-    private static final Set<String> TOP_LEVEL = Set.of(
+    private static final List<String> TOP_LEVEL = List.of(
             "schema_version", "concerns", "roles", "platforms", "native_event_aliases", "decision_log");
-    private static final Set<String> CONCERN_KEYS = Set.of(
+    private static final List<String> CONCERN_KEYS = List.of(
             "script", "args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
             "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies");
+    /** A process concern's free-form settings, passed to it in the envelope. */
+    private static final String SETTINGS_KEY = "settings";
+    private static final List<String> ROLE_KEYS = List.of("drop");
+    /** Where agent-config's own concern scripts live; a manifest naming them is agent-config's. */
+    private static final String AGENT_CONFIG_SCRIPTS = "src/scripts/hooks/";
 
     /**
      * agent-config's marker for a host with no hook surface ({@code platforms.copilot.fallback_only:
@@ -41,12 +49,17 @@ public final class ManifestCompiler {
     private static final String FALLBACK_ONLY = "fallback_only";
 
     private final String file;
-    private final java.nio.file.Path scriptRoot;
+    private final Path scriptRoot;
+    /**
+     * The manifest is recognisably agent-config's ({@code schema_version: 1} and its TypeScript
+     * hook scripts): keys Warden does not know are warnings there, so its manifests load unchanged.
+     */
+    private boolean agentConfig;
     private final List<ManifestProblem> problems = new ArrayList<>();
     /** Where each concern's {@code nudge_rank} value sits, for the uniqueness check after reading all. */
     private final Map<String, Node> rankNodes = new HashMap<>();
 
-    private ManifestCompiler(String file, java.nio.file.Path scriptRoot) {
+    private ManifestCompiler(String file, Path scriptRoot) {
         this.file = file;
         this.scriptRoot = scriptRoot;
     }
@@ -72,7 +85,7 @@ public final class ManifestCompiler {
      * (the project root they resolve against) as errors that do not stop compilation.
      */
     public static Result compileAndCheckScripts(String file, String text, String sha256,
-                                                java.nio.file.Path scriptRoot) throws ManifestException {
+                                                Path scriptRoot) throws ManifestException {
         return new ManifestCompiler(file, scriptRoot).run(text, sha256);
     }
 
@@ -82,17 +95,20 @@ public final class ManifestCompiler {
             root = new Compose(LoadSettings.builder().setLabel(file).build()).composeString(text).orElse(null);
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
-            throw unreadable(line, "not valid YAML: " + e.getProblem());
+            int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(0);
+            throw unreadable(line, YamlErrors.keyPathAt(text, line), YamlErrors.plainWords(e.getProblem(), line, column));
         } catch (YamlEngineException e) {
-            throw unreadable(0, "not valid YAML: " + e.getMessage());
+            throw unreadable(0, "", "not valid YAML: " + e.getMessage());
         }
         if (!(root instanceof MappingNode top)) {
-            throw unreadable(line(root), "a manifest is a YAML mapping with schema_version, concerns and platforms");
+            throw unreadable(line(root), "", "a manifest is a YAML mapping with schema_version, concerns and platforms");
         }
         Map<String, NodeTuple> keys = entries(top, "");
+        agentConfig = isAgentConfigs(keys);
         for (String k : keys.keySet()) {
             if (!TOP_LEVEL.contains(k)) {
-                warn(keys.get(k).getKeyNode(), k, "unknown top-level key");
+                unknownKey(keys.get(k).getKeyNode(), k, "unknown top-level key; the keys are " + TOP_LEVEL
+                        + NearMiss.hint(k, TOP_LEVEL));
             }
         }
         checkSchemaVersion(keys.get("schema_version"));
@@ -136,7 +152,7 @@ public final class ManifestCompiler {
         Map<String, NodeTuple> keys = entries(m, "decision_log");
         for (String k : keys.keySet()) {
             if (!"reasons".equals(k)) {
-                warn(keys.get(k).getKeyNode(), "decision_log." + k, "unknown decision_log key; known: reasons");
+                error(keys.get(k).getKeyNode(), "decision_log." + k, "unknown decision_log key; known: reasons", true);
             }
         }
         NodeTuple reasons = keys.get("reasons");
@@ -162,6 +178,28 @@ public final class ManifestCompiler {
         if (!(v instanceof Long n) || n != 1) {
             error(t.getValueNode(), "schema_version", "must be 1, found " + describe(t.getValueNode()), true);
         }
+    }
+
+    /** {@code schema_version: 1} and at least one concern script under agent-config's hook scripts. */
+    private static boolean isAgentConfigs(Map<String, NodeTuple> keys) {
+        NodeTuple version = keys.get("schema_version");
+        NodeTuple concerns = keys.get("concerns");
+        if (version == null || !(scalar(version.getValueNode()) instanceof Long v) || v != 1
+                || concerns == null || !(concerns.getValueNode() instanceof MappingNode map)) {
+            return false;
+        }
+        for (NodeTuple c : map.getValue()) {
+            if (c.getValueNode() instanceof MappingNode concern) {
+                for (NodeTuple k : concern.getValue()) {
+                    if (k.getKeyNode() instanceof ScalarNode key && key.getValue().equals("script")
+                            && k.getValueNode() instanceof ScalarNode script
+                            && script.getValue().startsWith(AGENT_CONFIG_SCRIPTS) && script.getValue().endsWith(".ts")) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private Map<String, ConcernSpec> readConcerns(NodeTuple t) {
@@ -202,17 +240,21 @@ public final class ManifestCompiler {
             if (script.startsWith(ConcernSpec.BUILTIN_PREFIX)) {
                 String builtin = script.substring(ConcernSpec.BUILTIN_PREFIX.length());
                 if (!Builtins.exists(builtin)) {
-                    error(scriptNode.getValueNode(), path + ".script",
-                            "unknown built-in '" + builtin + "'; built-ins are " + Builtins.NAMES, true);
+                    error(scriptNode.getValueNode(), path + ".script", "unknown built-in '" + builtin
+                            + "'; built-ins are " + Builtins.NAMES + NearMiss.hint(builtin, Builtins.NAMES), true);
                 }
             } else {
                 String twin = Builtins.twinOf(script);
                 if (twin != null) {
                     fromPath = script.endsWith("spawn_guard_shadow_hook.ts") ? Posture.SHADOW : null;
                     script = ConcernSpec.BUILTIN_PREFIX + twin;
-                } else if (scriptRoot != null && !java.nio.file.Files.exists(scriptRoot.resolve(script))) {
-                    error(scriptNode.getValueNode(), path + ".script", "script not found: " + scriptRoot.resolve(script)
-                            + " (and no built-in twin; built-ins are " + Builtins.NAMES + ")", false);
+                } else if (scriptRoot != null) {
+                    String problem = ScriptCheck.problem(scriptRoot.resolve(script));
+                    if (problem != null) {
+                        error(scriptNode.getValueNode(), path + ".script", problem
+                                + (problem.startsWith("script not found") ? " (and no built-in twin; built-ins are "
+                                + Builtins.NAMES + ")" : ""), false);
+                    }
                 }
             }
         }
@@ -251,30 +293,85 @@ public final class ManifestCompiler {
                         "entries are input or result, found '" + body + "'", true);
             }
         }
-        Map<String, Object> settings = new LinkedHashMap<>();
-        keys.forEach((k, v) -> {
-            if (!CONCERN_KEYS.contains(k)) {
-                settings.put(k, plain(v.getValueNode()));
-            }
-        });
         if (script == null) {
             return null;
         }
-        if (script.startsWith(ConcernSpec.BUILTIN_PREFIX)) {
-            String builtin = script.substring(ConcernSpec.BUILTIN_PREFIX.length());
-            for (SettingProblem p : Builtins.settingsProblems(builtin, settings)) {
-                NodeTuple at = keys.get(p.key().split("[.\\[]", 2)[0]);
-                Node where = at != null ? at.getKeyNode() : node;
-                String key = p.key().isEmpty() ? path : path + "." + p.key();
-                if (p.warning()) {
-                    warn(where, key, p.message());
-                } else {
-                    error(where, key, p.message(), true);
-                }
-            }
-        }
+        Map<String, Object> settings = script.startsWith(ConcernSpec.BUILTIN_PREFIX)
+                ? builtinSettings(path, node, keys, Builtins.descriptor(script.substring(ConcernSpec.BUILTIN_PREFIX.length())))
+                : processSettings(path, keys);
         return new ConcernSpec(name, script, args, failClosed, effective, Set.copyOf(tools), (int) timeout,
                 skipOnRetry, (int) rank, settings);
+    }
+
+    /**
+     * A built-in's settings: every key of its entry that is not a concern key, each one it declares,
+     * parsed by its descriptor so that a bad value is reported here and not at dispatch. A key it
+     * does not declare is an error (in an agent-config manifest a warning, and ignored).
+     */
+    private Map<String, Object> builtinSettings(String path, Node node, Map<String, NodeTuple> keys, BuiltinDescriptor d) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        if (d == null) {
+            return settings;
+        }
+        List<String> known = d.keys();
+        keys.forEach((k, v) -> {
+            if (CONCERN_KEYS.contains(k)) {
+                return;
+            }
+            if (known.contains(k)) {
+                settings.put(k, plain(v.getValueNode()));
+                return;
+            }
+            if (k.equals(SETTINGS_KEY)) {
+                error(v.getKeyNode(), path + "." + k, "a built-in's settings go at the concern level, not under `settings:`"
+                        + (known.isEmpty() ? " (" + d.name() + " takes none)" : "; its settings are " + known), true);
+                return;
+            }
+            List<String> all = new ArrayList<>(CONCERN_KEYS);
+            all.addAll(known);
+            unknownKey(v.getKeyNode(), path + "." + k, "unknown key for built-in " + d.name()
+                    + (known.isEmpty() ? " (it takes no settings)" : "; its settings are " + known)
+                    + NearMiss.hint(k, all) + (agentConfig ? "; ignored" : ""));
+        });
+        for (SettingProblem p : Builtins.settingsProblems(d, settings)) {
+            NodeTuple at = keys.get(p.key().split("[.\\[]", 2)[0]);
+            Node where = at != null ? at.getKeyNode() : node;
+            error(where, p.key().isEmpty() ? path : path + "." + p.key(), p.message(), true);
+        }
+        return settings;
+    }
+
+    /**
+     * A process concern's settings: the mapping under {@code settings:}. Other keys that are not
+     * concern keys are errors, or in an agent-config manifest warnings and settings as agent-config reads them.
+     */
+    private Map<String, Object> processSettings(String path, Map<String, NodeTuple> keys) {
+        Map<String, Object> settings = new LinkedHashMap<>();
+        NodeTuple block = keys.get(SETTINGS_KEY);
+        if (block != null) {
+            if (plain(block.getValueNode()) instanceof Map<?, ?> m) {
+                m.forEach((k, v) -> settings.put(String.valueOf(k), v));
+            } else if (!(scalar(block.getValueNode()) == null && block.getValueNode() instanceof ScalarNode)) {
+                error(block.getValueNode(), path + "." + SETTINGS_KEY, "must be a mapping of setting to value, found "
+                        + describe(block.getValueNode()), true);
+            }
+        }
+        keys.forEach((k, v) -> {
+            if (CONCERN_KEYS.contains(k) || k.equals(SETTINGS_KEY)) {
+                return;
+            }
+            List<String> all = new ArrayList<>(CONCERN_KEYS);
+            all.add(SETTINGS_KEY);
+            String hint = NearMiss.hint(k, all);
+            if (agentConfig) {
+                warn(v.getKeyNode(), path + "." + k, "not a concern key; passed to the script as a setting" + hint);
+                settings.putIfAbsent(k, plain(v.getValueNode()));
+            } else {
+                error(v.getKeyNode(), path + "." + k, "not a concern key" + hint
+                        + " (a script's own settings go under `settings:`; concern keys are " + CONCERN_KEYS + ")", true);
+            }
+        });
+        return settings;
     }
 
     private Map<String, Set<String>> readRoles(NodeTuple t, Map<String, ConcernSpec> concerns) {
@@ -294,8 +391,9 @@ public final class ManifestCompiler {
             }
             Map<String, NodeTuple> keys = entries(roleMap, path);
             for (String k : keys.keySet()) {
-                if (!k.equals("drop")) {
-                    warn(keys.get(k).getKeyNode(), path + "." + k, "unknown role key");
+                if (!ROLE_KEYS.contains(k)) {
+                    unknownKey(keys.get(k).getKeyNode(), path + "." + k, "unknown role key; a role has drop:"
+                            + NearMiss.hint(k, ROLE_KEYS));
                 }
             }
             Set<String> dropped = new LinkedHashSet<>();
@@ -303,7 +401,8 @@ public final class ManifestCompiler {
                 Node list = keys.get("drop").getValueNode();
                 for (String name : stringList(keys.get("drop"), path + ".drop")) {
                     if (!concerns.containsKey(name)) {
-                        error(list, path + ".drop", "unknown concern '" + name + "'", true);
+                        error(list, path + ".drop", "unknown concern '" + name + "'"
+                                + NearMiss.hint(name, concerns.keySet()), true);
                     }
                     dropped.add(name);
                 }
@@ -334,7 +433,8 @@ public final class ManifestCompiler {
                 String ev = string(alias.getValueNode(), path + "." + nativeName, true);
                 EventName canonical = EventName.fromWire(ev);
                 if (ev != null && canonical == null) {
-                    error(alias.getValueNode(), path + "." + nativeName, "unknown event '" + ev + "'", true);
+                    error(alias.getValueNode(), path + "." + nativeName, "unknown event '" + ev + "'"
+                            + NearMiss.hint(ev, EventName.wireNames()), true);
                 } else if (canonical != null) {
                     byNative.put(nativeName, canonical);
                 }
@@ -368,17 +468,26 @@ public final class ManifestCompiler {
                     bool(chain, chainPath, false);
                     return;
                 }
-                if (EventName.fromWire(event) == null) {
-                    error(chain.getKeyNode(), chainPath, "unknown event '" + event + "'", true);
+                EventName ev = EventName.fromWire(event);
+                if (ev == null) {
+                    error(chain.getKeyNode(), chainPath, "unknown event '" + event + "'"
+                            + NearMiss.hint(event, EventName.wireNames()), true);
                     return;
                 }
                 List<String> names = stringList(chain, chainPath);
                 Set<String> seen = new LinkedHashSet<>();
                 for (String name : names) {
-                    if (!concerns.containsKey(name)) {
-                        error(chain.getValueNode(), chainPath, "unknown concern '" + name + "'", true);
+                    ConcernSpec c = concerns.get(name);
+                    if (c == null) {
+                        error(chain.getValueNode(), chainPath, "unknown concern '" + name + "'"
+                                + NearMiss.hint(name, concerns.keySet()), true);
                     } else if (!seen.add(name)) {
                         error(chain.getValueNode(), chainPath, "concern '" + name + "' listed twice", true);
+                    } else if (c.isBuiltin() && Builtins.descriptor(c.builtinName()) != null
+                            && !Builtins.descriptor(c.builtinName()).bindsTo(ev)) {
+                        error(chain.getValueNode(), chainPath, "built-in " + c.builtinName() + " (concern '" + name
+                                + "') does nothing on " + event + "; it runs on "
+                                + wireNames(Builtins.descriptor(c.builtinName()).events()), true);
                     }
                 }
                 byEvent.put(event, List.copyOf(seen));
@@ -403,7 +512,27 @@ public final class ManifestCompiler {
 
     private void checkHost(Node node, String path, String host) {
         if (!Hosts.KNOWN.contains(host)) {
-            error(node, path, "unknown host '" + host + "'; known hosts are " + Hosts.KNOWN, true);
+            error(node, path, "unknown host '" + host + "'; known hosts are " + Hosts.KNOWN
+                    + NearMiss.hint(host, Hosts.KNOWN), true);
+        }
+    }
+
+    private static List<String> wireNames(Set<EventName> events) {
+        List<String> out = new ArrayList<>();
+        for (EventName e : EventName.values()) {
+            if (events.contains(e)) {
+                out.add(e.wire());
+            }
+        }
+        return out;
+    }
+
+    /** A key Warden does not know: an error, or a warning in an agent-config manifest. */
+    private void unknownKey(Node node, String key, String message) {
+        if (agentConfig) {
+            warn(node, key, message);
+        } else {
+            error(node, key, message, true);
         }
     }
 
@@ -549,8 +678,9 @@ public final class ManifestCompiler {
         problems.add(new ManifestProblem(file, line(node), key, message, ManifestProblem.Kind.WARNING, false));
     }
 
-    private ManifestException unreadable(int line, String message) {
-        ManifestProblem p = new ManifestProblem(file, line, "", message, ManifestProblem.Kind.ERROR, true);
-        return new ManifestException(p.toString(), List.of(p), true);
+    /** The text is not a manifest at all; the message is short, the one problem holds the detail. */
+    private ManifestException unreadable(int line, String key, String message) {
+        ManifestProblem p = new ManifestProblem(file, line, key, message, ManifestProblem.Kind.ERROR, true);
+        return new ManifestException(file + ": not a readable manifest", List.of(p), true);
     }
 }

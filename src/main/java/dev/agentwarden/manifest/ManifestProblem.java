@@ -20,6 +20,7 @@ public record ManifestProblem(String file, int line, String key, String message,
 
     @Override
     public String toString() {
-        return file + ":" + line + ": " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": " + key + ": " + message;
+        return file + ":" + line + ": " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": "
+                + (key.isEmpty() ? "" : key + ": ") + message;
     }
 }

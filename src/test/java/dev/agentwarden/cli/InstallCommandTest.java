@@ -23,6 +23,8 @@ class InstallCommandTest {
     static Stream<Arguments> refused() {
         return Stream.of(
                 Arguments.of("install", "cursor", null, "--host must be claude, cowork or codex"),
+                Arguments.of("install", "claud", null, "unknown host 'claud'; did you mean `claude`?"),
+                Arguments.of("uninstall", "codx", null, "unknown host 'codx'; did you mean `codex`?"),
                 Arguments.of("install", "claude", "global", "--scope must be project or user, not 'global'"),
                 Arguments.of("install", "cowork", "project", "Cowork honours only user settings (~/.claude/settings.json)"),
                 Arguments.of("uninstall", "gemini", null, "--host must be claude, cowork or codex"),
@@ -48,6 +50,36 @@ class InstallCommandTest {
         assertThat(out.toString()).isEmpty();
         try (Stream<Path> files = Files.list(project)) {
             assertThat(files).isEmpty();
+        }
+    }
+
+    static Stream<Arguments> bindsNothing() {
+        return Stream.of(
+                Arguments.of("noAliases", "schema_version: 1\nconcerns:\n  a: {script: builtin:block-no-verify}\n"
+                        + "platforms:\n  claude:\n    pre_tool_use: [a]\n", "claude",
+                        "binds nothing for claude: it names no native events for claude (native_event_aliases.claude)"),
+                Arguments.of("claudeOnlyInstalledForCodex", "schema_version: 1\nconcerns:\n  a: {script: builtin:block-no-verify}\n"
+                        + "platforms:\n  claude:\n    pre_tool_use: [a]\nnative_event_aliases:\n  claude: {PreToolUse: pre_tool_use}\n"
+                        + "  codex: {PreToolUse: pre_tool_use}\n", "codex",
+                        "binds nothing for codex: it binds no concerns for codex (platforms.codex)"));
+    }
+
+    /** install wrote {@code {"hooks": {}}} for a manifest binding nothing for the host; now it refuses and says why. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("bindsNothing")
+    void install_manifestBindsNothingForHost_refusedWithReason(String name, String yaml, String host, String reason) throws Exception {
+        Path manifest = Files.writeString(project.resolve("m.yaml"), yaml);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int code = WardenCli.execute(new String[] {"install", "--host", host, "--project-dir", project.toString(),
+                "--manifest", manifest.toString(), "--no-train"}, new PrintWriter(out, true), new PrintWriter(err, true));
+
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains(reason).contains("nothing installed");
+        assertThat(out.toString()).isEmpty();
+        try (Stream<Path> files = Files.list(project)) {
+            assertThat(files).containsExactly(manifest);
         }
     }
 }

@@ -86,13 +86,15 @@ class ManifestLintTest {
 
     @Test
     void lint_warningOnly_exit0_strictExit1() throws IOException {
-        Path m = write("m.yaml", "schema_version: 1\nconcerns: {}\nplatforms: {}\nextras: {a: 1}\n");
+        Path m = write("m.yaml", "schema_version: 1\nconcerns:\n  ledger: {script: src/scripts/hooks/subagent_ledger_hook.ts}\n"
+                + "platforms: {}\nextras: {a: 1}\n");
 
         Run lax = warden("manifest", "lint", m.toString());
         Run strict = warden("manifest", "lint", m.toString(), "--strict");
 
         assertThat(lax.exit()).isZero();
-        assertThat(lax.out()).contains(m + ":4: warning: extras: unknown top-level key").endsWith(m + ": ok, 1 warning(s)\n");
+        assertThat(lax.out()).as("an agent-config manifest's unknown keys stay warnings")
+                .contains(m + ":5: warning: extras: unknown top-level key").endsWith(m + ": ok, 1 warning(s)\n");
         assertThat(strict.exit()).isEqualTo(1);
         assertThat(strict.out()).endsWith(m + ": 1 error(s)\n");
     }
@@ -170,7 +172,8 @@ class ManifestLintTest {
 
         for (String s : scripts) {
             Files.createDirectories(Path.of(s).getParent());
-            Files.writeString(Path.of(s), "#!/usr/bin/env tsx\n");
+            Files.writeString(Path.of(s), "#!/bin/sh\n");
+            Files.setPosixFilePermissions(Path.of(s), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         }
         Run clean = warden("manifest", "lint", m.toString(), "--project-dir", dir.toString(), "--strict");
 

@@ -45,8 +45,9 @@ final class DecisionLines {
     }
 
     /**
-     * A decision line with its volatile values replaced: {@code ts}, every {@code elapsed_us}, and
-     * {@code transport}; the key order and everything else are kept.
+     * A decision line with its volatile values replaced: {@code ts}, every {@code elapsed_us},
+     * {@code transport}, and each present {@code reason_sha256} (a reason may name the temporary
+     * project); the key order and everything else are kept.
      */
     @SuppressWarnings("unchecked")
     static String masked(String line) {
@@ -59,6 +60,9 @@ final class DecisionLines {
                 Map<String, Object> c = (Map<String, Object>) o;
                 if (c.get("elapsed_us") != null) {
                     c.put("elapsed_us", "<us>");
+                }
+                if (c.get("reason_sha256") != null) {
+                    c.put("reason_sha256", "<sha>"); // a reason may name the (per-run temporary) project
                 }
             }
         }

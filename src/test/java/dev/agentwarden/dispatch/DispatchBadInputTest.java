@@ -149,7 +149,26 @@ class DispatchBadInputTest {
     void dispatch_unknownHost_allowsWithNote() {
         GoldenCorpus.Outcome o = run(List.of("dispatch", "--host", "emacs"), "{}".getBytes(StandardCharsets.UTF_8), Map.of());
 
-        assertThat(o).isEqualTo(new GoldenCorpus.Outcome(0, "", "warden: no adapter for host 'emacs' yet; allowing\n"));
+        assertThat(o).isEqualTo(new GoldenCorpus.Outcome(0, "", "warden: unknown host 'emacs'. Known hosts: "
+                + String.join(", ", dev.agentwarden.host.Hosts.KNOWN) + ". Allowing (WARDEN_FAIL_MODE=closed would refuse).\n"));
+    }
+
+    /** A mistyped host allowed with "no adapter" and no hint; now the note names the host meant, and closed mode refuses. */
+    @Test
+    void dispatch_mistypedHost_namesTheHostMeant_closedModeRefuses() {
+        byte[] payload = "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git commit --no-verify\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+        List<String> argv = List.of("dispatch", "--host", "claud", "--native-event", "PreToolUse");
+
+        GoldenCorpus.Outcome open = run(argv, payload, Map.of());
+        GoldenCorpus.Outcome closed = run(argv, payload, Map.of("WARDEN_FAIL_MODE", "closed"));
+
+        assertThat(open.exitCode()).isZero();
+        assertThat(open.stderr()).startsWith("warden: unknown host 'claud'; did you mean `claude`?").contains("Allowing");
+        assertThat(closed.exitCode()).as("the generic hook refusal").isEqualTo(2);
+        assertThat(closed.stdout()).isEmpty();
+        assertThat(closed.stderr()).startsWith("warden: unknown host 'claud'; did you mean `claude`?")
+                .contains("Refused (WARDEN_FAIL_MODE=closed)");
     }
 
     @Test

@@ -9,11 +9,13 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.Posture;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -261,34 +263,34 @@ class DispatcherTest {
 
     // ---- built-ins are guarded ----
 
+    /**
+     * A built-in whose settings do not parse (an invalid regex the compiler would reject, reaching
+     * dispatch through a manifest built without it) cannot be constructed: fail_closed blocks,
+     * otherwise it allows with a note naming the failing setting.
+     */
     @Test
     void dispatch_builtinErrors_failClosedBlocks_failOpenAllows() {
-        Manifest m = TestManifests.compile("""
-                schema_version: 1
-                concerns:
-                  broken-open:
-                    script: builtin:deny-pattern
-                    patterns: [{match: '(unclosed', reason: never}]
-                  broken-closed:
-                    script: builtin:deny-pattern
-                    fail_closed: true
-                    patterns: [{match: '[unclosed', reason: never}]
-                platforms:
-                  claude:
-                    user_prompt_submit: [broken-open]
-                    stop: [broken-open, broken-closed]
-                """);
+        ConcernSpec open = new ConcernSpec("broken-open", "builtin:deny-pattern", List.of(), false, Posture.BLOCKING,
+                Set.of(), 10_000, false, 0, Map.of("patterns", List.of(Map.of("match", "(unclosed", "reason", "never"))));
+        ConcernSpec closed = new ConcernSpec("broken-closed", "builtin:deny-pattern", List.of(), true, Posture.BLOCKING,
+                Set.of(), 10_000, false, 0, Map.of("patterns", List.of(Map.of("match", "[unclosed", "reason", "never"))));
+        Manifest m = new Manifest("test.yaml", "0", Map.of(), Map.of("broken-open", open, "broken-closed", closed),
+                Map.of("claude", Map.of(
+                        "user_prompt_submit", Map.of("", List.of("broken-open")),
+                        "stop", Map.of("", List.of("broken-open", "broken-closed")))));
         Dispatcher d = new Dispatcher(m, CLOCK, Map.of());
 
-        Dispatcher.Result open = d.dispatch(TestManifests.claudeEvent("UserPromptSubmit", EventName.USER_PROMPT_SUBMIT,
+        Dispatcher.Result openResult = d.dispatch(TestManifests.claudeEvent("UserPromptSubmit", EventName.USER_PROMPT_SUBMIT,
                 "{\"prompt\":\"hi\"}", "/tmp"), "");
-        Dispatcher.Result closed = d.dispatch(TestManifests.claudeEvent("Stop", EventName.STOP,
+        Dispatcher.Result closedResult = d.dispatch(TestManifests.claudeEvent("Stop", EventName.STOP,
                 "{\"last_assistant_message\":\"hi\"}", "/tmp"), "");
 
-        assertThat(open.verdict()).isEqualTo(Verdict.NO_OPINION);
-        assertThat(open.outcomes().get(0).note()).isEqualTo("invalid pattern in settings: (unclosed; fail-open");
-        assertThat(closed.verdict()).isEqualTo(new Verdict(Kind.BLOCK,
-                "broken-closed could not run (invalid pattern in settings: [unclosed); fail_closed refuses", null));
+        assertThat(openResult.verdict()).isEqualTo(Verdict.NO_OPINION);
+        assertThat(openResult.outcomes().get(0).note()).startsWith("cannot be constructed: patterns[0].match: not a valid regular expression")
+                .endsWith("; fail-open");
+        assertThat(closedResult.verdict().kind()).isEqualTo(Kind.BLOCK);
+        assertThat(closedResult.verdict().reason()).startsWith("broken-closed could not run (cannot be constructed: patterns[0].match")
+                .endsWith("; fail_closed refuses");
     }
 
     // ---- the fail_closed check for unreadable payloads ----

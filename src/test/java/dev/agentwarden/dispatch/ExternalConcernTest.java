@@ -350,8 +350,9 @@ class ExternalConcernTest {
                   capture:
                     script: capture.sh
                     fail_closed: false
-                    pattern_file: rules.txt
-                    limits: {max: 3, ratio: 0.5, names: [a, b]}
+                    settings:
+                      pattern_file: rules.txt
+                      limits: {max: 3, ratio: 0.5, names: [a, b]}
                 platforms:
                   claude:
                     pre_tool_use: [capture]

@@ -88,6 +88,10 @@ final class GoldenCorpus {
 
     /** What one dispatch wrote and returned. */
     record Outcome(int exitCode, String stdout, String stderr) {
+        /** This outcome with {@link GoldenCorpus#normalized} stdout, to compare two runs. */
+        Outcome normalized() {
+            return new Outcome(exitCode, GoldenCorpus.normalized(stdout), stderr);
+        }
     }
 
     static Path root() {
@@ -186,10 +190,15 @@ final class GoldenCorpus {
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /** Checks an outcome against the case's expectation and the host protocol's invariants. */
+    /**
+     * Checks an outcome against the case's expectation and the host protocol's invariants. In an
+     * expected stdout, {@code $PROJECT} stands for the throwaway project's directory and
+     * {@code $GATE_SESSION} for an integrity gate session label (which ends in a random suffix).
+     */
     static void assertMatches(Case c, Outcome o) {
         assertThat(o.exitCode()).as("exit code").isEqualTo(c.expected().exitCode());
-        assertThat(o.stdout()).as("stdout").isEqualTo(c.expected().stdout());
+        assertThat(normalized(o.stdout())).as("stdout")
+                .isEqualTo(c.expected().stdout());
         assertAtMostOneJsonObject(o.stdout());
         assertThat(o.stdout()).as("never an explicit allow").doesNotContain("\"allow\"");
         if (c.expected().stderrEmpty()) {
@@ -198,6 +207,12 @@ final class GoldenCorpus {
         for (String fragment : c.expected().stderrContains()) {
             assertThat(o.stderr()).as("stderr").contains(fragment);
         }
+    }
+
+    /** Stdout with the throwaway project's directory as {@code $PROJECT} and gate session labels as {@code $GATE_SESSION}. */
+    static String normalized(String stdout) {
+        return stdout.replaceAll("/(?:[^\"/ ]+/)*warden-golden-project\\d+", "\\$PROJECT")
+                .replaceAll("claude-\\d{8}T\\d{6}Z-[0-9a-f]{8}", "\\$GATE_SESSION");
     }
 
     /** Stdout is empty or exactly one JSON object, and nothing else. */

@@ -82,7 +82,8 @@ class IntegrityAttachTest {
     @Test
     void builtins_registerIntegrityAttach() {
         assertThat(Builtins.NAMES).contains(IntegrityAttach.NAME);
-        assertThat(Builtins.create(IntegrityAttach.NAME)).isInstanceOf(IntegrityAttach.class);
+        assertThat(Builtins.create(new ConcernSpec("i", "builtin:" + IntegrityAttach.NAME, List.of(), false, Posture.BLOCKING,
+                Set.of(), 10_000, false, 0, Map.of("agent", "squad")))).isInstanceOf(IntegrityAttach.class);
     }
 
     @Test

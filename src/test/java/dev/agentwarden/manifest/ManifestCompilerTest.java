@@ -161,9 +161,10 @@ class ManifestCompilerTest {
                     script: ./hooks/check.sh
                     posture: shadow
                     timeout_ms: 250
-                    message: "hi"
-                    limits: {max: 3, ratio: 0.5, on: true, none: null}
-                    list: [a, 1]
+                    settings:
+                      message: "hi"
+                      limits: {max: 3, ratio: 0.5, on: true, none: null}
+                      list: [a, 1]
                 platforms: {}
                 """).manifest().concerns().get("c");
 
@@ -387,25 +388,93 @@ class ManifestCompilerTest {
         });
     }
 
-    static Stream<Arguments> warnings() {
+    static Stream<Arguments> unknownKeys() {
         return Stream.of(
-                Arguments.of("unknownTopLevelKey", "schema_version: 1\nconcerns: {}\nplatforms: {}\nhooks: {}\n", 4, "hooks"),
-                Arguments.of("unknownRoleKey", "schema_version: 1\nconcerns: {}\nroles:\n  worker:\n    keep: []\nplatforms: {}\n", 5,
-                        "roles.worker.keep"));
+                Arguments.of("unknownTopLevelKey", "schema_version: 1\nconcerns: {}\nplatforms: {}\nplatform: {}\n", 4, "platform",
+                        "did you mean `platforms`?"),
+                Arguments.of("unknownRoleKey", "schema_version: 1\nconcerns: {}\nroles:\n  worker:\n    dorp: []\nplatforms: {}\n", 5,
+                        "roles.worker.dorp", "did you mean `drop`?"),
+                Arguments.of("processConcernKeyOutsideSettings",
+                        "schema_version: 1\nconcerns:\n  c:\n    script: ./c.sh\n    fail_close: true\nplatforms: {}\n", 5,
+                        "concerns.c.fail_close", "did you mean `fail_closed`?"));
     }
 
+    /** Unknown keys were warnings (and a process concern's, silently its settings); now errors with a near miss. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("warnings")
-    void compile_unknownKeys_warningOnly(String name, String yaml, int line, String key) throws Exception {
+    @MethodSource("unknownKeys")
+    void compile_unknownKey_isAnErrorWithSuggestion(String name, String yaml, int line, String key, String hint) throws Exception {
         ManifestCompiler.Result r = compile(yaml);
 
-        assertThat(r.manifest()).isNotNull();
+        assertThat(r.manifest()).isNull();
+        assertThat(r.problems()).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(ManifestProblem.Kind.ERROR);
+            assertThat(p.line()).isEqualTo(line);
+            assertThat(p.key()).isEqualTo(key);
+            assertThat(p.message()).contains(hint);
+        });
+    }
+
+    /** A built-in with a {@code settings:} block: its settings were silently ignored; now an error saying where they go. */
+    @Test
+    void compile_builtinWithSettingsBlock_errorSayingSettingsGoAtConcernLevel() throws Exception {
+        ManifestCompiler.Result r = compile("""
+                schema_version: 1
+                concerns:
+                  c:
+                    script: builtin:deny-pattern
+                    settings: {patterns: [{match: x}]}
+                platforms: {}
+                """);
+
+        assertThat(r.manifest()).isNull();
+        assertThat(r.problems()).anySatisfy(p -> {
+            assertThat(p.key()).isEqualTo("concerns.c.settings");
+            assertThat(p.message()).startsWith("a built-in's settings go at the concern level");
+        });
+    }
+
+    /** An agent-config manifest's built-in twin with a key Warden's twin does not read: a warning, and the rest loads. */
+    @Test
+    void compile_agentConfigManifest_twinWithUnknownKey_warning() throws Exception {
+        ManifestCompiler.Result r = compile("""
+                schema_version: 1
+                concerns:
+                  ledger:
+                    script: src/scripts/hooks/subagent_ledger_hook.ts
+                    flush_every: 10
+                platforms:
+                  claude:
+                    subagent_start: [ledger]
+                """);
+
         assertThat(r.hasErrors()).isFalse();
         assertThat(r.problems()).singleElement().satisfies(p -> {
             assertThat(p.kind()).isEqualTo(ManifestProblem.Kind.WARNING);
-            assertThat(p.line()).isEqualTo(line);
-            assertThat(p.key()).isEqualTo(key);
+            assertThat(p.key()).isEqualTo("concerns.ledger.flush_every");
         });
+        assertThat(r.manifest().concerns().get("ledger").settings()).isEmpty();
+    }
+
+    /** agent-config's own manifests keep loading: an extra concern key there is a warning and a setting. */
+    @Test
+    void compile_agentConfigManifest_extraConcernKey_warningAndSetting() throws Exception {
+        ManifestCompiler.Result r = compile("""
+                schema_version: 1
+                concerns:
+                  chat:
+                    script: src/scripts/hooks/chat_history_hook.ts
+                    mode: full
+                platforms:
+                  claude:
+                    stop: [chat]
+                """);
+
+        assertThat(r.hasErrors()).isFalse();
+        assertThat(r.problems()).singleElement().satisfies(p -> {
+            assertThat(p.kind()).isEqualTo(ManifestProblem.Kind.WARNING);
+            assertThat(p.key()).isEqualTo("concerns.chat.mode");
+        });
+        assertThat(r.manifest().concerns().get("chat").settings()).containsEntry("mode", "full");
     }
 
     @Test
@@ -439,8 +508,12 @@ class ManifestCompilerTest {
     void compile_notAManifest_unreadableWithLine(String name, String yaml, int line) {
         assertThatThrownBy(() -> compile(yaml)).isInstanceOfSatisfying(ManifestException.class, e -> {
             assertThat(e.unreadable()).isTrue();
-            assertThat(e.problems()).singleElement().satisfies(p -> assertThat(p.line()).isEqualTo(line));
-            assertThat(e.getMessage()).startsWith("m.yaml:" + line + ": error: ");
+            assertThat(e.problems()).singleElement().satisfies(p -> {
+                assertThat(p.line()).isEqualTo(line);
+                assertThat(p.toString()).startsWith("m.yaml:" + line + ": error: ");
+            });
+            assertThat(e.getMessage()).as("short: the problem holds the detail, so it is printed once")
+                    .isEqualTo("m.yaml: not a readable manifest");
         });
     }
 

@@ -137,7 +137,7 @@ class ManifestLoaderTest {
             Files.setPosixFilePermissions(d, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
         }
         Manifest other = ManifestLoader.load(source(YAML.replace("message: first", "message: planted")), env());
-        Path planted = shared.resolve("manifest-" + ManifestLoader.sha256(YAML.getBytes(StandardCharsets.UTF_8)) + "-v1.json");
+        Path planted = shared.resolve("manifest-" + ManifestLoader.sha256(YAML.getBytes(StandardCharsets.UTF_8)) + "-v" + ManifestCodec.FORMAT + ".json");
         Files.writeString(planted, ManifestCodec.write(other));
         List<String> notes = new java.util.ArrayList<>();
 

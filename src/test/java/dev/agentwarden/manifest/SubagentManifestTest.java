@@ -84,7 +84,7 @@ class SubagentManifestTest {
     }
 
     @Test
-    void unknownSetting_isAWarning() throws ManifestException {
+    void unknownSetting_isAnErrorWithSuggestion() throws ManifestException {
         ManifestCompiler.Result r = compile("""
                 schema_version: 1
                 concerns:
@@ -96,11 +96,12 @@ class SubagentManifestTest {
                     subagent_start: [subagent-ledger]
                 """);
 
-        assertThat(r.manifest()).isNotNull();
+        assertThat(r.manifest()).isNull();
         assertThat(r.problems()).singleElement().satisfies(p -> {
-            assertThat(p.kind()).isEqualTo(ManifestProblem.Kind.WARNING);
+            assertThat(p.kind()).isEqualTo(ManifestProblem.Kind.ERROR);
             assertThat(p.key()).isEqualTo("concerns.subagent-ledger.stop_loss_arm");
             assertThat(p.line()).isEqualTo(5);
+            assertThat(p.message()).endsWith("did you mean `stop_loss_arms`?");
         });
     }
 }
