@@ -23,10 +23,11 @@ import picocli.CommandLine.Command;
                 CanonicalizeCommand.class,
                 ReleaseCommand.class,
                 ServeCommand.class,
+                LogCommand.class,
                 ResidentCommand.class,
                 InventoryCommand.class,
                 TelemetryCommand.class,
-                CommandLine.HelpCommand.class,
+                HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
 
@@ -61,7 +62,7 @@ public final class WardenCli implements Runnable {
      * {@code XDG_STATE_HOME}, at a temporary directory).
      */
     public static int execute(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
-        CommandLine cli = new CommandLine(new WardenCli(env));
+        CommandLine cli = commandLine(env);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExitCodeExceptionMapper(e -> ExitCode.UNREADABLE.code());
@@ -70,6 +71,30 @@ public final class WardenCli implements Runnable {
             return ExitCode.UNREADABLE.code();
         });
         return cli.execute(args);
+    }
+
+    /** The whole command tree, every command and subcommand answering {@code --help}. */
+    static CommandLine commandLine(Map<String, String> env) {
+        CommandLine cli = new CommandLine(new WardenCli(env));
+        addHelp(cli);
+        return cli;
+    }
+
+    /** Gives each command of the tree without a help option {@code -h, --help} (only {@code --help} where -h is taken). */
+    private static void addHelp(CommandLine cmd) {
+        CommandLine.Model.CommandSpec spec = cmd.getCommandSpec();
+        boolean hasHelp = false;
+        for (CommandLine.Model.OptionSpec o : spec.options()) {
+            hasHelp |= o.usageHelp();
+        }
+        if (!hasHelp) {
+            String[] names = spec.findOption("-h") == null ? new String[] {"-h", "--help"} : new String[] {"--help"};
+            spec.addOption(CommandLine.Model.OptionSpec.builder(names).usageHelp(true)
+                    .description("Show this help message and exit.").build());
+        }
+        for (CommandLine sub : cmd.getSubcommands().values()) {
+            addHelp(sub);
+        }
     }
 
     /** The environment of the {@code warden} run {@code spec} belongs to. */

@@ -1,5 +1,7 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.decision.DecisionDraft;
+import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.event.WorkspaceRoot;
@@ -120,7 +122,13 @@ public final class DispatchMain {
     /** Runs one dispatch for {@code caller}; returns the process exit code. Never throws. */
     public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
                           Caller caller, Clock clock) {
-        HostResponse response = respond(argv, stdin, caller, clock);
+        return run(argv, stdin, out, err, caller, clock, DecisionLog.OWN_JVM);
+    }
+
+    /** {@link #run(String[], InputStream, PrintStream, PrintStream, Caller, Clock)} over a named transport. */
+    public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
+                          Caller caller, Clock clock, String transport) {
+        HostResponse response = respond(argv, stdin, caller, clock, transport);
         if (!response.stdout().isEmpty()) {
             out.print(response.stdout());
             out.flush();
@@ -142,18 +150,31 @@ public final class DispatchMain {
 
     /** {@link #respond(String[], InputStream, Map, Clock)} for a given caller. Never throws. */
     public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock) {
+        return respond(argv, stdin, caller, clock, DecisionLog.OWN_JVM);
+    }
+
+    /**
+     * One dispatch for {@code caller}, recorded in the decision log as having come over
+     * {@code transport} ({@link DecisionLog#OWN_JVM}, {@link DecisionLog#RESIDENT}, {@link DecisionLog#SERVE}).
+     * Never throws.
+     */
+    public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock, String transport) {
+        DecisionDraft draft = new DecisionDraft(transport, clock.millis(), System.nanoTime());
+        HostResponse response;
         try {
-            return dispatch(argv, stdin, caller, clock);
+            response = dispatch(argv, stdin, caller, clock, draft);
         } catch (RuntimeException | Error e) {
             // Any Error too (a linkage error from a damaged jar, say): the host still gets an
             // answer in its protocol rather than a stack trace and no stdout.
-            return internalError(argv, caller.env(), e);
+            response = internalError(argv, caller.env(), e);
+            draft.ended("internal_error", "closed".equals(caller.env().get("WARDEN_FAIL_MODE")) ? "closed" : "open", null);
         }
+        return DecisionLog.append(draft, response, caller.env());
     }
 
-    static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock) {
+    static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock, DecisionDraft draft) {
         List<String> notes = new ArrayList<>();
-        HostResponse response = dispatch(argv, stdin, caller, clock, notes);
+        HostResponse response = dispatch(argv, stdin, caller, clock, notes, draft);
         if (notes.isEmpty()) {
             return response;
         }
@@ -164,7 +185,7 @@ public final class DispatchMain {
 
     /** One dispatch; what the manifest in force needs the user to know (trust, cache) goes to {@code notes}. */
     private static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock,
-                                         List<String> notes) {
+                                         List<String> notes, DecisionDraft draft) {
         Map<String, String> env = caller.env();
         Args args;
         try {
@@ -180,6 +201,7 @@ public final class DispatchMain {
         if (adapter == null) {
             return noAdapter(args.host(), "closed".equals(env.get("WARDEN_FAIL_MODE")));
         }
+        draft.host(args.host());
         String role = role(env);
         boolean failClosedRuntime = "closed".equals(env.get("WARDEN_FAIL_MODE"));
 
@@ -210,6 +232,7 @@ public final class DispatchMain {
         Map<String, Object> fields = payload != null ? payload : new LinkedHashMap<>();
         String root = WorkspaceRoot.resolve(args.projectDir(), fields, env, caller.workingDir());
         String nativeEvent = args.nativeEvent() != null ? args.nativeEvent() : adapter.nativeEventOf(fields);
+        draft.at(root, nativeEvent, role);
 
         Manifest manifest;
         ProjectManifest.Resolution located;
@@ -220,32 +243,41 @@ public final class DispatchMain {
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()
                     + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0));
+            draft.ended("manifest_unusable", failClosedRuntime ? "closed" : "open", failClosedRuntime
+                    && nativeEvent != null && adapter.capability(nativeEvent).canBlock() ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
             return failRuntime(adapter, nativeEvent, failClosedRuntime, note);
         }
+        draft.manifest(manifest);
         EventName event = args.event() != null ? EventName.fromWire(args.event())
                 : nativeEvent == null ? null : manifest.canonicalEvent(args.host(), nativeEvent);
         if (event == null) {
             String what = args.event() != null ? "unknown event '" + args.event() + "'"
                     : nativeEvent == null ? "no event named (pass --native-event, or send hook_event_name)"
                     : "unknown event '" + nativeEvent + "' (not aliased for " + args.host() + " in the manifest)";
+            draft.ended("unknown_event", null, Verdict.Kind.ALLOW);
             return noOpinion(adapter, nativeEvent, "warden: " + what + "; nothing to do");
         }
         if (nativeEvent == null) {
             nativeEvent = event.wire();
         }
+        draft.event(event.wire(), nativeEvent);
         Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv(), located.scripts(),
                 caller.commandPrefix());
         if (payloadProblem != null) {
+            String problem = payloadProblem.substring(0, payloadProblem.indexOf(':'));
             if (adapter.capability(nativeEvent).canBlock() && dispatcher.hasFailClosedBlocker(args.host(), event, role)) {
+                draft.ended(problem, "closed", Verdict.Kind.BLOCK);
                 return adapter.render(nativeEvent, Verdict.block("event payload could not be read ("
                         + payloadProblem + ") and a fail_closed concern guards " + nativeEvent))
                         .withStderr("warden: " + payloadProblem + "; refused (fail_closed)");
             }
+            draft.ended(problem, "open", Verdict.Kind.ALLOW);
             return noOpinion(adapter, nativeEvent, "warden: " + payloadProblem + "; allowing");
         }
         HookEvent hookEvent = adapter.normalize(nativeEvent, event, payload, raw, root);
         Dispatcher.Result result = dispatcher.dispatch(hookEvent, role);
         HostResponse response = adapter.render(nativeEvent, result.verdict());
+        draft.ran(hookEvent, result, response);
         for (ConcernOutcome o : result.outcomes()) {
             if (o.note() != null) {
                 response = response.withStderr("warden: " + o.concern() + ": " + o.note());

@@ -36,6 +36,12 @@ public final class Training {
         try {
             Map<String, String> env = new HashMap<>(System.getenv());
             env.put("WARDEN_CACHE_DIR", cache.toString());
+            // Each event's cwd names its project, not the host's variables: training must not write
+            // the user's decision log or ledger.
+            for (String var : new String[] {"WARDEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR",
+                    "GEMINI_PROJECT_DIR"}) {
+                env.remove(var);
+            }
             env.put("XDG_STATE_HOME", cache.resolve("state").toString());
             String trusted = trustedProject(cache.resolve("trusted-project"), env).replace("\\", "\\\\")
                     .replace("\"", "\\\"");

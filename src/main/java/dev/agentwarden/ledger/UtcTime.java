@@ -5,12 +5,12 @@ package dev.agentwarden.ledger;
  * milliseconds. The dispatch path avoids {@code java.time} formatting, whose formatter tables cost
  * a cold JVM tens of milliseconds to build.
  */
-final class UtcTime {
+public final class UtcTime {
     private UtcTime() {
     }
 
     /** ISO-8601 with milliseconds, {@code 2026-05-04T10:00:00.000Z}, as {@code Instant.parse} reads it. */
-    static String iso(long epochMillis) {
+    public static String iso(long epochMillis) {
         long days = Math.floorDiv(epochMillis, 86_400_000L);
         long msOfDay = Math.floorMod(epochMillis, 86_400_000L);
         long[] ymd = civil(days);
@@ -26,7 +26,7 @@ final class UtcTime {
     }
 
     /** The month, {@code 2026-05}, which names the ledger segment. */
-    static String month(long epochMillis) {
+    public static String month(long epochMillis) {
         long[] ymd = civil(Math.floorDiv(epochMillis, 86_400_000L));
         StringBuilder sb = new StringBuilder(7);
         pad(sb, ymd[0], 4).append('-');

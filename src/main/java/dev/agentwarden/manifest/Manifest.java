@@ -15,10 +15,18 @@ import java.util.Map;
  * @param aliases       host → native event name → canonical event
  * @param concerns      concern name → spec
  * @param chains        host → canonical event wire name → role ("" is the default role) → names
+ * @param verbatimReasons the decision log records concern reasons as written
+ *                        ({@code decision_log: {reasons: verbatim}}), not only their hashes
  */
 public record Manifest(String source, String sourceSha256, Map<String, Map<String, EventName>> aliases,
                        Map<String, ConcernSpec> concerns,
-                       Map<String, Map<String, Map<String, List<String>>>> chains) {
+                       Map<String, Map<String, Map<String, List<String>>>> chains, boolean verbatimReasons) {
+
+    /** A manifest whose decision log keeps reasons as hashes only (the default). */
+    public Manifest(String source, String sourceSha256, Map<String, Map<String, EventName>> aliases,
+                    Map<String, ConcernSpec> concerns, Map<String, Map<String, Map<String, List<String>>>> chains) {
+        this(source, sourceSha256, aliases, concerns, chains, false);
+    }
 
     /** Role used when the session role is unset or not named in the manifest. */
     public static final String DEFAULT_ROLE = "";

@@ -43,6 +43,7 @@ final class ManifestCodec {
         });
         root.put("concerns", concerns);
         root.put("chains", m.chains());
+        root.put("decision_log_verbatim_reasons", m.verbatimReasons());
         return Json.write(root);
     }
 
@@ -82,7 +83,8 @@ final class ManifestCodec {
             }
             chains.put(host.getKey(), byEvent);
         }
-        return new Manifest(source, (String) root.get("source_sha256"), aliases, concerns, chains);
+        return new Manifest(source, (String) root.get("source_sha256"), aliases, concerns, chains,
+                Boolean.TRUE.equals(root.get("decision_log_verbatim_reasons")));
     }
 
     private static List<String> strings(Object list) {

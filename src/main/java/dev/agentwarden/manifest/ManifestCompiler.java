@@ -32,7 +32,7 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  */
 public final class ManifestCompiler {
     private static final List<String> TOP_LEVEL = List.of(
-            "schema_version", "concerns", "roles", "platforms", "native_event_aliases");
+            "schema_version", "concerns", "roles", "platforms", "native_event_aliases", "decision_log");
     private static final List<String> CONCERN_KEYS = List.of(
             "script", "args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
             "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies");
@@ -117,6 +117,7 @@ public final class ManifestCompiler {
         Map<String, Map<String, EventName>> aliases = readAliases(keys.get("native_event_aliases"));
         Map<String, Map<String, List<String>>> platforms = readPlatforms(keys.get("platforms"), concerns);
         checkNudgeRanks(concerns);
+        boolean verbatimReasons = readDecisionLog(keys.get("decision_log"));
 
         if (problems.stream().anyMatch(ManifestProblem::fatal)) {
             return new Result(null, List.copyOf(problems));
@@ -135,7 +136,37 @@ public final class ManifestCompiler {
             });
             chains.put(host, hostChains);
         });
-        return new Result(new Manifest(file, sha256, aliases, concerns, chains), List.copyOf(problems));
+        return new Result(new Manifest(file, sha256, aliases, concerns, chains, verbatimReasons),
+                List.copyOf(problems));
+    }
+
+    /** {@code decision_log: {reasons: hashed|verbatim}}; whether reasons are recorded as written. */
+    private boolean readDecisionLog(NodeTuple t) {
+        if (t == null) {
+            return false;
+        }
+        if (!(t.getValueNode() instanceof MappingNode m)) {
+            error(t.getValueNode(), "decision_log", "a mapping, e.g. {reasons: verbatim}", true);
+            return false;
+        }
+        Map<String, NodeTuple> keys = entries(m, "decision_log");
+        for (String k : keys.keySet()) {
+            if (!"reasons".equals(k)) {
+                error(keys.get(k).getKeyNode(), "decision_log." + k, "unknown decision_log key; known: reasons", true);
+            }
+        }
+        NodeTuple reasons = keys.get("reasons");
+        if (reasons == null) {
+            return false;
+        }
+        Object v = scalar(reasons.getValueNode());
+        if ("verbatim".equals(v)) {
+            return true;
+        }
+        if (!"hashed".equals(v)) {
+            error(reasons.getValueNode(), "decision_log.reasons", "'" + v + "' is not hashed or verbatim", true);
+        }
+        return false;
     }
 
     private void checkSchemaVersion(NodeTuple t) {

@@ -1,5 +1,7 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.decision.DecisionLog;
+import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
@@ -322,7 +324,7 @@ public final class WardenServer implements AutoCloseable {
             argv.add(projectDir);
         }
         HostResponse response = DispatchMain.respond(argv.toArray(String[]::new),
-                new ByteArrayInputStream(request.body()), env, clock);
+                new ByteArrayInputStream(request.body()), Caller.thisProcess(env), clock, DecisionLog.SERVE);
         byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
     }
@@ -347,7 +349,7 @@ public final class WardenServer implements AutoCloseable {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = DispatchMain.run(forward.argv().toArray(String[]::new), forward.stdin(body),
                 new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
-                forward.caller(own), clock);
+                forward.caller(own), clock, DecisionLog.RESIDENT);
         forwarded.incrementAndGet();
         int stdoutBytes = out.size();
         out.write(err.toByteArray());

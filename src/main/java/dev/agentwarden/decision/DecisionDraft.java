@@ -1,0 +1,87 @@
+package dev.agentwarden.decision;
+
+import dev.agentwarden.dispatch.Dispatcher;
+import dev.agentwarden.dispatch.Verdict;
+import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.manifest.Manifest;
+
+/**
+ * What one dispatch has established so far, filled in as it goes, so that every return (the
+ * chain's verdict or an early one) becomes one decision line ({@link DecisionLog#append}).
+ * Fields stay {@code null} until known; a draft without a project root is not written.
+ */
+public final class DecisionDraft {
+    final String transport;
+    final long epochMillis;
+    final long startNanos;
+    String host;
+    String root;
+    String nativeEvent;
+    String event;
+    String role;
+    Manifest manifest;
+    HookEvent hookEvent;
+    Dispatcher.Result result;
+    String downgrades;
+    Verdict.Kind verdict;
+    String failMode;
+    String problem;
+
+    /**
+     * @param transport   how the event reached this dispatch: {@link DecisionLog#OWN_JVM},
+     *                    {@link DecisionLog#RESIDENT} or {@link DecisionLog#SERVE}
+     * @param epochMillis when the dispatch began, from the injected clock
+     * @param startNanos  {@link System#nanoTime()} then, for the elapsed time
+     */
+    public DecisionDraft(String transport, long epochMillis, long startNanos) {
+        this.transport = transport;
+        this.epochMillis = epochMillis;
+        this.startNanos = startNanos;
+    }
+
+    public void host(String host) {
+        this.host = host;
+    }
+
+    /** The project root the state is written under, the native event when known, and the role. */
+    public void at(String root, String nativeEvent, String role) {
+        this.root = root;
+        this.nativeEvent = nativeEvent;
+        this.role = role;
+    }
+
+    public void manifest(Manifest manifest) {
+        this.manifest = manifest;
+    }
+
+    /** The canonical event ({@code pre_tool_use}) and the native one. */
+    public void event(String event, String nativeEvent) {
+        this.event = event;
+        this.nativeEvent = nativeEvent;
+    }
+
+    /**
+     * The chain ran: its result, and the adapter's rendering of the verdict before concern notes
+     * were added (whose stderr lines are the downgrades the adapter applied).
+     */
+    public void ran(HookEvent hookEvent, Dispatcher.Result result, HostResponse rendered) {
+        this.hookEvent = hookEvent;
+        this.result = result;
+        this.verdict = result.verdict().kind();
+        this.downgrades = rendered.stderr();
+    }
+
+    /**
+     * The dispatch ended before the chain, or instead of it.
+     *
+     * @param problem  a code: {@code manifest_unusable}, {@code payload_not_json}, {@code unknown_event}, ...
+     * @param failMode {@code open} or {@code closed} when the runtime fail mode decided, else {@code null}
+     * @param verdict  the verdict answered, or {@code null} to read it from the answer (a deny or block is a block)
+     */
+    public void ended(String problem, String failMode, Verdict.Kind verdict) {
+        this.problem = problem;
+        this.failMode = failMode;
+        this.verdict = verdict;
+    }
+}

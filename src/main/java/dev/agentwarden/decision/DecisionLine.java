@@ -1,0 +1,207 @@
+package dev.agentwarden.decision;
+
+import dev.agentwarden.concern.Decision;
+import dev.agentwarden.dispatch.ConcernOutcome;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.host.JsonSpans;
+import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonException;
+import dev.agentwarden.ledger.AgentRef;
+import dev.agentwarden.ledger.SubagentFields;
+import dev.agentwarden.ledger.UtcTime;
+import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.manifest.Sha256;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One decision as a line of JSON, format {@code v: 1} (README, "Decision log"). Every key is always
+ * present, {@code null} when it does not apply, in a fixed order. Nothing the host sent is written
+ * but its session id (as the ledger writes it), tool name and a SHA-256 of the tool input; reasons and notes are written
+ * only as hashes unless the manifest opts in ({@code decision_log: {reasons: verbatim}}).
+ *
+ * <p>Built on the dispatch path: a StringBuilder and Warden's JSON quoting, no reflection.
+ */
+public final class DecisionLine {
+    /** The format version, {@code v}; bumped only for a change a v1 reader would misread. */
+    public static final int VERSION = 1;
+    /** Longest verbatim reason or note kept; longer text is cut and marked. */
+    static final int MAX_TEXT_CHARS = 2000;
+
+    private DecisionLine() {
+    }
+
+    /** The line for {@code draft}, answered with {@code response}, ending with a newline. */
+    public static String build(DecisionDraft d, HostResponse response, long nowNanos) {
+        StringBuilder sb = new StringBuilder(512);
+        HookEvent e = d.hookEvent;
+        boolean verbatim = d.manifest != null && d.manifest.verbatimReasons();
+        sb.append("{\"v\":").append(VERSION);
+        field(sb, "ts", UtcTime.iso(d.epochMillis));
+        field(sb, "host", d.host);
+        field(sb, "event", d.event);
+        field(sb, "native_event", d.nativeEvent);
+        field(sb, "session_id", e == null ? null : SubagentFields.sessionLabel(e.sessionId()));
+        field(sb, "ref", e == null || e.agentId() == null || e.agentId().isEmpty() ? null : AgentRef.of(e.agentId()));
+        field(sb, "tool", e == null ? null : e.toolName());
+        field(sb, "tool_input_sha256", e == null ? null : toolInputSha256(e));
+        field(sb, "transport", d.transport);
+        sb.append(",\"manifest\":");
+        if (d.manifest == null) {
+            sb.append("null");
+        } else {
+            sb.append("{\"source\":");
+            Json.quote(sb, d.manifest.source());
+            sb.append(",\"sha256\":");
+            Json.quote(sb, d.manifest.sourceSha256());
+            sb.append('}');
+        }
+        field(sb, "role", d.role);
+        sb.append(",\"concerns\":");
+        concerns(sb, d, verbatim);
+        String emitted = Emitted.of(response);
+        field(sb, "verdict", d.verdict != null ? lower(d.verdict.name())
+                : "deny".equals(emitted) || "block".equals(emitted) ? "block" : "allow");
+        field(sb, "emitted", emitted);
+        sb.append(",\"downgrades\":");
+        downgrades(sb, d.downgrades, verbatim);
+        field(sb, "fail_mode", d.failMode);
+        field(sb, "problem", d.problem);
+        sb.append(",\"elapsed_us\":").append(Math.max(0, (nowNanos - d.startNanos) / 1000));
+        sb.append("}\n");
+        return sb.toString();
+    }
+
+    /** Every concern of the chain bound to the event, in order: those that ran, and those skipped with why. */
+    private static void concerns(StringBuilder sb, DecisionDraft d, boolean verbatim) {
+        if (d.result == null || d.manifest == null || d.hookEvent == null) {
+            sb.append("[]");
+            return;
+        }
+        HookEvent e = d.hookEvent;
+        List<ConcernOutcome> ran = d.result.outcomes();
+        List<ConcernSpec> bound = d.manifest.chain(e.host(), e.event(), d.role);
+        boolean refusalRetry = (e.event() == EventName.STOP || e.event() == EventName.SUBAGENT_STOP)
+                && e.payloadFlag("stop_hook_active");
+        sb.append('[');
+        int next = 0;
+        for (int i = 0; i < bound.size(); i++) {
+            ConcernSpec spec = bound.get(i);
+            if (i > 0) {
+                sb.append(',');
+            }
+            ConcernOutcome o = next < ran.size() && ran.get(next).concern().equals(spec.name()) ? ran.get(next++) : null;
+            sb.append("{\"name\":");
+            Json.quote(sb, spec.name());
+            field(sb, "posture", spec.posture().wire());
+            if (o == null) {
+                field(sb, "outcome", "skipped");
+                field(sb, "skipped", !spec.appliesToTool(e.toolName()) ? "tools_filter"
+                        : refusalRetry && spec.skipOnRefusalRetry() ? "refusal_retry" : "not_run");
+                sb.append(",\"effective\":null,\"would_block\":false,\"reason\":null,\"reason_sha256\":null"
+                        + ",\"note\":null,\"elapsed_us\":null}");
+                continue;
+            }
+            String outcome = outcome(o);
+            field(sb, "outcome", outcome);
+            sb.append(",\"skipped\":null");
+            field(sb, "effective", lower(o.effective().name()));
+            boolean wouldBlock = spec.posture() == Posture.SHADOW
+                    && (o.raw().decision() == Decision.BLOCK || o.raw().decision() == Decision.HALT
+                    || o.raw().decision() == Decision.ERROR && spec.failClosed());
+            sb.append(",\"would_block\":").append(wouldBlock);
+            String reason = o.raw().reason();
+            field(sb, "reason", verbatim ? cut(reason) : null);
+            field(sb, "reason_sha256", reason == null ? null : Sha256.hex(reason.getBytes(StandardCharsets.UTF_8)));
+            field(sb, "note", verbatim ? cut(o.note()) : null);
+            sb.append(",\"elapsed_us\":").append(o.durationMs() * 1000).append('}');
+        }
+        sb.append(']');
+    }
+
+    /** What the concern itself said: {@code allow|warn|block|halt|error|timeout}. */
+    static String outcome(ConcernOutcome o) {
+        Decision d = o.raw().decision();
+        if (d == Decision.ERROR) {
+            String r = o.raw().reason();
+            return r != null && r.startsWith("timeout") ? "timeout" : "error";
+        }
+        return lower(d.name());
+    }
+
+    /** The hex SHA-256 of the bytes of the payload's top-level {@code tool_input} value as received, or {@code null}. */
+    static String toolInputSha256(HookEvent e) {
+        if (e.toolInput() == null || e.rawPayload() == null) {
+            return null;
+        }
+        try {
+            JsonSpans.Value doc = JsonSpans.parse(e.rawPayload());
+            if (doc.kind() != JsonSpans.Kind.OBJECT) {
+                return null;
+            }
+            List<JsonSpans.Member> named = doc.named("tool_input");
+            if (named.isEmpty()) {
+                return null;
+            }
+            JsonSpans.Value v = named.get(named.size() - 1).value();
+            byte[] span = new byte[v.end() - v.start()];
+            System.arraycopy(e.rawPayload(), v.start(), span, 0, span.length);
+            return Sha256.hex(span);
+        } catch (JsonException unreadable) {
+            return null;
+        }
+    }
+
+    /**
+     * The adapter's downgrade notes, one string each; without verbatim reasons a note is cut before
+     * its first {@code ": "}, where a note quotes the verdict's reason.
+     */
+    private static void downgrades(StringBuilder sb, String stderr, boolean verbatim) {
+        sb.append('[');
+        if (stderr != null && !stderr.isEmpty()) {
+            int from = 0;
+            boolean first = true;
+            while (from <= stderr.length()) {
+                int nl = stderr.indexOf('\n', from);
+                int to = nl < 0 ? stderr.length() : nl;
+                if (to > from) {
+                    if (!first) {
+                        sb.append(',');
+                    }
+                    first = false;
+                    String line = stderr.substring(from, to);
+                    line = line.startsWith("warden: ") ? line.substring(8) : line;
+                    int quoted = line.indexOf(": ");
+                    Json.quote(sb, cut(verbatim || quoted < 0 ? line : line.substring(0, quoted)));
+                }
+                from = to + 1;
+            }
+        }
+        sb.append(']');
+    }
+
+    private static void field(StringBuilder sb, String key, String value) {
+        sb.append(",\"").append(key).append("\":");
+        if (value == null) {
+            sb.append("null");
+        } else {
+            Json.quote(sb, value);
+        }
+    }
+
+    private static String cut(String s) {
+        if (s == null || s.length() <= MAX_TEXT_CHARS) {
+            return s;
+        }
+        return s.substring(0, MAX_TEXT_CHARS) + " […]";
+    }
+
+    private static String lower(String s) {
+        return s.toLowerCase(Locale.ROOT);
+    }
+}

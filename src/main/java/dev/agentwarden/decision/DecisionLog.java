@@ -1,0 +1,74 @@
+package dev.agentwarden.decision;
+
+import dev.agentwarden.concern.Replay;
+import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.ledger.UtcTime;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The decision log: one line per dispatch in {@code .warden/state/decisions/<YYYY-MM>.jsonl}
+ * (month of the dispatch, UTC), under the project's state rules ({@link StateFiles}: no link
+ * followed, regular files only, nothing outside the project).
+ *
+ * <p>No lock: each line is written with one {@code write(2)} on a file opened {@code O_APPEND}. On
+ * a local file system the kernel moves to the end and writes as one step under the file's lock, so
+ * lines from any number of writers never interleave or overwrite one another (the ledger locks
+ * because it reads its tail to chain hashes; a decision line depends on nothing before it). A line
+ * is bounded (reasons cut at {@link DecisionLine#MAX_TEXT_CHARS}, a bounded chain), so one call
+ * writes it whole. Network file systems do not keep {@code O_APPEND} atomic; state there is
+ * unsupported. A reader skips a last line still being written (no newline yet).
+ *
+ * <p>A failed write never changes the answer: the response gets a stderr note instead.
+ * {@code WARDEN_DECISION_LOG=off} turns the log off; replay mode ({@code WARDEN_REPLAY=1}) writes
+ * no state, this log included.
+ */
+public final class DecisionLog {
+    /** Transport: {@code warden dispatch} in its own JVM (the launcher found no resident). */
+    public static final String OWN_JVM = "own_jvm";
+    /** Transport: forwarded by the launcher to the resident server ({@code /forward}). */
+    public static final String RESIDENT = "resident";
+    /** Transport: posted by a client to {@code warden serve} ({@code /dispatch}). */
+    public static final String SERVE = "serve";
+
+    private DecisionLog() {
+    }
+
+    /** The directory of the monthly segments of a project. */
+    public static Path dir(String root) {
+        return WorkspaceRoot.stateHome(root).resolve("state").resolve("decisions");
+    }
+
+    /**
+     * Appends the decision for {@code draft}, answered with {@code response}; returns the response,
+     * with a stderr note when the line could not be written. Never throws.
+     */
+    public static HostResponse append(DecisionDraft draft, HostResponse response, Map<String, String> env) {
+        if (draft.root == null || "off".equals(env.get("WARDEN_DECISION_LOG")) || Replay.active(env)) {
+            return response;
+        }
+        try {
+            String line = DecisionLine.build(draft, response, System.nanoTime());
+            write(draft.root, UtcTime.month(draft.epochMillis), line.getBytes(StandardCharsets.UTF_8));
+            return response;
+        } catch (IOException | RuntimeException e) {
+            return response.withStderr("warden: decision log not written (" + e.getMessage()
+                    + "); the hook answer is unchanged");
+        }
+    }
+
+    /** Appends one whole line to the segment of {@code month}. */
+    static void write(String root, String month, byte[] line) throws IOException {
+        Path project = Path.of(root);
+        Path file = dir(root).resolve(month + ".jsonl");
+        try (FileChannel ch = StateFiles.openAppend(project, file)) {
+            StateFiles.writeFully(ch, ByteBuffer.wrap(line), -1);
+        }
+    }
+}

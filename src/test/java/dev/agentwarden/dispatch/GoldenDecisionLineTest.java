@@ -1,0 +1,141 @@
+package dev.agentwarden.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.decision.DecisionLog;
+import dev.agentwarden.server.ForwardRequest;
+import dev.agentwarden.server.WardenServer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The golden corpus writes the same decision line, volatile fields masked, whichever transport
+ * carries the event: in-process as its own JVM would, forwarded to the resident server ({@code /forward}),
+ * and posted to {@code warden serve} ({@code /dispatch}); each line names its transport.
+ */
+class GoldenDecisionLineTest {
+    private static final String TOKEN = "golden-decisions-token";
+    private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
+        return GoldenCorpus.cases();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void decisionLine_everyTransport_isTheSame(GoldenCorpus.Case c) throws Exception {
+        String ownJvm;
+        try (GoldenCorpus.Project p = new GoldenCorpus.Project()) {
+            GoldenCorpus.runInProcess(c, p);
+            ownJvm = DecisionLines.only(p.dir);
+        }
+        assertThat(DecisionLines.transport(ownJvm)).isEqualTo(DecisionLog.OWN_JVM);
+
+        String resident;
+        try (GoldenCorpus.Project p = new GoldenCorpus.Project()) {
+            WardenServer server = WardenServer.startResident(TOKEN, "0".repeat(64), 1, Map.of(), GoldenCorpus.CLOCK);
+            try {
+                assertThat(forward(server.port(), forwardFrame(c, p))).startsWith("HTTP/1.1 200");
+            } finally {
+                server.close();
+            }
+            resident = DecisionLines.only(p.dir);
+        }
+        assertThat(DecisionLines.transport(resident)).isEqualTo(DecisionLog.RESIDENT);
+        assertThat(DecisionLines.masked(resident)).as("resident").isEqualTo(DecisionLines.masked(ownJvm));
+
+        if (c.event() == null) { // an HTTP hook's path names no canonical event (--event)
+            String serve;
+            try (GoldenCorpus.Project p = new GoldenCorpus.Project()) {
+                WardenServer server = WardenServer.start(0, null, GoldenCorpus.manifest().toString(), TOKEN, 1,
+                        p.env(c), GoldenCorpus.CLOCK);
+                try {
+                    String path = "/dispatch/" + c.host() + (c.nativeEvent() == null ? "" : "/" + c.nativeEvent());
+                    assertThat(post(server, path, c.stdin()).statusCode()).isEqualTo(200);
+                } finally {
+                    server.close();
+                }
+                serve = DecisionLines.only(p.dir);
+            }
+            assertThat(DecisionLines.transport(serve)).isEqualTo(DecisionLog.SERVE);
+            assertThat(DecisionLines.masked(serve)).as("serve").isEqualTo(DecisionLines.masked(ownJvm));
+        }
+    }
+
+    /**
+     * {@code POST /forward} as {@code bin/warden} speaks it: read the greeting, send, answer
+     * {@code 102 Processing} with {@code g}; returns the final status line.
+     */
+    private static String forward(int port, byte[] body) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(30_000);
+            java.io.InputStream in = socket.getInputStream();
+            assertThat(line(in)).startsWith(WardenServer.GREETING);
+            java.io.OutputStream out = socket.getOutputStream();
+            out.write(("POST /forward HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN
+                    + "\r\nContent-Length: " + body.length + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body);
+            out.flush();
+            String status = line(in);
+            if (status.startsWith("HTTP/1.1 102")) {
+                while (!line(in).isEmpty()) {
+                    // the interim response's headers
+                }
+                out.write('g');
+                out.flush();
+                status = line(in);
+            }
+            return status;
+        }
+    }
+
+    private static String line(java.io.InputStream in) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        int b;
+        while ((b = in.read()) >= 0 && b != '\n') {
+            if (b != '\r') {
+                sb.append((char) b);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static HttpResponse<byte[]> post(WardenServer server, String path, byte[] body) throws Exception {
+        return CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .header("Authorization", "Bearer " + TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    /** The launcher's frame: magic, working dir, each argument, each variable, NUL-terminated; then stdin. */
+    private static byte[] forwardFrame(GoldenCorpus.Case c, GoldenCorpus.Project p) {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        record(b, ForwardRequest.MAGIC);
+        record(b, "d" + p.dir);
+        for (String a : c.argv()) {
+            record(b, "a" + a);
+        }
+        for (Map.Entry<String, String> e : p.env(c).entrySet()) {
+            record(b, "e" + e.getKey() + "=" + e.getValue());
+        }
+        b.write(0);
+        b.writeBytes(c.stdin());
+        return b.toByteArray();
+    }
+
+    private static void record(ByteArrayOutputStream b, String r) {
+        b.writeBytes(r.getBytes(StandardCharsets.UTF_8));
+        b.write(0);
+    }
+
+}
