@@ -805,7 +805,7 @@ class ClaudeCodeE2EIT {
         assertThat(r.javaCalls()).as("bin/warden started its java (an event was not forwarded)").isEmpty();
         r.assertDeniedByWarden();
         assertThat(r.stopped()).as("the resident's own count: the PreToolUse hook was forwarded to it")
-                .matches("answered [1-9][0-9]* forwarded events");
+                .matches(SandboxResident.ANSWERED_FORWARDED);
         row.pass();
     }
 
@@ -880,7 +880,7 @@ class ClaudeCodeE2EIT {
         assertCompleted(r.run());
         assertThat(r.javaCalls()).as("bin/warden started its java (an event was not forwarded)").isEmpty();
         r.assertDeniedByWarden();
-        assertThat(r.stopped()).matches("answered [1-9][0-9]* forwarded events");
+        assertThat(r.stopped()).matches(SandboxResident.ANSWERED_FORWARDED);
         row.pass();
     }
 
@@ -893,7 +893,7 @@ class ClaudeCodeE2EIT {
         row.observed(r.result().map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + r.stopped());
         assertCompleted(r.run());
         assertThat(r.stopped()).as("the launcher connected, and sent nothing")
-                .matches("impostor accepted [1-9][0-9]* connections, received 0 bytes");
+                .matches(SandboxResident.IMPOSTOR_GOT_NOTHING);
         r.assertDeniedByWarden();
         row.pass();
     }
