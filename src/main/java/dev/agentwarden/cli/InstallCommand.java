@@ -21,6 +21,7 @@ import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,8 +50,8 @@ final class InstallCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "Print the settings that would be written; change nothing.")
     boolean dryRun;
 
-    @Option(names = "--project-dir", description = "Project root (default: current directory).")
-    Path projectDir;
+    @Mixin
+    CwdProjectOption project;
 
     @Option(names = "--manifest", description = "Manifest whose bindings to install (default: the one in force).")
     String manifestFile;
@@ -62,7 +63,7 @@ final class InstallCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Target target = Target.resolve(host, scope, projectDir, err);
+        Target target = Target.resolve(host, scope, project.root(), err);
         if (target == null) {
             return ExitCode.UNREADABLE.code();
         }
@@ -174,7 +175,7 @@ final class InstallCommand implements Callable<Integer> {
 
     /** Which settings file an install or uninstall edits. */
     record Target(String host, boolean user, Path settings, Path root) {
-        static Target resolve(String host, String scope, Path projectDir, PrintWriter err) {
+        static Target resolve(String host, String scope, Path root, PrintWriter err) {
             if (Hosts.unknown(host) != null) {
                 err.println("warden: " + Hosts.unknown(host));
                 return null;
@@ -195,7 +196,6 @@ final class InstallCommand implements Callable<Integer> {
                 }
                 user = true;
             }
-            Path root = (projectDir != null ? projectDir : Path.of("")).toAbsolutePath().normalize();
             Path settings;
             if (host.equals("codex")) {
                 settings = user ? codexHome().resolve("hooks.json") : root.resolve(".codex/hooks.json");

@@ -76,6 +76,19 @@ final class InventoryCommand implements Runnable {
             return new InventoryTaker(snapshotter, Clock.systemUTC())
                     .take(configs.servers(), ClientProfile.parse(capabilities), allowProject, host, turn);
         }
+
+        /** Stores {@code snapshot} unless {@code --no-store}; where it went, or null (a failure is noted on {@code err}). */
+        Path store(SnapshotStore store, InventorySnapshot snapshot, String command, PrintWriter err) {
+            if (noStore) {
+                return null;
+            }
+            try {
+                return store.write(snapshot);
+            } catch (IOException e) {
+                err.println("warden inventory " + command + ": not stored: " + e.getMessage());
+                return null;
+            }
+        }
     }
 
     static final class Hosts extends ArrayList<String> {
@@ -113,14 +126,7 @@ final class InventoryCommand implements Runnable {
                 err.println("warden inventory snapshot: " + e.getMessage());
                 return ExitCode.UNREADABLE.code();
             }
-            Path stored = null;
-            if (!take.noStore) {
-                try {
-                    stored = new SnapshotStore(project.stateHome()).write(snapshot);
-                } catch (IOException e) {
-                    err.println("warden inventory snapshot: not stored: " + e.getMessage());
-                }
-            }
+            Path stored = take.store(new SnapshotStore(project.stateHome()), snapshot, "snapshot", err);
             if (json.json) {
                 Map<String, Object> m = snapshot.toJson();
                 m.put("stored", stored == null ? null : stored.toString());
@@ -175,16 +181,21 @@ final class InventoryCommand implements Runnable {
             }
             InventoryDiff diff = InventoryDiff.between(before, after);
             if (json.json) {
-                Map<String, Object> m = new LinkedHashMap<>();
-                m.put("before", before.sha256());
-                m.put("after", after.sha256());
-                m.putAll(diff.toJson());
-                out.println(Json.write(m));
+                out.println(Json.write(diffJson(before, after, diff)));
             } else {
                 printDiff(out, before, after, diff);
             }
             return diff.empty() ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
         }
+    }
+
+    /** The diff as JSON: {@code before} and {@code after} hashes, then what was added, removed and changed. */
+    static Map<String, Object> diffJson(InventorySnapshot before, InventorySnapshot after, InventoryDiff diff) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("before", before.sha256());
+        m.put("after", after.sha256());
+        m.putAll(diff.toJson());
+        return m;
     }
 
     static void printDiff(PrintWriter out, InventorySnapshot before, InventorySnapshot after, InventoryDiff diff) {
@@ -241,14 +252,7 @@ final class InventoryCommand implements Runnable {
                 return ExitCode.UNREADABLE.code();
             }
             SnapshotStore store = new SnapshotStore(project.stateHome());
-            Path stored = null;
-            if (snapshotFile == null && !take.noStore) {
-                try {
-                    stored = store.write(snapshot);
-                } catch (IOException e) {
-                    err.println("warden inventory preflight: not stored: " + e.getMessage());
-                }
-            }
+            Path stored = snapshotFile == null ? take.store(store, snapshot, "preflight", err) : null;
             DriftVerdict verdict = DriftVerdict.classify(registration, snapshot);
             InventorySnapshot baseline = null;
             String baselineProblem = null;
@@ -277,12 +281,9 @@ final class InventoryCommand implements Runnable {
             m.put("taken_at", snapshot.takenAt());
             m.put("turn_index", snapshot.turnIndex());
             m.put("snapshot", stored != null ? stored.toString() : snapshotFile == null ? null : snapshotFile.toString());
-            if (baseline != null) {
-                Map<String, Object> diff = new LinkedHashMap<>();
-                diff.put("before", baseline.sha256());
-                diff.put("after", snapshot.sha256());
-                diff.putAll(InventoryDiff.between(baseline, snapshot).toJson());
-                m.put("diff", diff);
+            InventoryDiff diff = baseline == null ? null : InventoryDiff.between(baseline, snapshot);
+            if (diff != null) {
+                m.put("diff", diffJson(baseline, snapshot, diff));
             } else {
                 m.put("diff", null);
                 m.put("diff_unavailable", baselineProblem);
@@ -294,8 +295,8 @@ final class InventoryCommand implements Runnable {
                 for (String r : verdict.reasons()) {
                     out.println("  " + r);
                 }
-                if (baseline != null) {
-                    printDiff(out, baseline, snapshot, InventoryDiff.between(baseline, snapshot));
+                if (diff != null) {
+                    printDiff(out, baseline, snapshot, diff);
                 } else {
                     out.println("diff unavailable: " + baselineProblem);
                 }

@@ -87,13 +87,25 @@ final class LedgerCommand implements Runnable {
         }
     }
 
-    /** Where this project's anchor lives: in {@code anchors} when given, else in the user's state. */
-    static Path anchorFile(LedgerPaths paths, Path anchors) throws IOException {
-        Path file = LedgerAnchor.fileFor(paths.root().toRealPath(), System.getenv());
-        return anchors == null ? file : anchors.resolve(file.getFileName());
-    }
+    /** {@code --project-dir} and {@code --anchors}: the ledger a command reads and where its anchor lives. */
+    static final class AnchoredLedger {
+        @Mixin
+        ProjectDirOption project;
 
-    static final String ANCHORS_HELP = "Directory of anchors (default: ${XDG_STATE_HOME:-~/.local/state}/agent-warden/anchors).";
+        @Option(names = "--anchors", paramLabel = "DIR",
+                description = "Directory of anchors (default: ${XDG_STATE_HOME:-~/.local/state}/agent-warden/anchors).")
+        Path anchors;
+
+        LedgerPaths paths() {
+            return LedgerPaths.forRoot(project.root());
+        }
+
+        /** Where the anchor of {@code paths}' project lives: in {@code --anchors} when given, else in the user's state. */
+        Path anchorFile(LedgerPaths paths) throws IOException {
+            Path file = LedgerAnchor.fileFor(paths.root().toRealPath(), System.getenv());
+            return anchors == null ? file : anchors.resolve(file.getFileName());
+        }
+    }
 
     /** Checks the hash chain, the head and the anchor; exit 0 intact, 1 integrity errors. */
     @Command(name = "verify", description = "Check the ledger's hash chain: detects edited, deleted and reordered "
@@ -103,20 +115,17 @@ final class LedgerCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--anchors", paramLabel = "DIR", description = ANCHORS_HELP)
-        Path anchors;
+        @Mixin
+        AnchoredLedger ledger;
 
         @Mixin
         JsonOption output;
 
-        @Mixin
-        ProjectDirOption project;
-
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
-            LedgerPaths paths = LedgerPaths.forRoot(project.root());
-            LedgerVerifier.Report report = LedgerVerifier.verifyAnchored(paths, anchorFile(paths, anchors));
+            LedgerPaths paths = ledger.paths();
+            LedgerVerifier.Report report = LedgerVerifier.verifyAnchored(paths, ledger.anchorFile(paths));
             if (output.json) {
                 out.println(Json.write(report.toJson()));
             } else if (!report.present() && report.problems().isEmpty()) {
@@ -141,20 +150,17 @@ final class LedgerCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--anchors", paramLabel = "DIR", description = ANCHORS_HELP)
-        Path anchors;
+        @Mixin
+        AnchoredLedger ledger;
 
         @Mixin
         JsonOption output;
 
-        @Mixin
-        ProjectDirOption project;
-
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
-            LedgerPaths paths = LedgerPaths.forRoot(project.root());
-            Path file = anchorFile(paths, anchors);
+            LedgerPaths paths = ledger.paths();
+            Path file = ledger.anchorFile(paths);
             LedgerAnchor anchor;
             try {
                 LedgerAnchor previous = LedgerAnchor.read(file);

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,8 +27,8 @@ final class TrustCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--project-dir", description = "Project root (default: current directory).")
-    Path projectDir;
+    @Mixin
+    CwdProjectOption project;
 
     @Option(names = "--show", description = "Print what is trusted and whether it still matches; exit 1 if not.")
     boolean show;
@@ -43,7 +44,7 @@ final class TrustCommand implements Callable<Integer> {
             err.println("warden trust: --show and --revoke exclude each other");
             return ExitCode.UNREADABLE.code();
         }
-        Path root = (projectDir != null ? projectDir : Path.of("")).toAbsolutePath().normalize();
+        Path root = project.root();
         TrustStore store = TrustStore.forEnv(System.getenv());
         return (show ? show(store, root, out) : revoke ? revoke(store, root, out, err)
                 : trust(store, root, Clock.systemUTC(), out, err)).code();

@@ -3,10 +3,10 @@ package dev.agentwarden.cli;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,14 +23,14 @@ final class UninstallCommand implements Callable<Integer> {
     @Option(names = "--scope")
     String scope;
 
-    @Option(names = "--project-dir")
-    Path projectDir;
+    @Mixin
+    CwdProjectOption project;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        InstallCommand.Target target = InstallCommand.Target.resolve(host, scope, projectDir, err);
+        InstallCommand.Target target = InstallCommand.Target.resolve(host, scope, project.root(), err);
         if (target == null) {
             return ExitCode.UNREADABLE.code();
         }

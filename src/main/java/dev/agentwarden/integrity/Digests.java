@@ -34,17 +34,4 @@ public final class Digests {
         }
         return out;
     }
-
-    static boolean isSha256Hex(String s) {
-        if (s == null || s.length() != 64) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
-                return false;
-            }
-        }
-        return true;
-    }
 }

@@ -8,6 +8,7 @@ import dev.agentwarden.integrity.IntegrityEvent.PromptAttachStatus;
 import dev.agentwarden.integrity.IntegrityEvent.ReleaseVerdict;
 import dev.agentwarden.integrity.IntegrityEvent.SelectedAgentId;
 import dev.agentwarden.integrity.IntegrityEvent.TransportVerdict;
+import dev.agentwarden.manifest.Sha256;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -286,7 +287,7 @@ public final class EvidenceCodec {
         if (v == null) {
             return null;
         }
-        if (!(v instanceof String s) || !Digests.isSha256Hex(s)) {
+        if (!(v instanceof String s) || !Sha256.isHex(s)) {
             throw new IntegrityException("evidence_field_invalid", key + ": expected 64 lowercase hex digits");
         }
         return s;

@@ -3,6 +3,7 @@ package dev.agentwarden.integrity;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
+import dev.agentwarden.manifest.Sha256;
 import dev.agentwarden.release.Normalizations;
 import java.io.IOException;
 import java.io.InputStream;
@@ -190,7 +191,7 @@ public final class JsonFileReleaseStore implements ReleaseStore {
 
     private static String hex(Map<?, ?> entry, String key, String where) {
         String s = text(entry, key, where);
-        if (!Digests.isSha256Hex(s)) {
+        if (!Sha256.isHex(s)) {
             throw new IntegrityException("release_manifest_invalid", where + "." + key + ": expected 64 lowercase hex digits");
         }
         return s;

@@ -54,6 +54,20 @@ public final class Sha256 {
         return new String(out);
     }
 
+    /** Whether {@code s} is a SHA-256 as {@link #hex} writes it: 64 lower-case hex digits. */
+    public static boolean isHex(String s) {
+        if (s == null || s.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static void compress(int[] h, byte[] block, int[] w) {
         for (int i = 0; i < 16; i++) {
             w[i] = (block[4 * i] & 0xff) << 24 | (block[4 * i + 1] & 0xff) << 16

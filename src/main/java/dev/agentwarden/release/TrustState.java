@@ -7,6 +7,7 @@ import dev.agentwarden.io.UserState;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
+import dev.agentwarden.manifest.Sha256;
 import dev.agentwarden.release.TrustFailure.Untrusted;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -235,23 +236,10 @@ final class TrustState {
             throw TrustFailure.STATE_UNREADABLE.because(source + ": format " + format + " is not " + FORMAT);
         }
         String rootSha = format == FORMAT ? f.optionalString("root_sha256") : null;
-        if (rootSha != null && !isSha256Hex(rootSha)) {
+        if (rootSha != null && !Sha256.isHex(rootSha)) {
             throw TrustFailure.STATE_UNREADABLE.because(source + ": root_sha256 must be 64 lowercase hex digits"
                     + " (delete it to forget the trusted versions)");
         }
         return new Snapshot(f.positiveLong("root_version", 0), rootSha, f.positiveLong("manifest_version", 0));
-    }
-
-    private static boolean isSha256Hex(String s) {
-        if (s.length() != 64) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -4,17 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,17 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Execution(ExecutionMode.CONCURRENT)
 class DispatchBadInputIT {
-    private static GoldenCorpus.Project project;
-
-    @BeforeAll
-    static void createProject() throws IOException {
-        project = new GoldenCorpus.Project();
-    }
-
-    @AfterAll
-    static void deleteProject() throws IOException {
-        project.close();
-    }
+    @RegisterExtension
+    static final GoldenCorpus.Project project = new GoldenCorpus.Project();
 
     static Stream<Named<BadInputs.BadInput>> inputs() {
         return BadInputs.all();

@@ -11,10 +11,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -24,17 +23,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * bound is fail_closed, it is allowed with a note on stderr.
  */
 class DispatchBadInputTest {
-    private static GoldenCorpus.Project project;
-
-    @BeforeAll
-    static void createProject() throws IOException {
-        project = new GoldenCorpus.Project();
-    }
-
-    @AfterAll
-    static void deleteProject() throws IOException {
-        project.close();
-    }
+    @RegisterExtension
+    static final GoldenCorpus.Project project = new GoldenCorpus.Project();
 
     static Stream<Named<BadInputs.BadInput>> inputs() {
         return BadInputs.all();

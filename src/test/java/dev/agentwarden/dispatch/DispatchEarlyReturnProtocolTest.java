@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -36,13 +37,13 @@ class DispatchEarlyReturnProtocolTest {
     /** Released after the class, so that no reader thread stays blocked in the test JVM. */
     private static final CountDownLatch NEVER_CLOSED = new CountDownLatch(1);
 
-    private static GoldenCorpus.Project project;
+    @RegisterExtension
+    static final GoldenCorpus.Project project = new GoldenCorpus.Project();
     private static Path quietManifest;
     private static Path brokenManifest;
 
     @BeforeAll
     static void createProject() throws IOException {
-        project = new GoldenCorpus.Project();
         StringBuilder yaml = new StringBuilder("schema_version: 1\nconcerns: {}\nplatforms: {}\nnative_event_aliases:\n");
         for (String host : HOSTS) {
             yaml.append("  ").append(host).append(":\n");
@@ -59,7 +60,6 @@ class DispatchEarlyReturnProtocolTest {
     @AfterAll
     static void deleteProject() throws IOException {
         NEVER_CLOSED.countDown();
-        project.close();
     }
 
     /**

@@ -11,9 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A host that opens the hook's stdin and never closes it: the packaged jar, as a process, stops
@@ -21,17 +20,8 @@ import org.junit.jupiter.api.Test;
  * host's adapter. The test holds the pipe's write end open for the whole run.
  */
 class DispatchStdinDeadlineIT {
-    private static GoldenCorpus.Project project;
-
-    @BeforeAll
-    static void createProject() throws IOException {
-        project = new GoldenCorpus.Project();
-    }
-
-    @AfterAll
-    static void deleteProject() throws IOException {
-        project.close();
-    }
+    @RegisterExtension
+    static final GoldenCorpus.Project project = new GoldenCorpus.Project();
 
     @Test
     void dispatch_stdinNeverClosedWithFailClosedConcern_refusesThePreToolUse() throws Exception {

@@ -23,6 +23,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The golden dispatch corpus: {@code src/test/resources/golden/<host>/<case>.json} (a native event,
@@ -148,12 +151,17 @@ final class GoldenCorpus {
         return new Case(name, host, (String) input.get("native_event"), (String) input.get("event"), env, stdin, expected);
     }
 
-    /** A throwaway project: the corpus' process concern under {@code concerns/}, and a cache dir. */
-    static final class Project implements AutoCloseable {
-        final Path dir;
-        final Path cache;
+    /**
+     * A throwaway project: the corpus' process concern under {@code concerns/}, and a cache dir. A test
+     * class registers one with {@code @RegisterExtension static final}: it exists from before the
+     * class's {@code @BeforeAll} methods until after its {@code @AfterAll} methods.
+     */
+    static final class Project implements BeforeAllCallback, AfterAllCallback {
+        Path dir;
+        Path cache;
 
-        Project() throws IOException {
+        @Override
+        public void beforeAll(ExtensionContext context) throws IOException {
             dir = Files.createTempDirectory("warden-golden-project");
             cache = Files.createTempDirectory("warden-golden-cache");
             Path script = dir.resolve("concerns/golden-concern.sh");
@@ -172,7 +180,7 @@ final class GoldenCorpus {
         }
 
         @Override
-        public void close() throws IOException {
+        public void afterAll(ExtensionContext context) throws IOException {
             deleteTree(dir);
             deleteTree(cache);
         }

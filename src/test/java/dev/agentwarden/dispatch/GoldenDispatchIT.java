@@ -8,11 +8,10 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -23,17 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @Execution(ExecutionMode.CONCURRENT)
 class GoldenDispatchIT {
-    private static GoldenCorpus.Project project;
-
-    @BeforeAll
-    static void createProject() throws IOException {
-        project = new GoldenCorpus.Project();
-    }
-
-    @AfterAll
-    static void deleteProject() throws IOException {
-        project.close();
-    }
+    @RegisterExtension
+    static final GoldenCorpus.Project project = new GoldenCorpus.Project();
 
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
         return GoldenCorpus.cases();

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,14 +29,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  * match its expectation with stdout, stderr and exit code byte-identical to the in-process run.
  */
 class GoldenForwardIT {
-    private static GoldenCorpus.Project project;
+    @RegisterExtension
+    static final GoldenCorpus.Project project = new GoldenCorpus.Project();
     private static ResidentProcess resident;
     private static Path calls;
     private static Path java;
 
     @BeforeAll
     static void start() throws Exception {
-        project = new GoldenCorpus.Project();
         resident = ResidentProcess.start(project.cache, 600);
         calls = project.cache.resolve("java-calls");
         java = ResidentProcess.forbiddenJava(project.cache, calls);
@@ -45,7 +46,6 @@ class GoldenForwardIT {
     static void stop() throws Exception {
         resident.close();
         assertThat(Files.exists(resident.endpointFile())).as("endpoint withdrawn on stop").isFalse();
-        project.close();
     }
 
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {

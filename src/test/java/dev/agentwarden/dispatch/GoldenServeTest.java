@@ -14,8 +14,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -27,19 +27,14 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class GoldenServeTest {
     private static final String TOKEN = "golden-token";
-    private static GoldenCorpus.Project project;
+    @RegisterExtension
+    static final GoldenCorpus.Project project = new GoldenCorpus.Project();
     private static final Map<Map<String, String>, WardenServer> SERVERS = new HashMap<>();
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
-
-    @BeforeAll
-    static void createProject() throws IOException {
-        project = new GoldenCorpus.Project();
-    }
 
     @AfterAll
     static void stopServers() throws IOException {
         SERVERS.values().forEach(WardenServer::close);
-        project.close();
     }
 
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {

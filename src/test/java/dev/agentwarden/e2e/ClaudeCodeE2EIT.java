@@ -799,36 +799,13 @@ class ClaudeCodeE2EIT {
     void residentServer_answersEveryHook_noJvmStartsPerEvent(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "resident server answers the hook",
                 "bin/warden forwards the hook to the resident (its java may not start); Bash denied with Warden's reason");
-        E2eProject project = project(dir, row);
-        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
-        project.allowBash("touch resident-marker");
-        install(project);
-        SandboxResident resident = new SandboxResident(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")), dir);
-
-        ClaudeRun run;
-        String served;
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
-                Turn.tool("denied", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
-                Turn.text("FINAL: done")))) {
-            run = claude.run(project, server, "touch the marker", resident.hookEnv(), resident.inside());
-        } finally {
-            served = resident.stop();
-        }
-
-        row.timing(run);
-        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("denied");
-        String javaCalls = resident.javaCalls();
-        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + served
-                + "; JVM starts by bin/warden: " + (javaCalls.isEmpty() ? "none" : javaCalls.lines().count()));
-        assertCompleted(run);
-        assertThat(javaCalls).as("bin/warden started its java (an event was not forwarded)").isEmpty();
-        assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
-            assertThat(r.isError()).isTrue();
-            assertThat(r.content()).isEqualTo(SandboxResident.REASON);
-        });
-        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
-        assertThat(served).as("the resident's own count: the PreToolUse hook was forwarded to it")
-                .matches("answered [1-9][0-9]* forwarded events");
+        ResidentRun r = residentSession(dir, row, SandboxResident.Hostile.NONE);
+        r.observe(row);
+        assertCompleted(r.run());
+        assertThat(r.javaCalls()).as("bin/warden started its java (an event was not forwarded)").isEmpty();
+        r.assertDeniedByWarden();
+        assertThat(r.stopped()).as("the resident's own count: the PreToolUse hook was forwarded to it")
+                .matches(SandboxResident.ANSWERED_FORWARDED);
         row.pass();
     }
 
@@ -898,36 +875,12 @@ class ClaudeCodeE2EIT {
     void residentServer_portStalledByOtherConnections_bashStillDeniedByTheResident(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "resident port stalled by other connections",
                 "20 half-sent requests held on the resident's port all session; the hook is still forwarded; Bash denied");
-        E2eProject project = project(dir, row);
-        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
-        project.allowBash("touch resident-marker");
-        install(project);
-        SandboxResident resident = new SandboxResident(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")), dir,
-                SandboxResident.Hostile.STALLED);
-
-        ClaudeRun run;
-        String served;
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
-                Turn.tool("denied", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
-                Turn.text("FINAL: done")))) {
-            run = claude.run(project, server, "touch the marker", resident.hookEnv(), resident.inside());
-        } finally {
-            served = resident.stop();
-        }
-
-        row.timing(run);
-        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("denied");
-        String javaCalls = resident.javaCalls();
-        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + served
-                + "; JVM starts by bin/warden: " + (javaCalls.isEmpty() ? "none" : javaCalls.lines().count()));
-        assertCompleted(run);
-        assertThat(javaCalls).as("bin/warden started its java (an event was not forwarded)").isEmpty();
-        assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
-            assertThat(r.isError()).isTrue();
-            assertThat(r.content()).isEqualTo(SandboxResident.REASON);
-        });
-        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
-        assertThat(served).matches("answered [1-9][0-9]* forwarded events");
+        ResidentRun r = residentSession(dir, row, SandboxResident.Hostile.STALLED);
+        r.observe(row);
+        assertCompleted(r.run());
+        assertThat(r.javaCalls()).as("bin/warden started its java (an event was not forwarded)").isEmpty();
+        r.assertDeniedByWarden();
+        assertThat(r.stopped()).matches(SandboxResident.ANSWERED_FORWARDED);
         row.pass();
     }
 
@@ -936,33 +889,12 @@ class ClaudeCodeE2EIT {
     void staleEndpoint_portHeldByAnImpostor_impostorGetsNothing_bashDeniedByAJvm(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "stale resident endpoint, impostor on its port",
                 "the impostor (answers allow at once) receives no byte; the hook is answered by a JVM; Bash denied");
-        E2eProject project = project(dir, row);
-        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
-        project.allowBash("touch resident-marker");
-        install(project);
-        SandboxResident impostor = new SandboxResident(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")), dir,
-                SandboxResident.Hostile.IMPOSTOR);
-
-        ClaudeRun run;
-        String received;
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
-                Turn.tool("denied", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
-                Turn.text("FINAL: done")))) {
-            run = claude.run(project, server, "touch the marker", impostor.hookEnv(), impostor.inside());
-        } finally {
-            received = impostor.stop();
-        }
-
-        row.timing(run);
-        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("denied");
-        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + received);
-        assertCompleted(run);
-        assertThat(received).as("the launcher connected, and sent nothing").matches("impostor accepted [1-9][0-9]* connections, received 0 bytes");
-        assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
-            assertThat(r.isError()).isTrue();
-            assertThat(r.content()).isEqualTo(SandboxResident.REASON);
-        });
-        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
+        ResidentRun r = residentSession(dir, row, SandboxResident.Hostile.IMPOSTOR);
+        row.observed(r.result().map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + r.stopped());
+        assertCompleted(r.run());
+        assertThat(r.stopped()).as("the launcher connected, and sent nothing")
+                .matches(SandboxResident.IMPOSTOR_GOT_NOTHING);
+        r.assertDeniedByWarden();
         row.pass();
     }
 
@@ -981,6 +913,52 @@ class ClaudeCodeE2EIT {
         Command.Result r = project.installWarden(launcher, claude.baseEnv());
         assertThat(r.exitCode()).as("warden install --host claude: " + r.stdout() + r.stderr()).isZero();
         assertThat(project.claudeSettings()).containsKey("hooks");
+    }
+
+    /**
+     * A session whose one Bash call ({@code touch resident-marker}) the sandbox manifest denies, with a
+     * {@link SandboxResident} of the given kind on the resident's endpoint; stopped when the session ends.
+     */
+    private static ResidentRun residentSession(Path dir, E2eSummary.Row row, SandboxResident.Hostile hostile)
+            throws Exception {
+        E2eProject project = project(dir, row);
+        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
+        project.allowBash("touch resident-marker");
+        install(project);
+        SandboxResident resident = new SandboxResident(Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR")), dir, hostile);
+
+        ClaudeRun run;
+        String stopped;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
+                Turn.tool("denied", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")))) {
+            run = claude.run(project, server, "touch the marker", resident.hookEnv(), resident.inside());
+        } finally {
+            stopped = resident.stop();
+        }
+        row.timing(run);
+        return new ResidentRun(project, run, run.toolResult("denied"), stopped, resident.javaCalls());
+    }
+
+    /**
+     * What a {@link #residentSession} left: the run, the tool_result of its Bash call, what the sandbox
+     * resident said when stopped, and the JVM starts bin/warden made.
+     */
+    private record ResidentRun(E2eProject project, ClaudeRun run, Optional<ClaudeRun.ToolResultSeen> result,
+            String stopped, String javaCalls) {
+        void observe(E2eSummary.Row row) {
+            row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + stopped
+                    + "; JVM starts by bin/warden: " + (javaCalls.isEmpty() ? "none" : javaCalls.lines().count()));
+        }
+
+        /** The Bash call was denied with the sandbox manifest's reason, and did not run. */
+        void assertDeniedByWarden() {
+            assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
+                assertThat(r.isError()).isTrue();
+                assertThat(r.content()).isEqualTo(SandboxResident.REASON);
+            });
+            assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
+        }
     }
 
     private static ClaudeRun session(E2eProject project, String prompt, ModelScript script) throws IOException {

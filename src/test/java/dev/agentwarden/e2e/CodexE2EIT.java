@@ -274,33 +274,14 @@ class CodexE2EIT {
     void residentServer_answersTheHook_noJvmStartsPerEvent(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "resident server answers the hook",
                 "bin/warden forwards the hook to the resident (its java may not start); exec_command denied with Warden's reason");
-        E2eProject project = project(dir, row);
-        project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
-        install(project);
-        SandboxResident resident = new SandboxResident(Path.of(codex.baseEnv().get("WARDEN_CACHE_DIR")), dir);
-
-        Session run;
-        String served;
-        try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiResponsesApi(), ModelScript.of(
-                Turn.tool("denied", "exec_command", Map.of("cmd", "touch resident-marker")),
-                Turn.text("FINAL: done")))) {
-            run = new Session(codex.run(project, server, "touch the marker", resident.hookEnv(), resident.inside()), server);
-        } finally {
-            served = resident.stop();
-        }
-
-        Optional<String> output = run.toolOutput("denied");
-        String javaCalls = resident.javaCalls();
-        row.timing(run.process().millis(), run.firstModelCallMillis());
-        row.observed("output=" + output.orElse("(none)") + "; " + served + "; JVM starts by bin/warden: "
-                + (javaCalls.isEmpty() ? "none" : javaCalls.lines().count()));
-        assertThat(run.process().exitCode()).as(run.describe()).isZero();
-        assertThat(javaCalls).as("bin/warden started its java (an event was not forwarded)").isEmpty();
-        assertThat(output).as("function_call_output for the denied call: " + run.describe())
-                .hasValueSatisfying(o -> assertThat(o).contains(SandboxResident.REASON));
-        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
-        assertThat(served).as("the resident's own count: the PreToolUse hook was forwarded to it")
-                .matches("answered [1-9][0-9]* forwarded events");
+        ResidentRun r = residentSession(dir, row, SandboxResident.Hostile.NONE);
+        row.observed("output=" + r.output().orElse("(none)") + "; " + r.stopped() + "; JVM starts by bin/warden: "
+                + (r.javaCalls().isEmpty() ? "none" : r.javaCalls().lines().count()));
+        assertThat(r.run().process().exitCode()).as(r.run().describe()).isZero();
+        assertThat(r.javaCalls()).as("bin/warden started its java (an event was not forwarded)").isEmpty();
+        r.assertDeniedByWarden();
+        assertThat(r.stopped()).as("the resident's own count: the PreToolUse hook was forwarded to it")
+                .matches(SandboxResident.ANSWERED_FORWARDED);
         row.pass();
     }
 
@@ -310,32 +291,53 @@ class CodexE2EIT {
             throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "stale resident endpoint, impostor on its port",
                 "the impostor (answers allow at once) receives no byte; the hook is answered by a JVM; exec_command denied");
+        ResidentRun r = residentSession(dir, row, SandboxResident.Hostile.IMPOSTOR);
+        row.observed("output=" + r.output().orElse("(none)") + "; " + r.stopped());
+        assertThat(r.run().process().exitCode()).as(r.run().describe()).isZero();
+        assertThat(r.stopped()).as("the launcher connected, and sent nothing")
+                .matches(SandboxResident.IMPOSTOR_GOT_NOTHING);
+        r.assertDeniedByWarden();
+        row.pass();
+    }
+
+    /**
+     * A session whose one exec_command ({@code touch resident-marker}) the sandbox manifest denies, with
+     * a {@link SandboxResident} of the given kind on the resident's endpoint; stopped when the session ends.
+     */
+    private static ResidentRun residentSession(Path dir, E2eSummary.Row row, SandboxResident.Hostile hostile)
+            throws Exception {
         E2eProject project = project(dir, row);
         project.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
         install(project);
-        SandboxResident impostor = new SandboxResident(Path.of(codex.baseEnv().get("WARDEN_CACHE_DIR")), dir,
-                SandboxResident.Hostile.IMPOSTOR);
+        SandboxResident resident = new SandboxResident(Path.of(codex.baseEnv().get("WARDEN_CACHE_DIR")), dir, hostile);
 
         Session run;
-        String received;
+        String stopped;
         try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiResponsesApi(), ModelScript.of(
                 Turn.tool("denied", "exec_command", Map.of("cmd", "touch resident-marker")),
                 Turn.text("FINAL: done")))) {
-            run = new Session(codex.run(project, server, "touch the marker", impostor.hookEnv(), impostor.inside()), server);
+            run = new Session(codex.run(project, server, "touch the marker", resident.hookEnv(), resident.inside()), server);
         } finally {
-            received = impostor.stop();
+            stopped = resident.stop();
         }
-
         Optional<String> output = run.toolOutput("denied");
+        String javaCalls = resident.javaCalls();
         row.timing(run.process().millis(), run.firstModelCallMillis());
-        row.observed("output=" + output.orElse("(none)") + "; " + received);
-        assertThat(run.process().exitCode()).as(run.describe()).isZero();
-        assertThat(received).as("the launcher connected, and sent nothing")
-                .matches("impostor accepted [1-9][0-9]* connections, received 0 bytes");
-        assertThat(output).as("function_call_output for the denied call: " + run.describe())
-                .hasValueSatisfying(o -> assertThat(o).contains(SandboxResident.REASON));
-        assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
-        row.pass();
+        return new ResidentRun(project, run, output, stopped, javaCalls);
+    }
+
+    /**
+     * What a {@link #residentSession} left: the run, the output of its exec_command, what the sandbox
+     * resident said when stopped, and the JVM starts bin/warden made.
+     */
+    private record ResidentRun(E2eProject project, Session run, Optional<String> output, String stopped,
+            String javaCalls) {
+        /** The exec_command was denied with the sandbox manifest's reason, and did not run. */
+        void assertDeniedByWarden() {
+            assertThat(output).as("function_call_output for the denied call: " + run.describe())
+                    .hasValueSatisfying(o -> assertThat(o).contains(SandboxResident.REASON));
+            assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
+        }
     }
 
     record Session(Command.Result process, ScriptedModelServer server) {

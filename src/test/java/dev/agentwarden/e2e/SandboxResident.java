@@ -172,6 +172,12 @@ final class SandboxResident {
         return Files.exists(javaCalls) ? Files.readString(javaCalls).strip() : "";
     }
 
+    /** What {@link #stop} says of a resident that answered one forwarded event or more (a regex). */
+    static final String ANSWERED_FORWARDED = "answered [1-9][0-9]* forwarded events";
+
+    /** What {@link #stop} says of an impostor that was connected to and sent not one byte (a regex). */
+    static final String IMPOSTOR_GOT_NOTHING = "impostor accepted [1-9][0-9]* connections, received 0 bytes";
+
     /** Stops the resident and returns "answered N forwarded events" from its log (or what went wrong). */
     String stop() throws IOException, InterruptedException {
         if (hostile == Hostile.IMPOSTOR) {

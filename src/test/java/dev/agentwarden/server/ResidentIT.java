@@ -98,24 +98,38 @@ class ResidentIT {
 
     /** {@code conf/m.yaml}: one process concern that blocks with what it sees ($MARK, $HOME, $PWD). */
     private void writeProbeProject() throws IOException {
-        Path script = project.resolve("concerns/probe.sh");
+        writeOneConcernProject("probe", "echo \"probe MARK=$MARK HOME=${HOME:-unset} PWD=$PWD\"\nexit 1\n",
+                ", severity: blocking");
+    }
+
+    /**
+     * {@code conf/m.yaml}: the one process concern {@code name} (with {@code settings} after its script)
+     * on Claude's PreToolUse, running {@code concerns/<name>.sh}, a shell script of {@code body}.
+     */
+    private void writeOneConcernProject(String name, String body, String settings) throws IOException {
+        Path script = project.resolve("concerns/" + name + ".sh");
         Files.createDirectories(script.getParent());
-        Files.writeString(script, "#!/bin/sh\necho \"probe MARK=$MARK HOME=${HOME:-unset} PWD=$PWD\"\nexit 1\n");
+        Files.writeString(script, "#!/bin/sh\n" + body);
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
         Files.createDirectories(project.resolve("conf"));
         Files.writeString(project.resolve("conf/m.yaml"), """
                 schema_version: 1
                 concerns:
-                  probe:
-                    script: concerns/probe.sh
-                    severity: blocking
+                  %1$s: {script: concerns/%1$s.sh%2$s}
                 platforms:
                   claude:
-                    pre_tool_use: [probe]
+                    pre_tool_use: [%1$s]
                 native_event_aliases:
                   claude:
                     PreToolUse: pre_tool_use
-                """);
+                """.formatted(name, settings));
+    }
+
+    /** The forwarded answer is the one the launcher's own JVM gives: exit code, stdout and stderr. */
+    private static void assertSameAnswer(WardenProcess.Result forwarded, WardenProcess.Result own) {
+        assertThat(forwarded.exitCode()).isEqualTo(own.exitCode());
+        assertThat(forwarded.stdout()).isEqualTo(own.stdout());
+        assertThat(forwarded.stderr()).isEqualTo(own.stderr());
     }
 
     @Test
@@ -134,9 +148,7 @@ class ResidentIT {
 
             assertThat(forwarded.stdout()).contains(DENIED)
                     .contains("probe MARK=" + MARK + " HOME=" + tmp + " PWD=" + project);
-            assertThat(forwarded.exitCode()).isEqualTo(own.exitCode());
-            assertThat(forwarded.stdout()).isEqualTo(own.stdout());
-            assertThat(forwarded.stderr()).isEqualTo(own.stderr());
+            assertSameAnswer(forwarded, own);
         }
     }
 
@@ -179,9 +191,7 @@ class ResidentIT {
                         env(ResidentProcess.noJvm(forbiddenJava)), stdin, project);
                 WardenProcess.Result own = WardenProcess.runLauncher(List.of("dispatch", "--host", "claude"),
                         realJava("off"), stdin, project);
-                assertThat(forwarded.exitCode()).isEqualTo(own.exitCode());
-                assertThat(forwarded.stdout()).isEqualTo(own.stdout());
-                assertThat(forwarded.stderr()).isEqualTo(own.stderr());
+                assertSameAnswer(forwarded, own);
             }
             ResidentProcess.assertNoJvmStarted(calls);
         }
@@ -488,22 +498,7 @@ class ResidentIT {
 
     @Test
     void nulByteInAConcernsStderr_answeredByteForByte_concernRanOnce() throws Exception {
-        Path script = project.resolve("concerns/nul.sh");
-        Files.createDirectories(script.getParent());
-        Files.writeString(script, "#!/bin/sh\necho ran >> \"$(dirname \"$0\")/runs\"\nprintf 'bo\\000om' >&2\nexit 3\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
-        Files.createDirectories(project.resolve("conf"));
-        Files.writeString(project.resolve("conf/m.yaml"), """
-                schema_version: 1
-                concerns:
-                  nul: {script: concerns/nul.sh}
-                platforms:
-                  claude:
-                    pre_tool_use: [nul]
-                native_event_aliases:
-                  claude:
-                    PreToolUse: pre_tool_use
-                """);
+        writeOneConcernProject("nul", "echo ran >> \"$(dirname \"$0\")/runs\"\nprintf 'bo\\000om' >&2\nexit 3\n", "");
         Path runs = project.resolve("concerns/runs");
         try (ResidentProcess ignored = resident()) {
             WardenProcess.Result forwarded = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), PROBE_PAYLOAD,
@@ -512,9 +507,8 @@ class ResidentIT {
             assertThat(Files.readAllLines(runs)).as("runs of the concern").hasSize(1);
 
             WardenProcess.Result own = dispatch(realJava("off"), PROBE_PAYLOAD, "--manifest", "conf/m.yaml");
-            assertThat(forwarded.stderr()).contains("bo\0om").isEqualTo(own.stderr());
-            assertThat(forwarded.stdout()).isEqualTo(own.stdout());
-            assertThat(forwarded.exitCode()).isEqualTo(own.exitCode());
+            assertThat(forwarded.stderr()).contains("bo\0om");
+            assertSameAnswer(forwarded, own);
         }
     }
 
@@ -603,22 +597,9 @@ class ResidentIT {
 
     @Test
     void forwarded_concernGetsTheLaunchersUmaskNiceAndLimits_asItsOwnJvmWould() throws Exception {
-        Path script = project.resolve("concerns/attrs.sh");
-        Files.createDirectories(script.getParent());
-        Files.writeString(script, "#!/bin/sh\necho \"attrs umask=$(umask) stack=$(ulimit -s) nofile=$(ulimit -n) nice=$(nice)\"\nexit 1\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
-        Files.createDirectories(project.resolve("conf"));
-        Files.writeString(project.resolve("conf/m.yaml"), """
-                schema_version: 1
-                concerns:
-                  attrs: {script: concerns/attrs.sh, severity: blocking}
-                platforms:
-                  claude:
-                    pre_tool_use: [attrs]
-                native_event_aliases:
-                  claude:
-                    PreToolUse: pre_tool_use
-                """);
+        writeOneConcernProject("attrs",
+                "echo \"attrs umask=$(umask) stack=$(ulimit -s) nofile=$(ulimit -n) nice=$(nice)\"\nexit 1\n",
+                ", severity: blocking");
         try (ResidentProcess ignored = resident()) {
             String forwarded = underAttributes(env(ResidentProcess.noJvm(forbiddenJava)));
             ResidentProcess.assertNoJvmStarted(calls);
