@@ -156,9 +156,21 @@ final class GoldenCorpus {
      * class registers one with {@code @RegisterExtension static final}: it exists from before the
      * class's {@code @BeforeAll} methods until after its {@code @AfterAll} methods.
      */
-    static final class Project implements BeforeAllCallback, AfterAllCallback {
+    static final class Project implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
         Path dir;
         Path cache;
+
+        /** A project of its own, outside a test class's lifecycle (try-with-resources). */
+        static Project open() throws IOException {
+            Project p = new Project();
+            p.beforeAll(null);
+            return p;
+        }
+
+        @Override
+        public void close() throws IOException {
+            afterAll(null);
+        }
 
         @Override
         public void beforeAll(ExtensionContext context) throws IOException {

@@ -21,12 +21,12 @@ class GoldenDecisionLineIT {
     @MethodSource("cases")
     void decisionLine_jarProcess_matchesInProcess(GoldenCorpus.Case c) throws Exception {
         String jar;
-        try (GoldenCorpus.Project p = new GoldenCorpus.Project()) {
+        try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
             WardenProcess.run(List.of(), c.argv(), p.env(c), c.stdin(), p.dir);
             jar = DecisionLines.only(p.dir);
         }
         String inProcess;
-        try (GoldenCorpus.Project p = new GoldenCorpus.Project()) {
+        try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
             GoldenCorpus.runInProcess(c, p);
             inProcess = DecisionLines.only(p.dir);
         }

@@ -35,14 +35,14 @@ class GoldenDecisionLineTest {
     @MethodSource("cases")
     void decisionLine_everyTransport_isTheSame(GoldenCorpus.Case c) throws Exception {
         String ownJvm;
-        try (GoldenCorpus.Project p = new GoldenCorpus.Project()) {
+        try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
             GoldenCorpus.runInProcess(c, p);
             ownJvm = DecisionLines.only(p.dir);
         }
         assertThat(DecisionLines.transport(ownJvm)).isEqualTo(DecisionLog.OWN_JVM);
 
         String resident;
-        try (GoldenCorpus.Project p = new GoldenCorpus.Project()) {
+        try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
             WardenServer server = WardenServer.startResident(TOKEN, "0".repeat(64), 1, Map.of(), GoldenCorpus.CLOCK);
             try {
                 assertThat(forward(server.port(), forwardFrame(c, p))).startsWith("HTTP/1.1 200");
@@ -56,7 +56,7 @@ class GoldenDecisionLineTest {
 
         if (c.event() == null) { // an HTTP hook's path names no canonical event (--event)
             String serve;
-            try (GoldenCorpus.Project p = new GoldenCorpus.Project()) {
+            try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
                 WardenServer server = WardenServer.start(0, null, GoldenCorpus.manifest().toString(), TOKEN, 1,
                         p.env(c), GoldenCorpus.CLOCK);
                 try {
