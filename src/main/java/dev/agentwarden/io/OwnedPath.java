@@ -194,7 +194,7 @@ public final class OwnedPath {
     }
 
     /** The gid of this user's private group, or {@code -1} when it has none; read once per JVM. */
-    private static int privateGroup() {
+    public static int privateGroup() {
         int g = privateGid;
         if (g == UNKNOWN) {
             g = readPrivateGroup(currentUid(), Path.of("/etc/passwd"), Path.of("/etc/group"));
