@@ -1,6 +1,7 @@
 package dev.agentwarden.io;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -19,13 +20,18 @@ import java.util.Map;
  *   <li>every directory above it, up to {@code /}, is owned by the user or root and has no group or
  *       other write bit, unless it has the sticky bit (as {@code /tmp}: others cannot rename or
  *       remove an entry that is not theirs, and the entry below it is checked in turn);</li>
+ *   <li>a group write bit is allowed, as Debian's OpenSSH allows it for user-private groups (umask
+ *       002), when the group is the user's private group: the user's primary gid in
+ *       {@code /etc/passwd}, named as the user, with no member but the user in {@code /etc/group},
+ *       and the primary group of no other user;</li>
  *   <li>a symlink among those directories is allowed when owned by the user or root; then the
  *       directories of its real path are checked by the same rule as well.</li>
  * </ul>
  * Where the file system has no Unix attributes the check cannot be made and passes.
  *
  * <p>Cost: one {@code lstat} per path component (plus one per component of the real path when
- * a symlink is on the way), a few microseconds; the effective uid is read once per JVM.
+ * a symlink is on the way), a few microseconds; the effective uid is read once per JVM, and the
+ * user's private group once per JVM, only when a group write bit is seen.
  */
 public final class OwnedPath {
     private static final int TYPE_MASK = 0170000;
@@ -33,8 +39,14 @@ public final class OwnedPath {
     private static final int TYPE_FILE = 0100000;
     private static final int TYPE_LINK = 0120000;
     private static final int GROUP_OTHER_WRITE = 0022;
+    private static final int OTHER_WRITE = 0002;
+    /** Largest {@code /etc/passwd} or {@code /etc/group} read; a larger one gives no private group. */
+    private static final int MAX_ACCOUNT_FILE_BYTES = 16 * 1024 * 1024;
+    private static final int UNKNOWN = -2;
+    private static final int NONE = -1;
     private static final int STICKY = 01000;
     private static volatile int uid = -1;
+    private static volatile int privateGid = UNKNOWN;
 
     private OwnedPath() {
     }
@@ -69,7 +81,7 @@ public final class OwnedPath {
             if (owner != currentUid()) {
                 return absolute + " is owned by uid " + owner + ", not by this user (uid " + currentUid() + ")";
             }
-            if ((mode & GROUP_OTHER_WRITE) != 0) {
+            if (writableByOthers(mode, (Integer) own.get("gid"))) {
                 return absolute + " is writable by group or others (mode " + Integer.toOctalString(mode & 07777) + ")";
             }
             Path parent = absolute.getParent();
@@ -107,7 +119,7 @@ public final class OwnedPath {
         if ((mode & TYPE_MASK) == TYPE_LINK) {
             return null;
         }
-        if ((mode & GROUP_OTHER_WRITE) != 0 && (mode & STICKY) == 0) {
+        if ((mode & STICKY) == 0 && writableByOthers(mode, (Integer) a.get("gid"))) {
             return "directory " + dir + " is writable by group or others (mode "
                     + Integer.toOctalString(mode & 07777) + ")";
         }
@@ -173,10 +185,127 @@ public final class OwnedPath {
         }
     }
 
+    /** Whether {@code mode} lets anyone but this user write: an other write bit, or a group one for a group not the user's private group. */
+    private static boolean writableByOthers(int mode, int gid) {
+        if ((mode & GROUP_OTHER_WRITE) == 0) {
+            return false;
+        }
+        return (mode & OTHER_WRITE) != 0 || gid != privateGroup();
+    }
+
+    /** The gid of this user's private group, or {@code -1} when it has none; read once per JVM. */
+    public static int privateGroup() {
+        int g = privateGid;
+        if (g == UNKNOWN) {
+            g = readPrivateGroup(currentUid(), Path.of("/etc/passwd"), Path.of("/etc/group"));
+            privateGid = g;
+        }
+        return g;
+    }
+
+    /** {@link #privateGroup()} from the given account files; {@code -1} when either cannot be read. */
+    static int readPrivateGroup(int uid, Path passwdFile, Path groupFile) {
+        try {
+            return privateGroup(uid, new String(StateFiles.readAll(passwdFile, MAX_ACCOUNT_FILE_BYTES, true),
+                    StandardCharsets.UTF_8), new String(StateFiles.readAll(groupFile, MAX_ACCOUNT_FILE_BYTES, true),
+                    StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException unreadable) {
+            return NONE;
+        }
+    }
+
+    /**
+     * The private group of {@code uid} by {@code passwd} and {@code group} (their text): its primary
+     * gid when that group is named as the user, has no member but the user, and is no other
+     * account's primary group; else {@code -1}.
+     */
+    static int privateGroup(int uid, String passwd, String group) {
+        String wantedUid = Integer.toString(uid);
+        String name = null;
+        String gid = null;
+        for (int start = 0; start < passwd.length(); ) {
+            int end = lineEnd(passwd, start);
+            String line = passwd.substring(start, end);
+            start = end + 1;
+            if (name == null && wantedUid.equals(field(line, 2))) {
+                name = field(line, 0);
+                gid = field(line, 3);
+            }
+        }
+        if (name == null || name.isEmpty() || gid == null || gid.isEmpty()) {
+            return NONE;
+        }
+        for (int start = 0; start < passwd.length(); ) {
+            int end = lineEnd(passwd, start);
+            String line = passwd.substring(start, end);
+            start = end + 1;
+            if (gid.equals(field(line, 3)) && !name.equals(field(line, 0))) {
+                return NONE;
+            }
+        }
+        boolean named = false;
+        for (int start = 0; start < group.length(); ) {
+            int end = lineEnd(group, start);
+            String line = group.substring(start, end);
+            start = end + 1;
+            if (!gid.equals(field(line, 2))) {
+                continue;
+            }
+            if (!name.equals(field(line, 0)) || !onlyMember(field(line, 3), name)) {
+                return NONE;
+            }
+            named = true;
+        }
+        if (!named) {
+            return NONE;
+        }
+        try {
+            return Integer.parseInt(gid);
+        } catch (NumberFormatException notANumber) {
+            return NONE;
+        }
+    }
+
+    private static int lineEnd(String text, int start) {
+        int end = text.indexOf('\n', start);
+        return end < 0 ? text.length() : end;
+    }
+
+    /** The {@code index}th colon-separated field of {@code line}, or {@code null} when it has fewer. */
+    private static String field(String line, int index) {
+        int start = 0;
+        for (int i = 0; i < index; i++) {
+            int colon = line.indexOf(':', start);
+            if (colon < 0) {
+                return null;
+            }
+            start = colon + 1;
+        }
+        int end = line.indexOf(':', start);
+        return end < 0 ? line.substring(start).strip() : line.substring(start, end);
+    }
+
+    /** Whether a group's member list (comma-separated) names nobody but {@code name}. */
+    private static boolean onlyMember(String members, String name) {
+        if (members == null) {
+            return true;
+        }
+        for (int start = 0; start <= members.length(); ) {
+            int comma = members.indexOf(',', start);
+            int end = comma < 0 ? members.length() : comma;
+            String member = members.substring(start, end).strip();
+            if (!member.isEmpty() && !member.equals(name)) {
+                return false;
+            }
+            start = end + 1;
+        }
+        return true;
+    }
+
     /** uid and mode of {@code p} itself (a symlink is not followed), or {@code null} without Unix attributes. */
     private static Map<String, Object> attributes(Path p) throws IOException {
         try {
-            return Files.readAttributes(p, "unix:uid,mode", LinkOption.NOFOLLOW_LINKS);
+            return Files.readAttributes(p, "unix:uid,gid,mode", LinkOption.NOFOLLOW_LINKS);
         } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
             return null;
         }

@@ -2,6 +2,7 @@ package dev.agentwarden.manifest;
 
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.io.OwnedPath;
+import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,6 +28,10 @@ import java.util.Map;
  */
 public final class ManifestLoader {
     public static final String DEFAULT_SOURCE = "builtin:default-manifest.yaml";
+    /** Largest manifest read (1 MiB): a larger file, or one that is not a regular file, is refused unread. */
+    public static final int MAX_MANIFEST_BYTES = 1024 * 1024;
+    /** Largest compiled form read from the cache; a larger one is recompiled. */
+    static final int MAX_COMPILED_BYTES = 16 * 1024 * 1024;
 
     private ManifestLoader() {
     }
@@ -64,9 +69,19 @@ public final class ManifestLoader {
         return new Source(DEFAULT_SOURCE, DefaultManifest.YAML.getBytes(StandardCharsets.UTF_8));
     }
 
+    /**
+     * A manifest file's bytes: a regular file (a link is followed to one) of at most
+     * {@link #MAX_MANIFEST_BYTES}; a FIFO, device or directory is refused before it is opened.
+     *
+     * @throws IOException {@link dev.agentwarden.io.UnsafeFileException} when it is too large or not a regular file
+     */
+    public static byte[] readBytes(Path file) throws IOException {
+        return StateFiles.readAll(file, MAX_MANIFEST_BYTES, true);
+    }
+
     public static Source read(Path file) throws ManifestException {
         try {
-            return new Source(file.toString(), Files.readAllBytes(file));
+            return new Source(file.toString(), readBytes(file));
         } catch (IOException e) {
             ManifestProblem p = new ManifestProblem(file.toString(), 0, "", "cannot read: " + e.getMessage(),
                     ManifestProblem.Kind.ERROR, true);
@@ -97,7 +112,8 @@ public final class ManifestLoader {
             String problem = OwnedPath.problem(cacheFile);
             if (problem == null) {
                 try {
-                    return ManifestCodec.read(source.name(), Files.readString(cacheFile, StandardCharsets.UTF_8));
+                    return ManifestCodec.read(source.name(), new String(
+                            StateFiles.readAll(cacheFile, MAX_COMPILED_BYTES, false), StandardCharsets.UTF_8));
                 } catch (IOException | RuntimeException stale) {
                     // fall through to compile
                 }

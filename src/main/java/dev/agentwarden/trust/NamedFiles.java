@@ -3,10 +3,15 @@ package dev.agentwarden.trust;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.io.UnsafeFileException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -21,8 +26,10 @@ import java.util.Map;
 final class NamedFiles {
     /** Largest file hashed; a larger one cannot be trusted. */
     static final long MAX_BYTES = 64L * 1024 * 1024;
-    /** The hash of a file over {@link #MAX_BYTES}: never equal to a recorded one. */
+    /** The hash of a file over {@link #MAX_BYTES}: such a file never runs ({@link #unhashable}). */
     static final String TOO_LARGE = "too-large";
+    /** How the hash of a file that cannot be read starts: such a file never runs. */
+    static final String UNREADABLE = "unreadable: ";
     /** Files up to this size are hashed with {@link Sha256} (no security providers on dispatch). */
     static final int SMALL_BYTES = 64 * 1024;
 
@@ -47,7 +54,11 @@ final class NamedFiles {
         return files;
     }
 
-    /** Hex SHA-256 of {@code root/name} when it is a regular file, else {@link TrustRecord#ABSENT}. */
+    /**
+     * Hex SHA-256 of {@code root/name} when it is a regular file (a link is followed to one), else
+     * {@link TrustRecord#ABSENT}; {@link #TOO_LARGE} over {@link #MAX_BYTES}, told by its size
+     * before any byte is read. A FIFO or device is never opened.
+     */
     static String hashOrAbsent(Path root, String name) {
         Path file;
         try {
@@ -58,15 +69,26 @@ final class NamedFiles {
         if (!Files.isRegularFile(file)) {
             return TrustRecord.ABSENT;
         }
-        try (InputStream in = Files.newInputStream(file)) {
+        try (FileChannel ch = StateFiles.openRead(file, true)) {
+            if (ch.size() > MAX_BYTES) {
+                return TOO_LARGE;
+            }
+            InputStream in = Channels.newInputStream(ch);
             byte[] head = in.readNBytes(SMALL_BYTES + 1);
             if (head.length <= SMALL_BYTES) {
                 return Sha256.hex(head);
             }
             return largeHash(head, in);
+        } catch (NoSuchFileException | UnsafeFileException swappedSinceTheCheck) {
+            return TrustRecord.ABSENT;
         } catch (IOException e) {
-            return "unreadable: " + e.getMessage();
+            return UNREADABLE + e.getMessage();
         }
+    }
+
+    /** Whether {@code hash} says the file could not be hashed (too large, unreadable): never trusted. */
+    static boolean unhashable(String hash) {
+        return hash.equals(TOO_LARGE) || hash.startsWith(UNREADABLE);
     }
 
     /**

@@ -3,7 +3,8 @@ package dev.agentwarden.trust;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.manifest.Sha256;
-import java.nio.file.Files;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,11 @@ import java.util.Map;
  *       stderr;</li>
  *   <li>the scripts of a trusted manifest run only while they hash as trusted ({@link ScriptTrust}).</li>
  * </ul>
- * Cost on dispatch: the project root's real path, one small record read when one exists, and the
+ * The project's file is read only as a regular file (a link is followed to one) of at most
+ * {@link ManifestLoader#MAX_MANIFEST_BYTES}; one that is larger, a FIFO or device, or unreadable is
+ * untrusted, with the reason in the note.
+ *
+ * <p>Cost on dispatch: the project root's real path, one small record read when one exists, and the
  * SHA-256 of the manifest bytes.
  */
 public final class ProjectManifest {
@@ -41,7 +46,6 @@ public final class ProjectManifest {
             return new Resolution(ManifestLoader.read(Path.of(explicitFile)), ScriptTrust.ANY, notes);
         }
         Path file = Path.of(root, ".warden", "manifest.yaml");
-        boolean present = Files.isRegularFile(file);
         String realRoot = TrustStore.realRoot(root);
         TrustStore store = TrustStore.forEnv(env);
         TrustStore.Lookup trusted = store.lookup(realRoot);
@@ -49,18 +53,37 @@ public final class ProjectManifest {
             notes.add("warden: ignoring trust record: " + trusted.problem());
         }
         TrustRecord record = trusted.record();
-        if (present) {
-            ManifestLoader.Source read = ManifestLoader.read(file);
-            ManifestLoader.Source source = new ManifestLoader.Source(read.name(), read.bytes(), Sha256.hex(read.bytes()));
-            if (record != null && record.manifestSha256().equals(source.sha256())) {
-                return new Resolution(source, ScriptTrust.of(record, realRoot), notes);
+        byte[] bytes = null;
+        String unusable = null;
+        try {
+            bytes = ManifestLoader.readBytes(file);
+        } catch (NoSuchFileException absent) {
+            // no project manifest
+        } catch (IOException e) {
+            unusable = e.getMessage();
+        }
+        if (bytes != null) {
+            String sha = Sha256.hex(bytes);
+            if (record != null && record.manifestSha256().equals(sha)) {
+                return new Resolution(new ManifestLoader.Source(file.toString(), bytes, sha),
+                        ScriptTrust.of(record, realRoot), notes);
             }
-        } else if (record == null) {
+        } else if (record == null && unusable == null) {
             return new Resolution(ManifestLoader.builtinDefault(), ScriptTrust.ANY, notes);
         }
-        String what = TrustStore.PROJECT_MANIFEST + (present ? " is not trusted" : " is gone but was trusted");
-        String fix = present ? "run `warden trust` in " + realRoot : "run `warden trust --revoke` in " + realRoot
-                + " to drop it";
+        String what;
+        String fix;
+        if (unusable != null) {
+            what = TrustStore.PROJECT_MANIFEST + " is not trusted: " + unusable;
+            fix = "make it a regular file of at most " + ManifestLoader.MAX_MANIFEST_BYTES
+                    + " bytes, then run `warden trust` in " + realRoot;
+        } else if (bytes != null) {
+            what = TrustStore.PROJECT_MANIFEST + " is not trusted";
+            fix = "run `warden trust` in " + realRoot;
+        } else {
+            what = TrustStore.PROJECT_MANIFEST + " is gone but was trusted";
+            fix = "run `warden trust --revoke` in " + realRoot + " to drop it";
+        }
         if (record != null) {
             try {
                 byte[] lastTrusted = store.trustedManifest(record);

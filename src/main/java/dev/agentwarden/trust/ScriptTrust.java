@@ -53,6 +53,11 @@ public final class ScriptTrust {
     private String changed(String name, Path workspaceRoot, boolean script) {
         String trusted = files.get(name);
         String now = NamedFiles.hashOrAbsent(workspaceRoot, name);
+        if (NamedFiles.unhashable(now)) {
+            return "script_untrusted: " + name + (now.equals(NamedFiles.TOO_LARGE)
+                    ? " is over " + NamedFiles.MAX_BYTES + " bytes, more than Warden hashes, so it cannot be trusted"
+                    : " cannot be hashed (" + now + ")") + "; it does not run";
+        }
         if (trusted == null) {
             if (!script && now.equals(TrustRecord.ABSENT)) {
                 return null;

@@ -2,14 +2,16 @@ package dev.agentwarden.trust;
 
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.io.OwnedPath;
+import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.manifest.Sha256;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -22,7 +24,8 @@ import java.util.Set;
  * project real path in {@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden/trust/} (0700), as
  * {@code <key>.json} (the {@link TrustRecord}) beside {@code <key>.manifest.yaml}, a private copy
  * of the manifest as trusted, so the last trusted version can be compiled and kept in force after
- * the project's file changed. {@code <key>} is a 64-bit FNV-1a hash of the real path in hex.
+ * the project's file changed. {@code <key>} is the SHA-256 of the real path in hex (records named by the 64-bit FNV-1a key
+ * used before are not read: those projects must be trusted again).
  *
  * <p>A record or copy is read only when {@link OwnedPath} finds it private; the copy must still
  * hash to the record's manifest SHA-256.
@@ -80,16 +83,11 @@ public final class TrustStore {
     }
 
     /**
-     * 64-bit FNV-1a of the path's UTF-8 bytes, in hex: a file name, not a proof (the record names its
-     * project, and a record for another path is not used).
+     * SHA-256 of the path's UTF-8 bytes, in hex: no other path can be made to share a project's
+     * file names (the record still names its project, and a record for another path is not used).
      */
     private static String key(String realRoot) {
-        long h = 0xcbf29ce484222325L;
-        for (byte b : realRoot.getBytes(StandardCharsets.UTF_8)) {
-            h = (h ^ (b & 0xff)) * 0x100000001b3L;
-        }
-        String hex = Long.toHexString(h);
-        return "0000000000000000".substring(hex.length()) + hex;
+        return Sha256.hex(realRoot.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -141,12 +139,8 @@ public final class TrustStore {
         if (problem != null) {
             throw new TrustException(problem);
         }
-        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
-            byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);
-            if (bytes.length > MAX_FILE_BYTES) {
-                throw new TrustException(file + " is over " + MAX_FILE_BYTES + " bytes");
-            }
-            return bytes;
+        try {
+            return StateFiles.readAll(file, MAX_FILE_BYTES, false);
         } catch (IOException e) {
             throw new TrustException(file + " cannot be read: " + e.getMessage());
         }
@@ -162,17 +156,14 @@ public final class TrustStore {
     public TrustRecord trust(Path root, Clock clock) throws TrustException, ManifestException {
         String realRoot = realRoot(root.toString());
         Path manifestFile = Path.of(realRoot).resolve(PROJECT_MANIFEST);
-        if (!Files.isRegularFile(manifestFile)) {
-            throw new TrustException("no " + PROJECT_MANIFEST + " in " + realRoot + ": nothing to trust");
-        }
         byte[] bytes;
-        try (InputStream in = Files.newInputStream(manifestFile)) {
-            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+        try {
+            bytes = ManifestLoader.readBytes(manifestFile);
+        } catch (NoSuchFileException absent) {
+            throw new TrustException("no " + PROJECT_MANIFEST + " in " + realRoot + ": nothing to trust");
         } catch (IOException e) {
-            throw new TrustException(manifestFile + " cannot be read: " + e.getMessage());
-        }
-        if (bytes.length > MAX_FILE_BYTES) {
-            throw new TrustException(manifestFile + " is over " + MAX_FILE_BYTES + " bytes");
+            throw new TrustException(manifestFile + " cannot be trusted: " + e.getMessage()
+                    + " (a manifest must be a regular file of at most " + ManifestLoader.MAX_MANIFEST_BYTES + " bytes)");
         }
         String sha = Sha256.hex(bytes);
         ManifestCompiler.Result compiled = ManifestCompiler.compile(manifestFile.toString(),

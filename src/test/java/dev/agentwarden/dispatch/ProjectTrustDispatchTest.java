@@ -8,6 +8,9 @@ import dev.agentwarden.testing.InProcessDispatch;
 import dev.agentwarden.testing.MutableClock;
 import dev.agentwarden.testing.TestTrust;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -15,6 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -253,6 +257,79 @@ class ProjectTrustDispatchTest {
         assertThat(Files.exists(tmp.resolve("attacker-ran"))).isFalse();
         assertThat(r.stdout()).contains("\"permissionDecision\":\"deny\"");
         assertThat(r.stderr()).contains("owned by uid 65534");
+    }
+
+    /** Three gibibytes, held sparse: instant to make, far past any heap. */
+    private static final long HUGE = 3L * 1024 * 1024 * 1024;
+
+    private static void makeHuge(Path file) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.setLength(HUGE);
+        }
+    }
+
+    @Test
+    void dispatch_hugeUntrustedManifest_defaultStaysInForce_noVerifyDenied() throws IOException {
+        Path file = Files.createDirectories(project.resolve(".warden")).resolve("manifest.yaml");
+        makeHuge(file);
+
+        InProcessDispatch.Response r = dispatch.run("claude", NO_VERIFY);
+
+        assertThat(r.stdout()).as("the default's block-no-verify").contains("\"permissionDecision\":\"deny\"");
+        assertThat(r.stderr()).doesNotContain("OutOfMemoryError")
+                .contains("warden: .warden/manifest.yaml is not trusted: file_too_large")
+                .contains("using the default manifest");
+    }
+
+    @Test
+    void dispatch_hugeManifestAfterTrust_lastTrustedStaysInForce() throws IOException {
+        script("trusted");
+        manifest("", false);
+        dispatch.trust(project);
+        makeHuge(project.resolve(".warden/manifest.yaml"));
+
+        InProcessDispatch.Response r = dispatch.run("claude", DENIED_BY_PROJECT);
+
+        assertThat(r.stdout()).contains("PROJECT-DENY");
+        assertThat(r.stderr()).contains("is not trusted: file_too_large")
+                .contains("using the last trusted version (trusted 2026-01-01T00:00:00Z)");
+    }
+
+    @Test
+    void dispatch_fifoManifest_doesNotHang_defaultStaysInForceWithNote() throws Exception {
+        Path file = Files.createDirectories(project.resolve(".warden")).resolve("manifest.yaml");
+        Process mkfifo = new ProcessBuilder("mkfifo", file.toString()).start();
+        assertThat(mkfifo.waitFor(60, TimeUnit.SECONDS) && mkfifo.exitValue() == 0).as("mkfifo").isTrue();
+
+        InProcessDispatch.Response r = Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> dispatch.run("claude", NO_VERIFY), "dispatch blocked opening a FIFO manifest");
+
+        assertThat(r.stdout()).contains("\"permissionDecision\":\"deny\"");
+        assertThat(r.stderr()).contains("warden: .warden/manifest.yaml is not trusted: state_not_regular")
+                .contains("using the default manifest");
+    }
+
+    @Test
+    void dispatch_hugeExplicitManifest_isABrokenManifestNotOutOfMemory() throws IOException {
+        Path file = tmp.resolve("huge.yaml");
+        makeHuge(file);
+
+        InProcessDispatch.Response r = dispatch.run("claude", NO_VERIFY, "--manifest", file.toString());
+
+        assertThat(r.stderr()).doesNotContain("OutOfMemoryError").contains("file_too_large");
+    }
+
+    @Test
+    void dispatch_hugeTrustedScript_isRefusedNotRun() throws IOException {
+        script("huge");
+        makeHuge(project.resolve(".warden/concerns/run.sh"));
+        manifest("", false);
+        dispatch.trust(project);
+
+        InProcessDispatch.Response r = dispatch.run("claude", bash("ls"));
+
+        assertThat(ran("huge")).as("a script too large to hash ran as trusted").isFalse();
+        assertThat(r.stderr()).contains("script_untrusted: .warden/concerns/run.sh is over");
     }
 
     /**

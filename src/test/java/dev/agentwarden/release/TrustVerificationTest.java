@@ -12,6 +12,7 @@ import static dev.agentwarden.release.ReleaseFixture.statement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.canonical.Jcs;
+import dev.agentwarden.io.OwnedPath;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -569,12 +570,26 @@ class TrustVerificationTest {
             assertThat(fx.stateFile().getParent()).isEqualTo(tmp.resolve("user-state/agent-warden/release"));
         }
 
+        /** A group write bit counts only for a group other than the user's private one (OwnedPath): give it such a group. */
+        private void giveSharedGroup(Path target) throws Exception {
+            int privateGid = OwnedPath.privateGroup();
+            if ((Integer) Files.getAttribute(target, "unix:gid", LinkOption.NOFOLLOW_LINKS) != privateGid) {
+                return;
+            }
+            Assumptions.assumeTrue(OwnedPath.currentUid() == 0,
+                    "new files get this user's private group and only root can give them another");
+            Files.setAttribute(target, "unix:gid", privateGid == 1 ? 2 : 1, LinkOption.NOFOLLOW_LINKS);
+        }
+
         @ParameterizedTest
         @CsvSource({"file,rw-rw-rw-", "file,rw--w----", "directory,rwxrwxrwx", "directory,rwx-w----"})
         void verify_userFloorWritableByOthers_refusedAsUntrusted(String which, String mode) throws Exception {
             assertThat(verify(v5).trusted()).isTrue();
             Path target = which.equals("file") ? fx.stateFile() : fx.stateFile().getParent();
             Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(mode));
+            if (mode.charAt(7) != 'w') {
+                giveSharedGroup(target);
+            }
 
             Verification v = verify(v4);
 

@@ -3,6 +3,7 @@ package dev.agentwarden.trust;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.manifest.Sha256;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -33,5 +34,15 @@ class NamedFilesTest {
         assertThat(NamedFiles.hashOrAbsent(root, "nope.sh")).isEqualTo(TrustRecord.ABSENT);
         assertThat(NamedFiles.hashOrAbsent(root, "dir")).isEqualTo(TrustRecord.ABSENT);
         assertThat(NamedFiles.hashOrAbsent(root, "bad\0name")).isEqualTo(TrustRecord.ABSENT);
+    }
+
+    @Test
+    void hashOrAbsent_hugeSparseFile_isTooLargeWithoutReadingIt() throws Exception {
+        try (RandomAccessFile f = new RandomAccessFile(root.resolve("huge.sh").toFile(), "rw")) {
+            f.setLength(3L * 1024 * 1024 * 1024);
+        }
+
+        assertThat(NamedFiles.hashOrAbsent(root, "huge.sh")).isEqualTo(NamedFiles.TOO_LARGE);
+        assertThat(NamedFiles.unhashable(NamedFiles.TOO_LARGE)).isTrue();
     }
 }
