@@ -64,8 +64,8 @@ final class ProtectWarden implements Concern {
         } else if (parentName.equals(".codex") && file.equals("hooks.json")) {
             what = "Codex's hook settings";
         }
-        return what == null ? null : PREFIX + HookBypass.quote(path) + " is " + what + "; " + ASK_USER
-                + " (or to edit the file by hand)";
+        return what == null ? null : PREFIX + HookBypass.quote(path) + " is " + what
+                + "; ask the user to make the change themselves, in their own terminal";
     }
 
     private static Path resolve(String path, String cwd, Map<String, String> env) {
