@@ -4,6 +4,7 @@ import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.trust.TrustException;
 import dev.agentwarden.trust.TrustRecord;
 import dev.agentwarden.trust.TrustStore;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,6 +37,17 @@ final class TrustCommand implements Callable<Integer> {
     @Option(names = "--revoke", description = "Forget the project's trust: its manifest no longer takes effect.")
     boolean revoke;
 
+    @Option(names = "--yes", description = "Trust even when run with no terminal from inside an agent host's tool call.")
+    boolean yes;
+
+    /**
+     * Variables a host sets in the environment of the commands its agent runs: Claude Code's
+     * {@code CLAUDECODE=1} and {@code CLAUDE_CODE_ENTRYPOINT}, Codex's sandbox variables.
+     */
+    static final String[] HOST_MARKERS = {
+        "CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED", "CODEX_THREAD_ID",
+    };
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -44,10 +56,44 @@ final class TrustCommand implements Callable<Integer> {
             err.println("warden trust: --show and --revoke exclude each other");
             return ExitCode.UNREADABLE.code();
         }
+        String refusal = show || yes ? null : agentRefusal(WardenCli.env(spec), stdinIsTerminal());
+        if (refusal != null) {
+            err.println(refusal);
+            return ExitCode.UNREADABLE.code();
+        }
         Path root = project.root();
         TrustStore store = TrustStore.forEnv(System.getenv());
         return (show ? show(store, root, out) : revoke ? revoke(store, root, out, err)
                 : trust(store, root, Clock.systemUTC(), out, err)).code();
+    }
+
+    /**
+     * Why trusting must not go ahead: no terminal on standard input while a host's marker is in
+     * the environment, so an agent, not the user, is most likely running it; else {@code null}.
+     */
+    static String agentRefusal(Map<String, String> env, boolean stdinIsTerminal) {
+        if (stdinIsTerminal) {
+            return null;
+        }
+        for (String marker : HOST_MARKERS) {
+            String value = env.get(marker);
+            if (value != null && !value.isEmpty()) {
+                return "warden trust: refused: this looks like an agent's tool call (" + marker + " is set and standard"
+                        + " input is not a terminal), and trust is the user's decision. Run `warden trust` yourself in"
+                        + " your own terminal, or add --yes if you really mean to trust from a script.";
+            }
+        }
+        return null;
+    }
+
+    /** Whether standard input is a terminal ({@code /proc/self/fd/0} names a tty; else as {@link System#console()}). */
+    static boolean stdinIsTerminal() {
+        try {
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
+            return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console");
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return System.console() != null;
+        }
     }
 
     static ExitCode trust(TrustStore store, Path root, Clock clock, PrintWriter out, PrintWriter err) {

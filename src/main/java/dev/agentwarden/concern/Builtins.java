@@ -38,6 +38,19 @@ public final class Builtins {
         }
     };
 
+    private static final BuiltinDescriptor PROTECT_WARDEN = new BuiltinDescriptor("protect-warden",
+            List.of(), TOOL_DECISIONS) {
+        @Override
+        public Object parse(Map<String, Object> settings) {
+            return null;
+        }
+
+        @Override
+        public Concern create(Object settings) {
+            return new ProtectWarden();
+        }
+    };
+
     private static final BuiltinDescriptor DENY_PATTERN = new BuiltinDescriptor("deny-pattern",
             List.of(new BuiltinDescriptor.Setting("patterns", "list of {match: regex, reason: text}", "required")),
             Set.of()) {
@@ -131,7 +144,7 @@ public final class Builtins {
 
     /** Every built-in. */
     public static final List<BuiltinDescriptor> ALL = List.of(
-            BLOCK_NO_VERIFY, DENY_PATTERN, CONTEXT_NOTE, SUBAGENT_LEDGER, SPAWN_GUARD, INTEGRITY_ATTACH);
+            BLOCK_NO_VERIFY, PROTECT_WARDEN, DENY_PATTERN, CONTEXT_NOTE, SUBAGENT_LEDGER, SPAWN_GUARD, INTEGRITY_ATTACH);
 
     /** Every built-in concern name. */
     public static final List<String> NAMES = names();

@@ -59,6 +59,9 @@ final class HookBypass {
 
     private static final int MAX_QUOTED_CHARS = 60;
 
+    /** The most words one word's brace expansion may make before it counts as unknown. */
+    static final int MAX_BRACE_WORDS = 64;
+
     static final String PREFIX = "git hooks must not be skipped: ";
 
     /** Lower-case text whose presence, with an unanalysable part, refuses the command. */
@@ -125,7 +128,8 @@ final class HookBypass {
                     + " run git directly, without skipping hooks";
         }
         String mention = uncertainty == null ? null : mentionedBypass(lower);
-        if (mention == null && uncertainShortN && hasShortOptionN(lower)) {
+        if (mention == null && uncertainShortN && uncertainty != null && lower.contains("git")
+                && hasShortOptionN(lower)) {
             mention = "a -n option";
         }
         if (mention != null) {
@@ -205,12 +209,35 @@ final class HookBypass {
             if (c.words().isEmpty()) {
                 exported(c.assignments(), 0);
             } else {
-                run(c, c.words(), 0, c.words().size(), new ArrayList<>(c.assignments()), depth, false);
+                List<ShellWord> words = braceExpanded(c.words());
+                run(c, words, 0, words.size(), new ArrayList<>(c.assignments()), depth, false);
             }
             if (denial != null) {
                 return;
             }
         }
+    }
+
+    /**
+     * {@code words} with each brace expansion made as bash makes it ({@code -{n,a}} is {@code -n -a});
+     * a word that would make more than {@link #MAX_BRACE_WORDS} words stays one unknown word.
+     */
+    private static List<ShellWord> braceExpanded(List<ShellWord> words) {
+        List<ShellWord> out = null;
+        for (int k = 0; k < words.size(); k++) {
+            List<ShellWord> expanded = words.get(k).braceExpanded(MAX_BRACE_WORDS);
+            if (expanded != null && out == null) {
+                out = new ArrayList<>(words.subList(0, k));
+            }
+            if (out != null) {
+                if (expanded != null && out.size() + expanded.size() <= MAX_BRACE_WORDS * 4) {
+                    out.addAll(expanded);
+                } else {
+                    out.add(words.get(k));
+                }
+            }
+        }
+        return out == null ? words : out;
     }
 
     /**
@@ -302,6 +329,8 @@ final class HookBypass {
                 default:
                     if (isShell(base)) {
                         shell(c, w, i, to, env, depth, viaXargs);
+                    } else if (isInterpreter(base)) {
+                        interpreter(c, w, i, to, base);
                     } else if (gitName(base) != null) {
                         git(c, w, i + 1, to, env, depth, viaXargs, subcommandOf(gitName(base)));
                     } else {
@@ -522,7 +551,89 @@ final class HookBypass {
                 envScript(c.stdin(), env, depth);
             } else if (c.pipedInput()) {
                 unsure("a shell reads its script from a pipe");
+                uncertainShortN |= hypothetical == 0;
             }
+        }
+    }
+
+    /**
+     * An interpreter of another language ({@code python3 -c}, {@code perl -e}, {@code node -e}, …)
+     * whose program, given inline or as standard input, can run git in ways no shell reading
+     * shows. Refused when that program mentions git and an {@code -n}-like word or a bypass.
+     */
+    private void interpreter(SimpleCommand c, List<ShellWord> w, int i, int to, String base) {
+        boolean inline = false;
+        boolean scriptFile = false;
+        for (int j = i + 1; j < to && !inline && !scriptFile; j++) {
+            ShellWord a = w.get(j);
+            String t = a.text();
+            if (t.equals("--eval") || t.equals("--print") || t.equals("--command") || t.equals("-")) {
+                inline = !t.equals("-");
+                if (j + 1 < to && inline) {
+                    program(base, w.get(j + 1).text(), a.literal() && w.get(j + 1).literal());
+                }
+                scriptFile = !inline;
+            } else if (t.length() > 1 && t.charAt(0) == '-' && t.charAt(1) != '-') {
+                int at = programLetter(t);
+                if (at > 0) {
+                    inline = true;
+                    program(base, at + 1 < t.length() ? t.substring(at + 1) : j + 1 < to ? w.get(j + 1).text() : "",
+                            a.literal());
+                }
+            } else if (!t.startsWith("-")) {
+                scriptFile = true;
+            }
+        }
+        if (!inline && !scriptFile || (scriptFile && to > i + 1 && w.get(to - 1).text().equals("-"))) {
+            if (c.stdin() != null) {
+                program(base, c.stdin(), true);
+            } else if (c.pipedInput()) {
+                unsure("a " + base + " program read from a pipe");
+                uncertainShortN |= hypothetical == 0;
+            }
+        }
+    }
+
+    /** The index in a short option cluster of the letter whose value is a program ({@code -c}, {@code -e}, …), or -1. */
+    private static int programLetter(String cluster) {
+        for (int m = 1; m < cluster.length(); m++) {
+            if ("ceEr".indexOf(cluster.charAt(m)) >= 0) {
+                return m;
+            }
+        }
+        return -1;
+    }
+
+    private void program(String base, String text, boolean literal) {
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (!lower.contains("git")) {
+            if (!literal) {
+                unsure("a " + base + " program computed at run time");
+            }
+            return;
+        }
+        String mention = mentionedBypass(lower);
+        if (mention == null && hasShortOptionN(lower)) {
+            mention = "a -n option";
+        }
+        if (mention != null) {
+            deny(PREFIX + "the command is too indirect to check (a " + quote(base) + " program that runs git)"
+                    + " and mentions " + mention + "; run git directly, without skipping hooks");
+        } else if (!literal) {
+            unsure("a " + base + " program computed at run time");
+        }
+    }
+
+    private static boolean isInterpreter(String base) {
+        if (base.startsWith("python") || base.startsWith("pypy")) {
+            return true;
+        }
+        switch (base) {
+            case "perl": case "ruby": case "node": case "nodejs": case "deno": case "bun": case "php": case "lua":
+            case "luajit": case "tclsh": case "Rscript": case "osascript": case "pwsh": case "groovy": case "jshell":
+                return true;
+            default:
+                return false;
         }
     }
 
@@ -579,6 +690,7 @@ final class HookBypass {
                 j++;
                 if (!t.startsWith("-")) {
                     sub = "";
+                    uncertainShortN |= hypothetical == 0;
                 }
             } else if (!t.startsWith("-") || t.equals("-")) {
                 sub = t;
@@ -619,6 +731,10 @@ final class HookBypass {
             }
             return;
         }
+        if (sub.isEmpty()) {
+            computedSubcommand(w, j, to, depth, viaXargs);
+            return;
+        }
         GitOptionTable table = GitOptionTable.of(sub);
         if (table != null) {
             options(table, w, j, to, depth, viaXargs);
@@ -644,6 +760,24 @@ final class HookBypass {
     }
 
     /**
+     * The arguments after a git subcommand computed at run time ({@code git $(echo commit) -n}),
+     * read as commit's: a finding there refuses the command as too indirect to check.
+     */
+    private void computedSubcommand(List<ShellWord> w, int from, int to, int depth, boolean viaXargs) {
+        String before = denial;
+        String beforeComputed = computedDenial;
+        options(GitOptionTable.COMMIT, w, from, to, depth, viaXargs);
+        String lead = PREFIX + "the command is too indirect to check (the git subcommand is computed at run time,"
+                + " and if it is commit: ";
+        if (denial != null && denial != before) {
+            denial = lead + denial.substring(PREFIX.length()) + "); call git commit by name";
+        }
+        if (computedDenial != null && computedDenial != beforeComputed) {
+            computedDenial = lead + computedDenial.substring(PREFIX.length()) + ")";
+        }
+    }
+
+    /**
      * The arguments of a subcommand that can skip hooks, read as git reads them; the last
      * {@code --no-verify}/{@code --verify} word before {@code --} decides.
      */
@@ -654,9 +788,16 @@ final class HookBypass {
             ShellWord a = w.get(k);
             String t = a.text();
             if (!a.literal()) {
+                if (a.dynamic() && mayBeSkipOption(table, a.fixedPrefix())) {
+                    deny(PREFIX + "the command is too indirect to check (" + quote(a.fixedPrefix())
+                            + "… of git " + table.subcommand + " is completed at run time and may be "
+                            + (a.fixedPrefix().startsWith("--") || table.noVerifyShort() == 0 ? "--no-verify" : "-n")
+                            + "); write git's options out literally, without skipping hooks");
+                    continue;
+                }
                 unsure("an argument of git " + table.subcommand + " is " + (a.dynamic() ? "computed" : "a glob expanded")
                         + " at run time");
-                uncertainShortN |= table.noVerifyShort() != 0;
+                uncertainShortN |= table.noVerifyShort() != 0 && hypothetical == 0;
                 continue;
             }
             if (t.equals("--") || t.equals("--end-of-options")) {
@@ -708,6 +849,38 @@ final class HookBypass {
             unsure("xargs adds arguments to git " + table.subcommand + " from its input");
             uncertainShortN |= table.noVerifyShort() != 0;
         }
+    }
+
+    /**
+     * Whether an option word of which only {@code fixed} is known before run time may turn out to
+     * skip hooks: {@code -} or a short cluster whose known letters take no value (the next may be
+     * {@code n}), or {@code --} and the start of {@code no-verify}, or an exact skipping option
+     * with a computed value.
+     */
+    static boolean mayBeSkipOption(GitOptionTable table, String fixed) {
+        if (!fixed.startsWith("-")) {
+            return false;
+        }
+        if (fixed.startsWith("--")) {
+            int eq = fixed.indexOf('=');
+            if (eq >= 0) {
+                return table.resolve(fixed.substring(2, eq)).effect() == GitOptionTable.Effect.SKIPS_HOOKS;
+            }
+            return "no-verify".startsWith(fixed.substring(2));
+        }
+        if (table.noVerifyShort() == 0) {
+            return false;
+        }
+        for (int m = 1; m < fixed.length(); m++) {
+            char ch = fixed.charAt(m);
+            if (ch == table.noVerifyShort()) {
+                return true;
+            }
+            if (table.shortTakesValue(ch) || table.shortTakesOptionalValue(ch)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String flagReason(GitOptionTable table, String word, boolean exact) {

@@ -23,6 +23,15 @@ concerns:
     fail_closed: false
     tools: [Bash]
 
+  # Refuses tool calls that would change Warden's own trust or hooks (`warden trust`, `install`,
+  # `uninstall`; edits of its state and cache directories and of the hosts' hook settings files):
+  # the user makes those changes in their own terminal.
+  protect-warden:
+    script: builtin:protect-warden
+    posture: blocking
+    fail_closed: false
+    tools: [Bash, Write, Edit, MultiEdit, NotebookEdit]
+
   # Subagent lifecycle ledger: one hash-chained line per subagent start and stop under
   # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. Capture
   # only: never blocks, never warns, allows on every path (an unwritable disk included).
@@ -56,7 +65,7 @@ concerns:
 # Cowork runs the Claude Code CLI: same events, same chains (YAML anchors keep them one list).
 platforms:
   claude: &claude-chains
-    pre_tool_use: [block-no-verify, spawn-guard]
+    pre_tool_use: [block-no-verify, protect-warden, spawn-guard]
     subagent_start: [subagent-ledger]
     subagent_stop: [subagent-ledger]
   cowork: *claude-chains

@@ -235,7 +235,7 @@ final class ShellParser {
                     }
                     pos += 2;
                     substitution(depth);
-                    w.dynamic = true;
+                    w.markDynamic();
                     break;
                 case '\'':
                     w.quoted = true;
@@ -280,7 +280,7 @@ final class ShellParser {
         pos = Math.min(pos, end);
         String text = w.text.toString();
         boolean braceExpansion = brace && (text.indexOf(',') >= 0 || text.contains(".."));
-        return new ShellWord(text, w.dynamic, w.pattern || braceExpansion, w.quoted);
+        return new ShellWord(text, w.dynamic, w.dynamic ? w.prefix : text.length(), w.pattern || braceExpansion, w.quoted);
     }
 
     /** The inside of {@code "…"}, {@code pos} just past the opening quote. */
@@ -324,20 +324,20 @@ final class ShellParser {
         } else if (n == '(') {
             pos += 2;
             substitution(depth);
-            w.dynamic = true;
+            w.markDynamic();
         } else if (n == '{') {
             pos += 2;
             parameter(depth);
-            w.dynamic = true;
+            w.markDynamic();
         } else if (n == '_' || (n >= 'a' && n <= 'z') || (n >= 'A' && n <= 'Z')) {
             pos += 2;
             while (pos < end && isNameChar(s.charAt(pos))) {
                 pos++;
             }
-            w.dynamic = true;
+            w.markDynamic();
         } else if ((n >= '0' && n <= '9') || (n != 0 && "@*#?$!-".indexOf(n) >= 0)) {
             pos += 2;
-            w.dynamic = true;
+            w.markDynamic();
         } else {
             w.text.append('$');
             pos++;
@@ -387,7 +387,7 @@ final class ShellParser {
 
     /** A backtick substitution at {@code pos}: its body unescaped and parsed as a script of its own. */
     private void backtick(Word w, int depth) {
-        w.dynamic = true;
+        w.markDynamic();
         pos++;
         StringBuilder body = new StringBuilder();
         while (pos < end) {
@@ -501,8 +501,17 @@ final class ShellParser {
     private static final class Word {
         final StringBuilder text = new StringBuilder();
         boolean dynamic;
+        /** The length of {@link #text} when the first expansion was met. */
+        int prefix;
         boolean pattern;
         boolean quoted;
+
+        void markDynamic() {
+            if (!dynamic) {
+                prefix = text.length();
+            }
+            dynamic = true;
+        }
     }
 
     /** A here-document waiting for its body. */

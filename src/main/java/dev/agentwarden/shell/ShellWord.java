@@ -1,5 +1,8 @@
 package dev.agentwarden.shell;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One shell word after quote removal: its literal text, and whether the shell would change it
  * before running the command.
@@ -12,14 +15,19 @@ package dev.agentwarden.shell;
  */
 public final class ShellWord {
 
+    /** Longer words are not brace-expanded: finding their braces could take quadratic time. */
+    public static final int MAX_BRACE_WORD_CHARS = 1024;
+
     private final String text;
     private final boolean dynamic;
+    private final int fixedPrefix;
     private final boolean pattern;
     private final boolean quoted;
 
-    ShellWord(String text, boolean dynamic, boolean pattern, boolean quoted) {
+    ShellWord(String text, boolean dynamic, int fixedPrefix, boolean pattern, boolean quoted) {
         this.text = text;
         this.dynamic = dynamic;
+        this.fixedPrefix = fixedPrefix;
         this.pattern = pattern;
         this.quoted = quoted;
     }
@@ -31,6 +39,36 @@ public final class ShellWord {
     /** Whether an expansion makes the word's value unknown until run time. */
     public boolean dynamic() {
         return dynamic;
+    }
+
+    /**
+     * The literal text before the word's first expansion: all of {@link #text()} for a word with
+     * none; {@code "-"} for {@code -$x}, {@code "--author="} for {@code --author="$a"}.
+     */
+    public String fixedPrefix() {
+        return text.substring(0, fixedPrefix);
+    }
+
+    /**
+     * The words bash's brace expansion makes of this one ({@code -{n,a}} gives {@code -n} and
+     * {@code -a}; {@code {1..3}} gives three), or {@code null} when it has no brace expansion or
+     * would make more than {@code max} words. Every brace is taken as unquoted; a word that is
+     * also dynamic or has a glob keeps those marks.
+     */
+    public List<ShellWord> braceExpanded(int max) {
+        if (!pattern || text.indexOf('{') < 0 || text.length() > MAX_BRACE_WORD_CHARS) {
+            return null;
+        }
+        List<String> out = BraceExpansion.expand(text, max);
+        if (out == null || (out.size() == 1 && out.get(0).equals(text))) {
+            return null;
+        }
+        List<ShellWord> words = new ArrayList<>(out.size());
+        for (String t : out) {
+            boolean glob = t.indexOf('*') >= 0 || t.indexOf('?') >= 0 || t.indexOf('[') >= 0;
+            words.add(new ShellWord(t, dynamic, dynamic ? Math.min(fixedPrefix, t.length()) : t.length(), glob, quoted));
+        }
+        return words;
     }
 
     /** Whether an unquoted glob or brace expansion may turn the word into other words. */

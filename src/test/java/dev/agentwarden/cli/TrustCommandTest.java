@@ -133,4 +133,30 @@ class TrustCommandTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("--show and --revoke exclude each other");
     }
+
+    @Test
+    void trust_fromAgentToolCallWithoutTerminal_isRefusedUnlessYes() {
+        org.junit.jupiter.api.Assumptions.assumeFalse(TrustCommand.stdinIsTerminal(), "needs stdin that is not a terminal");
+        java.util.Map<String, String> env = java.util.Map.of("HOME", tmp.toString(),
+                "XDG_STATE_HOME", tmp.resolve("state").toString(), "CLAUDECODE", "1");
+        String[] args = {"trust", "--project-dir", project.toString()};
+
+        int refused = WardenCli.execute(args, out(), err(), env);
+
+        assertThat(refused).isEqualTo(2);
+        assertThat(err.toString()).contains("CLAUDECODE is set").contains("in your own terminal").contains("--yes");
+        assertThat(tmp.resolve("state/agent-warden/trust")).doesNotExist();
+
+        int trusted = WardenCli.execute(new String[] {"trust", "--yes", "--project-dir", project.toString()}, out(), err(), env);
+
+        assertThat(trusted).isZero();
+        assertThat(out.toString()).contains("trusted ");
+    }
+
+    @Test
+    void agentRefusal_needsBothAHostMarkerAndNoTerminal() {
+        assertThat(TrustCommand.agentRefusal(java.util.Map.of("CODEX_SANDBOX", "seatbelt"), false)).contains("CODEX_SANDBOX");
+        assertThat(TrustCommand.agentRefusal(java.util.Map.of("CLAUDECODE", "1"), true)).isNull();
+        assertThat(TrustCommand.agentRefusal(java.util.Map.of("HOME", "/home/dev"), false)).isNull();
+    }
 }

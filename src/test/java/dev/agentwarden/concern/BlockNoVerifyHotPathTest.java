@@ -24,6 +24,8 @@ class BlockNoVerifyHotPathTest {
         "dev/agentwarden/shell/ShellParser", "dev/agentwarden/shell/ShellParser$Word",
         "dev/agentwarden/shell/ShellParser$Heredoc", "dev/agentwarden/shell/ShellParser$Builder",
         "dev/agentwarden/shell/ShellWord", "dev/agentwarden/shell/SimpleCommand",
+        "dev/agentwarden/shell/BraceExpansion", "dev/agentwarden/concern/ProtectWarden",
+        "dev/agentwarden/concern/WardenSelfChange",
     };
 
     private static final String[] FORBIDDEN = {

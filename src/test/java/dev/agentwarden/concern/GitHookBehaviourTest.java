@@ -83,7 +83,19 @@ class GitHookBehaviourTest {
                 "gc() { git commit \"$@\"; }; gc -n -m x",
                 "gc() { git commit \"$@\"; }; gc -m x",
                 "git -c include.path=\"$WARDEN_CFG\" commit -m x",
-                "GIT_CONFIG_GLOBAL=\"$WARDEN_CFG\" git commit -m x").map(Arguments::of);
+                "GIT_CONFIG_GLOBAL=\"$WARDEN_CFG\" git commit -m x",
+                // Issue 10 F3.
+                "git commit -m x -{n,a}",
+                "x=n; git commit -$x -a -m y",
+                "git commit -m x -$(echo n)",
+                "git commit -m x -${N:-n}",
+                "git commit -m x -`echo n`",
+                "f() { git \"$@\"; }; f commit -n -m x",
+                "set -- commit -n -m x; git \"$@\"",
+                "git $(echo commit) -n -m x",
+                "echo \"git commit -n -m x\" | sh",
+                "git commit -m x -{q,v}",
+                "git commit -m \"$(echo -n x)\"").map(Arguments::of);
     }
 
     @ParameterizedTest(name = "{0}")
