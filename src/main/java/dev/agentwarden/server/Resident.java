@@ -85,8 +85,12 @@ public final class Resident {
     public static Resident start(Path dir, String key, Map<String, String> env, Clock clock) throws IOException {
         checkKey(key);
         requirePrivate(dir);
-        FileChannel channel = FileChannel.open(dir.resolve(key + ".lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+        Path lockFile = dir.resolve(key + ".lock");
+        if (Files.isSymbolicLink(lockFile)) {
+            throw new IOException("resident lock " + lockFile + " is a symlink; not opening it (remove it)");
+        }
+        FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -139,6 +143,9 @@ public final class Resident {
 
     /** Opens {@code file} for appending (created 0600), never through a symlink. */
     public static java.io.OutputStream openLog(Path file) throws IOException {
+        if (Files.isSymbolicLink(file)) {
+            throw new IOException("resident log " + file + " is a symlink; not writing through it (remove it)");
+        }
         return java.nio.channels.Channels.newOutputStream(Files.newByteChannel(file, java.util.Set.of(
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
                 java.nio.file.attribute.PosixFilePermissions.asFileAttribute(

@@ -878,8 +878,8 @@ class ResidentIT {
         Files.createSymbolicLink(dir.resolve(key + ".lock"), victim);
         Files.createSymbolicLink(dir.resolve(key + ".log"), victim);
 
-        assertThatRefused(() -> Resident.start(dir, key, Map.of(), java.time.Clock.systemUTC()), "");
-        assertThatRefused(() -> Resident.openLog(dir.resolve(key + ".log")).close(), "");
+        assertThatRefused(() -> Resident.start(dir, key, Map.of(), java.time.Clock.systemUTC()), "is a symlink");
+        assertThatRefused(() -> Resident.openLog(dir.resolve(key + ".log")).close(), "is a symlink");
         assertThat(Files.exists(victim, java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
     }
 
