@@ -1,10 +1,13 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.io.OwnedPath;
 import dev.agentwarden.manifest.CacheDir;
 import dev.agentwarden.manifest.Sha256;
 import dev.agentwarden.server.Resident;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -74,17 +77,29 @@ final class ResidentCommand implements Runnable {
         Where where;
         @Option(names = "--idle-exit", paramLabel = "SECONDS", description = "Stop after this long without a request (default: 1800).")
         long idleSeconds = Resident.DEFAULT_IDLE.toSeconds();
+        @Option(names = "--log", paramLabel = "FILE", description = {"Append what it reports to FILE (created 0600,"
+                + " never through a symlink) once its directory is found private, instead of to stdout."})
+        Path log;
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter shown = spec.commandLine().getOut();
             if (idleSeconds < 1) {
                 throw new IllegalArgumentException("--idle-exit must be at least 1 second, got " + idleSeconds);
             }
             if (where.dir == null) {
                 // bin/warden names the directory and creates it; a resident never recreates a given one
-                Files.createDirectories(where.dir());
+                OwnedPath.createPrivateDirectories(where.dir());
             }
+            if (log != null) {
+                // the refusal of a shared directory goes to stderr: nothing is written into it
+                Resident.requirePrivate(where.dir());
+                PrintStream logStream = new PrintStream(Resident.openLog(log), true, StandardCharsets.UTF_8);
+                System.setOut(logStream);
+                System.setErr(logStream);
+                shown = new PrintWriter(logStream, true);
+            }
+            PrintWriter out = shown;
             Resident resident = Resident.start(where.dir(), where.key(), System.getenv(), Clock.systemUTC());
             if (resident == null) {
                 out.println("warden resident: another resident already serves key " + where.key() + " in " + where.dir());

@@ -29,7 +29,10 @@ import java.util.Map;
  * the body within {@link #BODY_DEADLINE_MS} of the head and at most {@link #BODY_BYTES}; at most
  * {@link #PER_PEER} connections being read per peer user, and {@link #TOTAL} in all: a new
  * connection past either limit closes that user's (or anyone's) oldest connection whose head is
- * still incomplete, so a flood cannot shut out a client that sends its request at once.
+ * still incomplete, so a flood cannot shut out a client that sends its request at once. Accepting
+ * is cheap so that a flood does not fill the kernel's accept queue: every pending connection is
+ * accepted at once, one that its peer already closed is dropped unread, and the users behind the
+ * rest are resolved with one pass over the socket tables ({@link PeerUid#ofAll}).
  */
 final class Front implements Runnable {
     static final int HEAD_BYTES = 16 * 1024;
@@ -39,6 +42,8 @@ final class Front implements Runnable {
     static final int BODY_BYTES = 32 * 1024 * 1024;
     static final int PER_PEER = 32;
     static final int TOTAL = 512;
+    /** The most connections accepted before the front reads and serves again. */
+    static final int ACCEPT_BATCH = 4096;
     private static final long TICK_MS = 100;
 
     /** What the server decides at the two points where the front needs a decision. */
@@ -73,6 +78,8 @@ final class Front implements Runnable {
     private final int serverPort;
     private final Map<Integer, ArrayDeque<Conn>> byPeer = new HashMap<>();
     private final ArrayDeque<Conn> all = new ArrayDeque<>();
+    /** Where a new connection's first bytes are read before it is known to be worth a buffer of its own. */
+    private final ByteBuffer scratch = ByteBuffer.allocate(HEAD_BYTES);
     private volatile boolean stopping;
 
     Front(ServerSocketChannel listener, Gate gate) throws IOException {
@@ -104,7 +111,7 @@ final class Front implements Runnable {
                         continue;
                     }
                     if (key.isAcceptable()) {
-                        acceptAll();
+                        acceptAll(complete);
                     } else if (key.isReadable()) {
                         Conn c = (Conn) key.attachment();
                         if (read(c)) {
@@ -135,39 +142,92 @@ final class Front implements Runnable {
         }
     }
 
-    private void acceptAll() throws IOException {
+    /**
+     * Accepts every pending connection (up to {@link #ACCEPT_BATCH}), drops those whose peer has
+     * already closed, resolves the users behind the rest with one pass over the socket tables, and
+     * closes at once those the gate refuses. Cheap per connection, so that a flood of connections
+     * is taken off the kernel's queue faster than it fills.
+     */
+    private void acceptAll(List<Conn> complete) throws IOException {
+        List<SocketChannel> batch = new ArrayList<>();
+        List<ByteBuffer> early = new ArrayList<>();
+        List<InetSocketAddress> peers = new ArrayList<>();
         SocketChannel ch;
-        while ((ch = listener.accept()) != null) {
-            int uid = PeerUid.of((InetSocketAddress) ch.getRemoteAddress(), serverPort);
-            byte[] greeting = gate.greeting(uid);
-            if (greeting == null) {
-                ch.close();
-                continue;
-            }
-            ch.configureBlocking(false);
-            if (greeting.length > 0) {
-                ByteBuffer g = ByteBuffer.wrap(greeting);
-                ch.write(g);
-                if (g.hasRemaining()) {
+        while (batch.size() < ACCEPT_BATCH && (ch = listener.accept()) != null) {
+            ByteBuffer head = null;
+            InetSocketAddress peer;
+            try {
+                ch.configureBlocking(false);
+                // what arrived with the connection: a peer that already closed needs no answer
+                scratch.clear();
+                int n = ch.read(scratch);
+                if (n < 0) {
                     ch.close();
                     continue;
                 }
-            }
-            Conn c = new Conn(ch, uid, System.nanoTime());
-            ArrayDeque<Conn> mine = byPeer.computeIfAbsent(uid, u -> new ArrayDeque<>());
-            if (mine.size() >= PER_PEER) {
-                evictOldestIncomplete(mine);
-            }
-            if (all.size() >= TOTAL) {
-                evictOldestIncomplete(all);
-            }
-            if (mine.size() >= PER_PEER || all.size() >= TOTAL) {
-                ch.close();
+                if (n > 0) {
+                    head = ByteBuffer.allocate(HEAD_BYTES);
+                    head.put(scratch.flip());
+                }
+                peer = (InetSocketAddress) ch.getRemoteAddress();
+            } catch (IOException e) {
+                close(ch);
                 continue;
             }
-            mine.addLast(c);
-            all.addLast(c);
-            c.key = ch.register(selector, SelectionKey.OP_READ, c);
+            batch.add(ch);
+            early.add(head);
+            peers.add(peer);
+        }
+        if (batch.isEmpty()) {
+            return;
+        }
+        int[] uids = PeerUid.ofAll(peers, serverPort);
+        for (int i = 0; i < batch.size(); i++) {
+            admit(batch.get(i), uids[i], early.get(i), complete);
+        }
+    }
+
+    /** Greets or closes one accepted connection; {@code head} holds what it sent already, or is {@code null}. */
+    private void admit(SocketChannel ch, int uid, ByteBuffer head, List<Conn> complete) throws IOException {
+        byte[] greeting = gate.greeting(uid);
+        if (greeting == null) {
+            close(ch);
+            return;
+        }
+        if (greeting.length > 0) {
+            ByteBuffer g = ByteBuffer.wrap(greeting);
+            try {
+                ch.write(g);
+            } catch (IOException e) {
+                close(ch);
+                return;
+            }
+            if (g.hasRemaining()) {
+                close(ch);
+                return;
+            }
+        }
+        Conn c = new Conn(ch, uid, System.nanoTime(), head != null ? head : ByteBuffer.allocate(HEAD_BYTES));
+        ArrayDeque<Conn> mine = byPeer.computeIfAbsent(uid, u -> new ArrayDeque<>());
+        if (mine.size() >= PER_PEER) {
+            evictOldestIncomplete(mine);
+        }
+        if (all.size() >= TOTAL) {
+            evictOldestIncomplete(all);
+        }
+        if (mine.size() >= PER_PEER || all.size() >= TOTAL) {
+            if (mine.isEmpty()) {
+                byPeer.remove(uid);
+            }
+            close(ch);
+            return;
+        }
+        mine.addLast(c);
+        all.addLast(c);
+        c.key = ch.register(selector, SelectionKey.OP_READ, c);
+        // bytes that came with the connection may already be a whole request: no read event will say so
+        if (head != null && read(c)) {
+            complete.add(c);
         }
     }
 
@@ -406,14 +466,15 @@ final class Front implements Runnable {
         long acceptedAt;
         boolean draining;
         SelectionKey key;
-        ByteBuffer headBuffer = ByteBuffer.allocate(HEAD_BYTES);
+        ByteBuffer headBuffer;
         Head head;
         long headDoneAt;
         byte[] body;
         int filled;
 
-        Conn(SocketChannel channel, int uid, long acceptedAt) {
+        Conn(SocketChannel channel, int uid, long acceptedAt, ByteBuffer headBuffer) {
             this.channel = channel;
+            this.headBuffer = headBuffer;
             this.uid = uid;
             this.acceptedAt = acceptedAt;
         }

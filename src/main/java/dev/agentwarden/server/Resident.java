@@ -1,5 +1,6 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.io.OwnedPath;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -34,7 +35,8 @@ import java.util.concurrent.TimeoutException;
  *   <li>{@code <key>.starting}: the launcher's start marker, removed once the endpoint is written.
  * </ul>
  * The directory must exist: a resident never creates it, so one that starts while its directory is
- * being deleted fails instead of serving a directory no launcher looks in.
+ * being deleted fails instead of serving a directory no launcher looks in. It must be private
+ * ({@link #requirePrivate}), and the lock is opened without following a symlink.
  */
 public final class Resident {
     /** How long the server waits after the last request before it stops, unless told otherwise. */
@@ -82,11 +84,13 @@ public final class Resident {
      */
     public static Resident start(Path dir, String key, Map<String, String> env, Clock clock) throws IOException {
         checkKey(key);
-        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("resident directory " + dir + " does not exist (removed while the resident started?)");
+        requirePrivate(dir);
+        Path lockFile = dir.resolve(key + ".lock");
+        if (Files.isSymbolicLink(lockFile)) {
+            throw new IOException("resident lock " + lockFile + " is a symlink; not opening it (remove it)");
         }
-        FileChannel channel = FileChannel.open(dir.resolve(key + ".lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+        FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -119,6 +123,33 @@ public final class Resident {
             channel.close();
             throw e;
         }
+    }
+
+    /**
+     * Refuses a directory that is missing or not this user's alone by the {@link OwnedPath} rule:
+     * anyone who can write it could plant links that turn the resident's lock and log writes
+     * against this user, or files a launcher would trust.
+     */
+    public static void requirePrivate(Path dir) throws IOException {
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("resident directory " + dir + " does not exist (removed while the resident started?)");
+        }
+        String problem = OwnedPath.problem(dir);
+        if (problem != null) {
+            throw new IOException("resident directory " + dir + " is not private (" + problem
+                    + "); not serving from it; use a directory only this user can write (WARDEN_CACHE_DIR)");
+        }
+    }
+
+    /** Opens {@code file} for appending (created 0600), never through a symlink. */
+    public static java.io.OutputStream openLog(Path file) throws IOException {
+        if (Files.isSymbolicLink(file)) {
+            throw new IOException("resident log " + file + " is a symlink; not writing through it (remove it)");
+        }
+        return java.nio.channels.Channels.newOutputStream(Files.newByteChannel(file, java.util.Set.of(
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"))));
     }
 
     public WardenServer server() {

@@ -72,6 +72,8 @@ public final class WardenServer implements AutoCloseable {
     /** The line a resident sends first, before its proof. */
     public static final String GREETING = "warden-resident/2 ";
     private static final int QUEUE = 256;
+    /** The kernel's accept queue asked for; Linux caps it at net.core.somaxconn (4096 by default since 5.4). */
+    static final int BACKLOG = 65535;
     private static final String DISPATCH_ENDPOINT = "the endpoint is POST /dispatch/<host>/<NativeEvent>";
     private static final String FORWARD_ENDPOINT = "the endpoint is POST /forward";
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
@@ -155,7 +157,7 @@ public final class WardenServer implements AutoCloseable {
         }
         ServerSocketChannel listener = ServerSocketChannel.open(StandardProtocolFamily.INET);
         try {
-            listener.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), 1024);
+            listener.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), BACKLOG);
             WardenServer server = new WardenServer(listener, threads, token, proof, projectDir, manifest, env, clock);
             server.frontThread.start();
             return server;

@@ -673,6 +673,211 @@ class ResidentIT {
         return WardenProcess.run(List.of(), args, env(Map.of()), new byte[0], project);
     }
 
+    @Test
+    void connectToAFullAcceptQueue_launcherGivesUpAtItsDeadline_eventAnsweredByAJvm() throws Exception {
+        // a listener that never accepts, its queue (backlog 1) filled: a further connect blocks in SYN retries
+        List<java.nio.channels.SocketChannel> fillers = new ArrayList<>();
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            for (int i = 0; i < 8; i++) {
+                java.nio.channels.SocketChannel c = java.nio.channels.SocketChannel.open();
+                c.configureBlocking(false);
+                c.connect(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), full.getLocalPort()));
+                fillers.add(c);
+            }
+            writeEndpoint(full.getLocalPort(), "cd".repeat(32), ProcessHandle.current().pid(), "ab".repeat(32));
+
+            WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+
+            assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
+            assertThat(r.exitCode()).isZero();
+            assertThat(r.stderr()).contains("the resident's port accepted no connection within 2 s");
+        } finally {
+            for (java.nio.channels.SocketChannel c : fillers) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
+    void connectionFloodFromTheSameUser_dispatchStillAnsweredWithTheDeny() throws Exception {
+        try (ResidentProcess resident = resident()) {
+            Flood flood = new Flood(resident.endpoint().port());
+            Thread t = new Thread(flood, "flood");
+            t.start();
+            try {
+                flood.awaitConnections(2_000);
+                for (int i = 0; i < 3; i++) {
+                    WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+                    assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
+                    assertThat(r.exitCode()).isZero();
+                }
+            } finally {
+                flood.stop = true;
+                t.join(30_000);
+            }
+            assertThat(flood.opened).as("the flood ran").isGreaterThan(2_000);
+            assertThat(dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY).stdout())
+                    .as("the resident still serves after the flood").contains(DENIED);
+        }
+    }
+
+    @Test
+    void connectionFloodFromAnotherUser_dispatchStillAnsweredWithTheDeny() throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root to flood as uid 65534");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")), "needs /usr/bin/python3 for the flood");
+        Path script = tmp.resolve("flood.py");
+        Files.writeString(script, """
+                import socket, sys, time
+                port = int(sys.argv[1]); end = time.time() + float(sys.argv[2]); n = 0
+                print("started", flush=True)
+                while time.time() < end:
+                    try:
+                        s = socket.socket(); s.setblocking(False)
+                        try: s.connect(("127.0.0.1", port))
+                        except BlockingIOError: pass
+                        s.close(); n += 1
+                    except OSError: time.sleep(0.001)
+                print("conns", n, flush=True)
+                """);
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rw-r--r--"));
+        try (ResidentProcess resident = resident()) {
+            List<Process> floods = new ArrayList<>();
+            try {
+                for (int i = 0; i < 2; i++) {
+                    Process p = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                            "/usr/bin/python3", script.toString(), Integer.toString(resident.endpoint().port()), "20")
+                            .redirectErrorStream(true).start();
+                    started.add(p.toHandle());
+                    floods.add(p);
+                    assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
+                            .readLine()).isEqualTo("started");
+                }
+                for (int i = 0; i < 3; i++) {
+                    WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+                    assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
+                    assertThat(r.exitCode()).isZero();
+                }
+            } finally {
+                for (Process p : floods) {
+                    p.destroy();
+                    p.waitFor(30, TimeUnit.SECONDS);
+                }
+            }
+            assertThat(dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY).stdout())
+                    .as("the resident still serves after the flood").contains(DENIED);
+        }
+    }
+
+    /** Non-blocking connect and close as fast as it can, as a local user flooding the port would. */
+    private static final class Flood implements Runnable {
+        private final int port;
+        volatile boolean stop;
+        volatile long opened;
+
+        Flood(int port) {
+            this.port = port;
+        }
+
+        @Override
+        public void run() {
+            InetSocketAddress to = new InetSocketAddress(InetAddress.getLoopbackAddress(), port);
+            while (!stop) {
+                try (java.nio.channels.SocketChannel c = java.nio.channels.SocketChannel.open()) {
+                    c.configureBlocking(false);
+                    c.connect(to);
+                    opened++;
+                } catch (IOException e) {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+
+        void awaitConnections(long n) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WardenProcess.TIMEOUT_SECONDS);
+            while (opened < n && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    @Test
+    void sharedResidentDirectory_plantedLinks_notFollowed_noResidentUsed() throws Exception {
+        String key = ResidentProcess.jarKey();
+        Path dir = Files.createDirectories(ResidentProcess.dirFor(cache));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path victim = Files.writeString(tmp.resolve("victim-bashrc"), "mine\n");
+        Path newFile = tmp.resolve("victim-newfile");
+        Files.createSymbolicLink(dir.resolve(key + ".log"), victim);
+        Files.createSymbolicLink(dir.resolve(key + ".lock"), newFile);
+
+        WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+
+        assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
+        assertThat(r.stderr()).contains("resident directory " + dir + " is not this user's alone");
+        assertThat(Files.exists(dir.resolve(key + ".starting"))).as("no resident was started").isFalse();
+        assertThat(Files.readString(victim)).isEqualTo("mine\n");
+        assertThat(Files.exists(newFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThatRefused(() -> Resident.start(dir, key, Map.of(), java.time.Clock.systemUTC()), "is not private");
+        assertThat(Files.exists(newFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+    }
+
+    @Test
+    void residentDirectoryOfAnotherUser_withPlantedLinks_notUsedNotWrittenThrough() throws Exception {
+        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root to act as uid 65534");
+        String key = ResidentProcess.jarKey();
+        Path shared = tmp.resolve("S");
+        Files.createDirectories(shared);
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Process plant = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sh", "-c",
+                "mkdir -m 777 \"$0/resident\" && ln -s \"$1\" \"$0/resident/$2.log\" && ln -s \"$3\" \"$0/resident/$2.lock\"",
+                shared.toString(), tmp.resolve("victim-bashrc").toString(), key, tmp.resolve("victim-newfile").toString())
+                .redirectErrorStream(true).start();
+        assertThat(plant.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(plant.exitValue()).as(new String(plant.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).isZero();
+        Path victim = Files.writeString(tmp.resolve("victim-bashrc"), "mine\n");
+        Map<String, String> env = new LinkedHashMap<>(realJava("auto"));
+        env.put("WARDEN_CACHE_DIR", shared.toString());
+
+        WardenProcess.Result r = dispatch(env, DENY);
+
+        assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
+        assertThat(r.stderr()).contains("is not this user's alone");
+        assertThat(Files.readString(victim)).isEqualTo("mine\n");
+        assertThat(Files.exists(tmp.resolve("victim-newfile"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+        assertThatRefused(() -> Resident.start(shared.resolve("resident"), key, Map.of(), java.time.Clock.systemUTC()),
+                "is owned by uid 65534");
+    }
+
+    @Test
+    void lockOrLogPlantedAsSymlinkInAPrivateDirectory_notFollowed() throws Exception {
+        String key = ResidentProcess.jarKey();
+        Path dir = Files.createDirectories(ResidentProcess.dirFor(cache));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+        Path victim = tmp.resolve("victim-newfile");
+        Files.createSymbolicLink(dir.resolve(key + ".lock"), victim);
+        Files.createSymbolicLink(dir.resolve(key + ".log"), victim);
+
+        assertThatRefused(() -> Resident.start(dir, key, Map.of(), java.time.Clock.systemUTC()), "is a symlink");
+        assertThatRefused(() -> Resident.openLog(dir.resolve(key + ".log")).close(), "is a symlink");
+        assertThat(Files.exists(victim, java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+    }
+
+    private interface Action {
+        void run() throws Exception;
+    }
+
+    private static void assertThatRefused(Action action, String message) {
+        try {
+            action.run();
+        } catch (Exception e) {
+            assertThat(e).isInstanceOf(IOException.class).hasMessageContaining(message);
+            return;
+        }
+        throw new AssertionError("expected a refusal containing '" + message + "'");
+    }
+
     /** An endpoint file naming {@code pid} with its true start time. */
     private void writeEndpoint(int port, String token, long pid, String proof) throws IOException {
         writeEndpoint(port, token, pid, proof, ProcessIdentity.startTicks(pid));
