@@ -38,13 +38,14 @@ class ManifestCliIT {
         List<String> lines = canonical.stdout().lines().toList();
         assertThat(lines.get(0)).isEqualTo("manifest: " + golden());
         assertThat(lines.get(1)).isEqualTo("host: claude  event: pre_tool_use  role: (default)");
-        assertThat(lines.subList(2, lines.size())).hasSize(7).satisfies(chain -> {
+        assertThat(lines.subList(2, lines.size())).hasSize(8).satisfies(chain -> {
             assertThat(chain.get(0)).startsWith(" 1. no-verify").contains("blocking").contains("builtin:block-no-verify")
                     .contains("tools=[Bash]");
-            assertThat(chain.get(2)).startsWith(" 3. curl-pipe").contains("advisory");
-            assertThat(chain.get(3)).startsWith(" 4. sudo-shadow").contains("shadow");
-            assertThat(chain.get(5)).startsWith(" 6. gate").contains("concerns/golden-concern.sh").contains("fail_closed");
-            assertThat(chain.get(6)).startsWith(" 7. advisor").doesNotContain("fail_closed");
+            assertThat(chain.get(1)).startsWith(" 2. self-protect").contains("blocking").contains("builtin:protect-warden");
+            assertThat(chain.get(3)).startsWith(" 4. curl-pipe").contains("advisory");
+            assertThat(chain.get(4)).startsWith(" 5. sudo-shadow").contains("shadow");
+            assertThat(chain.get(6)).startsWith(" 7. gate").contains("concerns/golden-concern.sh").contains("fail_closed");
+            assertThat(chain.get(7)).startsWith(" 8. advisor").doesNotContain("fail_closed");
         });
         try (Stream<Path> cache = Files.list(tmp.resolve("cache/manifests"))) {
             assertThat(cache).as("show compiled through the cache").hasSize(1);
@@ -57,7 +58,7 @@ class ManifestCliIT {
         WardenProcess.Result pre = warden("manifest", "show", "--host", "claude", "--event", "pre_tool_use", "--role", "worker", "--manifest", golden());
 
         assertThat(stop.stdout()).contains("role: worker").contains("unfinished-stop").contains("advisor").doesNotContain(" gate ");
-        assertThat(pre.stdout().lines().filter(l -> l.matches(" ?\\d+\\. .*"))).hasSize(7);
+        assertThat(pre.stdout().lines().filter(l -> l.matches(" ?\\d+\\. .*"))).hasSize(8);
     }
 
     @Test
