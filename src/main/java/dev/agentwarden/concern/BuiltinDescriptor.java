@@ -63,11 +63,14 @@ public abstract class BuiltinDescriptor {
     }
 
     /**
-     * The typed settings for a concern's settings map (only declared keys are present).
+     * The typed settings for a concern's settings map (only declared keys are present); a built-in
+     * that declares no settings keeps this one, which has none.
      *
      * @throws IllegalArgumentException with a message {@code <key path>: <what is wrong>}
      */
-    public abstract Object parse(Map<String, Object> settings);
+    public Object parse(Map<String, Object> settings) {
+        return null;
+    }
 
     /** A new instance running with settings returned by {@link #parse}. */
     public abstract Concern create(Object settings);

@@ -28,11 +28,6 @@ public final class Builtins {
     private static final BuiltinDescriptor BLOCK_NO_VERIFY = new BuiltinDescriptor("block-no-verify",
             List.of(), TOOL_DECISIONS) {
         @Override
-        public Object parse(Map<String, Object> settings) {
-            return null;
-        }
-
-        @Override
         public Concern create(Object settings) {
             return new BlockNoVerify();
         }
@@ -40,11 +35,6 @@ public final class Builtins {
 
     private static final BuiltinDescriptor PROTECT_WARDEN = new BuiltinDescriptor("protect-warden",
             List.of(), TOOL_DECISIONS) {
-        @Override
-        public Object parse(Map<String, Object> settings) {
-            return null;
-        }
-
         @Override
         public Concern create(Object settings) {
             return new ProtectWarden();
