@@ -151,7 +151,7 @@ public final class SettingsFile {
         synchronized (LOCKS_IN_THIS_JVM.computeIfAbsent(lockFile, k -> new Object())) {
             try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     LinkOption.NOFOLLOW_LINKS);
-                 FileLock lock = channel.lock()) {
+                 FileLock lock = lockWithin(channel, lockFile)) {
                 byte[] before = read(target);
                 byte[] after = apply(edit, before, target);
                 if (!Arrays.equals(after, before) || !Files.exists(target)) {
@@ -164,6 +164,30 @@ public final class SettingsFile {
             }
         }
         // The lock file stays: deleting it would let a waiter and a newcomer lock different inodes.
+    }
+
+    /** How long an install or uninstall waits for another one editing the same file. */
+    static final long LOCK_WAIT_MS = 30_000;
+
+    /** The lock on {@code channel}, polled until {@link #LOCK_WAIT_MS} has passed. */
+    private static FileLock lockWithin(FileChannel channel, Path lockFile) throws IOException {
+        long deadline = System.nanoTime() + LOCK_WAIT_MS * 1_000_000L;
+        while (true) {
+            FileLock lock = channel.tryLock();
+            if (lock != null) {
+                return lock;
+            }
+            if (System.nanoTime() - deadline >= 0) {
+                throw new IOException("another warden install or uninstall has held " + lockFile + " for over "
+                        + LOCK_WAIT_MS / 1000 + " s; try again when it has finished");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for " + lockFile);
+            }
+        }
     }
 
     /** The edit's result; a refusal from the edit is named after the file. */
