@@ -3,6 +3,7 @@ package dev.agentwarden.io;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -201,6 +202,26 @@ public final class StateFiles {
         }
     }
 
+    /** The project's state directory, relative to the project root. */
+    private static final Path STATE_DIR = Path.of(".warden", "state");
+
+    /**
+     * A {@code .gitignore} of {@code *} in the state directory Warden just created, so that a
+     * project's ledger, decision log and markers are never committed by accident. Best effort: a
+     * state directory without it works the same.
+     */
+    private static void keepOutOfGit(Path stateDir) {
+        try {
+            Files.write(stateDir.resolve(".gitignore"),
+                    "# Warden's state: never committed (written by Warden when it made this directory)\n*\n"
+                            .getBytes(StandardCharsets.UTF_8),
+                    StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS);
+        } catch (IOException ignored) {
+            // someone else's file there, or an unwritable directory: only the convenience is lost
+        }
+    }
+
     /** Walks from {@code root} to {@code dir}; {@code false} when a component is missing and not created. */
     private static boolean walk(Path root, Path dir, boolean create) throws IOException {
         Path base = root.toAbsolutePath().normalize();
@@ -216,10 +237,15 @@ public final class StateFiles {
                 if (!create) {
                     return false;
                 }
+                boolean made = false;
                 try {
                     Files.createDirectory(current);
+                    made = true;
                 } catch (FileAlreadyExistsException raced) {
                     // another writer made it; checked below like any existing one
+                }
+                if (made && current.equals(base.resolve(STATE_DIR))) {
+                    keepOutOfGit(current);
                 }
                 a = lstat(current);
                 if (a == null) {

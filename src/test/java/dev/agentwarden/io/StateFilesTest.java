@@ -164,4 +164,25 @@ class StateFilesTest {
                 .isInstanceOf(UnsafeFileException.class);
         assertThat(elsewhere.resolve("abc.json")).exists();
     }
+
+    @Test
+    void openAppend_stateDirectoryCreated_holdsAGitignoreOfEverything() throws IOException {
+        Path project = project();
+
+        try (FileChannel ch = StateFiles.openAppend(project, project.resolve(".warden/state/decisions/2026-12.jsonl"))) {
+            ch.write(ByteBuffer.wrap("{}\n".getBytes(StandardCharsets.UTF_8)));
+        }
+
+        assertThat(Files.readAllLines(project.resolve(".warden/state/.gitignore"))).contains("*");
+    }
+
+    @Test
+    void openAppend_stateDirectoryThatExisted_getsNoGitignore() throws IOException {
+        Path project = project();
+        Files.createDirectories(project.resolve(".warden/state"));
+
+        StateFiles.openAppend(project, project.resolve(".warden/state/decisions/2026-12.jsonl")).close();
+
+        assertThat(project.resolve(".warden/state/.gitignore")).doesNotExist();
+    }
 }
