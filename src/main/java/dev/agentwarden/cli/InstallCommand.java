@@ -1,9 +1,10 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
+import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile;
-import dev.agentwarden.host.claude.ClaudeSettings;
 import dev.agentwarden.manifest.CacheDir;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
@@ -27,13 +28,13 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code warden install --host claude|cowork|codex}: writes Warden's hook entries into Claude Code's
- * settings (or Codex's {@code hooks.json}, the same {@code hooks} shape), then trains the
- * class-data archive for the JVM the launcher will use.
+ * {@code warden install --host H}: writes Warden's hook entries into the host's settings through the
+ * host's {@link Installer} for the scope ({@link Hosts#ALL}), then trains the class-data archive for
+ * the JVM the launcher will use.
  *
  * <p>Project scope binds the native events the manifest in force gives a chain, with a tool
  * matcher narrowed to the chain's tools where every concern names its tools (fewer JVM starts).
- * User scope (the only one Cowork honours) binds every aliased event with matcher "*", since
+ * User scope binds every aliased event with matcher "*", since
  * each project may bring its own manifest.
  */
 @Command(name = "install", description = "Install Warden's hooks into a host's settings.")
@@ -41,10 +42,10 @@ final class InstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", required = true, description = "claude, cowork or codex.")
+    @Option(names = "--host", required = true, description = "A host Warden has an adapter for (warden install --help lists them).")
     String host;
 
-    @Option(names = "--scope", description = "project (.claude/settings.json, .codex/hooks.json) or user (~/.claude/settings.json, $CODEX_HOME/hooks.json).")
+    @Option(names = "--scope", description = "project or user: which of the host's settings files (default: the host's usual one).")
     String scope;
 
     @Option(names = "--dry-run", description = "Print the settings that would be written; change nothing.")
@@ -68,9 +69,9 @@ final class InstallCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
-        List<ClaudeSettings.Binding> bindings = bindings(manifest, target.host(), target.user());
+        List<Installer.Binding> bindings = bindings(manifest, target.host(), target.user());
         if (bindings.isEmpty()) {
-            err.println("warden install: " + nothingBound(manifest, target.host()) + "; nothing installed");
+            err.println("warden install: " + nothingBound(manifest, target.host().id()) + "; nothing installed");
             return ExitCode.FINDINGS.code();
         }
         Path home = DemoCommand.home();
@@ -80,7 +81,7 @@ final class InstallCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         SettingsFile file = target.settingsFile();
-        SettingsFile.Edit edit = doc -> ClaudeSettings.install(doc, launcher.toString(), target.host(), bindings);
+        SettingsFile.Edit edit = doc -> target.installer().install(doc, launcher.toString(), bindings);
         byte[] after;
         try {
             if (dryRun) {
@@ -90,15 +91,15 @@ final class InstallCommand implements Callable<Integer> {
                 return ExitCode.OK.code();
             }
             after = file.update(edit);
-            out.println("installed " + bindings.size() + " hook(s) for " + target.host() + " in " + file.describe() + ":");
+            out.println("installed " + bindings.size() + " hook(s) for " + target.host().id() + " in " + file.describe() + ":");
         } catch (SettingsFile.SettingsException e) {
             err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
             return ExitCode.UNREADABLE.code();
         }
-        for (ClaudeSettings.Binding b : bindings) {
+        for (Installer.Binding b : bindings) {
             out.println("  " + b.nativeEvent() + (b.matcher() == null ? "" : "  matcher=" + b.matcher()));
         }
-        Target.reportLookalikes(after, target.host(), out);
+        target.reportLookalikes(after, out);
         if (manifestFile == null) {
             out.println(TrustCommand.onInstall(target.root(), System.getenv(), Clock.systemUTC()));
         }
@@ -113,7 +114,7 @@ final class InstallCommand implements Callable<Integer> {
     /** Why a manifest gives {@code host} no hook to install, in words that say what to add. */
     static String nothingBound(Manifest manifest, String host) {
         String why;
-        if (manifest.aliases().getOrDefault(host, Map.of()).isEmpty()) {
+        if (manifest.aliasesFor(host).isEmpty()) {
             why = "it names no native events for " + host + " (native_event_aliases." + host + ")";
         } else if (manifest.chains().getOrDefault(host, Map.of()).isEmpty()) {
             why = "it binds no concerns for " + host + " (platforms." + host + ")";
@@ -125,13 +126,14 @@ final class InstallCommand implements Callable<Integer> {
     }
 
     /** The hooks to write: one per native event, with the narrowest safe matcher. */
-    static List<ClaudeSettings.Binding> bindings(Manifest manifest, String host, boolean allEvents) {
-        Map<String, EventName> aliases = manifest.aliases().getOrDefault(host, Map.of());
+    static List<Installer.Binding> bindings(Manifest manifest, Host target, boolean allEvents) {
+        String host = target.id();
+        Map<String, EventName> aliases = manifest.aliasesFor(host);
         List<String> events = allEvents ? new ArrayList<>(new TreeSet<>(aliases.keySet())) : manifest.boundNativeEvents(host);
-        List<ClaudeSettings.Binding> out = new ArrayList<>();
+        List<Installer.Binding> out = new ArrayList<>();
         for (String nativeEvent : events) {
             String matcher = null;
-            if (isToolEvent(nativeEvent)) {
+            if (target.isToolEvent(nativeEvent)) {
                 matcher = "*";
                 if (!allEvents) {
                     List<ConcernSpec> chain = manifest.chain(host, aliases.get(nativeEvent), Manifest.DEFAULT_ROLE);
@@ -144,14 +146,9 @@ final class InstallCommand implements Callable<Integer> {
                     }
                 }
             }
-            out.add(new ClaudeSettings.Binding(nativeEvent, matcher));
+            out.add(new Installer.Binding(nativeEvent, matcher));
         }
         return out;
-    }
-
-    private static boolean isToolEvent(String nativeEvent) {
-        return nativeEvent.equals("PreToolUse") || nativeEvent.equals("PostToolUse")
-                || nativeEvent.equals("PostToolUseFailure") || nativeEvent.equals("PermissionRequest");
     }
 
     private static String trainArchive(Path launcher) {
@@ -174,35 +171,32 @@ final class InstallCommand implements Callable<Integer> {
     }
 
     /** Which settings file an install or uninstall edits. */
-    record Target(String host, boolean user, Path settings, Path root) {
-        static Target resolve(String host, String scope, Path root, PrintWriter err) {
-            if (Hosts.unknown(host) != null) {
-                err.println("warden: " + Hosts.unknown(host));
+    record Target(Host host, Installer installer, boolean user, Path settings, Path root) {
+        static Target resolve(String hostId, String scope, Path root, PrintWriter err) {
+            if (Hosts.unknown(hostId) != null) {
+                err.println("warden: " + Hosts.unknown(hostId));
                 return null;
             }
-            if (!host.equals("claude") && !host.equals("cowork") && !host.equals("codex")) {
-                err.println("warden: --host must be claude, cowork or codex (other hosts are not installable yet)");
+            Host host = Hosts.byId(hostId);
+            if (host == null) {
+                List<String> ids = Hosts.ids();
+                err.println("warden: --host must be " + String.join(", ", ids.subList(0, ids.size() - 1)) + " or "
+                        + ids.get(ids.size() - 1) + " (other hosts are not installable yet)");
                 return null;
             }
             if (scope != null && !scope.equals("project") && !scope.equals("user")) {
                 err.println("warden: --scope must be project or user, not '" + scope + "'");
                 return null;
             }
-            boolean user = "user".equals(scope);
-            if (host.equals("cowork")) {
-                if ("project".equals(scope)) {
-                    err.println("warden: Cowork honours only user settings (~/.claude/settings.json); use --scope user");
-                    return null;
-                }
-                user = true;
+            Host.Scope chosen = scope == null ? host.defaultScope() : "user".equals(scope) ? Host.Scope.USER : Host.Scope.PROJECT;
+            Installer installer = host.installer(chosen);
+            if (installer == null) {
+                Installer only = host.installer(host.defaultScope());
+                err.println("warden: " + host.displayName() + " honours only " + host.defaultScope().wire() + " settings ("
+                        + only.describe() + "); use --scope " + host.defaultScope().wire());
+                return null;
             }
-            Path settings;
-            if (host.equals("codex")) {
-                settings = user ? codexHome().resolve("hooks.json") : root.resolve(".codex/hooks.json");
-            } else {
-                settings = user ? userHome().resolve(".claude/settings.json") : root.resolve(".claude/settings.json");
-            }
-            return new Target(host, user, settings, root);
+            return new Target(host, installer, chosen == Host.Scope.USER, installer.settingsFile(root, System.getenv()), root);
         }
 
         /**
@@ -214,24 +208,12 @@ final class InstallCommand implements Callable<Integer> {
         }
 
         /** Notes the entries that run Warden but are not exactly Warden's, which install and uninstall leave. */
-        static void reportLookalikes(byte[] settings, String host, PrintWriter out) {
-            for (String kept : ClaudeSettings.lookalikes(settings, host)) {
+        void reportLookalikes(byte[] settings, PrintWriter out) {
+            for (String kept : installer.lookalikes(settings)) {
                 out.println("  kept " + kept);
                 out.println("    (not exactly the entry Warden writes, so it is yours: left as written; remove it by hand if"
                         + " Warden's own entry replaces it)");
             }
-        }
-
-        /** Codex's home: {@code $CODEX_HOME}, else {@code ~/.codex}. */
-        static Path codexHome() {
-            String codexHome = System.getenv("CODEX_HOME");
-            return codexHome != null && !codexHome.isEmpty() ? Path.of(codexHome) : userHome().resolve(".codex");
-        }
-
-        /** {@code $HOME} first (as the host sees it), then the JVM's idea of the home directory. */
-        static Path userHome() {
-            String home = System.getenv("HOME");
-            return Path.of(home != null && !home.isEmpty() ? home : System.getProperty("user.home"));
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.host.Hosts;
 import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Option;
@@ -20,7 +21,7 @@ final class ProjectDirOption {
 
     /** The project root as resolved in {@code env}. */
     String root(Map<String, String> env) {
-        return WorkspaceRoot.resolve(dir == null ? null : dir.toString(), Map.of(), env);
+        return WorkspaceRoot.resolve(dir == null ? null : dir.toString(), Map.of(), env, Hosts.projectDirVariables());
     }
 
     Path stateHome() {

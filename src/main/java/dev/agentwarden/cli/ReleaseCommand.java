@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.integrity.ReleaseKey;
 import dev.agentwarden.integrity.ReleaseLookup;
 import dev.agentwarden.release.KeyFiles;
@@ -272,7 +273,7 @@ final class ReleaseCommand implements Runnable {
                     throw new ReleaseException("time_invalid", "--at: " + e.getMessage());
                 }
             }
-            String project = WorkspaceRoot.resolve(projectDir, Map.of(), env);
+            String project = WorkspaceRoot.resolve(projectDir, Map.of(), env, Hosts.projectDirVariables());
             return SignedReleaseStore.open(manifest, root, ReleaseFloor.forProject(Path.of(project), env), !noRecord,
                     clock);
         }

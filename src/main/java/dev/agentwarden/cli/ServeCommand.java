@@ -1,13 +1,13 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.server.ServeState;
 import dev.agentwarden.server.WardenServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -24,10 +24,6 @@ import picocli.CommandLine.Spec;
         "Serve dispatch over HTTP on 127.0.0.1: POST /dispatch/<host>/<NativeEvent> answers like `warden dispatch`.",
         "Port and bearer token go to serve.json in the Warden cache dir (mode 0600), removed on shutdown."})
 final class ServeCommand implements Callable<Integer> {
-    /** The Claude Code events the printed hook entry covers. */
-    static final List<String> CLAUDE_EVENTS = List.of("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
-            "SubagentStop", "SessionStart");
-
     @Spec
     CommandSpec spec;
 
@@ -59,27 +55,15 @@ final class ServeCommand implements Callable<Integer> {
         out.println("warden serve: listening on " + server.url() + "dispatch/<host>/<NativeEvent>");
         out.println("state: " + stateFile + " (port, token, pid; mode 0600)");
         out.println("token: export WARDEN_TOKEN=\"$(sed -n 's/.*\"token\":\"\\([0-9a-f]*\\)\".*/\\1/p' " + stateFile + ")\"");
-        out.println("Claude Code hooks (merge into .claude/settings.json; Claude expands $WARDEN_TOKEN from its environment):");
-        out.println(Json.writePretty(claudeHooks(server.port())));
+        for (Host host : Hosts.ALL) {
+            if (host.serveHooks() != null) {
+                out.println(host.serveHooks().heading());
+                out.println(Json.writePretty(host.serveHooks().block(server.port())));
+            }
+        }
         out.flush();
         stopped.await();
         return ExitCode.OK.code();
-    }
-
-    /** A {@code "hooks"} settings block sending each Claude event to this server. */
-    static Map<String, Object> claudeHooks(int port) {
-        Map<String, Object> events = new LinkedHashMap<>();
-        for (String event : CLAUDE_EVENTS) {
-            Map<String, Object> hook = new LinkedHashMap<>();
-            hook.put("type", "http");
-            hook.put("url", "http://127.0.0.1:" + port + "/dispatch/claude/" + event);
-            hook.put("headers", Map.of("Authorization", "Bearer $WARDEN_TOKEN"));
-            hook.put("allowedEnvVars", List.of("WARDEN_TOKEN"));
-            Map<String, Object> matcher = new LinkedHashMap<>();
-            matcher.put("hooks", List.of(hook));
-            events.put(event, List.of(matcher));
-        }
-        return Map.of("hooks", events);
     }
 
     private static String absolute(Path p) {

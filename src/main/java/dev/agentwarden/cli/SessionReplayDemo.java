@@ -3,7 +3,7 @@ package dev.agentwarden.cli;
 import dev.agentwarden.dispatch.Dispatcher;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.HostAdapter;
-import dev.agentwarden.host.HostAdapters;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
@@ -43,10 +43,10 @@ final class SessionReplayDemo implements DemoSection {
         Path project = env.workDir();
         installDemoManifest(env.home(), project);
         Map<String, String> childEnv = new HashMap<>(env.hostEnv());
-        childEnv.put("CLAUDE_PROJECT_DIR", project.toString());
+        childEnv.put(Hosts.DEMO.projectDirVariables().get(0), project.toString());
         DemoDispatch.trust(childEnv, project);
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(null, project.toString()), childEnv);
-        HostAdapter claude = HostAdapters.forId("claude");
+        HostAdapter claude = Hosts.DEMO.adapter();
         Dispatcher dispatcher = new Dispatcher(manifest, Clock.systemUTC(), childEnv);
 
         PrintWriter out = env.out();
@@ -69,7 +69,7 @@ final class SessionReplayDemo implements DemoSection {
             String payload = Json.write(record.get("payload"));
             @SuppressWarnings("unchecked")
             Map<String, Object> fields = (Map<String, Object>) record.get("payload");
-            EventName event = manifest.canonicalEvent("claude", nativeEvent);
+            EventName event = manifest.canonicalEvent(Hosts.DEMO.id(), nativeEvent);
             String chain = event == null ? "(unbound)" : dispatcher.chainFor(
                     claude.normalize(nativeEvent, event, fields, payload.getBytes(StandardCharsets.UTF_8), project.toString()),
                     Manifest.DEFAULT_ROLE).stream().map(ConcernSpec::name).collect(Collectors.joining(", "));

@@ -1,7 +1,6 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.host.SettingsFile;
-import dev.agentwarden.host.claude.ClaudeSettings;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -11,7 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code warden uninstall --host claude|cowork|codex}: removes only Warden's hook entries. */
+/** {@code warden uninstall --host H}: removes only Warden's hook entries, through the host's {@code Installer}. */
 @Command(name = "uninstall", description = "Remove Warden's hooks from a host's settings; other hooks stay.")
 final class UninstallCommand implements Callable<Integer> {
     @Spec
@@ -37,15 +36,15 @@ final class UninstallCommand implements Callable<Integer> {
         SettingsFile file = target.settingsFile();
         try {
             byte[] current = file.read();
-            List<String> before = ClaudeSettings.installedEvents(current, target.host());
+            List<String> before = target.installer().installedEvents(current);
             if (before.isEmpty()) {
                 out.println("no Warden hooks in " + file.describe());
-                InstallCommand.Target.reportLookalikes(current, target.host(), out);
+                target.reportLookalikes(current, out);
                 return ExitCode.OK.code();
             }
-            byte[] after = file.update(doc -> ClaudeSettings.uninstall(doc, target.host()));
+            byte[] after = file.update(doc -> target.installer().uninstall(doc));
             out.println("removed Warden hooks for " + before + " from " + file.describe());
-            InstallCommand.Target.reportLookalikes(after, target.host(), out);
+            target.reportLookalikes(after, out);
             return ExitCode.OK.code();
         } catch (SettingsFile.SettingsException e) {
             err.println("warden uninstall: " + e.getMessage() + " [" + e.code() + "]");

@@ -1,7 +1,5 @@
 package dev.agentwarden.concern;
 
-import java.util.Map;
-
 /**
  * Refuses shell commands that would make git skip the repository's hooks: {@code --no-verify} and
  * its spellings, {@code core.hooksPath} overrides, and hook managers switched off by environment.
@@ -14,7 +12,7 @@ final class BlockNoVerify implements Concern {
 
     @Override
     public ConcernResult evaluate(ConcernContext context) {
-        String command = commandOf(context.event().toolInput());
+        String command = context.event().shellCommand();
         String reason = command == null ? null : HookBypass.reasonFor(command);
         return reason == null ? ConcernResult.allow() : ConcernResult.block(reason);
     }
@@ -22,13 +20,5 @@ final class BlockNoVerify implements Concern {
     /** Whether running {@code command} would skip git hooks. */
     static boolean skipsHooks(String command) {
         return HookBypass.reasonFor(command) != null;
-    }
-
-    /** The shell command of a tool input ({@code {"command": …}}), or {@code null}. */
-    static String commandOf(Object toolInput) {
-        if (toolInput instanceof Map<?, ?> map && map.get("command") instanceof String s) {
-            return s;
-        }
-        return null;
     }
 }

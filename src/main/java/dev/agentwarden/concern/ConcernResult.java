@@ -21,6 +21,11 @@ public record ConcernResult(Decision decision, String reason, String context) {
         return new ConcernResult(Decision.WARN, message, null);
     }
 
+    /** Let the user confirm the action before it runs (Claude {@code permissionDecision: "ask"}). */
+    public static ConcernResult ask(String reason) {
+        return new ConcernResult(Decision.ASK, reason, null);
+    }
+
     public static ConcernResult block(String reason) {
         return new ConcernResult(Decision.BLOCK, reason, null);
     }

@@ -1,5 +1,6 @@
 package dev.agentwarden.concern;
 
+import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.json.Json;
 
 /**
@@ -31,12 +32,10 @@ final class DenyPattern implements Concern {
     }
 
     private static String subjectOf(ConcernContext context) {
-        Object input = context.event().toolInput();
-        if (input != null) {
-            String command = BlockNoVerify.commandOf(input);
-            return command != null ? command : Json.write(input);
+        HookEvent event = context.event();
+        if (event.toolInput() != null) {
+            return event.shellCommand() != null ? event.shellCommand() : Json.write(event.toolInput());
         }
-        String prompt = context.event().payloadString("prompt");
-        return prompt != null ? prompt : context.event().payloadString("last_assistant_message");
+        return event.prompt() != null ? event.prompt() : event.lastAssistantMessage();
     }
 }

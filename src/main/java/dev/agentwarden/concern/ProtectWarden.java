@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Refuses tool calls by which the governed agent would change Warden's own trust or hooks: a shell
  * command running {@code warden trust}, {@code install} or {@code uninstall}
- * ({@link WardenSelfChange}), and a file edit ({@code file_path} or {@code notebook_path}: Claude
+ * ({@link WardenSelfChange}), and a file edit (a path the event's {@code filePaths} names: Claude
  * Code's Write, Edit, MultiEdit, NotebookEdit) whose target lies under Warden's state directory
  * ({@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden}, the trust store's home), its cache
  * directory ({@link CacheDir}), or is a host's hook settings file ({@code .claude/settings*.json},
@@ -29,15 +29,12 @@ final class ProtectWarden implements Concern {
     public ConcernResult evaluate(ConcernContext context) {
         HookEvent event = context.event();
         String reason = null;
-        if (event.toolInput() instanceof Map<?, ?> input) {
-            if (input.get("command") instanceof String command) {
-                reason = WardenSelfChange.reasonFor(command);
-            }
-            for (String key : new String[] {"file_path", "notebook_path"}) {
-                if (reason == null && input.get(key) instanceof String path) {
-                    reason = reasonForPath(path, event.cwd() != null ? event.cwd() : event.workspaceRoot(), context.env());
-                }
-            }
+        if (event.shellCommand() != null) {
+            reason = WardenSelfChange.reasonFor(event.shellCommand());
+        }
+        for (int i = 0; reason == null && i < event.filePaths().size(); i++) {
+            reason = reasonForPath(event.filePaths().get(i), event.cwd() != null ? event.cwd() : event.workspaceRoot(),
+                    context.env());
         }
         return reason == null ? ConcernResult.allow() : ConcernResult.block(reason);
     }

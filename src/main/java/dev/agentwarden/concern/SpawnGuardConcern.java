@@ -4,6 +4,7 @@ import dev.agentwarden.guard.GuardSettings;
 import dev.agentwarden.guard.SpawnGuard;
 import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerStore;
+import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.ledger.SubagentFields;
 import dev.agentwarden.manifest.Posture;
 import java.io.IOException;
@@ -28,7 +29,7 @@ final class SpawnGuardConcern implements Concern {
         SpawnGuard.Outcome outcome;
         try {
             SpawnGuard.Request request = new SpawnGuard.Request(context.event().toolName(),
-                    SubagentFields.callerRef(context.event().payload()),
+                    context.event().toolKind() == ToolKind.SUBAGENT_DISPATCH, SubagentFields.callerRef(context.event()),
                     SubagentFields.sessionLabel(context.event().sessionId()));
             outcome = SpawnGuard.evaluate(request, settings, posture,
                     new LedgerStore(new LedgerPaths(context.stateHome()), context.clock(),

@@ -32,8 +32,7 @@ final class SubagentLedgerConcern implements Concern {
             return ConcernResult.allow();
         }
         try {
-            SubagentLedger.record(kind, context.event().payload(), context.event().sessionId(),
-                    settings,
+            SubagentLedger.record(kind, context.event(), settings,
                     new LedgerStore(new LedgerPaths(context.stateHome()), context.clock(),
                             lockWaitMs(context.spec().timeoutMs())));
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {

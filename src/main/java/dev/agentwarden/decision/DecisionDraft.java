@@ -1,7 +1,7 @@
 package dev.agentwarden.decision;
 
 import dev.agentwarden.dispatch.Dispatcher;
-import dev.agentwarden.dispatch.Verdict;
+import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.manifest.Manifest;

@@ -87,7 +87,7 @@ public final class DecisionLine {
         List<ConcernOutcome> ran = d.result.outcomes();
         List<ConcernSpec> bound = d.manifest.chain(e.host(), e.event(), d.role);
         boolean refusalRetry = (e.event() == EventName.STOP || e.event() == EventName.SUBAGENT_STOP)
-                && e.payloadFlag("stop_hook_active");
+                && e.stopHookActive();
         sb.append('[');
         int next = 0;
         for (int i = 0; i < bound.size(); i++) {

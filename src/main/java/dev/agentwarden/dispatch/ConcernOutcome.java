@@ -1,6 +1,7 @@
 package dev.agentwarden.dispatch;
 
 import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.verdict.Verdict;
 
 /**
  * One concern's run within a dispatch, after posture and fail mode were applied.
@@ -14,5 +15,6 @@ import dev.agentwarden.concern.ConcernResult;
  *                   fail-open"), or {@code null} when unchanged
  */
 public record ConcernOutcome(String concern, ConcernResult raw, Verdict.Kind effective, String message,
-                             long durationMs, String note) {
+                             long durationMs, String note)
+        implements Verdict.Contribution {
 }

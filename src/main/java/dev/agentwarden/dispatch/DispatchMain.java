@@ -1,10 +1,12 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.decision.DecisionDraft;
 import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostAdapters;
 import dev.agentwarden.host.HostResponse;
@@ -197,10 +199,11 @@ public final class DispatchMain {
             return adapter == null ? new HostResponse(0, "", note)
                     : noOpinion(adapter, optionValue(argv, "--native-event"), note + "; allowing");
         }
-        HostAdapter adapter = HostAdapters.forId(args.host());
-        if (adapter == null) {
+        Host host = Hosts.byId(args.host());
+        if (host == null) {
             return noAdapter(args.host(), "closed".equals(env.get("WARDEN_FAIL_MODE")));
         }
+        HostAdapter adapter = host.adapter();
         draft.host(args.host());
         String role = role(env);
         boolean failClosedRuntime = "closed".equals(env.get("WARDEN_FAIL_MODE"));
@@ -230,7 +233,8 @@ public final class DispatchMain {
             payloadProblem = "payload_not_json: " + e.getMessage();
         }
         Map<String, Object> fields = payload != null ? payload : new LinkedHashMap<>();
-        String root = WorkspaceRoot.resolve(args.projectDir(), fields, env, caller.workingDir());
+        String root = WorkspaceRoot.resolve(args.projectDir(), fields, env, caller.workingDir(),
+                Hosts.projectDirVariables());
         String nativeEvent = args.nativeEvent() != null ? args.nativeEvent() : adapter.nativeEventOf(fields);
         draft.at(root, nativeEvent, role);
 

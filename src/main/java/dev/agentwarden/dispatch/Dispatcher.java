@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.concern.Builtins;
 import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
@@ -72,7 +73,7 @@ public final class Dispatcher {
     public List<ConcernSpec> chainFor(HookEvent event, String role) {
         List<ConcernSpec> out = new ArrayList<>();
         boolean refusalRetry = (event.event() == EventName.STOP || event.event() == EventName.SUBAGENT_STOP)
-                && event.payloadFlag("stop_hook_active");
+                && event.stopHookActive();
         for (ConcernSpec spec : manifest.chain(event.host(), event.event(), role)) {
             if (!spec.appliesToTool(event.toolName())) {
                 continue;
@@ -156,6 +157,10 @@ public final class Dispatcher {
                 kind = Verdict.Kind.BLOCK;
                 message = raw.reason();
                 break;
+            case ASK:
+                kind = Verdict.Kind.ASK;
+                message = raw.reason();
+                break;
             case WARN:
                 kind = Verdict.Kind.WARN;
                 message = joinNonNull(raw.reason(), raw.context());
@@ -170,7 +175,7 @@ public final class Dispatcher {
             note = (note == null ? "" : note + "; ") + "shadow: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " not emitted";
             kind = Verdict.Kind.ALLOW;
             message = null;
-        } else if (spec.posture() == Posture.ADVISORY && (kind == Verdict.Kind.BLOCK || kind == Verdict.Kind.HALT)) {
+        } else if (spec.posture() == Posture.ADVISORY && kind.decides()) {
             note = (note == null ? "" : note + "; ") + "advisory ceiling: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " → warn";
             kind = Verdict.Kind.WARN;
         }

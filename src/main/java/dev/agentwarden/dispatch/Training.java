@@ -1,5 +1,7 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.io.OwnedPath;
 import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.manifest.ManifestException;
@@ -13,12 +15,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * The workload a class-data archive is trained on: representative Claude Code events dispatched
- * in-process against the default manifest, so the archive holds exactly the dispatch path's
+ * The workload a class-data archive is trained on: each host's representative events
+ * ({@link Host#training}) dispatched in-process against the default manifest, so the archive holds exactly the dispatch path's
  * classes. The launcher runs it twice with one {@code WARDEN_TRAIN_CACHE}: once to compile the
  * manifest cache, then recorded, so YAML classes stay out of the archive. Run by {@code bin/warden train-archive} under {@code -XX:ArchiveClassesAtExit} (JDK
  * 17–24) or {@code -XX:AOTCacheOutput} (JDK 25+).
@@ -38,44 +39,23 @@ public final class Training {
             env.put("WARDEN_CACHE_DIR", cache.toString());
             // Each event's cwd names its project, not the host's variables: training must not write
             // the user's decision log or ledger.
-            for (String var : new String[] {"WARDEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR",
-                    "GEMINI_PROJECT_DIR"}) {
+            env.remove("WARDEN_PROJECT_DIR");
+            for (String var : Hosts.projectDirVariables()) {
                 env.remove(var);
             }
             env.put("XDG_STATE_HOME", cache.resolve("state").toString());
-            String trusted = trustedProject(cache.resolve("trusted-project"), env).replace("\\", "\\\\")
-                    .replace("\"", "\\\"");
-            String cwd = project.toString().replace("\\", "\\\\").replace("\"", "\\\"");
-            List<String[]> events = List.of(
-                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + trusted + "\",\"hook_event_name\":\"PreToolUse\","
-                            + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo hi\"}}"},
-                    new String[] {"Stop", "{\"session_id\":\"t\",\"cwd\":\"" + trusted + "\",\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}"},
-                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","
-                            + "\"permission_mode\":\"default\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo hi\"},"
-                            + "\"tool_use_id\":\"toolu_1\"}"},
-                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","
-                            + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}"},
-                    new String[] {"UserPromptSubmit", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\","
-                            + "\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"hello \\u00e9\"}"},
-                    new String[] {"PostToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PostToolUse\","
-                            + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"},\"tool_response\":{\"stdout\":\"a\\nb\"},\"duration_ms\":3}"},
-                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","
-                            + "\"tool_name\":\"Agent\",\"tool_input\":{\"prompt\":\"p\",\"subagent_type\":\"general-purpose\"}}"},
-                    new String[] {"SubagentStart", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"SubagentStart\","
-                            + "\"agent_id\":\"a1\",\"agent_type\":\"general-purpose\"}"},
-                    new String[] {"PreToolUse", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"PreToolUse\","
-                            + "\"agent_id\":\"a1\",\"tool_name\":\"Task\",\"tool_input\":{\"prompt\":\"p\"}}"},
-                    new String[] {"SubagentStop", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"SubagentStop\","
-                            + "\"agent_id\":\"a1\",\"agent_type\":\"general-purpose\",\"stop_hook_active\":false,"
-                            + "\"last_assistant_message\":\"done\"}"},
-                    new String[] {"Stop", "{\"session_id\":\"t\",\"cwd\":\"" + cwd + "\",\"hook_event_name\":\"Stop\",\"stop_hook_active\":false}"},
-                    new String[] {"PreToolUse", "not json"});
+            String trusted = trustedProject(cache.resolve("trusted-project"), env);
             PrintStream sink = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
             for (int round = 0; round < ROUNDS; round++) {
-                for (String[] e : events) {
-                    DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", e[0]},
-                            new ByteArrayInputStream(e[1].getBytes(StandardCharsets.UTF_8)), sink, sink, env,
-                            Clock.systemUTC());
+                for (Host host : Hosts.ALL) {
+                    if (host.training() == null) {
+                        continue;
+                    }
+                    for (String[] e : host.training().payloads(trusted, project.toString())) {
+                        DispatchMain.run(new String[] {"dispatch", "--host", host.id(), "--native-event", e[0]},
+                                new ByteArrayInputStream(e[1].getBytes(StandardCharsets.UTF_8)), sink, sink, env,
+                                Clock.systemUTC());
+                    }
                 }
             }
         } finally {

@@ -1,39 +1,50 @@
 package dev.agentwarden.event;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 
 /**
- * One host lifecycle event, normalized: the only event type concerns and the dispatcher see.
+ * One host lifecycle event, normalized: the only event type concerns, the guard, the ledger and the
+ * dispatcher read. A host adapter fills every field from its own payload shape; nothing downstream
+ * reads a host's payload keys.
  *
- * @param host          host id as named in the manifest ({@code claude}, {@code cowork}, …)
- * @param event         canonical event
- * @param nativeEvent   the host's own event name ({@code PreToolUse})
- * @param sessionId     host session id, or "" when the host sent none
- * @param agentId       id of the subagent the event happens inside, or {@code null} at top level
- * @param agentType     subagent type, or {@code null}
- * @param toolName      tool name on tool events, else {@code null}
- * @param toolInput     tool input as read from the payload (any JSON value), else {@code null}
- * @param cwd           the host's working directory, or {@code null}
- * @param workspaceRoot the project root all state is resolved against
- * @param payload       the host payload as an object; a payload that is not an object is wrapped as
- *                      {@code {"_raw": …}}
- * @param rawPayload    the payload bytes exactly as received
+ * @param host                 host id as named in the manifest
+ * @param event                canonical event
+ * @param nativeEvent          the host's own event name ({@code PreToolUse})
+ * @param sessionId            host session id, or "" when the host sent none
+ * @param sessionSource        how the session started ({@code startup}, {@code resume}, …) on session
+ *                             start, else {@code null}
+ * @param agentId              id of the subagent the event happens inside (or that starts or stops),
+ *                             or {@code null} when the host named none or named one that is not a
+ *                             non-empty string
+ * @param agentIdMalformed     the host named an agent id that is not a string
+ * @param agentType            subagent type as the host sent it, or {@code null}
+ * @param parentAgentId        the parent agent the host named, or {@code null}
+ * @param toolName             the host's tool name on tool events, else {@code null}
+ * @param toolKind             what the tool does, on tool events, else {@code null}
+ * @param toolInput            tool input as read from the payload (any JSON value), else {@code null}
+ * @param shellCommand         the command the tool call would run: the {@code command} string of its
+ *                             input (a shell tool's, and any other tool's that names one), else
+ *                             {@code null}
+ * @param filePaths            the files the tool call names, as written (never {@code null})
+ * @param prompt               the user's prompt on prompt submission, else {@code null}
+ * @param lastAssistantMessage the agent's last message on stop events, else {@code null}
+ * @param stopHookActive       the host is re-running a stop after a stop hook refused it
+ * @param cwd                  the host's working directory, or {@code null}
+ * @param workspaceRoot        the project root all state is resolved against
+ * @param payload              the host payload as an object, for the agent-config envelope only
+ * @param rawPayload           the payload bytes exactly as received
  */
-public record HookEvent(String host, EventName event, String nativeEvent, String sessionId,
-                        String agentId, String agentType, String toolName, Object toolInput,
-                        String cwd, String workspaceRoot, Map<String, Object> payload,
-                        byte[] rawPayload) {
+public record HookEvent(String host, EventName event, String nativeEvent, String sessionId, String sessionSource,
+                        String agentId, boolean agentIdMalformed, String agentType, String parentAgentId,
+                        String toolName, ToolKind toolKind, Object toolInput, String shellCommand,
+                        List<String> filePaths, String prompt, String lastAssistantMessage, boolean stopHookActive,
+                        String cwd, String workspaceRoot, Map<String, Object> payload, byte[] rawPayload) {
 
-    /** A string field of the payload, or {@code null} when absent or not a string. */
-    public String payloadString(String key) {
-        Object v = payload.get(key);
-        return v instanceof String s ? s : null;
-    }
-
-    /** A boolean field of the payload; absent or non-boolean reads as {@code false}. */
-    public boolean payloadFlag(String key) {
-        return Boolean.TRUE.equals(payload.get(key));
+    /** The normalized tool name ({@code shell}, {@code file_edit}, …), or {@code null} off tool events. */
+    public String normalizedToolName() {
+        return toolKind == null ? null : toolKind.wire();
     }
 
     /** The raw payload as text (lenient UTF-8). */

@@ -22,14 +22,15 @@ import dev.agentwarden.ledger.TokenShape;
  *     - {label: n3m6, max_depth: 3, max_concurrent: 6}
  *     - {label: n4m8, max_depth: 4, max_concurrent: 8}
  *   enforce: n2m4                    # the candidate advisory and blocking act on (default: the first)
- *   dispatch_tools: [Agent, Task, spawn_agent]
+ *   dispatch_tools: [Agent, Task]    # default: the host's own subagent-dispatch tools
  *   concurrency_scope: session       # session | workspace
  *   ttl: 24h                         # open records older than this are not counted; keep equal to the ledger's
  * </pre>
  *
  * @param candidates    candidates in order
  * @param enforced      the candidate advisory and blocking postures act on
- * @param dispatchTools tool names that spawn a subagent
+ * @param dispatchTools tool names that spawn a subagent; empty for each host's own subagent-dispatch
+ *                      tools (the event's tool kind)
  * @param ttlMs         open records older than this are stale
  * @param sessionScope  count only the caller's session's open records (when the payload names a session)
  */
@@ -39,7 +40,8 @@ public record GuardSettings(List<Candidate> candidates, Candidate enforced, Set<
     public static final Set<String> KEYS = Set.of("candidates", "enforce", "dispatch_tools", "concurrency_scope", "ttl");
     public static final List<Candidate> DEFAULT_CANDIDATES = List.of(
             new Candidate("n2m4", 2, 4), new Candidate("n3m6", 3, 6), new Candidate("n4m8", 4, 8));
-    public static final Set<String> DEFAULT_TOOLS = Set.of("Agent", "Task", "spawn_agent");
+    /** No names: a spawn is a tool call the host adapter normalized as a subagent dispatch. */
+    public static final Set<String> DEFAULT_TOOLS = Set.of();
     static final int MAX_CANDIDATES = 16;
 
     public static final GuardSettings DEFAULTS = new GuardSettings(DEFAULT_CANDIDATES, DEFAULT_CANDIDATES.get(0),

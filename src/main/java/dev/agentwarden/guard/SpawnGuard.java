@@ -34,11 +34,12 @@ public final class SpawnGuard {
     /**
      * One spawn attempt.
      *
-     * @param toolName  the tool called
-     * @param callerRef ref of the agent calling the tool ({@code agent_id} on the payload), or {@code null}
+     * @param toolName         the tool called
+     * @param subagentDispatch the host adapter normalized the tool as one that starts a subagent
+     * @param callerRef        ref of the agent calling the tool, or {@code null}
      * @param session   session label, or {@code null}
      */
-    public record Request(String toolName, String callerRef, String session) {
+    public record Request(String toolName, boolean subagentDispatch, String callerRef, String session) {
     }
 
     /**
@@ -66,7 +67,9 @@ public final class SpawnGuard {
      */
     public static Outcome evaluate(Request request, GuardSettings settings, Posture posture, LedgerStore store,
                                    boolean record) throws IOException {
-        if (request.toolName() == null || !settings.dispatchTools().contains(request.toolName())) {
+        boolean spawns = settings.dispatchTools().isEmpty() ? request.subagentDispatch()
+                : request.toolName() != null && settings.dispatchTools().contains(request.toolName());
+        if (!spawns) {
             return Outcome.NOT_A_SPAWN;
         }
         OpenSet open = OpenSet.read(store.paths(), store.clock().millis(), settings.ttlMs());

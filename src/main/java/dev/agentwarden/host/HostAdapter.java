@@ -1,6 +1,6 @@
 package dev.agentwarden.host;
 
-import dev.agentwarden.dispatch.Verdict;
+import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import java.util.Map;
@@ -32,7 +32,8 @@ public interface HostAdapter {
      *
      * @param canBlock   a block verdict can refuse the action
      * @param hasContext additional context reaches the model
+     * @param canAsk     an ask verdict reaches the user as the host's own confirmation prompt
      */
-    record Capability(boolean canBlock, boolean hasContext) {
+    record Capability(boolean canBlock, boolean hasContext, boolean canAsk) {
     }
 }

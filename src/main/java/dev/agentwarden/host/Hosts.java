@@ -1,16 +1,66 @@
 package dev.agentwarden.host;
 
+import dev.agentwarden.host.claude.ClaudeHosts;
+import dev.agentwarden.host.codex.CodexHost;
 import dev.agentwarden.text.NearMiss;
+import java.util.ArrayList;
 import java.util.List;
 
-/** Host ids a manifest may name. Output semantics exist for those with an adapter. */
+/** The hosts Warden has an adapter for ({@link #ALL}), and the host ids a manifest may name ({@link #KNOWN}). */
 public final class Hosts {
     private Hosts() {
     }
 
+    /** Every host Warden can install for and answer, in the order commands list them. */
+    public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX);
+
+    /** The host whose recorded sessions ({@code examples/}) the demos replay. */
+    public static final Host DEMO = ClaudeHosts.CLAUDE;
+
     /** Every host id the manifest accepts, agent-config's {@code KNOWN_PLATFORMS} plus codex. */
     public static final List<String> KNOWN = List.of(
             "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment");
+
+    /** The host with this id, or {@code null} when Warden has no adapter for it. */
+    public static Host byId(String id) {
+        for (int i = 0; i < ALL.size(); i++) {
+            if (ALL.get(i).id().equals(id)) {
+                return ALL.get(i);
+            }
+        }
+        return null;
+    }
+
+    /** The ids of {@link #ALL}. */
+    public static List<String> ids() {
+        List<String> out = new ArrayList<>(ALL.size());
+        for (Host h : ALL) {
+            out.add(h.id());
+        }
+        return out;
+    }
+
+    /** Every host's project-directory variables, each once, in host order. */
+    public static List<String> projectDirVariables() {
+        List<String> out = new ArrayList<>();
+        for (Host h : ALL) {
+            for (String v : h.projectDirVariables()) {
+                if (!out.contains(v)) {
+                    out.add(v);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The largest output cap of any host (0 when none is known): the most a setting may ask to emit. */
+    public static int largestOutputCap() {
+        int most = 0;
+        for (Host h : ALL) {
+            most = Math.max(most, h.outputCapChars());
+        }
+        return most;
+    }
 
     /** {@code unknown host 'claud'; did you mean `claude`? Known hosts: …}, or {@code null} for a known host. */
     public static String unknown(String host) {

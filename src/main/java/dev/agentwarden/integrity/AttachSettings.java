@@ -1,6 +1,6 @@
 package dev.agentwarden.integrity;
 
-import dev.agentwarden.host.claude.ClaudeAdapter;
+import dev.agentwarden.host.Hosts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +19,7 @@ import java.util.Map;
  * @param clientId               the client id
  * @param clientVersion          the client version, or {@code null}
  * @param requireTrustedManifest an untrusted release manifest halts
- * @param maxChars               most characters attached (the host cap at most)
+ * @param maxChars               most characters attached, 0 for the host's cap (never more than the cap)
  * @param maxBytes               most bytes read from the agent file
  * @param sources                SessionStart sources to act on, or {@code null} for all
  */
@@ -57,7 +57,7 @@ public record AttachSettings(String agent, String file, String role, BoundaryPro
         if (!(trusted instanceof Boolean requireTrusted)) {
             throw new IllegalArgumentException("require_trusted_manifest: must be true or false, got " + trusted);
         }
-        long maxChars = number(settings, "max_chars", ClaudeAdapter.OUTPUT_CAP_CHARS, 1, ClaudeAdapter.OUTPUT_CAP_CHARS);
+        long maxChars = number(settings, "max_chars", 0, 1, Hosts.largestOutputCap());
         long maxBytes = number(settings, "max_bytes", SourceReader.DEFAULT_MAX_BYTES, 1, SourceReader.MAX_MAX_BYTES);
         List<String> sources = null;
         if (settings.get("sources") != null) {

@@ -5,7 +5,8 @@ import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
-import dev.agentwarden.host.claude.ClaudeAdapter;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Posture;
 import dev.agentwarden.release.ReleaseFloor;
@@ -22,8 +23,7 @@ import java.util.Map;
  * Built-in {@code integrity-attach}: Claude Code attach mode. On {@code session_start} it selects the
  * configured agent, reads its file once, and attaches the payload itself as the hook's
  * {@code additionalContext}, so {@code attached_sha} is computed over exactly the text it emits. A
- * payload longer than the host's hook-output cap ({@link ClaudeAdapter#OUTPUT_CAP_CHARS}
- * characters) would be clipped by the host; the gate records that clip as ATTACHED_PARTIAL and halts
+ * payload longer than the host's hook-output cap ({@link Host#outputCapChars}) would be clipped by the host; the gate records that clip as ATTACHED_PARTIAL and halts
  * (HALT_CORRUPT) instead of emitting it. Any halt stops the session ({@code continue: false} with a
  * stopReason). Every step goes to the evidence log. Bound to {@code user_prompt_submit} as well, it
  * repeats a start-time halt on every prompt of that session ({@link HaltedSessions}): Claude Code
@@ -146,7 +146,9 @@ public final class IntegrityAttach implements Concern {
             label = r.chosen() != null ? r.fileLabel() : r.root().relativize(file).toString();
             resolution = r.location() != null ? r.location().label() : "not_found (available: " + r.available() + ")";
         }
-        long maxChars = s.maxChars();
+        Host host = Hosts.byId(event.host());
+        long cap = host == null || host.outputCapChars() == 0 ? Long.MAX_VALUE : host.outputCapChars();
+        long maxChars = s.maxChars() == 0 ? cap : Math.min(s.maxChars(), cap);
         IntegrityGate gate = IntegrityGate.builder()
                 .profile(s.profile())
                 .release(releaseSource(s.releaseManifest(), s.trustRoot(), s.requireTrustedManifest(), root,
@@ -155,7 +157,7 @@ public final class IntegrityAttach implements Concern {
                 .clock(context.clock())
                 .maxBytes(s.maxBytes())
                 .requireTrustedManifest(s.requireTrustedManifest())
-                .sessionPrefix("claude")
+                .sessionPrefix(event.host())
                 .build();
         GateSession session = gate.select(AgentSelection.of(agent, file)
                 .withFileLabel(label)
@@ -201,7 +203,7 @@ public final class IntegrityAttach implements Concern {
         if (s.sources() == null) {
             return true;
         }
-        String source = event.payloadString("source");
+        String source = event.sessionSource();
         return source == null || s.sources().contains(source);
     }
 

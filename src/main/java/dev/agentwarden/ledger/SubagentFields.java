@@ -1,15 +1,14 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.event.HookEvent;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
- * What the ledger takes from a host payload, already reduced to what it may write: refs instead of
+ * What the ledger takes from an event, already reduced to what it may write: refs instead of
  * agent ids, and a session id or agent type only when it looks like one.
  *
- * <p>Fields read: {@code agent_id|agentId}; {@code agent_type|agentType|subagent_type|subagentType};
- * {@code parent_agent_id|parentAgentId}; the session id the host adapter found (else
- * {@code session_id|sessionId}). A session id that is not 1–128 characters of
+ * <p>Fields read from the normalized event: agent id, agent type, parent agent id, session id (the
+ * host adapter reads whichever spelling its host sends). A session id that is not 1–128 characters of
  * {@code [A-Za-z0-9._:-]} is written as {@code sha256:<12 hex>} of itself; an agent type that is not
  * 1–64 characters of {@code [A-Za-z0-9._:@/+ -]} is dropped.
  *
@@ -22,27 +21,18 @@ import java.util.Map;
 public record SubagentFields(String ref, String unidentifiedReason, String agentType, String parentRef,
                              String session) {
 
-    public static SubagentFields of(Map<String, Object> payload, String sessionId) {
-        Object id = first(payload, "agent_id", "agentId");
-        String ref = null;
-        String reason = null;
-        if (id instanceof String s && !s.isEmpty()) {
-            ref = AgentRef.of(s);
-        } else {
-            reason = id == null || "".equals(id) ? "no_agent_id" : "agent_id_not_string";
-        }
-        Object parent = first(payload, "parent_agent_id", "parentAgentId");
-        String parentRef = parent instanceof String p && !p.isEmpty() ? AgentRef.of(p) : null;
-        return new SubagentFields(ref, reason,
-                agentType(first(payload, "agent_type", "agentType", "subagent_type", "subagentType")),
-                parentRef, sessionLabel(sessionId != null && !sessionId.isEmpty() ? sessionId
-                        : first(payload, "session_id", "sessionId")));
+    /** The fields of a subagent event, as the host adapter normalized them. */
+    public static SubagentFields of(HookEvent event) {
+        String ref = event.agentId() == null ? null : AgentRef.of(event.agentId());
+        String reason = ref != null ? null : event.agentIdMalformed() ? "agent_id_not_string" : "no_agent_id";
+        String parent = event.parentAgentId();
+        return new SubagentFields(ref, reason, agentType(event.agentType()),
+                parent != null && !parent.isEmpty() ? AgentRef.of(parent) : null, sessionLabel(event.sessionId()));
     }
 
-    /** The ref of the caller a tool-use payload names ({@code agent_id|agentId}), or {@code null}. */
-    public static String callerRef(Map<String, Object> payload) {
-        Object id = first(payload, "agent_id", "agentId");
-        return id instanceof String s && !s.isEmpty() ? AgentRef.of(s) : null;
+    /** The ref of the agent a tool call comes from, or {@code null} at top level. */
+    public static String callerRef(HookEvent event) {
+        return event.agentId() == null ? null : AgentRef.of(event.agentId());
     }
 
     /** A session id as the ledger writes it, or {@code null}. */
@@ -59,15 +49,5 @@ public record SubagentFields(String ref, String unidentifiedReason, String agent
     /** An agent type as the ledger writes it, or {@code null}. */
     public static String agentType(Object value) {
         return value instanceof String s && TokenShape.isWord(s, 1, 64, "._:@/+ -") ? s : null;
-    }
-
-    private static Object first(Map<String, Object> payload, String... keys) {
-        for (String k : keys) {
-            Object v = payload.get(k);
-            if (v != null) {
-                return v;
-            }
-        }
-        return null;
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.event.HookEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,11 +38,10 @@ public final class SubagentLedger {
      * @param sessionId the session id the host adapter read, or {@code null}
      * @return the lines appended, in order (reaped lines first)
      */
-    public static List<Map<String, Object>> record(Kind kind, Map<String, Object> payload, String sessionId,
-                                                   LedgerSettings settings, LedgerStore store) throws IOException {
-        SubagentFields f = SubagentFields.of(payload, sessionId);
-        ReturnEnvelope.Result envelope = kind == Kind.STOP
-                ? ReturnEnvelope.classify(payload.get("last_assistant_message")) : null;
+    public static List<Map<String, Object>> record(Kind kind, HookEvent event, LedgerSettings settings,
+                                                   LedgerStore store) throws IOException {
+        SubagentFields f = SubagentFields.of(event);
+        ReturnEnvelope.Result envelope = kind == Kind.STOP ? ReturnEnvelope.classify(event.lastAssistantMessage()) : null;
         LedgerStore.Transaction tx;
         try {
             tx = store.begin();

@@ -1,9 +1,13 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
+
 /**
  * The manifest shipped with Warden, in force when a project has no {@code .warden/manifest.yaml}.
  * Kept as source text rather than a jar resource: reading a resource opens the jar, which costs a
- * cold dispatch several milliseconds. {@code warden manifest show} and {@code lint} read it too.
+ * cold dispatch several milliseconds. {@code warden manifest show} and {@code lint} read it too. Its
+ * {@code platforms} section names every host in {@link Hosts#ALL}.
  */
 final class DefaultManifest {
     private DefaultManifest() {
@@ -53,7 +57,7 @@ concerns:
     script: builtin:spawn-guard
     posture: shadow
     fail_closed: false
-    tools: [Agent, Task, spawn_agent]   # Claude Code's and Codex's subagent-dispatch tools
+    tools: [Agent, Task, spawn_agent]   # every host's subagent-dispatch tools (DefaultManifestTest)
     candidates:
       - {label: n2m4, max_depth: 2, max_concurrent: 4}
       - {label: n3m6, max_depth: 3, max_concurrent: 6}
@@ -62,42 +66,23 @@ concerns:
     concurrency_scope: session
     ttl: 24h
 
-# Cowork runs the Claude Code CLI: same events, same chains (YAML anchors keep them one list).
+# Every host Warden has an adapter for runs the same chains; each host's native event names come
+# from Warden's host registry (a manifest's native_event_aliases may add or override them).
 platforms:
-  claude: &claude-chains
+""" + platforms();
+
+    /** The {@code platforms} section: one chain list, anchored under the first host and aliased by the others. */
+    private static String platforms() {
+        StringBuilder out = new StringBuilder();
+        for (Host host : Hosts.ALL) {
+            out.append("  ").append(host.id()).append(host == Hosts.ALL.get(0) ? ": &chains\n" + CHAINS : ": *chains\n");
+        }
+        return out.toString();
+    }
+
+    private static final String CHAINS = """
     pre_tool_use: [block-no-verify, protect-warden, spawn-guard]
     subagent_start: [subagent-ledger]
     subagent_stop: [subagent-ledger]
-  cowork: *claude-chains
-  # Codex names its shell tool Bash in hooks and spawns subagents with spawn_agent.
-  codex: *claude-chains
-
-native_event_aliases:
-  claude: &claude-events
-    SessionStart: session_start
-    SessionEnd: session_end
-    UserPromptSubmit: user_prompt_submit
-    PreToolUse: pre_tool_use
-    PostToolUse: post_tool_use
-    PostToolUseFailure: post_tool_use_failure
-    PermissionRequest: permission_request
-    Notification: notification
-    Stop: stop
-    PreCompact: pre_compact
-    SubagentStart: subagent_start
-    SubagentStop: subagent_stop
-  cowork: *claude-events
-  # Codex 0.171.0's hook events (PostCompact and Interrupt have no canonical event yet).
-  codex:
-    SessionStart: session_start
-    SessionEnd: session_end
-    UserPromptSubmit: user_prompt_submit
-    PreToolUse: pre_tool_use
-    PermissionRequest: permission_request
-    PostToolUse: post_tool_use
-    PreCompact: pre_compact
-    SubagentStart: subagent_start
-    SubagentStop: subagent_stop
-    Stop: stop
 """;
 }

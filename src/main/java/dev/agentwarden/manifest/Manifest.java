@@ -1,7 +1,10 @@
 package dev.agentwarden.manifest;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,7 +15,9 @@ import java.util.Map;
  *
  * @param source        where the manifest was read from ({@code builtin:default} for the shipped one)
  * @param sourceSha256  hex SHA-256 of the source bytes; the compiled cache is keyed by it
- * @param aliases       host → native event name → canonical event
+ * @param aliases       host → native event name → canonical event, as the manifest wrote them; a host
+ *                      Warden has an adapter for also has its registry's default aliases under these
+ *                      ({@link #aliasesFor})
  * @param concerns      concern name → spec
  * @param chains        host → canonical event wire name → role ("" is the default role) → names
  * @param verbatimReasons the decision log records concern reasons as written
@@ -31,15 +36,38 @@ public record Manifest(String source, String sourceSha256, Map<String, Map<Strin
     /** Role used when the session role is unset or not named in the manifest. */
     public static final String DEFAULT_ROLE = "";
 
-    /** The canonical event for a host's native event name, or {@code null} when not aliased. */
+    /**
+     * The canonical event for a host's native event name: the manifest's alias, else the host's
+     * default ({@link Host#defaultAliases}); {@code null} when neither names it.
+     */
     public EventName canonicalEvent(String host, String nativeEvent) {
         Map<String, EventName> byNative = aliases.get(host);
-        return byNative == null ? null : byNative.get(nativeEvent);
+        EventName own = byNative == null ? null : byNative.get(nativeEvent);
+        if (own != null) {
+            return own;
+        }
+        Host known = Hosts.byId(host);
+        return known == null ? null : known.defaultAliases().get(nativeEvent);
+    }
+
+    /** Every native event of a host with its canonical event: the host's defaults, the manifest's own over them. */
+    public Map<String, EventName> aliasesFor(String host) {
+        Map<String, EventName> own = aliases.getOrDefault(host, Map.of());
+        Host known = Hosts.byId(host);
+        if (known == null) {
+            return own;
+        }
+        if (own.isEmpty()) {
+            return known.defaultAliases();
+        }
+        Map<String, EventName> merged = new LinkedHashMap<>(known.defaultAliases());
+        merged.putAll(own);
+        return merged;
     }
 
     /** The native event names a host has bound to a non-empty chain, for install. */
     public List<String> boundNativeEvents(String host) {
-        Map<String, EventName> byNative = aliases.getOrDefault(host, Map.of());
+        Map<String, EventName> byNative = aliasesFor(host);
         Map<String, Map<String, List<String>>> hostChains = chains.getOrDefault(host, Map.of());
         return byNative.entrySet().stream()
                 .filter(e -> !hostChains.getOrDefault(e.getValue().wire(), Map.of())

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Install and uninstall arguments refused before anything is read or written (the full
@@ -55,9 +56,6 @@ class InstallCommandTest {
 
     static Stream<Arguments> bindsNothing() {
         return Stream.of(
-                Arguments.of("noAliases", "schema_version: 1\nconcerns:\n  a: {script: builtin:block-no-verify}\n"
-                        + "platforms:\n  claude:\n    pre_tool_use: [a]\n", "claude",
-                        "binds nothing for claude: it names no native events for claude (native_event_aliases.claude)"),
                 Arguments.of("claudeOnlyInstalledForCodex", "schema_version: 1\nconcerns:\n  a: {script: builtin:block-no-verify}\n"
                         + "platforms:\n  claude:\n    pre_tool_use: [a]\nnative_event_aliases:\n  claude: {PreToolUse: pre_tool_use}\n"
                         + "  codex: {PreToolUse: pre_tool_use}\n", "codex",
@@ -81,5 +79,26 @@ class InstallCommandTest {
         try (Stream<Path> files = Files.list(project)) {
             assertThat(files).containsExactly(manifest);
         }
+    }
+
+    /**
+     * A manifest that binds a chain for a host and names no {@code native_event_aliases}: install wrote
+     * {@code {"hooks": {}}}, then refused; the host's default aliases now give the hook (issue 11.4).
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"claude", "codex"})
+    void install_manifestWithoutAliases_bindsTheHostsDefaultEvent(String host) throws Exception {
+        Path manifest = Files.writeString(project.resolve("m.yaml"), "schema_version: 1\nconcerns:\n"
+                + "  a: {script: builtin:block-no-verify, tools: [Bash]}\nplatforms:\n  " + host + ":\n    pre_tool_use: [a]\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int code = WardenCli.execute(new String[] {"install", "--host", host, "--project-dir", project.toString(),
+                "--manifest", manifest.toString(), "--no-train", "--dry-run"}, new PrintWriter(out, true),
+                new PrintWriter(err, true));
+
+        assertThat(code).as(err.toString()).isEqualTo(0);
+        assertThat(out.toString()).contains("\"PreToolUse\"").contains("\"matcher\": \"Bash\"")
+                .contains(" dispatch --host " + host + " --native-event PreToolUse").doesNotContain("Stop");
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.testing.TestLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -36,10 +37,10 @@ class LedgerCommandsTest {
     void session() throws IOException {
         MutableClock clock = MutableClock.at("2026-05-04T10:00:00Z");
         LedgerStore store = new LedgerStore(LedgerPaths.forRoot(project.toString()), clock);
-        SubagentLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", "a", "agent_type", "Explore"), "s-1",
+        TestLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", "a", "agent_type", "Explore"), "s-1",
                 LedgerSettings.DEFAULTS, store);
         clock.advance(Duration.ofMinutes(20));
-        SubagentLedger.record(SubagentLedger.Kind.STOP, Map.of("agent_id", "a", "agent_type", "Explore"), "s-1",
+        TestLedger.record(SubagentLedger.Kind.STOP, Map.of("agent_id", "a", "agent_type", "Explore"), "s-1",
                 LedgerSettings.DEFAULTS, store);
     }
 

@@ -1,10 +1,11 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.verdict.Verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.concern.Decision;
-import dev.agentwarden.dispatch.Verdict.Kind;
+import dev.agentwarden.verdict.Verdict.Kind;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.manifest.ConcernSpec;

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.host.Hosts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -213,7 +214,7 @@ final class GoldenCorpus {
     /**
      * Checks an outcome against the case's expectation and the host protocol's invariants. In an
      * expected stdout, {@code $PROJECT} stands for the throwaway project's directory and
-     * {@code $GATE_SESSION} for an integrity gate session label (which ends in a random suffix).
+     * {@code $GATE_SESSION} for an integrity gate session label (the host's id, a time, a random suffix).
      */
     static void assertMatches(Case c, Outcome o) {
         assertThat(o.exitCode()).as("exit code").isEqualTo(c.expected().exitCode());
@@ -232,7 +233,7 @@ final class GoldenCorpus {
     /** Stdout with the throwaway project's directory as {@code $PROJECT} and gate session labels as {@code $GATE_SESSION}. */
     static String normalized(String stdout) {
         return stdout.replaceAll("/(?:[^\"/ ]+/)*warden-golden-project\\d+", "\\$PROJECT")
-                .replaceAll("claude-\\d{8}T\\d{6}Z-[0-9a-f]{8}", "\\$GATE_SESSION");
+                .replaceAll("(?:" + String.join("|", Hosts.ids()) + ")-\\d{8}T\\d{6}Z-[0-9a-f]{8}", "\\$GATE_SESSION");
     }
 
     /** Stdout is empty or exactly one JSON object, and nothing else. */

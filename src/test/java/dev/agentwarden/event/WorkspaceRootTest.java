@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -18,6 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class WorkspaceRootTest {
     private static final Path WD = Path.of("/home/dev/launcher");
+
+    /** A host's project-directory variables, strongest first. */
+    private static final List<String> VARS = List.of("CLAUDE_PROJECT_DIR", "CURSOR_PROJECT_DIR", "GEMINI_PROJECT_DIR");
 
     static Stream<Arguments> fromWorkingDir() {
         return Stream.of(
@@ -44,7 +48,7 @@ class WorkspaceRootTest {
     @MethodSource("fromWorkingDir")
     void resolve_withWorkingDir(String name, String explicitDir, Map<String, Object> payload, Map<String, String> env,
                                 String expected) {
-        assertThat(WorkspaceRoot.resolve(explicitDir, payload, env, WD)).isEqualTo(expected);
+        assertThat(WorkspaceRoot.resolve(explicitDir, payload, env, WD, VARS)).isEqualTo(expected);
     }
 
     /** Every source, strongest first: the explicit dir, payload keys ({@code payload:}), env vars ({@code env:}). */
@@ -76,20 +80,20 @@ class WorkspaceRootTest {
             }
         }
 
-        assertThat(WorkspaceRoot.resolve(explicit, payload, env, WD)).isEqualTo(expected);
-        assertThat(WorkspaceRoot.resolve(explicit, payload, env)).as("same order without a working dir")
+        assertThat(WorkspaceRoot.resolve(explicit, payload, env, WD, VARS)).isEqualTo(expected);
+        assertThat(WorkspaceRoot.resolve(explicit, payload, env, VARS)).as("same order without a working dir")
                 .isEqualTo(strongest < SOURCES.length ? expected : System.getProperty("user.dir"));
     }
 
     @Test
     void resolve_noWorkingDir_relativeChoiceStaysRelative() {
-        assertThat(WorkspaceRoot.resolve("proj", Map.of(), Map.of())).isEqualTo("proj");
-        assertThat(WorkspaceRoot.resolve(null, Map.of("cwd", "sub"), Map.of(), null)).isEqualTo("sub");
+        assertThat(WorkspaceRoot.resolve("proj", Map.of(), Map.of(), VARS)).isEqualTo("proj");
+        assertThat(WorkspaceRoot.resolve(null, Map.of("cwd", "sub"), Map.of(), null, VARS)).isEqualTo("sub");
     }
 
     @Test
     void resolve_noWorkingDir_nothingChosen_jvmWorkingDir() {
-        assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of(), null))
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of(), null, VARS))
                 .isEqualTo(Path.of(System.getProperty("user.dir")).toString());
     }
 

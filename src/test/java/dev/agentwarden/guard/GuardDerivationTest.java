@@ -1,5 +1,6 @@
 package dev.agentwarden.guard;
 
+import dev.agentwarden.testing.TestLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.ledger.LedgerPaths;
@@ -141,8 +142,8 @@ class GuardDerivationTest {
     @Test
     void derive_readsTheGuardsOwnLinesAndPrintsTheManifestToEnforce() throws IOException {
         for (int n = 0; n < 3; n++) {
-            SpawnGuard.evaluate(new SpawnGuard.Request("Agent", null, "s-1"), GuardSettings.DEFAULTS, Posture.SHADOW, store, true);
-            SubagentLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", "a" + n), "s-1", LedgerSettings.DEFAULTS, store);
+            SpawnGuard.evaluate(new SpawnGuard.Request("Agent", true, null, "s-1"), GuardSettings.DEFAULTS, Posture.SHADOW, store, true);
+            TestLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", "a" + n), "s-1", LedgerSettings.DEFAULTS, store);
         }
 
         GuardDerivation.Report r = GuardDerivation.derive(store.paths(), null);

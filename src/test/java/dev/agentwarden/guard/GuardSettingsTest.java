@@ -20,7 +20,7 @@ class GuardSettingsTest {
         assertThat(s.candidates()).extracting(Candidate::label).containsExactly("n2m4", "n3m6", "n4m8");
         assertThat(s.candidates().get(1)).isEqualTo(new Candidate("n3m6", 3, 6));
         assertThat(s.enforced().label()).isEqualTo("n2m4");
-        assertThat(s.dispatchTools()).containsExactlyInAnyOrder("Agent", "Task", "spawn_agent");
+        assertThat(s.dispatchTools()).as("none named: each host's own subagent-dispatch tools").isEmpty();
         assertThat(s.sessionScope()).isTrue();
         assertThat(s.ttlMs()).isEqualTo(24 * 3_600_000L);
     }

@@ -1,5 +1,6 @@
 package dev.agentwarden.guard;
 
+import dev.agentwarden.testing.TestLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.ledger.AgentRef;
@@ -42,7 +43,7 @@ class SpawnGuardTest {
         for (int i = 0; i < more.length; i += 2) {
             payload.put((String) more[i], more[i + 1]);
         }
-        SubagentLedger.record(SubagentLedger.Kind.START, payload, session, LedgerSettings.DEFAULTS, store);
+        TestLedger.record(SubagentLedger.Kind.START, payload, session, LedgerSettings.DEFAULTS, store);
     }
 
     SpawnGuard.Outcome spawn(Posture posture, String callerAgentId) throws IOException {
@@ -50,7 +51,7 @@ class SpawnGuardTest {
     }
 
     SpawnGuard.Outcome spawn(Posture posture, String callerAgentId, GuardSettings settings) throws IOException {
-        return SpawnGuard.evaluate(new SpawnGuard.Request("Agent", callerAgentId == null ? null : AgentRef.of(callerAgentId), "s-1"),
+        return SpawnGuard.evaluate(new SpawnGuard.Request("Agent", true, callerAgentId == null ? null : AgentRef.of(callerAgentId), "s-1"),
                 settings, posture, store, true);
     }
 
@@ -197,7 +198,7 @@ class SpawnGuardTest {
 
     @Test
     void otherTool_isNotASpawnAndWritesNothing() throws IOException {
-        SpawnGuard.Outcome o = SpawnGuard.evaluate(new SpawnGuard.Request("Bash", null, "s-1"), GuardSettings.DEFAULTS,
+        SpawnGuard.Outcome o = SpawnGuard.evaluate(new SpawnGuard.Request("Bash", false, null, "s-1"), GuardSettings.DEFAULTS,
                 Posture.BLOCKING, store, true);
 
         assertThat(o.line()).isNull();
@@ -206,7 +207,7 @@ class SpawnGuardTest {
 
     @Test
     void codexSpawnAgent_isADispatchTool() throws IOException {
-        SpawnGuard.Outcome o = SpawnGuard.evaluate(new SpawnGuard.Request("spawn_agent", null, "s-1"),
+        SpawnGuard.Outcome o = SpawnGuard.evaluate(new SpawnGuard.Request("spawn_agent", true, null, "s-1"),
                 GuardSettings.DEFAULTS, Posture.SHADOW, store, true);
 
         assertThat(o.line()).containsEntry("tool", "spawn_agent");

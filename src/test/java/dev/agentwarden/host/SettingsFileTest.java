@@ -35,8 +35,8 @@ class SettingsFileTest {
     @TempDir
     Path locks;
 
-    private static final List<ClaudeSettings.Binding> BINDINGS = List.of(
-            new ClaudeSettings.Binding("PreToolUse", "*"), new ClaudeSettings.Binding("Stop", null));
+    private static final List<Installer.Binding> BINDINGS = List.of(
+            new Installer.Binding("PreToolUse", "*"), new Installer.Binding("Stop", null));
 
     private static final SettingsFile.Edit INSTALL = doc -> ClaudeSettings.install(doc, "/w/bin/warden", "claude", BINDINGS);
     private static final SettingsFile.Edit UNINSTALL = doc -> ClaudeSettings.uninstall(doc, "claude");

@@ -9,6 +9,7 @@ import dev.agentwarden.concern.Decision;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.TestTrust;
@@ -70,8 +71,8 @@ class IntegrityAttachTest {
         if (source != null) {
             payload.put("source", source);
         }
-        HookEvent e = new HookEvent("claude", event, "SessionStart", "sess-1", null, null, null, null, project.toString(),
-                project.toString(), payload, new byte[0]);
+        payload.put("cwd", project.toString());
+        HookEvent e = Hosts.DEMO.adapter().normalize("SessionStart", event, payload, new byte[0], project.toString());
         return new IntegrityAttach().evaluate(new ConcernContext(e, spec, CLOCK, project.resolve(".warden"), env));
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.testing.TestLedger;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ public final class LedgerAppendMain {
                 payload.put("agent_id", "worker-" + worker + "-agent-" + i);
                 payload.put("agent_type", "type-" + worker);
                 try {
-                    SubagentLedger.record(kind, payload, "session-" + worker, LedgerSettings.DEFAULTS, store);
+                    TestLedger.record(kind, payload, "session-" + worker, LedgerSettings.DEFAULTS, store);
                 } catch (LedgerException e) {
                     if (!"ledger_event_spooled".equals(e.code())) {
                         throw e;

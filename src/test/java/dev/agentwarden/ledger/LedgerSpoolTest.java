@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.testing.TestLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -53,7 +54,7 @@ class LedgerSpoolTest {
         LedgerStore impatient = new LedgerStore(paths, clock, 50);
         Future<Throwable> f = other.submit(() -> {
             try {
-                SubagentLedger.record(kind, payload(agent), "s1", LedgerSettings.DEFAULTS, impatient);
+                TestLedger.record(kind, payload(agent), "s1", LedgerSettings.DEFAULTS, impatient);
                 return null;
             } catch (Throwable t) {
                 return t;
@@ -71,7 +72,7 @@ class LedgerSpoolTest {
     @Test
     void record_lockHeldPastDeadline_spoolsTheEventAndReportsItUntilFolded() throws Exception {
         LedgerStore store = new LedgerStore(paths, clock);
-        SubagentLedger.record(SubagentLedger.Kind.START, payload("a1"), "s1", LedgerSettings.DEFAULTS, store);
+        TestLedger.record(SubagentLedger.Kind.START, payload("a1"), "s1", LedgerSettings.DEFAULTS, store);
         clock.advance(Duration.ofSeconds(40));
 
         Throwable spooled;
@@ -89,7 +90,7 @@ class LedgerSpoolTest {
         assertThat(LedgerStats.compute(paths, LedgerSettings.DEFAULTS, clock).toJson()).containsEntry("spooled", 1L);
 
         clock.advance(Duration.ofSeconds(20));
-        SubagentLedger.record(SubagentLedger.Kind.START, payload("a2"), "s1", LedgerSettings.DEFAULTS, store);
+        TestLedger.record(SubagentLedger.Kind.START, payload("a2"), "s1", LedgerSettings.DEFAULTS, store);
 
         assertThat(Spool.pending(paths)).isEmpty();
         assertThat(LedgerVerifier.verify(paths).problems()).isEmpty();
@@ -136,7 +137,7 @@ class LedgerSpoolTest {
         try (LedgerStore.Transaction held = store.begin()) {
             Thread waiter = new Thread(() -> {
                 try {
-                    SubagentLedger.record(SubagentLedger.Kind.START, payload("a1"), "s1", LedgerSettings.DEFAULTS,
+                    TestLedger.record(SubagentLedger.Kind.START, payload("a1"), "s1", LedgerSettings.DEFAULTS,
                             new LedgerStore(paths, clock, 600_000));
                 } catch (Throwable t) {
                     outcome[0] = t;

@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.testing.TestLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -50,7 +51,7 @@ class LedgerStateSafetyTest {
     }
 
     void start(String agent) throws IOException {
-        SubagentLedger.record(SubagentLedger.Kind.START, payload(agent), "s1", LedgerSettings.DEFAULTS, store);
+        TestLedger.record(SubagentLedger.Kind.START, payload(agent), "s1", LedgerSettings.DEFAULTS, store);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.testing.TestLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.MutableClock;
@@ -32,9 +33,9 @@ class LedgerStatsTest {
     }
 
     void dispatch(String id, String type, Duration runs, String message) throws IOException {
-        SubagentLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", id, "agent_type", type), "s-1", budgets, store);
+        TestLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", id, "agent_type", type), "s-1", budgets, store);
         clock.advance(runs);
-        SubagentLedger.record(SubagentLedger.Kind.STOP, Map.of("agent_id", id, "agent_type", type,
+        TestLedger.record(SubagentLedger.Kind.STOP, Map.of("agent_id", id, "agent_type", type,
                 "last_assistant_message", message), "s-1", budgets, store);
     }
 
@@ -125,9 +126,9 @@ class LedgerStatsTest {
 
     @Test
     void compute_openNow_countsLiveAndStale() throws IOException {
-        SubagentLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", "a"), "s-1", budgets, store);
+        TestLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", "a"), "s-1", budgets, store);
         clock.advance(Duration.ofHours(25));
-        SubagentLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", "b"), "s-1",
+        TestLedger.record(SubagentLedger.Kind.START, Map.of("agent_id", "b"), "s-1",
                 LedgerSettings.from(Map.of("ttl", "48h")), store);
 
         assertThat(map(LedgerStats.compute(store.paths(), budgets, clock).toJson().get("open_now")))

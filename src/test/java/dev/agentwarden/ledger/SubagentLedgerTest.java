@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.testing.TestLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -49,7 +50,7 @@ class SubagentLedgerTest {
         kv.addAll(List.of(more));
         Map<String, Object> payload = HostPayloads.claude(kind == SubagentLedger.Kind.START ? "SubagentStart" : "SubagentStop",
                 kv.toArray());
-        return SubagentLedger.record(kind, payload, "s-1", settings, store);
+        return TestLedger.record(kind, payload, "s-1", settings, store);
     }
 
     static Map<String, Object> last(List<Map<String, Object>> lines) {
@@ -178,7 +179,7 @@ class SubagentLedgerTest {
     void event_withNumericAgentId_isUnidentified() throws IOException {
         Map<String, Object> payload = HostPayloads.claude("SubagentStart", "agent_id", 42L);
 
-        assertThat(last(SubagentLedger.record(SubagentLedger.Kind.START, payload, null, LedgerSettings.DEFAULTS, store)))
+        assertThat(last(TestLedger.record(SubagentLedger.Kind.START, payload, null, LedgerSettings.DEFAULTS, store)))
                 .containsEntry("reason", "agent_id_not_string");
     }
 
@@ -194,7 +195,7 @@ class SubagentLedgerTest {
     void sessionOpen_countsOnlyTheEventsSession() throws IOException {
         start("a");
         Map<String, Object> other = Json.parseObject(Json.write(HostPayloads.claude("SubagentStart", "agent_id", "b")));
-        Map<String, Object> line = last(SubagentLedger.record(SubagentLedger.Kind.START, other, "s-2",
+        Map<String, Object> line = last(TestLedger.record(SubagentLedger.Kind.START, other, "s-2",
                 LedgerSettings.DEFAULTS, store));
 
         assertThat(line).containsEntry("concurrent_open", 2L).containsEntry("session_open", 1L)
@@ -207,9 +208,9 @@ class SubagentLedgerTest {
         Map<String, Object> stopPayload = Json.parseObject(HostPayloads.captured("claude-code-2.1.197/agent-07-SubagentStop.json"));
         String session = (String) startPayload.get("session_id");
 
-        SubagentLedger.record(SubagentLedger.Kind.START, startPayload, session, LedgerSettings.DEFAULTS, store);
+        TestLedger.record(SubagentLedger.Kind.START, startPayload, session, LedgerSettings.DEFAULTS, store);
         clock.advance(Duration.ofSeconds(3));
-        Map<String, Object> line = last(SubagentLedger.record(SubagentLedger.Kind.STOP, stopPayload, session,
+        Map<String, Object> line = last(TestLedger.record(SubagentLedger.Kind.STOP, stopPayload, session,
                 LedgerSettings.DEFAULTS, store));
 
         assertThat(line).containsEntry("ref", AgentRef.of("ad9cdb08fdd0f454a")).containsEntry("agent_type", "general-purpose")
@@ -222,9 +223,9 @@ class SubagentLedgerTest {
         Map<String, Object> startPayload = Json.parseObject(HostPayloads.captured("codex-0.171.0/agent-05-SubagentStart.json"));
         Map<String, Object> stopPayload = Json.parseObject(HostPayloads.captured("codex-0.171.0/agent-10-SubagentStop.json"));
 
-        Map<String, Object> started = last(SubagentLedger.record(SubagentLedger.Kind.START, startPayload, null,
+        Map<String, Object> started = last(TestLedger.record(SubagentLedger.Kind.START, startPayload, null,
                 LedgerSettings.DEFAULTS, store));
-        Map<String, Object> stopped = last(SubagentLedger.record(SubagentLedger.Kind.STOP, stopPayload, null,
+        Map<String, Object> stopped = last(TestLedger.record(SubagentLedger.Kind.STOP, stopPayload, null,
                 LedgerSettings.DEFAULTS, store));
 
         assertThat(started).containsEntry("agent_type", "default").containsEntry("depth_basis", "assumed-root")

@@ -123,7 +123,7 @@ class ManifestCompilerTest {
         assertThat(m.canonicalEvent("gemini", "BeforeTool")).isEqualTo(EventName.PRE_TOOL_USE);
         assertThat(m.canonicalEvent("claude", "SubagentStop")).isEqualTo(EventName.SUBAGENT_STOP);
         assertThat(m.canonicalEvent("claude", "beforeSubmitPrompt")).isNull();
-        assertThat(m.canonicalEvent("codex", "PreToolUse")).isNull();
+        assertThat(m.canonicalEvent("codex", "PreToolUse")).as("codex's default alias").isEqualTo(EventName.PRE_TOOL_USE);
         assertThat(names(m.chain("gemini", EventName.PRE_TOOL_USE, ""))).containsExactly("block-no-verify");
         assertThat(m.chain("copilot", EventName.PRE_TOOL_USE, "")).as("fallback-only host: no chains").isEmpty();
         assertThat(m.boundNativeEvents("claude")).containsExactly("PostToolUse", "PreCompact", "PreToolUse", "SessionEnd",

@@ -1,12 +1,16 @@
 package dev.agentwarden.host.claude;
 
-import dev.agentwarden.dispatch.Verdict;
+import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.host.ToolNames;
 import dev.agentwarden.json.Json;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -22,12 +26,22 @@ import java.util.Set;
  * channel. A halt is {@code continue: false} with a {@code stopReason} on every event; where the
  * event decides whether an action runs (PreToolUse, PermissionRequest) it also carries that event's
  * deny, because Claude Code runs the tool before it honours {@code continue: false} there (and a
- * permission request's deny also sets {@code interrupt: true}, which ends the agent's turn).
+ * permission request's deny also sets {@code interrupt: true}, which ends the agent's turn). An
+ * ask is {@code permissionDecision: "ask"} where the dialect has it; on a permission request it is
+ * no opinion (the host's own prompt is the question); elsewhere it is refused as a block, the safe
+ * side of a question the host cannot put. Each downgrade says so on stderr.
+ *
+ * <p>Normalization reads Claude's snake_case keys; for the ledger's agent fields it also accepts the
+ * camelCase spellings Claude-compatible hosts send ({@code agentId}, {@code subagent_type}, …).
  */
 public final class ClaudeAdapter implements HostAdapter {
 
     /** Claude Code caps hook output strings at this many characters and spills the rest to a file. */
     public static final int OUTPUT_CAP_CHARS = 10_000;
+
+    /** Claude Code's tool names by kind. */
+    public static final ToolNames TOOLS = new ToolNames(Set.of("Bash"), Set.of("Agent", "Task"),
+            Set.of("Write", "Edit", "MultiEdit", "NotebookEdit"), Set.of("Read", "NotebookRead"), "mcp__");
 
     private static final String PREFIX = "[warden] ";
 
@@ -44,9 +58,12 @@ public final class ClaudeAdapter implements HostAdapter {
      *                     their block plus {@code continue: false}
      * @param noOutput     events whose output the host never reads: a verdict there is a stderr note
      * @param jsonRequired events where "no opinion" must still be a JSON object ({@code {}})
+     * @param ask          events that take {@code permissionDecision: "ask"}
+     * @param askDefers    events where no opinion already lets the host ask the user itself
      */
     public record Dialect(Map<String, BlockChannel> block, Set<String> context, Set<String> haltAsDeny,
-                          Set<String> haltDenies, Set<String> noOutput, Set<String> jsonRequired) {
+                          Set<String> haltDenies, Set<String> noOutput, Set<String> jsonRequired, Set<String> ask,
+                          Set<String> askDefers) {
     }
 
     /** Claude Code's (and Cowork's) dialect. */
@@ -60,18 +77,21 @@ public final class ClaudeAdapter implements HostAdapter {
                     "PermissionRequest", BlockChannel.PERMISSION_REQUEST_DENY),
             Set.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart",
                     "SubagentStart", "Stop", "SubagentStop"),
-            Set.of(), Set.of("PreToolUse", "PermissionRequest"), Set.of(), Set.of());
+            Set.of(), Set.of("PreToolUse", "PermissionRequest"), Set.of(), Set.of(),
+            Set.of("PreToolUse"), Set.of("PermissionRequest"));
 
     private final String id;
     private final Dialect dialect;
+    private final ToolNames tools;
 
     public ClaudeAdapter(String id) {
-        this(id, CLAUDE);
+        this(id, CLAUDE, TOOLS);
     }
 
-    public ClaudeAdapter(String id, Dialect dialect) {
+    public ClaudeAdapter(String id, Dialect dialect, ToolNames tools) {
         this.id = id;
         this.dialect = dialect;
+        this.tools = tools;
     }
 
     @Override
@@ -87,14 +107,53 @@ public final class ClaudeAdapter implements HostAdapter {
     @Override
     public HookEvent normalize(String nativeEvent, EventName event, Map<String, Object> payload, byte[] raw,
                                String workspaceRoot) {
-        return new HookEvent(id, event, nativeEvent, str(payload, "session_id", ""), str(payload, "agent_id", null),
-                str(payload, "agent_type", null), str(payload, "tool_name", null), payload.get("tool_input"),
+        String toolName = str(payload, "tool_name", null);
+        ToolKind kind = tools.kindOf(toolName);
+        Object toolInput = payload.get("tool_input");
+        Object agent = first(payload, "agent_id", "agentId");
+        String agentId = agent instanceof String s && !s.isEmpty() ? s : null;
+        String session = str(payload, "session_id", "");
+        if (session.isEmpty()) {
+            session = str(payload, "sessionId", "");
+        }
+        return new HookEvent(id, event, nativeEvent, session,
+                event == EventName.SESSION_START ? str(payload, "source", null) : null,
+                agentId, agent != null && !(agent instanceof String),
+                firstString(payload, "agent_type", "agentType", "subagent_type", "subagentType"),
+                firstString(payload, "parent_agent_id", "parentAgentId"),
+                toolName, kind, toolInput, commandOf(toolInput), filePathsOf(toolInput),
+                str(payload, "prompt", null), str(payload, "last_assistant_message", null),
+                Boolean.TRUE.equals(payload.get("stop_hook_active")),
                 str(payload, "cwd", null), workspaceRoot, payload, raw);
+    }
+
+    /**
+     * The command a tool call runs: the {@code command} string of its input (the shell tool's, and
+     * any other tool's that names one, as Codex's {@code apply_patch} its patch).
+     */
+    static String commandOf(Object toolInput) {
+        return toolInput instanceof Map<?, ?> map && map.get("command") instanceof String s ? s : null;
+    }
+
+    /** The files a tool input names: its {@code file_path} and {@code notebook_path} strings. */
+    static List<String> filePathsOf(Object toolInput) {
+        if (!(toolInput instanceof Map<?, ?> map)) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>(2);
+        if (map.get("file_path") instanceof String path) {
+            out.add(path);
+        }
+        if (map.get("notebook_path") instanceof String path) {
+            out.add(path);
+        }
+        return out;
     }
 
     @Override
     public Capability capability(String nativeEvent) {
-        return new Capability(dialect.block().containsKey(nativeEvent), dialect.context().contains(nativeEvent));
+        return new Capability(dialect.block().containsKey(nativeEvent), dialect.context().contains(nativeEvent),
+                dialect.ask().contains(nativeEvent));
     }
 
     @Override
@@ -120,6 +179,8 @@ public final class ClaudeAdapter implements HostAdapter {
             }
             case BLOCK:
                 return renderBlock(nativeEvent, verdict);
+            case ASK:
+                return renderAsk(nativeEvent, verdict);
             case WARN:
             case ALLOW:
             default:
@@ -128,6 +189,27 @@ public final class ClaudeAdapter implements HostAdapter {
                 }
                 return dialect.jsonRequired().contains(nativeEvent) ? new HostResponse(0, "{}", "") : HostResponse.SILENT;
         }
+    }
+
+    private HostResponse renderAsk(String nativeEvent, Verdict verdict) {
+        if (dialect.ask().contains(nativeEvent)) {
+            Map<String, Object> specific = new LinkedHashMap<>();
+            specific.put("hookEventName", nativeEvent);
+            specific.put("permissionDecision", "ask");
+            specific.put("permissionDecisionReason", cap(PREFIX + verdict.reason()));
+            if (verdict.context() != null) {
+                specific.put("additionalContext", cap(verdict.context()));
+            }
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("hookSpecificOutput", specific);
+            return json(out);
+        }
+        if (dialect.askDefers().contains(nativeEvent)) {
+            return render(nativeEvent, Verdict.NO_OPINION)
+                    .withStderr("warden: ask left to the host's own prompt on " + nativeEvent + ": " + verdict.reason());
+        }
+        return renderBlock(nativeEvent, new Verdict(Verdict.Kind.BLOCK, verdict.reason(), verdict.context()))
+                .withStderr("warden: ask rendered as a block on " + nativeEvent + " (the host cannot ask there)");
     }
 
     private HostResponse renderBlock(String nativeEvent, Verdict verdict) {
@@ -210,5 +292,21 @@ public final class ClaudeAdapter implements HostAdapter {
 
     private static String str(Map<String, Object> payload, String key, String fallback) {
         return payload.get(key) instanceof String s ? s : fallback;
+    }
+
+    private static Object first(Map<String, Object> payload, String key, String alternative) {
+        Object v = payload.get(key);
+        return v != null ? v : payload.get(alternative);
+    }
+
+    /** The first of {@code keys} present in the payload, if it is a string; else {@code null}. */
+    private static String firstString(Map<String, Object> payload, String... keys) {
+        for (String k : keys) {
+            Object v = payload.get(k);
+            if (v != null) {
+                return v instanceof String s ? s : null;
+            }
+        }
+        return null;
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentwarden.host.claude;
 
+import dev.agentwarden.host.Installer.Binding;
 import dev.agentwarden.host.JsonSpans;
 import dev.agentwarden.host.JsonSplice;
 import dev.agentwarden.host.SettingsFile.SettingsException;
@@ -39,10 +40,6 @@ public final class ClaudeSettings {
     private static final String LAUNCHER_SUFFIX = "/bin/warden";
 
     private ClaudeSettings() {
-    }
-
-    /** One hook to install: a native event and the tool matcher ("*" for all). */
-    public record Binding(String nativeEvent, String matcher) {
     }
 
     /** The command line the host runs for one event. */

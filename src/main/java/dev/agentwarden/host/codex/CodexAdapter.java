@@ -1,10 +1,11 @@
 package dev.agentwarden.host.codex;
 
-import dev.agentwarden.dispatch.Verdict;
+import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.host.ToolNames;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.host.claude.ClaudeAdapter.BlockChannel;
 import java.util.Map;
@@ -24,6 +25,9 @@ import java.util.Set;
  *       SessionStart and SubagentStart; elsewhere context goes to {@code systemMessage}.</li>
  *   <li>Stop and SubagentStop read stdout as JSON, so "no opinion" there is {@code {}}.</li>
  *   <li>SessionEnd has no output schema: whatever Warden decides there is a stderr note.</li>
+ *   <li>PreToolUse rejects {@code permissionDecision: "ask"} ("unsupported permissionDecision:ask",
+ *       the hook's output then counts for nothing), so an ask there is a deny; on PermissionRequest
+ *       no opinion leaves Codex's own approval prompt to ask.</li>
  * </ul>
  */
 public final class CodexAdapter implements HostAdapter {
@@ -40,9 +44,15 @@ public final class CodexAdapter implements HostAdapter {
             Set.of("PreToolUse", "PermissionRequest"),
             Set.of(),
             Set.of("SessionEnd"),
-            Set.of("Stop", "SubagentStop"));
+            Set.of("Stop", "SubagentStop"),
+            Set.of(),
+            Set.of("PermissionRequest"));
 
-    private final ClaudeAdapter protocol = new ClaudeAdapter("codex", DIALECT);
+    /** Codex's tool names in hook payloads by kind. */
+    public static final ToolNames TOOLS = new ToolNames(Set.of("Bash"), Set.of("spawn_agent"), Set.of("apply_patch"),
+            Set.of(), "mcp__");
+
+    private final ClaudeAdapter protocol = new ClaudeAdapter("codex", DIALECT, TOOLS);
 
     @Override
     public String id() {

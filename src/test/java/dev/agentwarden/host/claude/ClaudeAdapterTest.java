@@ -2,8 +2,8 @@ package dev.agentwarden.host.claude;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.dispatch.Verdict;
-import dev.agentwarden.dispatch.Verdict.Kind;
+import dev.agentwarden.verdict.Verdict;
+import dev.agentwarden.verdict.Verdict.Kind;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostAdapter.Capability;
@@ -47,7 +47,7 @@ class ClaudeAdapterTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("capabilities")
     void capability_perNativeEvent_isTheTable(String nativeEvent, boolean canBlock, boolean hasContext) {
-        assertThat(adapter.capability(nativeEvent)).isEqualTo(new Capability(canBlock, hasContext));
+        assertThat(adapter.capability(nativeEvent)).isEqualTo(new Capability(canBlock, hasContext, nativeEvent.equals("PreToolUse")));
     }
 
     @ParameterizedTest(name = "{0}")

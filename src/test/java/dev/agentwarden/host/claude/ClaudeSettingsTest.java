@@ -1,5 +1,6 @@
 package dev.agentwarden.host.claude;
 
+import dev.agentwarden.host.Installer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,9 +45,9 @@ class ClaudeSettingsTest {
             }
             """;
 
-    private static final List<ClaudeSettings.Binding> BINDINGS = List.of(
-            new ClaudeSettings.Binding("PreToolUse", "Bash"),
-            new ClaudeSettings.Binding("Stop", null));
+    private static final List<Installer.Binding> BINDINGS = List.of(
+            new Installer.Binding("PreToolUse", "Bash"),
+            new Installer.Binding("Stop", null));
 
     @Test
     void install_empty_oneEntryPerBinding() throws Exception {
@@ -110,7 +111,7 @@ class ClaudeSettingsTest {
         String first = install(USER_SETTINGS, "claude");
 
         String second = new String(ClaudeSettings.install(bytes(first), "/elsewhere/bin/warden", "cowork",
-                List.of(new ClaudeSettings.Binding("SessionStart", null))), StandardCharsets.UTF_8);
+                List.of(new Installer.Binding("SessionStart", null))), StandardCharsets.UTF_8);
 
         assertThat(ClaudeSettings.installedEvents(bytes(second), "claude")).containsExactly("SessionStart");
         assertThat(second).doesNotContain("/opt/agent-warden").contains("--host cowork --native-event SessionStart");

@@ -2,8 +2,8 @@ package dev.agentwarden.host.codex;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.dispatch.Verdict;
-import dev.agentwarden.dispatch.Verdict.Kind;
+import dev.agentwarden.verdict.Verdict;
+import dev.agentwarden.verdict.Verdict.Kind;
 import dev.agentwarden.host.HostAdapter.Capability;
 import dev.agentwarden.host.HostAdapters;
 import dev.agentwarden.host.HostResponse;
@@ -62,7 +62,7 @@ class CodexAdapterTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("capabilities")
     void capability_perNativeEvent_isTheTable(String nativeEvent, boolean canBlock, boolean hasContext) {
-        assertThat(adapter.capability(nativeEvent)).isEqualTo(new Capability(canBlock, hasContext));
+        assertThat(adapter.capability(nativeEvent)).isEqualTo(new Capability(canBlock, hasContext, false));
     }
 
     static Stream<Arguments> everyVerdictOnEveryEvent() {

@@ -1,9 +1,10 @@
-package dev.agentwarden.dispatch;
+package dev.agentwarden.verdict;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.concern.ConcernResult;
-import dev.agentwarden.dispatch.Verdict.Kind;
+import dev.agentwarden.dispatch.ConcernOutcome;
+import dev.agentwarden.verdict.Verdict.Kind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

@@ -1,0 +1,84 @@
+package dev.agentwarden.host;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.ToolKind;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everything Warden knows about one host, registered once in {@link Hosts#ALL}. Commands, the
+ * default manifest, lint and dispatch read a host's facts from here; nothing outside
+ * {@code dev.agentwarden.host} names a host id.
+ *
+ * @param id                  the id manifests and {@code --host} use ({@code claude})
+ * @param displayName         the host's name in messages ({@code Claude Code})
+ * @param adapter             parses the host's payloads into the one event and renders the one
+ *                            verdict; its {@link HostAdapter#capability} is the capability table
+ * @param installers          where and how {@code install} writes hooks, per scope the host reads
+ * @param defaultScope        the scope {@code install} uses when none is named
+ * @param defaultAliases      every native event name the host sends, with its canonical event (the
+ *                            default {@code native_event_aliases}; a manifest's add or override)
+ * @param toolEvents          native events that carry a tool call (a hook on them takes a tool matcher)
+ * @param tools               which native tool names are shells, subagent dispatchers, file tools, MCP
+ * @param projectDirVariables environment variables through which the host names the project root
+ * @param outputCapChars      longest string the host keeps in a hook's output without spilling or
+ *                            clipping it; 0 for no known cap
+ * @param serveHooks          the hook block {@code warden serve} prints for this host, or {@code null}
+ *                            when the host has no HTTP hooks
+ * @param training            representative payloads the start-up archive is trained on (may be empty)
+ */
+public record Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
+                   Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
+                   ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
+                   TrainingPayloads training) {
+
+    /** Where a host's hook settings live: the project's, or the user's. */
+    public enum Scope {
+        PROJECT, USER;
+
+        /** {@code project} or {@code user}. */
+        public String wire() {
+            return this == PROJECT ? "project" : "user";
+        }
+    }
+
+    /** What the tool named {@code nativeToolName} does on this host, or {@code null} for no tool. */
+    public ToolKind toolKind(String nativeToolName) {
+        return tools.kindOf(nativeToolName);
+    }
+
+    /** The installer for a scope, or {@code null} when the host reads no hooks there. */
+    public Installer installer(Scope scope) {
+        return installers.get(scope);
+    }
+
+    /** Whether hooks on {@code nativeEvent} carry a tool matcher. */
+    public boolean isToolEvent(String nativeEvent) {
+        return toolEvents.contains(nativeEvent);
+    }
+
+    /** What this host can do with a verdict on a native event. */
+    public HostAdapter.Capability capability(String nativeEvent) {
+        return adapter.capability(nativeEvent);
+    }
+
+    /** The hook block {@code warden serve} prints: HTTP hooks pointing at the running server. */
+    public interface ServeHooks {
+        /** The line printed above the block, saying where to merge it. */
+        String heading();
+
+        /** The settings block sending each covered event to {@code http://127.0.0.1:<port>/dispatch/<id>/<Event>}. */
+        Map<String, Object> block(int port);
+    }
+
+    /** Training workload for the class-data archive: native event and payload JSON, in dispatch order. */
+    public interface TrainingPayloads {
+        /**
+         * @param trustedCwd a trusted project's directory, for events that take the trusted-manifest path
+         * @param cwd        an untrusted scratch project's directory
+         * @return pairs of {native event, payload JSON}
+         */
+        List<String[]> payloads(String trustedCwd, String cwd);
+    }
+}

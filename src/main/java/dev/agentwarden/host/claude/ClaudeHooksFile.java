@@ -1,0 +1,73 @@
+package dev.agentwarden.host.claude;
+
+import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.SettingsFile.SettingsException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@code hooks} settings file in Claude Code's shape ({@code settings.json}, and Codex's
+ * {@code hooks.json}), at one scope, edited by {@link ClaudeSettings}.
+ */
+public final class ClaudeHooksFile implements Installer {
+    private final String host;
+    private final String describe;
+    private final String dir;
+    private final String file;
+    private final boolean user;
+    private final String homeVariable;
+
+    /**
+     * @param host         the host id written into each entry's command
+     * @param describe     the file as a person knows it
+     * @param dir          the directory under the project (or the home directory) holding the file
+     * @param file         the file name
+     * @param user         under the home directory rather than the project
+     * @param homeVariable a variable naming the host's home directory, used instead of
+     *                     {@code ~/<dir>} when set; or {@code null}
+     */
+    public ClaudeHooksFile(String host, String describe, String dir, String file, boolean user, String homeVariable) {
+        this.host = host;
+        this.describe = describe;
+        this.dir = dir;
+        this.file = file;
+        this.user = user;
+        this.homeVariable = homeVariable;
+    }
+
+    @Override
+    public Path settingsFile(Path projectRoot, Map<String, String> env) {
+        if (!user) {
+            return projectRoot.resolve(dir).resolve(file);
+        }
+        String home = homeVariable == null ? null : env.get(homeVariable);
+        return home != null && !home.isEmpty() ? Path.of(home).resolve(file)
+                : Installer.userHome(env).resolve(dir).resolve(file);
+    }
+
+    @Override
+    public String describe() {
+        return describe;
+    }
+
+    @Override
+    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+        return ClaudeSettings.install(document, launcher, host, bindings);
+    }
+
+    @Override
+    public byte[] uninstall(byte[] document) {
+        return ClaudeSettings.uninstall(document, host);
+    }
+
+    @Override
+    public List<String> installedEvents(byte[] document) {
+        return ClaudeSettings.installedEvents(document, host);
+    }
+
+    @Override
+    public List<String> lookalikes(byte[] document) {
+        return ClaudeSettings.lookalikes(document, host);
+    }
+}

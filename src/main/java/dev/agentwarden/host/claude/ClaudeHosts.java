@@ -1,0 +1,51 @@
+package dev.agentwarden.host.claude;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.NativeEvents;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Claude Code, and Cowork (Claude's desktop agent, which runs the same CLI with user settings only). */
+public final class ClaudeHosts {
+    private ClaudeHosts() {
+    }
+
+    /** Claude Code's hook events with their canonical events. */
+    static final Map<String, EventName> EVENTS = NativeEvents.of(
+            "SessionStart", EventName.SESSION_START,
+            "SessionEnd", EventName.SESSION_END,
+            "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT,
+            "PreToolUse", EventName.PRE_TOOL_USE,
+            "PostToolUse", EventName.POST_TOOL_USE,
+            "PostToolUseFailure", EventName.POST_TOOL_USE_FAILURE,
+            "PermissionRequest", EventName.PERMISSION_REQUEST,
+            "Notification", EventName.NOTIFICATION,
+            "Stop", EventName.STOP,
+            "PreCompact", EventName.PRE_COMPACT,
+            "SubagentStart", EventName.SUBAGENT_START,
+            "SubagentStop", EventName.SUBAGENT_STOP);
+
+    static final Set<String> TOOL_EVENTS = Set.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest");
+
+    /** The events the hook block {@code warden serve} prints covers. */
+    static final List<String> SERVE_EVENTS = List.of("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
+            "SubagentStop", "SessionStart");
+
+    public static final Host CLAUDE = new Host("claude", "Claude Code", new ClaudeAdapter("claude"),
+            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("claude", ".claude/settings.json", ".claude", "settings.json",
+                            false, null),
+                    Host.Scope.USER, new ClaudeHooksFile("claude", "~/.claude/settings.json", ".claude", "settings.json",
+                            true, null)),
+            Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
+            ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks("claude", SERVE_EVENTS), new ClaudeTraining());
+
+    /** Cowork honours only the user's {@code ~/.claude/settings.json} (it runs the CLI with {@code --setting-sources user}). */
+    public static final Host COWORK = new Host("cowork", "Cowork", new ClaudeAdapter("cowork"),
+            Map.<Host.Scope, Installer>of(Host.Scope.USER, new ClaudeHooksFile("cowork", "~/.claude/settings.json",
+                    ".claude", "settings.json", true, null)),
+            Host.Scope.USER, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
+            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null);
+}

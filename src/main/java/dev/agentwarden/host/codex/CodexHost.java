@@ -1,0 +1,40 @@
+package dev.agentwarden.host.codex;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.claude.ClaudeAdapter;
+import dev.agentwarden.host.claude.ClaudeHooksFile;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** OpenAI Codex CLI: Claude-shaped {@code hooks.json}, in the project's {@code .codex/} or in {@code $CODEX_HOME}. */
+public final class CodexHost {
+    private CodexHost() {
+    }
+
+    /** Codex 0.171.0's hook events (PostCompact and Interrupt have no canonical event yet). */
+    static final Map<String, EventName> EVENTS = NativeEvents.of(
+            "SessionStart", EventName.SESSION_START,
+            "SessionEnd", EventName.SESSION_END,
+            "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT,
+            "PreToolUse", EventName.PRE_TOOL_USE,
+            "PermissionRequest", EventName.PERMISSION_REQUEST,
+            "PostToolUse", EventName.POST_TOOL_USE,
+            "PreCompact", EventName.PRE_COMPACT,
+            "SubagentStart", EventName.SUBAGENT_START,
+            "SubagentStop", EventName.SUBAGENT_STOP,
+            "Stop", EventName.STOP);
+
+    /**
+     * Codex: no project-directory variable (its hooks get the project in {@code cwd}); output strings
+     * capped as Claude's are, since Codex renders through the same protocol.
+     */
+    public static final Host CODEX = new Host("codex", "Codex", new CodexAdapter(),
+            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("codex", ".codex/hooks.json", ".codex", "hooks.json", false, null),
+                    Host.Scope.USER, new ClaudeHooksFile("codex", "$CODEX_HOME/hooks.json", ".codex", "hooks.json", true,
+                            "CODEX_HOME")),
+            Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse", "PermissionRequest"), CodexAdapter.TOOLS,
+            List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null);
+}

@@ -1,0 +1,82 @@
+package dev.agentwarden.verdict;
+
+import java.util.List;
+
+/**
+ * The one decision a dispatch returns for an event, whatever the host.
+ *
+ * @param kind    the strongest decision in the chain
+ * @param reason  why, for {@code ASK}, {@code BLOCK} and {@code HALT}: the deciding concerns' reasons
+ *                joined with " · "; {@code null} otherwise
+ * @param context text for the model: warnings and context notes joined with newlines, or {@code null}
+ */
+public record Verdict(Kind kind, String reason, String context) {
+
+    /**
+     * Decision kinds in increasing precedence: halt > block (deny) > ask > warn > allow. {@code ASK}
+     * is a permission-style host's "let the user confirm"; a host that cannot ask on an event
+     * downgrades it as its capability table says.
+     */
+    public enum Kind {
+        ALLOW, WARN, ASK, BLOCK, HALT;
+
+        /** Whether this kind carries a reason (it refuses, or asks before allowing). */
+        public boolean decides() {
+            return this == ASK || this == BLOCK || this == HALT;
+        }
+    }
+
+    /** What one concern run adds to a verdict: its effective kind and its message, or {@code null}. */
+    public interface Contribution {
+        Kind effective();
+
+        String message();
+    }
+
+    public static final String DEFAULT_BLOCK_REASON = "blocked by hook policy";
+
+    public static final Verdict NO_OPINION = new Verdict(Kind.ALLOW, null, null);
+
+    public static Verdict block(String reason) {
+        return new Verdict(Kind.BLOCK, reason, null);
+    }
+
+    /**
+     * Combines contributions, in chain order, into one verdict: the strongest kind wins; the
+     * reasons of the contributions at that kind are joined; context gathers every warning and note.
+     */
+    public static Verdict combine(List<? extends Contribution> outcomes) {
+        Kind kind = Kind.ALLOW;
+        for (int i = 0; i < outcomes.size(); i++) {
+            Kind k = outcomes.get(i).effective();
+            if (k.ordinal() > kind.ordinal()) {
+                kind = k;
+            }
+        }
+        StringBuilder reasons = new StringBuilder();
+        StringBuilder context = new StringBuilder();
+        for (int i = 0; i < outcomes.size(); i++) {
+            Contribution o = outcomes.get(i);
+            if (o.message() == null || o.message().isEmpty()) {
+                continue;
+            }
+            if (o.effective() == kind && kind.decides()) {
+                append(reasons, " · ", o.message());
+            } else if (o.effective() == Kind.WARN || o.effective() == Kind.ALLOW) {
+                append(context, "\n", o.message());
+            }
+        }
+        String reason = null;
+        if (kind.decides()) {
+            reason = reasons.length() == 0 ? DEFAULT_BLOCK_REASON : reasons.toString();
+        }
+        return new Verdict(kind, reason, context.length() == 0 ? null : context.toString());
+    }
+
+    private static void append(StringBuilder sb, String separator, String text) {
+        if (sb.length() > 0) {
+            sb.append(separator);
+        }
+        sb.append(text);
+    }
+}

@@ -1,0 +1,5 @@
+/**
+ * The one verdict type: what a dispatch decided, independent of any host. The dispatcher produces
+ * it; host adapters render it. Depends on nothing else in Warden.
+ */
+package dev.agentwarden.verdict;
