@@ -231,4 +231,30 @@ class SpawnGuardTest {
         assertThat(o.action()).isEqualTo(SpawnGuard.Action.DENY);
         assertThat(o.recordProblem()).isNotNull();
     }
+
+    /**
+     * With no {@code dispatch_tools}, a spawn is what the host adapter normalized as a subagent
+     * dispatch, not a fixed list of every host's names (GuardSettings named Agent, Task and
+     * spawn_agent for all hosts).
+     */
+    @Test
+    void defaultDispatchTools_followTheEventsToolKind() throws IOException {
+        SpawnGuard.Outcome named = SpawnGuard.evaluate(new SpawnGuard.Request("Agent", false, null, "s-1"),
+                GuardSettings.DEFAULTS, Posture.SHADOW, store, true);
+        SpawnGuard.Outcome kind = SpawnGuard.evaluate(new SpawnGuard.Request("launch_helper", true, null, "s-1"),
+                GuardSettings.DEFAULTS, Posture.SHADOW, store, true);
+
+        assertThat(named.line()).as("a host whose Agent tool is not a dispatcher").isNull();
+        assertThat(kind.line()).containsEntry("tool", "launch_helper");
+    }
+
+    /** Named {@code dispatch_tools} still decide by name, whatever the kind. */
+    @Test
+    void namedDispatchTools_decideByName() throws IOException {
+        GuardSettings named = GuardSettings.from(java.util.Map.of("dispatch_tools", java.util.List.of("Agent")));
+        assertThat(SpawnGuard.evaluate(new SpawnGuard.Request("Agent", false, null, "s-1"), named, Posture.SHADOW, store,
+                true).line()).isNotNull();
+        assertThat(SpawnGuard.evaluate(new SpawnGuard.Request("Task", true, null, "s-1"), named, Posture.SHADOW, store,
+                true).line()).isNull();
+    }
 }

@@ -87,6 +87,26 @@ class IntegrityAttachTest {
                 Set.of(), 10_000, false, 0, Map.of("agent", "squad")))).isInstanceOf(IntegrityAttach.class);
     }
 
+    /** The gate's session label named Claude under every host ({@code sessionPrefix("claude")}); it names the host in force. */
+    @Test
+    void sessionStart_underCodex_gateSessionNamesCodex() throws IOException {
+        Path agents = Files.createDirectories(project.resolve(".claude/agents"));
+        Files.writeString(agents.resolve("reviewer.md"), smallAgent());
+        ConcernSpec spec = new ConcernSpec("agent-integrity", "builtin:integrity-attach", List.of(), false,
+                Posture.BLOCKING, Set.of(), 10_000, false, 0, markerSettings("reviewer"));
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("session_id", "sess-1");
+        payload.put("cwd", project.toString());
+        HookEvent e = Hosts.byId("codex").adapter().normalize("SessionStart", EventName.SESSION_START, payload,
+                new byte[0], project.toString());
+
+        ConcernResult r = new IntegrityAttach().evaluate(new ConcernContext(e, spec, CLOCK, project.resolve(".warden"),
+                Map.of()));
+
+        assertThat(r.decision()).isEqualTo(Decision.ALLOW);
+        assertThat(log()).isNotEmpty().allSatisfy(line -> assertThat(line.session()).startsWith("codex-"));
+    }
+
     @Test
     void sessionStart_attachesThePayloadItselfAndHashesExactlyTheEmittedText() throws IOException {
         Path agents = Files.createDirectories(project.resolve(".claude/agents"));

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** {@link Verdict#combine}: halt > block > warn > allow, and how messages are joined. */
+/** {@link Verdict#combine}: halt > block > ask > warn > allow, and how messages are joined. */
 class VerdictTest {
 
     /** Outcomes written as "KIND:message" ("KIND" alone for no message), in chain order. */
@@ -33,7 +33,12 @@ class VerdictTest {
                 Arguments.of("silentBlockAndNamedBlock_onlyNamedReason", List.of("BLOCK", "BLOCK:b2"), Kind.BLOCK, "b2", null),
                 Arguments.of("halt_beatsBlock_onlyHaltReasons", List.of("BLOCK:b", "HALT:h", "WARN:w"), Kind.HALT, "h", "w"),
                 Arguments.of("twoHalts_joined", List.of("HALT:h1", "HALT:h2"), Kind.HALT, "h1 · h2", null),
-                Arguments.of("haltWithoutReason_defaultReason", List.of("HALT"), Kind.HALT, "blocked by hook policy", null));
+                Arguments.of("haltWithoutReason_defaultReason", List.of("HALT"), Kind.HALT, "blocked by hook policy", null),
+                Arguments.of("ask_beatsWarn_warningBecomesContext", List.of("WARN:w", "ASK:a"), Kind.ASK, "a", "w"),
+                Arguments.of("block_beatsAsk_onlyBlockReasons", List.of("ASK:a", "BLOCK:b"), Kind.BLOCK, "b", null),
+                Arguments.of("twoAsks_reasonsJoined", List.of("ASK:a1", "ALLOW:note", "ASK:a2"), Kind.ASK, "a1 · a2", "note"),
+                Arguments.of("askWithoutReason_defaultReason", List.of("ASK"), Kind.ASK, "blocked by hook policy", null),
+                Arguments.of("halt_beatsAsk", List.of("ASK:a", "HALT:h"), Kind.HALT, "h", null));
     }
 
     @ParameterizedTest(name = "{0}")

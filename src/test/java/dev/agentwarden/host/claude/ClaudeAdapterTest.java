@@ -6,6 +6,7 @@ import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.verdict.Verdict.Kind;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.HostAdapter.Capability;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
@@ -261,5 +262,75 @@ class ClaudeAdapterTest {
             l.forEach(v -> out.addAll(strings(v)));
         }
         return out;
+    }
+
+    /** An ask on PreToolUse is Claude's own confirmation prompt, with Warden's reason. */
+    @Test
+    void render_askOnPreToolUse_isPermissionDecisionAsk() {
+        HostResponse r = adapter.render("PreToolUse", new Verdict(Kind.ASK, "pushes to main", "note"));
+        assertThat(r.stdout()).isEqualTo("{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+                + "\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"[warden] pushes to main\","
+                + "\"additionalContext\":\"note\"}}");
+        assertThat(r.stderr()).isEmpty();
+    }
+
+    /** A permission request is already the host's question: an ask there is no opinion, said on stderr. */
+    @Test
+    void render_askOnPermissionRequest_leavesTheHostsPrompt() {
+        HostResponse r = adapter.render("PermissionRequest", new Verdict(Kind.ASK, "confirm", null));
+        assertThat(r.stdout()).isEmpty();
+        assertThat(r.stderr()).contains("ask left to the host's own prompt on PermissionRequest: confirm");
+    }
+
+    /** Where the host cannot ask, an ask is refused as a block (the safe side), and says so. */
+    @Test
+    void render_askOnStop_isABlockAndSaysSo() {
+        HostResponse r = adapter.render("Stop", new Verdict(Kind.ASK, "tests not run", null));
+        assertThat(r.stdout()).isEqualTo("{\"decision\":\"block\",\"reason\":\"[warden] tests not run\"}");
+        assertThat(r.stderr()).contains("ask rendered as a block on Stop");
+    }
+
+    /** What a concern reads, taken from Claude's payload keys by the adapter alone. */
+    @Test
+    void normalize_claudePayload_fillsEveryFieldConcernsRead() {
+        Map<String, Object> pre = Json.parseObject("{\"session_id\":\"s\",\"cwd\":\"/p\",\"tool_name\":\"Bash\","
+                + "\"tool_input\":{\"command\":\"git push\"},\"agent_id\":\"a1\",\"agent_type\":\"Explore\"}");
+        HookEvent e = adapter.normalize("PreToolUse", EventName.PRE_TOOL_USE, pre, new byte[0], "/p");
+        assertThat(e.shellCommand()).isEqualTo("git push");
+        assertThat(e.toolKind()).isEqualTo(ToolKind.SHELL);
+        assertThat(e.normalizedToolName()).isEqualTo("shell");
+        assertThat(e.toolName()).isEqualTo("Bash");
+        assertThat(e.agentId()).isEqualTo("a1");
+        assertThat(e.agentType()).isEqualTo("Explore");
+        assertThat(e.filePaths()).isEmpty();
+
+        HookEvent edit = adapter.normalize("PreToolUse", EventName.PRE_TOOL_USE, Json.parseObject(
+                "{\"tool_name\":\"NotebookEdit\",\"tool_input\":{\"notebook_path\":\"n.ipynb\"}}"), new byte[0], "/p");
+        assertThat(edit.toolKind()).isEqualTo(ToolKind.FILE_EDIT);
+        assertThat(edit.filePaths()).containsExactly("n.ipynb");
+        assertThat(edit.shellCommand()).isNull();
+        assertThat(adapter.normalize("PreToolUse", EventName.PRE_TOOL_USE, Json.parseObject(
+                "{\"tool_name\":\"mcp__fs__read\",\"tool_input\":{}}"), new byte[0], "/p").toolKind()).isEqualTo(ToolKind.MCP);
+
+        HookEvent stop = adapter.normalize("SubagentStop", EventName.SUBAGENT_STOP, Json.parseObject(
+                "{\"stop_hook_active\":true,\"last_assistant_message\":\"done\",\"agentId\":\"c1\","
+                        + "\"subagent_type\":\"Plan\",\"parentAgentId\":\"p1\"}"), new byte[0], "/p");
+        assertThat(stop.stopHookActive()).isTrue();
+        assertThat(stop.lastAssistantMessage()).isEqualTo("done");
+        assertThat(stop.agentId()).as("camelCase spelling").isEqualTo("c1");
+        assertThat(stop.agentType()).isEqualTo("Plan");
+        assertThat(stop.parentAgentId()).isEqualTo("p1");
+        assertThat(stop.toolKind()).isNull();
+
+        HookEvent start = adapter.normalize("SessionStart", EventName.SESSION_START, Json.parseObject(
+                "{\"source\":\"resume\",\"agent_id\":42}"), new byte[0], "/p");
+        assertThat(start.sessionSource()).isEqualTo("resume");
+        assertThat(start.agentId()).isNull();
+        assertThat(start.agentIdMalformed()).isTrue();
+
+        HookEvent prompt = adapter.normalize("UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, Json.parseObject(
+                "{\"prompt\":\"hi\",\"source\":\"x\"}"), new byte[0], "/p");
+        assertThat(prompt.prompt()).isEqualTo("hi");
+        assertThat(prompt.sessionSource()).as("source is a session-start field").isNull();
     }
 }

@@ -67,7 +67,8 @@ class CodexAdapterTest {
 
     static Stream<Arguments> everyVerdictOnEveryEvent() {
         Verdict[] verdicts = {Verdict.NO_OPINION, new Verdict(Kind.WARN, "w", "ctx"), Verdict.block("no"),
-                new Verdict(Kind.BLOCK, "no", "ctx"), new Verdict(Kind.HALT, "stop now", null)};
+                new Verdict(Kind.BLOCK, "no", "ctx"), new Verdict(Kind.HALT, "stop now", null),
+                new Verdict(Kind.ASK, "confirm?", "ctx")};
         return TOP_LEVEL.keySet().stream().flatMap(e -> Stream.of(verdicts).map(v -> Arguments.of(e, v)));
     }
 
@@ -83,6 +84,7 @@ class CodexAdapterTest {
         Map<String, Object> out = (Map<String, Object>) Json.parse(r.stdout());
         assertThat(out.keySet()).isSubsetOf(TOP_LEVEL.get(nativeEvent));
         assertThat(r.stdout()).as("never an explicit allow or approve").doesNotContain("\"allow\"", "\"approve\"");
+        assertThat(r.stdout()).as("Codex rejects permissionDecision ask").doesNotContain("\"ask\"");
         if (out.get("hookSpecificOutput") instanceof Map<?, ?> specificAny) {
             Map<String, Object> specific = (Map<String, Object>) specificAny;
             assertThat(specific.keySet()).isSubsetOf(SPECIFIC.get(nativeEvent));
@@ -122,5 +124,23 @@ class CodexAdapterTest {
     void forId_codex_isTheCodexAdapter() {
         assertThat(HostAdapters.forId("codex")).isInstanceOf(CodexAdapter.class);
         assertThat(HostAdapters.forId("codex").id()).isEqualTo("codex");
+    }
+
+    /** Codex 0.171.0 rejects {@code permissionDecision: "ask"} ("unsupported permissionDecision:ask"): an ask is a deny there. */
+    @Test
+    void render_askOnPreToolUse_isADenyBecauseCodexCannotAsk() {
+        HostResponse r = adapter.render("PreToolUse", new Verdict(Kind.ASK, "confirm the push", null));
+        assertThat(r.stdout()).isEqualTo("{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+                + "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"[warden] confirm the push\"}}");
+        assertThat(r.stderr()).contains("ask rendered as a block on PreToolUse");
+        assertThat(adapter.capability("PreToolUse").canAsk()).isFalse();
+    }
+
+    /** On PermissionRequest no opinion leaves Codex's own approval prompt to ask the user. */
+    @Test
+    void render_askOnPermissionRequest_leavesTheHostsPrompt() {
+        HostResponse r = adapter.render("PermissionRequest", new Verdict(Kind.ASK, "confirm", null));
+        assertThat(r.stdout()).isEmpty();
+        assertThat(r.stderr()).contains("ask left to the host's own prompt on PermissionRequest: confirm");
     }
 }

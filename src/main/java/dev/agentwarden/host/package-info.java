@@ -1,0 +1,36 @@
+/**
+ * Everything host-specific: one {@link dev.agentwarden.host.Host} record per host, listed once in
+ * {@link dev.agentwarden.host.Hosts#ALL}. Commands ({@code install}, {@code uninstall},
+ * {@code serve}), the default manifest, the manifest's default aliases and dispatch read a host's
+ * facts from its record; nothing outside this package names a host id
+ * ({@code HostIdsStayInHostTest}).
+ *
+ * <h2>Adding a host</h2>
+ * A host is its own sub-package {@code host/<name>/} plus one line in {@link dev.agentwarden.host.Hosts#ALL}:
+ * <ol>
+ *   <li>{@code <Name>Adapter implements HostAdapter}: {@code nativeEventOf} and {@code normalize}
+ *       read the host's payload (its key spelling, camelCase or not, is the adapter's business) into
+ *       every field of {@link dev.agentwarden.event.HookEvent}; {@code render} writes each
+ *       {@link dev.agentwarden.verdict.Verdict} kind in the host's protocol; {@code capability} is
+ *       the table of what each native event can do (block, context, ask), and every downgrade
+ *       (block to context, ask to block, halt to deny) is data in that table and says so on stderr.</li>
+ *   <li>{@code <Name>Installer implements Installer} per scope the host reads hooks from: the
+ *       settings file, the writer for its format, and the exact test for Warden's own entries
+ *       (Claude-shaped {@code hooks} files reuse {@code claude.ClaudeHooksFile}).</li>
+ *   <li>{@code <Name>Host}: the {@code Host} record: id, display name, adapter, installers and
+ *       default scope, native event names with their canonical events ({@link NativeEvents#of}),
+ *       the native events that carry a tool, its {@link ToolNames}, project-directory variables,
+ *       output cap, and optionally its {@code warden serve} HTTP hook block and training payloads.</li>
+ *   <li>Tests in {@code src/test/java/dev/agentwarden/host/<name>/} (adapter table and rendering,
+ *       installer round trip) and golden cases under {@code src/test/resources/golden/<name>/}
+ *       from captured real payloads.</li>
+ * </ol>
+ * If the host's id is not yet in {@link Hosts#KNOWN}, add it there too (the ids manifests may name).
+ * The default manifest then binds its chains for the new host; check that its shell and
+ * subagent-dispatch tool names are in those chains' {@code tools} lists ({@code DefaultManifestTest}).
+ *
+ * <p>On the dispatch hot path: {@code Hosts}, the {@code Host} records and the adapters. Installers,
+ * {@code SettingsFile}, {@code JsonSpans}, {@code JsonSplice} and the serve and training helpers are
+ * loaded only by the commands that use them.
+ */
+package dev.agentwarden.host;

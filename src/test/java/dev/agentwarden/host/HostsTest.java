@@ -1,0 +1,125 @@
+package dev.agentwarden.host;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.ToolKind;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The host registry: one record per host, everything commands and dispatch need about it. */
+class HostsTest {
+
+    static Stream<Host> hosts() {
+        return Hosts.ALL.stream();
+    }
+
+    @Test
+    void all_idsAreUniqueAndKnownToManifests() {
+        assertThat(new HashSet<>(Hosts.ids())).hasSameSizeAs(Hosts.ids());
+        assertThat(Hosts.KNOWN).containsAll(Hosts.ids());
+        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex");
+        for (Host h : Hosts.ALL) {
+            assertThat(Hosts.byId(h.id())).isSameAs(h);
+            assertThat(h.adapter().id()).isEqualTo(h.id());
+        }
+        assertThat(Hosts.byId("cursor")).as("known to manifests, no adapter yet").isNull();
+    }
+
+    /** Every native event the adapter has an output rule for is one the host's default aliases name. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("hosts")
+    void defaultAliases_coverEveryToolEventAndInstallScope(Host host) {
+        assertThat(host.defaultAliases()).isNotEmpty();
+        assertThat(host.defaultAliases().keySet()).containsAll(host.toolEvents());
+        assertThat(host.defaultAliases()).containsEntry("PreToolUse", EventName.PRE_TOOL_USE)
+                .containsEntry("Stop", EventName.STOP).containsEntry("SubagentStart", EventName.SUBAGENT_START);
+        assertThat(host.installer(host.defaultScope())).as("installable at its default scope").isNotNull();
+    }
+
+    static Stream<Arguments> settingsFiles() {
+        return Stream.of(
+                Arguments.of("claude", Host.Scope.PROJECT, Map.of(), "/proj/.claude/settings.json"),
+                Arguments.of("claude", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.claude/settings.json"),
+                Arguments.of("cowork", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.claude/settings.json"),
+                Arguments.of("codex", Host.Scope.PROJECT, Map.of(), "/proj/.codex/hooks.json"),
+                Arguments.of("codex", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.codex/hooks.json"),
+                Arguments.of("codex", Host.Scope.USER, Map.of("HOME", "/home/u", "CODEX_HOME", "/opt/cx"), "/opt/cx/hooks.json"));
+    }
+
+    /** The files install edits, as InstallCommand's own switch chose them before the registry. */
+    @ParameterizedTest(name = "{0} {1} {3}")
+    @MethodSource("settingsFiles")
+    void installer_settingsFile_isTheHostsOwn(String id, Host.Scope scope, Map<String, String> env, String expected) {
+        assertThat(Hosts.byId(id).installer(scope).settingsFile(Path.of("/proj"), env)).isEqualTo(Path.of(expected));
+    }
+
+    @Test
+    void cowork_hasOnlyUserScope() {
+        assertThat(Hosts.byId("cowork").installer(Host.Scope.PROJECT)).isNull();
+        assertThat(Hosts.byId("cowork").defaultScope()).isEqualTo(Host.Scope.USER);
+    }
+
+    static Stream<Arguments> toolKinds() {
+        return Stream.of(
+                Arguments.of("claude", "Bash", ToolKind.SHELL),
+                Arguments.of("claude", "Agent", ToolKind.SUBAGENT_DISPATCH),
+                Arguments.of("claude", "Task", ToolKind.SUBAGENT_DISPATCH),
+                Arguments.of("claude", "Write", ToolKind.FILE_EDIT),
+                Arguments.of("claude", "Read", ToolKind.FILE_READ),
+                Arguments.of("claude", "mcp__github__create_issue", ToolKind.MCP),
+                Arguments.of("claude", "WebFetch", ToolKind.OTHER),
+                Arguments.of("claude", "spawn_agent", ToolKind.OTHER),
+                Arguments.of("codex", "Bash", ToolKind.SHELL),
+                Arguments.of("codex", "spawn_agent", ToolKind.SUBAGENT_DISPATCH),
+                Arguments.of("codex", "apply_patch", ToolKind.FILE_EDIT),
+                Arguments.of("codex", "Agent", ToolKind.OTHER));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("toolKinds")
+    void toolKind_perHost_isTheHostsTable(String id, String tool, ToolKind kind) {
+        assertThat(Hosts.byId(id).toolKind(tool)).isEqualTo(kind);
+        assertThat(Hosts.byId(id).toolKind(null)).isNull();
+    }
+
+    @Test
+    void projectDirVariables_unionOfHosts_eachOnce() {
+        assertThat(Hosts.projectDirVariables()).containsExactly("CLAUDE_PROJECT_DIR");
+        assertThat(Hosts.byId("codex").projectDirVariables()).isEmpty();
+    }
+
+    @Test
+    void outputCap_isTheHostsAndTheLargestBoundsSettings() {
+        assertThat(Hosts.byId("claude").outputCapChars()).isEqualTo(10_000);
+        assertThat(Hosts.largestOutputCap()).isEqualTo(10_000);
+    }
+
+    /** {@code warden serve} prints Claude's HTTP hook block, as ServeCommand.CLAUDE_EVENTS gave it. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void serveHooks_claude_coverTheSixEventsOnTheServersPort() {
+        Map<String, Object> block = Hosts.byId("claude").serveHooks().block(4242);
+        Map<String, Object> events = (Map<String, Object>) block.get("hooks");
+        assertThat(events.keySet()).containsExactly("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
+                "SubagentStop", "SessionStart");
+        Map<String, Object> group = ((List<Map<String, Object>>) events.get("Stop")).get(0);
+        Map<String, Object> hook = ((List<Map<String, Object>>) group.get("hooks")).get(0);
+        assertThat(hook).containsEntry("url", "http://127.0.0.1:4242/dispatch/claude/Stop").containsEntry("type", "http");
+        Set<String> withServe = new HashSet<>();
+        for (Host h : Hosts.ALL) {
+            if (h.serveHooks() != null) {
+                withServe.add(h.id());
+            }
+        }
+        assertThat(withServe).containsExactly("claude");
+    }
+}

@@ -1,0 +1,54 @@
+package dev.agentwarden.manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The shipped manifest reads its hosts from the registry and covers each host's own tool names. */
+class DefaultManifestTest {
+    private static final Manifest DEFAULT = compile();
+
+    private static Manifest compile() {
+        try {
+            return ManifestCompiler.compile("builtin:default", DefaultManifest.YAML,
+                    ManifestLoader.sha256(DefaultManifest.YAML.getBytes(StandardCharsets.UTF_8))).manifest();
+        } catch (ManifestException e) {
+            throw new AssertionError(e.getMessage(), e);
+        }
+    }
+
+    static Stream<Host> hosts() {
+        return Hosts.ALL.stream();
+    }
+
+    /** Every registered host gets the default chains, and every one of its native events resolves. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("hosts")
+    void defaultManifest_everyHost_hasTheChainsAndTheHostsEvents(Host host) {
+        assertThat(DEFAULT.chain(host.id(), EventName.PRE_TOOL_USE, Manifest.DEFAULT_ROLE)).extracting(ConcernSpec::name)
+                .containsExactly("block-no-verify", "protect-warden", "spawn-guard");
+        assertThat(DEFAULT.chain(host.id(), EventName.SUBAGENT_STOP, Manifest.DEFAULT_ROLE)).extracting(ConcernSpec::name)
+                .containsExactly("subagent-ledger");
+        for (Map.Entry<String, EventName> e : host.defaultAliases().entrySet()) {
+            assertThat(DEFAULT.canonicalEvent(host.id(), e.getKey())).isEqualTo(e.getValue());
+        }
+        assertThat(DEFAULT.aliasesFor(host.id())).isEqualTo(host.defaultAliases());
+        assertThat(DEFAULT.boundNativeEvents(host.id())).containsExactly("PreToolUse", "SubagentStart", "SubagentStop");
+    }
+
+    /** The tool filters name every host's shell tools (block-no-verify) and subagent-dispatch tools (spawn-guard). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("hosts")
+    void defaultManifest_toolFilters_coverEveryHostsTools(Host host) {
+        assertThat(DEFAULT.concerns().get("block-no-verify").tools()).containsAll(host.tools().shell());
+        assertThat(DEFAULT.concerns().get("protect-warden").tools()).containsAll(host.tools().shell());
+        assertThat(DEFAULT.concerns().get("spawn-guard").tools()).containsAll(host.tools().subagentDispatch());
+    }
+}
