@@ -29,8 +29,10 @@
  * The default manifest then binds its chains for the new host; check that its shell and
  * subagent-dispatch tool names are in those chains' {@code tools} lists ({@code DefaultManifestTest}).
  *
- * <p>On the dispatch hot path: {@code Hosts}, the {@code Host} records and the adapters. Installers,
- * {@code SettingsFile}, {@code JsonSpans}, {@code JsonSplice} and the serve and training helpers are
- * loaded only by the commands that use them.
+ * <p>On the dispatch hot path: {@code Hosts}, {@code Host}, {@code ToolNames}, {@code NativeEvents},
+ * {@code HostAdapter}, {@code HostResponse} and each host's record and adapter; the records'
+ * installer, serve and training objects are constructed with them (small, no work done).
+ * {@code SettingsFile}, {@code JsonSpans}, {@code JsonSplice} and {@code claude.ClaudeSettings} load
+ * only in the commands that edit settings.
  */
 package dev.agentwarden.host;
