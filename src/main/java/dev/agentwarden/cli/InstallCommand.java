@@ -34,7 +34,8 @@ import picocli.CommandLine.Model.CommandSpec;
  *
  * <p>Project scope binds the native events the manifest in force gives a chain, with a tool
  * matcher narrowed to the chain's tools where every concern names its tools (fewer JVM starts).
- * User scope binds every aliased event with matcher "*", since
+ * User scope binds every event the manifest aliases (every event the host sends, when it aliases
+ * none) with matcher "*", since
  * each project may bring its own manifest.
  */
 @Command(name = "install", description = "Install Warden's hooks into a host's settings.")
@@ -129,7 +130,8 @@ final class InstallCommand implements Callable<Integer> {
     static List<Installer.Binding> bindings(Manifest manifest, Host target, boolean allEvents) {
         String host = target.id();
         Map<String, EventName> aliases = manifest.aliasesFor(host);
-        List<String> events = allEvents ? new ArrayList<>(new TreeSet<>(aliases.keySet())) : manifest.boundNativeEvents(host);
+        List<String> events = allEvents ? new ArrayList<>(new TreeSet<>(userScopeEvents(manifest, host)))
+                : manifest.boundNativeEvents(host);
         List<Installer.Binding> out = new ArrayList<>();
         for (String nativeEvent : events) {
             String matcher = null;
@@ -149,6 +151,15 @@ final class InstallCommand implements Callable<Integer> {
             out.add(new Installer.Binding(nativeEvent, matcher));
         }
         return out;
+    }
+
+    /**
+     * The native events a user-scope install hooks: those the manifest names in
+     * {@code native_event_aliases} for the host, or, when it names none, every event the host sends.
+     */
+    private static java.util.Set<String> userScopeEvents(Manifest manifest, String host) {
+        Map<String, EventName> own = manifest.aliases().getOrDefault(host, Map.of());
+        return own.isEmpty() ? manifest.aliasesFor(host).keySet() : own.keySet();
     }
 
     private static String trainArchive(Path launcher) {

@@ -2,12 +2,14 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.host.Hosts;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -100,5 +102,23 @@ class InstallCommandTest {
         assertThat(code).as(err.toString()).isEqualTo(0);
         assertThat(out.toString()).contains("\"PreToolUse\"").contains("\"matcher\": \"Bash\"")
                 .contains(" dispatch --host " + host + " --native-event PreToolUse").doesNotContain("Stop");
+    }
+
+    /** User scope with a manifest that aliases nothing hooks every event the host sends (its default aliases). */
+    @Test
+    void install_userScopeManifestWithoutAliases_hooksEveryEventTheHostSends() throws Exception {
+        Path manifest = Files.writeString(project.resolve("m.yaml"), "schema_version: 1\nconcerns:\n"
+                + "  a: {script: builtin:block-no-verify}\nplatforms:\n  codex:\n    pre_tool_use: [a]\n");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int code = WardenCli.execute(new String[] {"install", "--host", "codex", "--scope", "user", "--project-dir",
+                project.toString(), "--manifest", manifest.toString(), "--no-train", "--dry-run"},
+                new PrintWriter(out, true), new PrintWriter(err, true));
+
+        assertThat(code).as(err.toString()).isEqualTo(0);
+        for (String event : Hosts.byId("codex").defaultAliases().keySet()) {
+            assertThat(out.toString()).contains(" dispatch --host codex --native-event " + event + "\"");
+        }
     }
 }
