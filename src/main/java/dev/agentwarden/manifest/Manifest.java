@@ -37,8 +37,10 @@ public record Manifest(String source, String sourceSha256, Map<String, Map<Strin
     public static final String DEFAULT_ROLE = "";
 
     /**
-     * The canonical event for a host's native event name: the manifest's alias, else the host's
-     * default ({@link Host#defaultAliases}); {@code null} when neither names it.
+     * The canonical event for a host's native event name: the manifest's alias; else the host's
+     * default ({@link Host#defaultAliases}) when the manifest aliases no native name of its own to that
+     * canonical event; {@code null} when neither applies. So a manifest's aliases add native names
+     * and override defaults per canonical event, and a manifest with none gets all of the host's.
      */
     public EventName canonicalEvent(String host, String nativeEvent) {
         Map<String, EventName> byNative = aliases.get(host);
@@ -47,10 +49,11 @@ public record Manifest(String source, String sourceSha256, Map<String, Map<Strin
             return own;
         }
         Host known = Hosts.byId(host);
-        return known == null ? null : known.defaultAliases().get(nativeEvent);
+        EventName standard = known == null ? null : known.defaultAliases().get(nativeEvent);
+        return standard == null || (byNative != null && byNative.containsValue(standard)) ? null : standard;
     }
 
-    /** Every native event of a host with its canonical event: the host's defaults, the manifest's own over them. */
+    /** Every native event of a host with its canonical event, as {@link #canonicalEvent} resolves them. */
     public Map<String, EventName> aliasesFor(String host) {
         Map<String, EventName> own = aliases.getOrDefault(host, Map.of());
         Host known = Hosts.byId(host);
@@ -60,7 +63,12 @@ public record Manifest(String source, String sourceSha256, Map<String, Map<Strin
         if (own.isEmpty()) {
             return known.defaultAliases();
         }
-        Map<String, EventName> merged = new LinkedHashMap<>(known.defaultAliases());
+        Map<String, EventName> merged = new LinkedHashMap<>();
+        for (Map.Entry<String, EventName> d : known.defaultAliases().entrySet()) {
+            if (!own.containsValue(d.getValue())) {
+                merged.put(d.getKey(), d.getValue());
+            }
+        }
         merged.putAll(own);
         return merged;
     }

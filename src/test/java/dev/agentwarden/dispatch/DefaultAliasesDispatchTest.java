@@ -60,4 +60,20 @@ class DefaultAliasesDispatchTest {
         assertThat(r.stdout()).isEmpty();
         assertThat(r.stderr()).contains("unknown event 'PostToolUseFailure'");
     }
+
+    /**
+     * A manifest that aliases a canonical event to its own native name takes that event over: the
+     * host's default name for it no longer runs the chain (CodexE2EIT's halt case aliases PreToolUse
+     * to user_prompt_submit; Codex's own UserPromptSubmit must stay unbound).
+     */
+    @Test
+    void dispatch_manifestAliasForACanonicalEvent_replacesTheDefaultNameForIt() throws IOException {
+        String yaml = "schema_version: 1\nconcerns:\n  nv: {script: builtin:block-no-verify}\nplatforms:\n"
+                + "  codex:\n    user_prompt_submit: [nv]\nnative_event_aliases:\n  codex:\n    PreToolUse: user_prompt_submit\n";
+
+        assertThat(dispatch("codex", "PreToolUse", yaml).stderr()).doesNotContain("unknown event");
+        InProcessDispatch.Response prompt = dispatch("codex", "UserPromptSubmit", yaml);
+        assertThat(prompt.stdout()).isEmpty();
+        assertThat(prompt.stderr()).contains("unknown event 'UserPromptSubmit'");
+    }
 }
