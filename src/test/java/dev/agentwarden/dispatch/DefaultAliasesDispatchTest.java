@@ -68,7 +68,7 @@ class DefaultAliasesDispatchTest {
      */
     @Test
     void dispatch_manifestAliasForACanonicalEvent_replacesTheDefaultNameForIt() throws IOException {
-        String yaml = "schema_version: 1\nconcerns:\n  nv: {script: builtin:block-no-verify}\nplatforms:\n"
+        String yaml = "schema_version: 1\nconcerns:\n  nv: {script: builtin:context-note, message: hi}\nplatforms:\n"
                 + "  codex:\n    user_prompt_submit: [nv]\nnative_event_aliases:\n  codex:\n    PreToolUse: user_prompt_submit\n";
 
         assertThat(dispatch("codex", "PreToolUse", yaml).stderr()).doesNotContain("unknown event");
