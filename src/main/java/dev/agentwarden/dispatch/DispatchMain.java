@@ -159,7 +159,14 @@ public final class DispatchMain {
      * Never throws.
      */
     public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock, String transport) {
-        DecisionDraft draft = new DecisionDraft(transport, clock.millis(), System.nanoTime());
+        return respond(argv, stdin, caller, clock, new DecisionDraft(transport, clock.millis(), System.nanoTime()));
+    }
+
+    /**
+     * One dispatch that fills in {@code draft}, which the caller may read afterwards ({@code warden
+     * test} and {@code replay} read its verdict). Never throws.
+     */
+    public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock, DecisionDraft draft) {
         HostResponse response;
         try {
             response = dispatch(argv, stdin, caller, clock, draft);
@@ -206,10 +213,12 @@ public final class DispatchMain {
         boolean failClosedRuntime = "closed".equals(env.get("WARDEN_FAIL_MODE"));
 
         byte[] raw;
+        byte[] read = null;
         Map<String, Object> payload = null;
         String payloadProblem = null;
         try {
             raw = StdinReader.read(stdin, maxPayloadBytes(env), stdinTimeoutMs(env));
+            read = raw;
             if (raw == null) {
                 raw = new byte[0];
                 payloadProblem = "payload_too_large: stdin over " + maxPayloadBytes(env) + " bytes";
@@ -233,6 +242,14 @@ public final class DispatchMain {
         String root = WorkspaceRoot.resolve(args.projectDir(), fields, env, caller.workingDir());
         String nativeEvent = args.nativeEvent() != null ? args.nativeEvent() : adapter.nativeEventOf(fields);
         draft.at(root, nativeEvent, role);
+        String captureDir = env.get(Capture.DIR_VARIABLE);
+        if (captureDir != null && !captureDir.isEmpty()) {
+            String note = Capture.save(caller.workingDir().resolve(captureDir), args.host(), nativeEvent, clock.millis(),
+                    read, payloadProblem);
+            if (note != null) {
+                notes.add(note);
+            }
+        }
 
         Manifest manifest;
         ProjectManifest.Resolution located;
