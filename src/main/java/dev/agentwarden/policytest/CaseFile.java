@@ -92,14 +92,14 @@ public final class CaseFile {
         if (!(item instanceof Map<?, ?> c)) {
             throw new Invalid(where + ": a case is a map (name, host, event, payload, verdict, ...)");
         }
+        String name = string(c, "name", where);
+        if (name != null) {
+            where = file + ": case " + index + " (" + name + ")";
+        }
         for (Object key : c.keySet()) {
             if (!CASE_KEYS.contains(String.valueOf(key))) {
                 throw new Invalid(where + ": unknown key `" + key + "`" + NearMiss.hint(String.valueOf(key), CASE_KEYS));
             }
-        }
-        String name = string(c, "name", where);
-        if (name != null) {
-            where = file + ": case " + index + " (" + name + ")";
         }
         String host = required(c, "host", where);
         String event = required(c, "event", where);
