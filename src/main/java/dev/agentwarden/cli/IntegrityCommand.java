@@ -357,6 +357,7 @@ final class IntegrityCommand implements Runnable {
                 out.println(Json.write(o));
             } else {
                 out.println("evidence: " + file + "  sessions: " + stats.sessions());
+                out.printf("  %-22s %8s   %s%n", "OUTCOME", "SESSIONS", "WHAT IT MEANS");
                 out.printf("  %-22s %6d%n", "LOADED", stats.count(Outcome.LOADED));
                 out.printf("  %-22s %6d   unregistered-local / unregistered-release, reported%n", "LOADED_WITH_REPORT",
                         stats.count(Outcome.LOADED_WITH_REPORT));
@@ -366,8 +367,14 @@ final class IntegrityCommand implements Runnable {
                 out.printf("  %-22s %6d   proven read/assembly loss%n", "HALT_CORRUPT", stats.count(Outcome.HALT_CORRUPT));
                 out.printf("  %-22s %6d   insufficient evidence, not counted as corruption%n", "UNKNOWN_HALT",
                         stats.count(Outcome.UNKNOWN_HALT));
-                out.printf("healthy sessions (transport INTACT, release UNREGISTERED, manifest trusted): %d; halted: %d;"
-                        + " false-halt rate %.1f%%%n", stats.healthy(), stats.healthyHalts(), 100 * stats.falseHaltRate());
+                int halted = 0;
+                for (Outcome oc : Outcome.values()) {
+                    halted += oc.halts() ? stats.count(oc) : 0;
+                }
+                out.println("halted sessions, all outcomes: " + halted);
+                out.printf("healthy sessions (transport INTACT, release UNREGISTERED, manifest trusted): %d, of which"
+                        + " halted (false halts): %d; false-halt rate %.1f%%%n", stats.healthy(), stats.healthyHalts(),
+                        100 * stats.falseHaltRate());
                 out.println("judged against an untrusted manifest: " + stats.untrustedManifest()
                         + "; recorded verdicts disagreeing with replay: " + stats.disagreeing()
                         + "; refused lines: " + stats.invalidLines());
