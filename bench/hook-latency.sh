@@ -10,6 +10,7 @@
 #
 #   bench/hook-latency.sh [RUNS]         default 200 runs each
 set -euo pipefail
+# shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 runs="${1:-200}"
 payload="$here/pretooluse-bash.json"
@@ -30,8 +31,11 @@ done
 expected="$("$home/bin/warden" dispatch --host claude < "$payload" 2>/dev/null)"
 got="$("$hook" dispatch --host claude < "$payload" 2>/dev/null)"
 [ "$expected" = "$got" ] || { echo "the compiled hook answered '$got', bin/warden '$expected'" >&2; exit 1; }
-# The compiled hook must have answered through the resident, not fallen back to bin/warden.
-before="$(grep -c . "$WARDEN_CACHE_DIR/resident/"*.log 2>/dev/null || true)"
+# The compiled hook answers through the resident: it runs no other program (no fallback to bin/warden).
+if command -v strace >/dev/null; then
+  execs="$(strace -f -e trace=execve -o "$work/execs" "$hook" dispatch --host claude < "$payload" >/dev/null 2>&1; grep -c 'execve(' "$work/execs")"
+  [ "$execs" = 1 ] || { echo "the compiled hook ran $execs programs: it fell back to bin/warden" >&2; exit 1; }
+fi
 
 # Times go to files as microseconds; the loop itself only runs the programs.
 : > "$work/true.txt"; : > "$work/bash.txt"; : > "$work/hook.txt"; : > "$work/launcher.txt"

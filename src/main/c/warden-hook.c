@@ -267,6 +267,9 @@ int main(int argc, char **argv) {
     if (nargs < 1 || strcmp(args[0], "dispatch") != 0) to_launcher();
     const char *resident = getenv("WARDEN_RESIDENT");
     if (resident && !strcmp(resident, "off")) to_launcher();
+    /* SessionStart is bin/warden's: once a session, it starts the resident and checks the HTTP hook token. */
+    for (int i = 0; i < nargs; i++)
+        if (!strcmp(args[i], "SessionStart")) to_launcher();
 
     /* This build still matches its source (else bin/warden rebuilds it), and the jar's hash file is current. */
     struct stat st, st2;

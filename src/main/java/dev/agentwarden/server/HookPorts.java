@@ -59,14 +59,17 @@ public final class HookPorts {
      * The configured hook port, or a new one (a port free now, chosen from the user id, and a fresh
      * token) written to the file.
      */
-    public static WardenServer.HookPort ensure(Path residentDir, int uid) throws IOException {
+    public static WardenServer.HookPort ensure(Path residentDir) throws IOException {
         WardenServer.HookPort existing = read(residentDir);
         if (existing != null) {
             return existing;
         }
-        Files.createDirectories(residentDir);
+        if (!Files.exists(residentDir, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createDirectories(residentDir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        }
         Resident.requirePrivate(residentDir);
-        int first = FIRST_PORT + Math.floorMod(uid, SPAN);
+        int first = FIRST_PORT + Math.floorMod(PeerUid.self(), SPAN);
         for (int i = 0; i < 64; i++) {
             int port = FIRST_PORT + (first - FIRST_PORT + i * 7) % SPAN;
             if (free(port)) {
