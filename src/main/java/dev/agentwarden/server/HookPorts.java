@@ -11,6 +11,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 
 /**
@@ -65,8 +66,7 @@ public final class HookPorts {
             return existing;
         }
         if (!Files.exists(residentDir, LinkOption.NOFOLLOW_LINKS)) {
-            Files.createDirectories(residentDir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectories(residentDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
         Resident.requirePrivate(residentDir);
         int first = FIRST_PORT + Math.floorMod(PeerUid.self(), SPAN);

@@ -2,6 +2,7 @@ package dev.agentwarden.server;
 
 import dev.agentwarden.io.OwnedPath;
 import java.io.IOException;
+import java.net.BindException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -116,7 +117,7 @@ public final class Resident {
             WardenServer.HookPort hooks = HookPorts.read(dir);
             try {
                 server = WardenServer.startResident(token, proof, THREADS, env, clock, hooks);
-            } catch (java.net.BindException e) {
+            } catch (BindException e) {
                 if (hooks == null) {
                     throw e;
                 }

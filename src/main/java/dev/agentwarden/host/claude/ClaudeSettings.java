@@ -26,6 +26,10 @@ import java.util.Set;
  * like Warden's (an environment prefix, extra arguments or keys) is the user's: it is kept and
  * reported ({@link #lookalikes}).
  *
+ * <p>Under {@code install --transport http}, an event's entry may instead be the HTTP handler
+ * {@link ClaudeHttpHooks} writes, recognised just as exactly (its five keys, a loopback URL for that
+ * host and event, the token header and its one allowed variable).
+ *
  * <p>Removing a handler removes its group when the group holds nothing else, the event when its
  * list holds nothing else, and {@code hooks} when it holds nothing else; so an empty list or
  * {@code hooks} object that Warden filled is gone again after uninstall.
