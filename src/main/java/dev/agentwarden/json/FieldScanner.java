@@ -12,7 +12,8 @@ import java.util.Arrays;
  * {@code false}, and the caller parses the line with {@link Json#parse} instead, which decides. So
  * a line this scanner accepts is one the parser accepts, and a line it refuses costs only speed.
  * Outside the subset: a duplicate key at any level, nesting deeper than the limit, an object of
- * more than {@link #MAX_KEYS} keys, and in strict mode any byte above 0x7f and any {@code \\u}
+ * more than {@link #MAX_KEYS} keys, a key with an escape, a number beyond the range of a double,
+ * and in strict mode any byte above 0x7f and any {@code \\u}
  * escape (which could be a lone surrogate); in lenient mode a non-ASCII byte is read as
  * {@link Json#parse} reads it without strict UTF-8 (malformed input becomes U+FFFD).
  *
@@ -349,7 +350,7 @@ public final class FieldScanner {
         switch (c) {
             case '"': {
                 int before = pos;
-                if (stringHash() == Integer.MIN_VALUE) {
+                if (!skipString()) {
                     return false;
                 }
                 esc = lastEscaped;
@@ -430,6 +431,12 @@ public final class FieldScanner {
                     k = INTEGER;
                     n = negative ? -n : n;
                 } else {
+                    // The parser refuses a number beyond double's range; this is rare enough to parse here.
+                    String literal = new String(buf, from, pos - from, StandardCharsets.US_ASCII);
+                    if (!(integral && literal.length() <= 20 && fitsLong(literal))
+                            && Double.isInfinite(Double.parseDouble(literal))) {
+                        return false;
+                    }
                     k = NUMBER;
                 }
                 break;
@@ -439,6 +446,15 @@ public final class FieldScanner {
             record(index, k, from, pos, n, esc);
         }
         return true;
+    }
+
+    private static boolean fitsLong(String literal) {
+        try {
+            Long.parseLong(literal);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     private boolean digits() {
@@ -549,6 +565,58 @@ public final class FieldScanner {
             p++;
         }
         return Integer.MIN_VALUE;
+    }
+
+    /** {@link #stringHash} for a value: the same checks, no hash. */
+    private boolean skipString() {
+        int p = pos + 1;
+        boolean esc = false;
+        byte[] b = buf;
+        int lim = limit;
+        while (p < lim) {
+            byte c = b[p];
+            if (c == '"') {
+                pos = p + 1;
+                lastEscaped = esc;
+                return true;
+            }
+            if (c == '\\') {
+                esc = true;
+                if (p + 1 >= lim) {
+                    return false;
+                }
+                byte e = b[p + 1];
+                if (e == 'u') {
+                    if (strict || p + 6 > lim || !hex(b[p + 2]) || !hex(b[p + 3]) || !hex(b[p + 4]) || !hex(b[p + 5])) {
+                        return false;
+                    }
+                    p += 2;
+                    continue;
+                }
+                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
+                    return false;
+                }
+                p += 2;
+                continue;
+            }
+            if (c >= 0 && c < 0x20 || c < 0 && strict) {
+                return false;
+            }
+            p++;
+        }
+        return false;
+    }
+
+    /** Whether the {@link #STRING} value starts with {@code ascii}. */
+    public boolean stringStartsWith(int key, byte[] ascii) {
+        if (kind[key] != STRING) {
+            return false;
+        }
+        if (escaped[key]) {
+            return string(key).startsWith(new String(ascii, StandardCharsets.ISO_8859_1));
+        }
+        return end[key] - start[key] >= ascii.length
+                && Arrays.equals(buf, start[key], start[key] + ascii.length, ascii, 0, ascii.length);
     }
 
     private static boolean hex(byte c) {

@@ -21,6 +21,8 @@ public final class Distribution {
     private int distinct;
     private long n;
     private NavigableMap<Long, Long> sorted;
+    private long[] sortedKeys;
+    private long[] sortedCounts;
 
     public void add(long value) {
         int mask = values.length - 1;
@@ -30,6 +32,7 @@ public final class Distribution {
                 counts[slot]++;
                 n++;
                 sorted = null;
+                sortedKeys = null;
                 return;
             }
             slot = (slot + 1) & mask;
@@ -39,6 +42,7 @@ public final class Distribution {
         counts[slot] = 1;
         n++;
         sorted = null;
+        sortedKeys = null;
         if (++distinct * 2 > values.length) {
             grow();
         }
@@ -79,27 +83,32 @@ public final class Distribution {
         if (n == 0) {
             return null;
         }
+        sort();
         long rank = Math.max(1, (long) Math.ceil(p / 100.0 * n));
         long seen = 0;
-        NavigableMap<Long, Long> h = histogram();
-        for (java.util.Map.Entry<Long, Long> e : h.entrySet()) {
-            seen += e.getValue();
+        for (int i = 0; i < sortedKeys.length; i++) {
+            seen += sortedCounts[i];
             if (seen >= rank) {
-                return e.getKey();
+                return sortedKeys[i];
             }
         }
-        return h.lastKey();
+        return sortedKeys[sortedKeys.length - 1];
     }
 
     public Long max() {
-        return n == 0 ? null : histogram().lastKey();
+        if (n == 0) {
+            return null;
+        }
+        sort();
+        return sortedKeys[sortedKeys.length - 1];
     }
 
     /** Observations at or above {@code threshold}. */
     public long atLeast(long threshold) {
+        sort();
         long sum = 0;
-        for (long c : histogram().tailMap(threshold, true).values()) {
-            sum += c;
+        for (int i = sortedKeys.length - 1; i >= 0 && sortedKeys[i] >= threshold; i--) {
+            sum += sortedCounts[i];
         }
         return sum;
     }
@@ -107,21 +116,35 @@ public final class Distribution {
     /** Value → number of observations, ascending. */
     public NavigableMap<Long, Long> histogram() {
         if (sorted == null) {
-            long[] keys = new long[distinct];
-            int k = 0;
-            for (int i = 0; i < values.length; i++) {
-                if (used[i]) {
-                    keys[k++] = values[i];
-                }
-            }
-            Arrays.sort(keys);
+            sort();
             TreeMap<Long, Long> m = new TreeMap<>();
-            for (long key : keys) {
-                m.put(key, countOf(key));
+            for (int i = 0; i < sortedKeys.length; i++) {
+                m.put(sortedKeys[i], sortedCounts[i]);
             }
             sorted = Collections.unmodifiableNavigableMap(m);
         }
         return sorted;
+    }
+
+    /** The distinct values ascending, with their counts, once per change. */
+    private void sort() {
+        if (sortedKeys != null) {
+            return;
+        }
+        long[] keys = new long[distinct];
+        int k = 0;
+        for (int i = 0; i < values.length; i++) {
+            if (used[i]) {
+                keys[k++] = values[i];
+            }
+        }
+        Arrays.sort(keys);
+        long[] c = new long[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            c[i] = countOf(keys[i]);
+        }
+        sortedKeys = keys;
+        sortedCounts = c;
     }
 
     private long countOf(long value) {

@@ -155,6 +155,7 @@ public final class LedgerLine {
             }
         }
 
+        private static final byte[] SUBAGENT_PREFIX = "subagent_".getBytes(StandardCharsets.US_ASCII);
         private final FieldScanner scanner = new FieldScanner(WIRE, LIMITS.maxDepth(), true);
         private Map<String, Object> parsed;
         private List<View> elements;
@@ -231,8 +232,7 @@ public final class LedgerLine {
             if (parsed != null) {
                 return parsed.get(Key.EVENT.wire) instanceof String s && s.startsWith("subagent_");
             }
-            String e = scanner.kind(Key.EVENT.ordinal()) == FieldScanner.STRING ? scanner.string(Key.EVENT.ordinal()) : null;
-            return e != null && e.startsWith("subagent_");
+            return scanner.stringStartsWith(Key.EVENT.ordinal(), SUBAGENT_PREFIX);
         }
 
         /** Whether {@code prev} is the hex text {@code hex} (64 ASCII bytes). */
