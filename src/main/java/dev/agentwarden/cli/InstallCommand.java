@@ -4,6 +4,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.host.claude.InstallReport;
 import dev.agentwarden.manifest.CacheDir;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
@@ -80,7 +81,8 @@ final class InstallCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         SettingsFile file = target.settingsFile();
-        SettingsFile.Edit edit = doc -> ClaudeSettings.install(doc, launcher.toString(), target.host(), bindings);
+        byte[][] before = new byte[1][];
+        SettingsFile.Edit edit = doc -> ClaudeSettings.install(before[0] = doc, launcher.toString(), target.host(), bindings);
         byte[] after;
         try {
             if (dryRun) {
@@ -95,9 +97,9 @@ final class InstallCommand implements Callable<Integer> {
             err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
             return ExitCode.UNREADABLE.code();
         }
-        for (ClaudeSettings.Binding b : bindings) {
-            out.println("  " + b.nativeEvent() + (b.matcher() == null ? "" : "  matcher=" + b.matcher()));
-        }
+        List<ClaudeSettings.Entry> written = ClaudeSettings.wardenEntries(after, target.host());
+        InstallReport.between(ClaudeSettings.wardenEntries(before[0], target.host()), written).perEntry(written)
+                .forEach(line -> out.println("  " + line));
         Target.reportLookalikes(after, target.host(), out);
         if (manifestFile == null) {
             out.println(TrustCommand.onInstall(target.root(), System.getenv(), Clock.systemUTC()));

@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 InstallCommand.class,
                 UninstallCommand.class,
+                DoctorCommand.class,
                 TrustCommand.class,
                 CanonicalizeCommand.class,
                 ReleaseCommand.class,

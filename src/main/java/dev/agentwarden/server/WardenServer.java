@@ -75,7 +75,9 @@ public final class WardenServer implements AutoCloseable {
     /** The kernel's accept queue asked for; Linux caps it at net.core.somaxconn (4096 by default since 5.4). */
     static final int BACKLOG = 65535;
     private static final String DISPATCH_ENDPOINT = "the endpoint is POST /dispatch/<host>/<NativeEvent>";
-    private static final String FORWARD_ENDPOINT = "the endpoint is POST /forward";
+    private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward and POST /status";
+    /** The resident's status query ({@link #status}). */
+    public static final String STATUS_PATH = "/status";
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     private static final byte[] PROCESSING = "HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -96,6 +98,7 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicLong lastActivity;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong forwarded = new AtomicLong();
+    private final long startedMillis;
 
     private WardenServer(ServerSocketChannel listener, int threads, String token, String proof, String projectDir,
                          String manifest, Map<String, String> env, Clock clock) throws IOException {
@@ -115,6 +118,7 @@ public final class WardenServer implements AutoCloseable {
         this.env = Map.copyOf(env);
         this.clock = clock;
         this.lastActivity = new AtomicLong(clock.millis());
+        this.startedMillis = clock.millis();
         this.front = new Front(listener, new Gate());
         this.frontThread = new Thread(front, "warden-front");
         frontThread.setDaemon(true);
@@ -278,7 +282,7 @@ public final class WardenServer implements AutoCloseable {
                     : "send Authorization: Bearer <token from serve.json>");
         }
         if (greeting != null) {
-            if (!"/forward".equals(head.path())) {
+            if (!"/forward".equals(head.path()) && !STATUS_PATH.equals(head.path())) {
                 throw new Refusal(404, "not_found", FORWARD_ENDPOINT);
             }
         } else {
@@ -294,7 +298,8 @@ public final class WardenServer implements AutoCloseable {
         try (SocketChannel ch = request.channel()) {
             Reply reply;
             try {
-                reply = greeting != null ? forward(request, ch) : dispatch(request);
+                reply = greeting == null ? dispatch(request)
+                        : STATUS_PATH.equals(request.head().path()) ? status() : forward(request, ch);
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
             }
@@ -305,7 +310,10 @@ public final class WardenServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             // the client went away; nothing left to answer
         } finally {
-            lastActivity.set(clock.millis());
+            // a status query is not use: asking whether it runs does not keep it running
+            if (!STATUS_PATH.equals(request.head().path())) {
+                lastActivity.set(clock.millis());
+            }
             inFlight.decrementAndGet();
         }
     }
@@ -356,6 +364,19 @@ public final class WardenServer implements AutoCloseable {
         int stdoutBytes = out.size();
         out.write(err.toByteArray());
         return new Reply(200, out.toByteArray(), code, "", stdoutBytes);
+    }
+
+    /**
+     * The resident's {@code POST /status} answer: {@code {"pid", "started_at" (epoch ms), "forwarded",
+     * "in_progress"}}, for {@code warden doctor}; no dispatch runs.
+     */
+    private Reply status() {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("pid", ProcessHandle.current().pid());
+        s.put("started_at", startedMillis);
+        s.put("forwarded", forwarded.get());
+        s.put("in_progress", Math.max(0, inFlight.get() - 1));
+        return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
     }
 
     /** Whether the launcher sent {@code g} within {@link #GO_DEADLINE_MS}. */
