@@ -215,8 +215,8 @@ final class DoctorCommand implements Callable<Integer> {
             return section;
         }
         ManifestLoader.Source inForce = resolution.source();
-        found.add(Finding.ok("in force: " + shortName(inForce.name(), root) + " (sha256:" + inForce.sha256().substring(0, 12)
-                + "…)"));
+        String sha = inForce.sha256() != null ? inForce.sha256() : ManifestLoader.sha256(inForce.bytes());
+        found.add(Finding.ok("in force: " + shortName(inForce.name(), root) + " (sha256:" + sha.substring(0, 12) + "…)"));
         for (String note : resolution.notes()) {
             found.add(Finding.problem(note.replaceFirst("^warden: ", ""), "review " + TrustStore.PROJECT_MANIFEST
                     + ", then run `warden trust` in " + root));
