@@ -108,12 +108,26 @@ public final class WardenCli implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** Reports the jar's version. */
+    /** The version and commit the build wrote into {@code build.properties}; "unknown" for what it could not tell. */
     static final class Version implements CommandLine.IVersionProvider {
+        static final String RESOURCE = "/dev/agentwarden/build.properties";
+
         @Override
         public String[] getVersion() {
-            String v = WardenCli.class.getPackage().getImplementationVersion();
-            return new String[] {"warden " + (v == null ? "dev" : v)};
+            java.util.Properties p = new java.util.Properties();
+            try (java.io.InputStream in = WardenCli.class.getResourceAsStream(RESOURCE)) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (java.io.IOException e) {
+                // reported as unknown
+            }
+            return new String[] {"warden " + known(p.getProperty("version")) + " (commit " + known(p.getProperty("commit")) + ")"};
+        }
+
+        /** A filtered value, or "unknown" when the build left it empty or unfiltered. */
+        static String known(String value) {
+            return value == null || value.isBlank() || value.contains("${") ? "unknown" : value.strip();
         }
     }
 }
