@@ -7,10 +7,11 @@ import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Every {@code warden} command except {@code dispatch}, which {@link dev.agentwarden.Main} routes first. */
+/** Every {@code warden} command; {@code dispatch} runs through {@link dev.agentwarden.Main} (only its help comes here). */
 @Command(name = "warden", mixinStandardHelpOptions = true, versionProvider = WardenCli.Version.class,
         description = "Agent Warden: policy, ledger and integrity runtime for AI coding-agent hooks.",
         subcommands = {
+                DispatchCommand.class,
                 ManifestCommand.class,
                 LedgerCommand.class,
                 GuardCommand.class,
@@ -28,6 +29,7 @@ import picocli.CommandLine.Command;
                 ResidentCommand.class,
                 InventoryCommand.class,
                 TelemetryCommand.class,
+                TrainArchiveCommand.class,
                 HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
