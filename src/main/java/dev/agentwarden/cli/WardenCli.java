@@ -70,7 +70,11 @@ public final class WardenCli implements Runnable {
         cli.setErr(err);
         cli.setExitCodeExceptionMapper(e -> ExitCode.UNREADABLE.code());
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("warden " + cmd.getCommandName() + ": " + e.getMessage());
+            cmd.getErr().println(CliErrors.failed(cmd.getCommandSpec(), e));
+            return ExitCode.UNREADABLE.code();
+        });
+        cli.setParameterExceptionHandler((e, given) -> {
+            CliErrors.usage(e, e.getCommandLine().getErr());
             return ExitCode.UNREADABLE.code();
         });
         return cli.execute(args);

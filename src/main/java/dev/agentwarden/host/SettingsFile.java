@@ -13,6 +13,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
@@ -216,7 +217,7 @@ public final class SettingsFile {
      * beside a newcomer holding the lock of the new one.
      */
     private static FileChannel lock(Path lockFile) throws IOException {
-        while (true) {
+        for (int attempt = 0; attempt < MAX_LOCK_ATTEMPTS; attempt++) {
             FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             try {
@@ -229,8 +230,21 @@ public final class SettingsFile {
                 throw e;
             }
             channel.close();
+            try {
+                // a retired file still at the path (its uninstall stopped between marking and removing it) goes
+                if (Files.readAttributes(lockFile, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).size() > 0) {
+                    Files.deleteIfExists(lockFile);
+                }
+            } catch (NoSuchFileException e) {
+                // removed by its uninstall: the next open creates a fresh one
+            }
         }
+        throw new IOException("the lock " + lockFile + " was retired " + MAX_LOCK_ATTEMPTS + " times in a row; remove it"
+                + " and try again");
     }
+
+    /** Lock files found retired in a row before giving up. */
+    private static final int MAX_LOCK_ATTEMPTS = 100;
 
     /** What a retired lock file holds; a lock file in use is empty. */
     private static final byte[] RETIRED = "retired\n".getBytes(StandardCharsets.US_ASCII);

@@ -91,7 +91,7 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 2 hook(s) for claude in " + settings).contains("PreToolUse  matcher=Bash")
-                .contains("  Stop\n");
+                .contains("  Stop  (added)\n");
         byte[] after = Files.readAllBytes(settings);
         assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactly("PreToolUse", "Stop");
         assertThat(new String(ClaudeSettings.uninstall(after, "claude"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);

@@ -54,8 +54,9 @@ class OptionDescriptionTest {
         walk(WardenCli.commandLine(System.getenv()), "warden", new ArrayList<>(), names);
 
         // the agent and the client a release is for: --agent-id and --client-id everywhere
-        assertThat(names).doesNotContainKeys("--client", "--agent", "--platform");
-        assertThat(names.get("--client-id")).contains("warden launch", "warden release sign");
-        assertThat(names.get("--agent-id")).contains("warden launch");
+        assertThat(names).doesNotContainKeys("--client", "--agent");
+        assertThat(names.get("--client-id")).contains("warden launch", "warden integrity check", "warden release add",
+                "warden telemetry pin");
+        assertThat(names.get("--agent-id")).contains("warden launch", "warden integrity check", "warden release add");
     }
 }
