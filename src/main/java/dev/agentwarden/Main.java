@@ -9,7 +9,8 @@ public final class Main {
     }
 
     public static void main(String[] args) throws java.io.IOException {
-        if (args.length > 0 && args[0].equals("dispatch")) {
+        if (args.length > 0 && args[0].equals("dispatch") && !(args.length == 2 && (args[1].equals("--help")
+                || args[1].equals("-h")))) {
             dev.agentwarden.dispatch.DispatchMain.main(args);
             return;
         }

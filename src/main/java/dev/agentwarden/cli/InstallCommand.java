@@ -4,6 +4,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.host.claude.InstallReport;
 import dev.agentwarden.manifest.CacheDir;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
@@ -95,7 +96,8 @@ final class InstallCommand implements Callable<Integer> {
         // The hook runs the compiled client where one can be built (FastHook), else bin/warden.
         String hookLauncher = dryRun ? launcher.toString() : FastHook.build(launcher, out);
         List<ClaudeSettings.Binding> written = bindings;
-        SettingsFile.Edit edit = doc -> ClaudeSettings.install(doc, hookLauncher, target.host(), written);
+        byte[][] before = new byte[1][];
+        SettingsFile.Edit edit = doc -> ClaudeSettings.install(before[0] = doc, hookLauncher, target.host(), written);
         byte[] after;
         try {
             if (dryRun) {
@@ -110,9 +112,9 @@ final class InstallCommand implements Callable<Integer> {
             err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
             return ExitCode.UNREADABLE.code();
         }
-        for (ClaudeSettings.Binding b : bindings) {
-            out.println("  " + b.nativeEvent() + (b.matcher() == null ? "" : "  matcher=" + b.matcher()));
-        }
+        List<ClaudeSettings.Entry> entries = ClaudeSettings.wardenEntries(after, target.host());
+        InstallReport.between(ClaudeSettings.wardenEntries(before[0], target.host()), entries).perEntry(entries)
+                .forEach(line -> out.println("  " + line));
         Target.reportLookalikes(after, target.host(), out);
         if (http != null) {
             http.report(out);

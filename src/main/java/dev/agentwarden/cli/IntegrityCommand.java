@@ -115,12 +115,20 @@ final class IntegrityCommand implements Runnable {
             boolean notSelected;
         }
 
-        @Option(names = "--agent-version", required = true, paramLabel = "V") String agentVersion;
-        @Option(names = "--client-id", required = true, paramLabel = "C") String clientId;
-        @Option(names = "--client-version", required = true, paramLabel = "W") String clientVersion;
+        @Option(names = "--agent-version", required = true, paramLabel = "V", description = "The agent/template version the host expects.")
+        String agentVersion;
+        @Option(names = "--client-id", required = true, paramLabel = "C", description = "The host client (copilot-cli).")
+        String clientId;
+        @Option(names = "--client-version", required = true, paramLabel = "W", description = "The host client's version.")
+        String clientVersion;
 
-        @Option(names = "--agent", description = "Agent id (default: the file name without .agent.md / .md).")
+        @Option(names = "--agent-id", paramLabel = "ID", description = "Agent id (default: the file name without .agent.md / .md).")
         String agent;
+
+        @Option(names = "--agent", hidden = true, paramLabel = "ID", description = "Old name of --agent-id.")
+        void oldAgent(String id) {
+            agent = id;
+        }
 
         @Option(names = "--role", description = "custom_agent.role, e.g. root-coordinator.")
         String role;
@@ -212,7 +220,8 @@ final class IntegrityCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--evidence", required = true, paramLabel = "FILE") Path evidence;
+        @Option(names = "--evidence", required = true, paramLabel = "FILE", description = "The evidence log to evaluate.")
+        Path evidence;
 
         @Option(names = "--session", description = "Only this session.") String session;
 
@@ -316,9 +325,11 @@ final class IntegrityCommand implements Runnable {
         @Mixin
         ProjectDirOption project;
 
-        @Option(names = "--release-manifest", paramLabel = "M") Path releaseManifest;
+        @Option(names = "--release-manifest", paramLabel = "M", description = "Release manifest to judge releases by.")
+        Path releaseManifest;
 
-        @Option(names = "--trust-root", paramLabel = "R") Path trustRoot;
+        @Option(names = "--trust-root", paramLabel = "R", description = "Trust root of a signed --release-manifest.")
+        Path trustRoot;
 
         @Mixin
         JsonOption output;

@@ -82,7 +82,9 @@ public final class WardenServer implements AutoCloseable {
     /** The kernel's accept queue asked for; Linux caps it at net.core.somaxconn (4096 by default since 5.4). */
     static final int BACKLOG = 65535;
     private static final String DISPATCH_ENDPOINT = "the endpoint is POST /dispatch/<host>/<NativeEvent>";
-    private static final String FORWARD_ENDPOINT = "the endpoint is POST /forward";
+    private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward and POST /status";
+    /** The resident's status query ({@link #status}). */
+    public static final String STATUS_PATH = "/status";
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     private static final byte[] PROCESSING = "HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -107,6 +109,7 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicLong lastActivity;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong forwarded = new AtomicLong();
+    private final long startedMillis;
 
     /** A port for host HTTP hooks and the token they must send. */
     public record HookPort(int port, String token) {
@@ -131,6 +134,7 @@ public final class WardenServer implements AutoCloseable {
         this.env = Map.copyOf(env);
         this.clock = clock;
         this.lastActivity = new AtomicLong(clock.millis());
+        this.startedMillis = clock.millis();
         Gate gate = proof != null ? new Gate(Mode.FORWARD, this.token, false) : new Gate(Mode.DISPATCH, this.token, false);
         this.front = new Front(listener, gate);
         gate.front = front;
@@ -358,7 +362,7 @@ public final class WardenServer implements AutoCloseable {
                     : "send Authorization: Bearer <token from serve.json>");
         }
         if (mode == Mode.FORWARD) {
-            if (!"/forward".equals(head.path())) {
+            if (!"/forward".equals(head.path()) && !STATUS_PATH.equals(head.path())) {
                 throw new Refusal(404, "not_found", FORWARD_ENDPOINT);
             }
         } else {
@@ -379,7 +383,8 @@ public final class WardenServer implements AutoCloseable {
         try {
             Reply reply;
             try {
-                reply = mode == Mode.FORWARD ? forward(request, ch) : dispatch(request);
+                reply = mode != Mode.FORWARD ? dispatch(request)
+                        : STATUS_PATH.equals(request.head().path()) ? status() : forward(request, ch);
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
             }
@@ -394,7 +399,10 @@ public final class WardenServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             keep = false;
         } finally {
-            lastActivity.set(clock.millis());
+            // a status query is not use: asking whether it runs does not keep it running
+            if (!STATUS_PATH.equals(request.head().path())) {
+                lastActivity.set(clock.millis());
+            }
             inFlight.decrementAndGet();
             if (keep) {
                 gate.front.keep(request);
@@ -443,6 +451,19 @@ public final class WardenServer implements AutoCloseable {
         int stdoutBytes = out.size();
         out.write(err.toByteArray());
         return new Reply(200, out.toByteArray(), code, "", stdoutBytes);
+    }
+
+    /**
+     * The resident's {@code POST /status} answer: {@code {"pid", "started_at" (epoch ms), "forwarded",
+     * "in_progress"}}, for {@code warden doctor}; no dispatch runs.
+     */
+    private Reply status() {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("pid", ProcessHandle.current().pid());
+        s.put("started_at", startedMillis);
+        s.put("forwarded", forwarded.get());
+        s.put("in_progress", Math.max(0, inFlight.get() - 1));
+        return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
     }
 
     /** Whether the launcher sent {@code g} within {@link #GO_DEADLINE_MS}. */

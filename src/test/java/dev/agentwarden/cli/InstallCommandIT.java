@@ -91,7 +91,7 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 2 hook(s) for claude in " + settings).contains("PreToolUse  matcher=Bash")
-                .contains("  Stop\n");
+                .contains("  Stop  (added)\n");
         byte[] after = Files.readAllBytes(settings);
         assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactly("PreToolUse", "Stop");
         assertThat(new String(ClaudeSettings.uninstall(after, "claude"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
@@ -226,7 +226,8 @@ class InstallCommandIT {
 
         assertThat(warden("uninstall", "--host", "claude", "--scope", "user").exitCode()).isZero();
 
-        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(home.resolve(".claude/settings.json")), "claude")).isEmpty();
+        // install created the user settings and uninstall left them empty: gone again
+        assertThat(home.resolve(".claude/settings.json")).doesNotExist();
         assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(project.resolve(".claude/settings.json")), "claude"))
                 .containsExactly("PreToolUse", "Stop");
     }
@@ -277,7 +278,7 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 2 hook(s) for codex in " + hooksJson).contains("PreToolUse  matcher=Bash")
-                .contains("  SubagentStart\n");
+                .contains("  SubagentStart  (added)\n");
         byte[] after = Files.readAllBytes(hooksJson);
         assertThat(ClaudeSettings.installedEvents(after, "codex")).containsExactly("PreToolUse", "SubagentStart");
         assertThat(Files.readString(hooksJson))

@@ -149,6 +149,39 @@ public final class ClaudeSettings {
         return out;
     }
 
+    /** One of Warden's own entries as written: its event, its group's matcher ({@code null} for none) and its command. */
+    public record Entry(String nativeEvent, String matcher, String command) {
+        /** The launcher path the command runs, unquoted. */
+        public String launcher() {
+            String quoted = command.substring(0, command.lastIndexOf(DISPATCH));
+            return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
+        }
+    }
+
+    /** Warden's own entries (as {@link #installedEvents} recognises them), in written order. */
+    public static List<Entry> wardenEntries(byte[] document, String host) {
+        List<Entry> out = new ArrayList<>();
+        for (JsonSpans.Member top : JsonSpans.parse(document).named("hooks")) {
+            if (top.value().kind() != JsonSpans.Kind.OBJECT) {
+                continue;
+            }
+            for (JsonSpans.Member event : top.value().members()) {
+                for (JsonSpans.Value group : event.value().elements()) {
+                    JsonSpans.Value handlers = handlersOf(group);
+                    if (handlers == null) {
+                        continue;
+                    }
+                    for (JsonSpans.Value handler : handlers.elements()) {
+                        if (isWardenHandler(document, handler, event.key(), hostsSharing(host))) {
+                            out.add(new Entry(event.key(), stringMember(group, "matcher"), stringMember(handler, "command")));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /**
      * Hook entries that run a Warden dispatch command but are not exactly Warden's own (a
      * customised copy), as {@code hooks.<Event>: <command>}: install and uninstall leave them.
