@@ -14,7 +14,7 @@ import dev.agentwarden.ledger.UtcTime;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.Posture;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;

@@ -2,7 +2,7 @@ package dev.agentwarden.integrity;
 
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.io.UnsafeFileException;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;

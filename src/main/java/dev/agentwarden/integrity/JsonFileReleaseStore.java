@@ -3,7 +3,7 @@ package dev.agentwarden.integrity;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.release.Normalizations;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,5 +1,6 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.io.OwnedPath;
 import dev.agentwarden.io.StateFiles;

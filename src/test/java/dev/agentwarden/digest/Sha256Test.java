@@ -1,4 +1,4 @@
-package dev.agentwarden.manifest;
+package dev.agentwarden.digest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

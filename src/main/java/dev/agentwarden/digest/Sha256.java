@@ -1,4 +1,4 @@
-package dev.agentwarden.manifest;
+package dev.agentwarden.digest;
 
 /**
  * SHA-256 (FIPS 180-4) in plain Java, for the manifest cache key on the dispatch path.
