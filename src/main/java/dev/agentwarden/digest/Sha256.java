@@ -1,11 +1,13 @@
 package dev.agentwarden.digest;
 
 /**
- * SHA-256 (FIPS 180-4) in plain Java, for the manifest cache key on the dispatch path.
+ * SHA-256 (FIPS 180-4) in plain Java, the one digest Warden computes over whole byte arrays: manifest
+ * cache keys, ledger and evidence lines, release and trust records.
  *
  * <p>{@code MessageDigest.getInstance} initialises the security-provider framework (reading
  * {@code java.security}, service loading, logging), which costs about 10 ms of a cold start; this
- * class costs nothing to load. Off the hot path, use {@code MessageDigest}.
+ * class costs nothing to load, so the dispatch path can hash without it. Streaming a file whose size
+ * is not bounded in memory is the one use left to {@code MessageDigest}.
  */
 public final class Sha256 {
     private static final int[] K = {
@@ -25,17 +27,23 @@ public final class Sha256 {
 
     /** Lower-case hex SHA-256 of {@code data}. */
     public static String hex(byte[] data) {
+        return hex(data, 0, data.length);
+    }
+
+    /** Lower-case hex SHA-256 of {@code length} bytes of {@code data} from {@code offset}. */
+    public static String hex(byte[] data, int offset, int length) {
+        java.util.Objects.checkFromIndexSize(offset, length, data.length);
         int[] h = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-        long bitLength = (long) data.length * 8;
-        int padded = ((data.length + 8) / 64 + 1) * 64;
+        long bitLength = (long) length * 8;
+        int padded = ((length + 8) / 64 + 1) * 64;
         byte[] block = new byte[64];
         int[] w = new int[64];
-        for (int offset = 0; offset < padded; offset += 64) {
+        for (int start = 0; start < padded; start += 64) {
             for (int i = 0; i < 64; i++) {
-                int at = offset + i;
-                if (at < data.length) {
-                    block[i] = data[at];
-                } else if (at == data.length) {
+                int at = start + i;
+                if (at < length) {
+                    block[i] = data[offset + at];
+                } else if (at == length) {
                     block[i] = (byte) 0x80;
                 } else if (at >= padded - 8) {
                     block[i] = (byte) (bitLength >>> (8 * (padded - 1 - at)));

@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -107,7 +108,7 @@ public final class GateSession {
     void attachAs(AttachStatus status, byte[] artifact, String channel, boolean emitted, String reason) {
         open();
         boolean none = status == AttachStatus.NOT_ATTACHED;
-        record(new IntegrityEvent.PromptAttachStatus(status, none ? null : Digests.sha256(artifact),
+        record(new IntegrityEvent.PromptAttachStatus(status, none ? null : Sha256.hex(artifact),
                 none ? 0 : artifact.length, none ? null : profile.check(artifact), channel, emitted, reason));
     }
 

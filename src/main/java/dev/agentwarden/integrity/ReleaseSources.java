@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.release.ReleaseFloor;
 import dev.agentwarden.release.SignedReleaseStore;
 import java.io.IOException;
@@ -97,7 +98,7 @@ public final class ReleaseSources {
     private static String sha256OrNull(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
             byte[] bytes = in.readNBytes(JsonFileReleaseStore.MAX_BYTES + 1);
-            return bytes.length > JsonFileReleaseStore.MAX_BYTES ? null : Digests.sha256(bytes);
+            return bytes.length > JsonFileReleaseStore.MAX_BYTES ? null : Sha256.hex(bytes);
         } catch (IOException e) {
             return null;
         }

@@ -30,4 +30,15 @@ class Sha256Test {
         String expected = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(data));
         assertThat(Sha256.hex(data)).isEqualTo(expected);
     }
+
+    /** Integrity evidence hashes the part of a buffer that was read; the slice form replaced a second digest helper. */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 55, 64, 65, 1000})
+    void hex_sliceOfBuffer_matchesMessageDigestOfSlice(int length) throws Exception {
+        byte[] buffer = new byte[length + 17];
+        new Random(length).nextBytes(buffer);
+        MessageDigest md = MessageDigest.getInstance("SHA-256");
+        md.update(buffer, 9, length);
+        assertThat(Sha256.hex(buffer, 9, length)).isEqualTo(HexFormat.of().formatHex(md.digest()));
+    }
 }

@@ -6,6 +6,7 @@ import dev.agentwarden.concern.Builtins;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.concern.Decision;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
@@ -97,7 +98,7 @@ class IntegrityAttachTest {
                 .sessions().get(0);
         IntegrityEvent.PromptAttachStatus attach = s.find(IntegrityEvent.PromptAttachStatus.class);
         assertThat(attach.status()).isEqualTo(AttachStatus.ATTACHED_FULL);
-        assertThat(attach.attachedSha()).isEqualTo(Digests.sha256(r.context().getBytes(StandardCharsets.UTF_8)));
+        assertThat(attach.attachedSha()).isEqualTo(Sha256.hex(r.context().getBytes(StandardCharsets.UTF_8)));
         assertThat(attach.channel()).isEqualTo("claude.additionalContext");
         assertThat(s.find(IntegrityEvent.SelectedAgentId.class).hostSessionId()).isEqualTo("sess-1");
         assertThat(s.find(IntegrityEvent.SelectedAgentId.class).resolution()).isEqualTo("project .claude/agents");
