@@ -5,7 +5,6 @@ import dev.agentwarden.guard.GuardSettings;
 import dev.agentwarden.integrity.AttachSettings;
 import dev.agentwarden.integrity.IntegrityAttach;
 import dev.agentwarden.ledger.LedgerSettings;
-import dev.agentwarden.manifest.ConcernSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

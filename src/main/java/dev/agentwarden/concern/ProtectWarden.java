@@ -1,7 +1,7 @@
 package dev.agentwarden.concern;
 
 import dev.agentwarden.event.HookEvent;
-import dev.agentwarden.manifest.CacheDir;
+import dev.agentwarden.io.CacheDir;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;

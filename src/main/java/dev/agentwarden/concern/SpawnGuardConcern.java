@@ -5,7 +5,6 @@ import dev.agentwarden.guard.SpawnGuard;
 import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerStore;
 import dev.agentwarden.ledger.SubagentFields;
-import dev.agentwarden.manifest.Posture;
 import java.io.IOException;
 
 /**

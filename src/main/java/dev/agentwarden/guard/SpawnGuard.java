@@ -3,7 +3,7 @@ package dev.agentwarden.guard;
 import dev.agentwarden.ledger.LedgerStore;
 import dev.agentwarden.ledger.OpenRecord;
 import dev.agentwarden.ledger.OpenSet;
-import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.concern.Posture;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.agentwarden.trust;
 
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.StateFiles;

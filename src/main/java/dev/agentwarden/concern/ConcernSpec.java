@@ -1,4 +1,4 @@
-package dev.agentwarden.manifest;
+package dev.agentwarden.concern;
 
 import java.util.List;
 import java.util.Map;

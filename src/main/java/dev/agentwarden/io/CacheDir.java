@@ -1,4 +1,4 @@
-package dev.agentwarden.manifest;
+package dev.agentwarden.io;
 
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.agentwarden.manifest;
+package dev.agentwarden.concern;
 
 /**
  * How far a concern may act. {@code shadow}: runs and records, emits nothing, never blocks.
