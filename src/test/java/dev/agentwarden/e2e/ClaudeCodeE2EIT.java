@@ -3,7 +3,7 @@ package dev.agentwarden.e2e;
 import dev.agentwarden.server.Resident;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.builtin.Builtins;
 import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.EvidenceReplay;
 import dev.agentwarden.integrity.Outcome;

@@ -1,4 +1,4 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
 import dev.agentwarden.text.NearMiss;
 import java.util.ArrayList;

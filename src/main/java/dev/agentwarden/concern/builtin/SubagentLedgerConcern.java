@@ -1,5 +1,9 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
+import dev.agentwarden.concern.Concern;
+import dev.agentwarden.concern.ConcernContext;
+import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.concern.Replay;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerSettings;

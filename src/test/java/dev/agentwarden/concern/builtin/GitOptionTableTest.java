@@ -1,9 +1,9 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.concern.GitOptionTable.Effect;
-import dev.agentwarden.concern.GitOptionTable.Match;
+import dev.agentwarden.concern.builtin.GitOptionTable.Effect;
+import dev.agentwarden.concern.builtin.GitOptionTable.Match;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

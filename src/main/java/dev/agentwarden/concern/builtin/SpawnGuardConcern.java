@@ -1,5 +1,10 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
+import dev.agentwarden.concern.Concern;
+import dev.agentwarden.concern.ConcernContext;
+import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.concern.Posture;
+import dev.agentwarden.concern.Replay;
 import dev.agentwarden.guard.GuardSettings;
 import dev.agentwarden.guard.SpawnGuard;
 import dev.agentwarden.ledger.LedgerPaths;

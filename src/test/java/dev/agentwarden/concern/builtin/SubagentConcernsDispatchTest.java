@@ -1,4 +1,4 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
 import dev.agentwarden.shell.ShellScript;
 import dev.agentwarden.shell.ShellWord;

@@ -1,5 +1,8 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
+import dev.agentwarden.concern.Concern;
+import dev.agentwarden.concern.ConcernContext;
+import dev.agentwarden.concern.ConcernResult;
 import java.util.Map;
 
 /**

@@ -1,5 +1,9 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
+import dev.agentwarden.concern.BuiltinDescriptor;
+import dev.agentwarden.concern.Concern;
+import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.SettingProblem;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.guard.GuardSettings;
 import dev.agentwarden.integrity.AttachSettings;

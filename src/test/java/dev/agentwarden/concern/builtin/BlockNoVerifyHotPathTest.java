@@ -1,4 +1,4 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,15 +17,15 @@ import org.junit.jupiter.api.Test;
 class BlockNoVerifyHotPathTest {
 
     private static final String[] CLASSES = {
-        "dev/agentwarden/concern/BlockNoVerify", "dev/agentwarden/concern/HookBypass",
-        "dev/agentwarden/concern/GitOptionTable", "dev/agentwarden/concern/GitOptionTable$Option",
-        "dev/agentwarden/concern/GitOptionTable$Resolution", "dev/agentwarden/concern/GitOptionTable$Effect",
-        "dev/agentwarden/concern/GitOptionTable$Match", "dev/agentwarden/shell/ShellScript",
+        "dev/agentwarden/concern/builtin/BlockNoVerify", "dev/agentwarden/concern/builtin/HookBypass",
+        "dev/agentwarden/concern/builtin/GitOptionTable", "dev/agentwarden/concern/builtin/GitOptionTable$Option",
+        "dev/agentwarden/concern/builtin/GitOptionTable$Resolution", "dev/agentwarden/concern/builtin/GitOptionTable$Effect",
+        "dev/agentwarden/concern/builtin/GitOptionTable$Match", "dev/agentwarden/shell/ShellScript",
         "dev/agentwarden/shell/ShellParser", "dev/agentwarden/shell/ShellParser$Word",
         "dev/agentwarden/shell/ShellParser$Heredoc", "dev/agentwarden/shell/ShellParser$Builder",
         "dev/agentwarden/shell/ShellWord", "dev/agentwarden/shell/SimpleCommand",
-        "dev/agentwarden/shell/BraceExpansion", "dev/agentwarden/concern/ProtectWarden",
-        "dev/agentwarden/concern/WardenSelfChange",
+        "dev/agentwarden/shell/BraceExpansion", "dev/agentwarden/concern/builtin/ProtectWarden",
+        "dev/agentwarden/concern/builtin/WardenSelfChange",
     };
 
     private static final String[] FORBIDDEN = {

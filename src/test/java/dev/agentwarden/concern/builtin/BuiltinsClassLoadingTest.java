@@ -1,4 +1,4 @@
-package dev.agentwarden.concern;
+package dev.agentwarden.concern.builtin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,7 +32,7 @@ class BuiltinsClassLoadingTest {
         for (String[] e : events) {
             List<String> loaded = dispatch(null, e[0], e[1]);
 
-            assertThat(loaded).as(e[0] + " " + e[1]).contains("dev.agentwarden.concern.Builtins")
+            assertThat(loaded).as(e[0] + " " + e[1]).contains("dev.agentwarden.concern.builtin.Builtins")
                     .noneMatch(c -> c.startsWith("java.util.regex."));
         }
     }
@@ -55,7 +55,7 @@ class BuiltinsClassLoadingTest {
         dispatch(manifest, "PreToolUse", "{}");
         List<String> loaded = dispatch(manifest, "PreToolUse", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}");
 
-        assertThat(loaded).contains("java.util.regex.Pattern", "dev.agentwarden.concern.DenyRules");
+        assertThat(loaded).contains("java.util.regex.Pattern", "dev.agentwarden.concern.builtin.DenyRules");
     }
 
     /** The classes one {@code warden dispatch} JVM loaded, in order. */
