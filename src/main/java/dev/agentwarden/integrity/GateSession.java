@@ -105,7 +105,7 @@ public final class GateSession {
      * Records an attach result the caller classified itself, e.g. a clip the gate prevented from
      * being emitted ({@code emitted=false}).
      */
-    void attachAs(AttachStatus status, byte[] artifact, String channel, boolean emitted, String reason) {
+    public void attachAs(AttachStatus status, byte[] artifact, String channel, boolean emitted, String reason) {
         open();
         boolean none = status == AttachStatus.NOT_ATTACHED;
         record(new IntegrityEvent.PromptAttachStatus(status, none ? null : Sha256.hex(artifact),

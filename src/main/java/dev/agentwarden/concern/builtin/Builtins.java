@@ -6,8 +6,6 @@ import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.SettingProblem;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.guard.GuardSettings;
-import dev.agentwarden.integrity.AttachSettings;
-import dev.agentwarden.integrity.IntegrityAttach;
 import dev.agentwarden.ledger.LedgerSettings;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.concern.builtin;
 
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.io.UnsafeFileException;

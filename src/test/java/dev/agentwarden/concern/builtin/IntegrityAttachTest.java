@@ -1,8 +1,7 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.concern.builtin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.concern.builtin.Builtins;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.concern.Decision;
@@ -11,6 +10,16 @@ import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.claude.ClaudeAdapter;
+import dev.agentwarden.integrity.AttachStatus;
+import dev.agentwarden.integrity.EvidenceLog;
+import dev.agentwarden.integrity.EvidenceReplay;
+import dev.agentwarden.integrity.IntegrityEvent;
+import dev.agentwarden.integrity.JsonFileReleaseStore;
+import dev.agentwarden.integrity.Outcome;
+import dev.agentwarden.integrity.ReadStatus;
+import dev.agentwarden.integrity.ReleaseIntegrity;
+import dev.agentwarden.integrity.ReleaseKey;
+import dev.agentwarden.integrity.SquadArtifacts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.TestTrust;
 import dev.agentwarden.concern.ConcernSpec;

@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.concern.builtin;
 
 import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
@@ -8,6 +8,18 @@ import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.Posture;
+import dev.agentwarden.integrity.AgentResolver;
+import dev.agentwarden.integrity.AgentSelection;
+import dev.agentwarden.integrity.AttachStatus;
+import dev.agentwarden.integrity.EvidenceLog;
+import dev.agentwarden.integrity.GateSession;
+import dev.agentwarden.integrity.GateVerdict;
+import dev.agentwarden.integrity.IntegrityException;
+import dev.agentwarden.integrity.IntegrityGate;
+import dev.agentwarden.integrity.ReadStatus;
+import dev.agentwarden.integrity.ReleaseLookup;
+import dev.agentwarden.integrity.ReleaseSource;
+import dev.agentwarden.integrity.ReleaseSources;
 import dev.agentwarden.release.ReleaseFloor;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

@@ -1,6 +1,9 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.concern.builtin;
 
 import dev.agentwarden.host.claude.ClaudeAdapter;
+import dev.agentwarden.integrity.AgentResolver;
+import dev.agentwarden.integrity.BoundaryProfile;
+import dev.agentwarden.integrity.SourceReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
