@@ -3,7 +3,7 @@ package dev.agentwarden.cli;
 import dev.agentwarden.integrity.AcceptanceFixtures;
 import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.JsonFileReleaseStore;
-import dev.agentwarden.integrity.ReleaseKey;
+import dev.agentwarden.release.ReleaseKey;
 import dev.agentwarden.integrity.SquadArtifacts;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -1,8 +1,8 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.WorkspaceRoot;
-import dev.agentwarden.integrity.ReleaseKey;
-import dev.agentwarden.integrity.ReleaseLookup;
+import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.release.ReleaseLookup;
 import dev.agentwarden.release.KeyFiles;
 import dev.agentwarden.release.Publisher;
 import dev.agentwarden.release.ReleaseFloor;

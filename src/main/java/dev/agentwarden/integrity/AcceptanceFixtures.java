@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.release.ReleaseKey;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

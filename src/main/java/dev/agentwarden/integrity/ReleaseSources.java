@@ -2,6 +2,7 @@ package dev.agentwarden.integrity;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.release.ReleaseFloor;
+import dev.agentwarden.release.ReleaseLookup;
 import dev.agentwarden.release.SignedReleaseStore;
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,7 +2,6 @@ package dev.agentwarden.release;
 
 import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.integrity.ReleaseEntry;
 
 /**
  * Compares artifact bytes with a registered release. The raw SHA-256 and length must match, or,

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.release.Normalizations;
+import dev.agentwarden.release.ReleaseLookup;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

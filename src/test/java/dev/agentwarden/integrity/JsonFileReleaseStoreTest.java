@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.release.ReleaseEntry;
+import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.release.ReleaseLookup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -17,7 +17,7 @@ import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.IntegrityException;
 import dev.agentwarden.integrity.IntegrityGate;
 import dev.agentwarden.integrity.ReadStatus;
-import dev.agentwarden.integrity.ReleaseLookup;
+import dev.agentwarden.release.ReleaseLookup;
 import dev.agentwarden.integrity.ReleaseSource;
 import dev.agentwarden.integrity.ReleaseSources;
 import dev.agentwarden.release.ReleaseFloor;

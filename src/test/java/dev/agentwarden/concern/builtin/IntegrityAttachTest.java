@@ -18,7 +18,7 @@ import dev.agentwarden.integrity.JsonFileReleaseStore;
 import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.ReadStatus;
 import dev.agentwarden.integrity.ReleaseIntegrity;
-import dev.agentwarden.integrity.ReleaseKey;
+import dev.agentwarden.release.ReleaseKey;
 import dev.agentwarden.integrity.SquadArtifacts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.TestTrust;

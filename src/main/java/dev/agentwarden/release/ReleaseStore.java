@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.release;
 
 /**
  * Source of expected release hashes, keyed by (agent_version, client_id, client_version). Expected

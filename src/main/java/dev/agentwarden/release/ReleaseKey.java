@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.release;
 
 /** The key a trusted release manifest is looked up by, as seed 000 specifies. */
 public record ReleaseKey(String agentVersion, String clientId, String clientVersion) {

@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.release;
 
 /**
  * What a release store answered for one key.

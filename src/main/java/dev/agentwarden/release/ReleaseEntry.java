@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.release;
 
 /**
  * One registered release of an agent artifact.
