@@ -1,6 +1,6 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.integrity.AcceptanceFixtures;
+import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
 import dev.agentwarden.integrity.AgentSelection;
 import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.EvidenceLog;

@@ -1,10 +1,10 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.integrity.AcceptanceFixtures;
+import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
 import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.JsonFileReleaseStore;
 import dev.agentwarden.release.ReleaseKey;
-import dev.agentwarden.integrity.SquadArtifacts;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -2,7 +2,7 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.event.WorkspaceRoot;
-import dev.agentwarden.integrity.AgentResolver;
+import dev.agentwarden.launch.AgentResolver;
 import dev.agentwarden.integrity.AgentSelection;
 import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.GateSession;

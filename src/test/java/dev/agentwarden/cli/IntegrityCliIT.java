@@ -3,10 +3,10 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.integrity.AcceptanceFixtures;
+import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
 import dev.agentwarden.integrity.JsonFileReleaseStore;
 import dev.agentwarden.release.ReleaseKey;
-import dev.agentwarden.integrity.SquadArtifacts;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.TestTrust;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package dev.agentwarden.integrity;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.release.Normalizations;
 import dev.agentwarden.release.ReleaseKey;
 import java.nio.charset.StandardCharsets;

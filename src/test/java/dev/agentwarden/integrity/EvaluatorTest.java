@@ -9,6 +9,7 @@ import static dev.agentwarden.integrity.Ev.selected;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.release.Normalizations;
 import dev.agentwarden.release.ReleaseLookup;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.agentwarden.concern.builtin;
 
 import dev.agentwarden.host.claude.ClaudeAdapter;
-import dev.agentwarden.integrity.AgentResolver;
+import dev.agentwarden.launch.AgentResolver;
 import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.SourceReader;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.Posture;
-import dev.agentwarden.integrity.AgentResolver;
+import dev.agentwarden.launch.AgentResolver;
 import dev.agentwarden.integrity.AgentSelection;
 import dev.agentwarden.integrity.AttachStatus;
 import dev.agentwarden.integrity.EvidenceLog;

@@ -19,7 +19,7 @@ import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.ReadStatus;
 import dev.agentwarden.integrity.ReleaseIntegrity;
 import dev.agentwarden.release.ReleaseKey;
-import dev.agentwarden.integrity.SquadArtifacts;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.TestTrust;
 import dev.agentwarden.concern.ConcernSpec;

@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.launch;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;

@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
