@@ -231,7 +231,7 @@ final class ReleaseCommand implements Runnable {
         }
     }
 
-    /** The key a release is registered and looked up by (seed 000: agent version, client id, client version). */
+    /** The key a release is registered and looked up by (docs/integrity-gate.md: agent version, client id, client version). */
     static final class ReleaseKeyOptions {
         @Option(names = "--agent-version", required = true)
         String agentVersion;

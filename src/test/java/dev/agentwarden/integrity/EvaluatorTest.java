@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The decision table and every frozen invariant of seed 000. */
+/** The decision table and every frozen invariant of docs/integrity-gate.md. */
 class EvaluatorTest {
     static final BoundaryProfile SQUAD = BoundaryProfile.squad();
     static final byte[] WHOLE = Ev.squad();
