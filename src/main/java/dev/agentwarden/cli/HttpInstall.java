@@ -2,8 +2,8 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.host.claude.ClaudeHttpHooks;
 import dev.agentwarden.host.claude.ClaudeSettings;
-import dev.agentwarden.manifest.CacheDir;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.io.CacheDir;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.server.HookPorts;

@@ -1,6 +1,6 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.integrity.AcceptanceFixtures;
+import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
 import dev.agentwarden.integrity.AgentSelection;
 import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.EvidenceLog;
@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code warden integrity check|evaluate|stats|fixtures}: the pre-ingestion integrity gate. */
-@Command(name = "integrity", description = "Pre-ingestion integrity gate for agent payloads (seed 000).",
+@Command(name = "integrity", description = "Pre-ingestion integrity gate for agent payloads (docs/integrity-gate.md).",
         subcommands = {IntegrityCommand.Check.class, IntegrityCommand.Evaluate.class, IntegrityCommand.Stats.class,
                 IntegrityCommand.Fixtures.class})
 final class IntegrityCommand implements Runnable {
@@ -396,7 +396,7 @@ final class IntegrityCommand implements Runnable {
 
     /** {@code warden integrity fixtures}: the seed's six acceptance fixtures on generated artifacts. */
     @Command(name = "fixtures", description = {
-            "Run seed 000's six acceptance fixtures on generated artifacts and print the ordered evidence.",
+            "Run the six acceptance fixtures of docs/integrity-gate.md on generated artifacts and print the ordered evidence.",
             "Exit 0 when all pass, 1 otherwise."})
     static final class Fixtures implements Callable<Integer> {
         @Spec

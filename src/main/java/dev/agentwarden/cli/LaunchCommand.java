@@ -1,9 +1,9 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.event.WorkspaceRoot;
-import dev.agentwarden.integrity.AgentResolver;
+import dev.agentwarden.launch.AgentResolver;
 import dev.agentwarden.integrity.AgentSelection;
-import dev.agentwarden.integrity.Digests;
 import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
@@ -169,7 +169,7 @@ final class LaunchCommand implements Callable<Integer> {
             }
             argv.add(arg.replace(PLACEHOLDER, copy.toString()));
         }
-        err.println("handing the host " + copy + " (sha256 " + Digests.sha256(payload) + ")"
+        err.println("handing the host " + copy + " (sha256 " + Sha256.hex(payload) + ")"
                 + (substituted > 0 ? "; " + PLACEHOLDER + " substituted in " + substituted + " argument(s)" : "")
                 + (payloadStdin ? "; bytes piped to stdin" : ""));
         if (substituted == 0 && !payloadStdin) {
@@ -183,7 +183,7 @@ final class LaunchCommand implements Callable<Integer> {
         }
         pb.environment().put("WARDEN_AGENT_ID", agent);
         pb.environment().put("WARDEN_AGENT_FILE", copy.toString());
-        pb.environment().put("WARDEN_AGENT_SHA256", Digests.sha256(payload));
+        pb.environment().put("WARDEN_AGENT_SHA256", Sha256.hex(payload));
         pb.environment().put("WARDEN_INTEGRITY_SESSION", verdict.session());
         pb.environment().put("WARDEN_INTEGRITY_OUTCOME", verdict.outcome().name());
         if (verdict.evidenceLog() != null) {

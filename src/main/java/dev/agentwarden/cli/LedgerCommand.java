@@ -8,7 +8,7 @@ import dev.agentwarden.ledger.LedgerProblem;
 import dev.agentwarden.ledger.LedgerSettings;
 import dev.agentwarden.ledger.LedgerStats;
 import dev.agentwarden.ledger.LedgerVerifier;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;

@@ -2,7 +2,7 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;

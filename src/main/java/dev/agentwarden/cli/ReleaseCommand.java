@@ -1,8 +1,8 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.WorkspaceRoot;
-import dev.agentwarden.integrity.ReleaseKey;
-import dev.agentwarden.integrity.ReleaseLookup;
+import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.release.ReleaseLookup;
 import dev.agentwarden.release.KeyFiles;
 import dev.agentwarden.release.Publisher;
 import dev.agentwarden.release.ReleaseFloor;
@@ -231,7 +231,7 @@ final class ReleaseCommand implements Runnable {
         }
     }
 
-    /** The key a release is registered and looked up by (seed 000: agent version, client id, client version). */
+    /** The key a release is registered and looked up by (docs/integrity-gate.md: agent version, client id, client version). */
     static final class ReleaseKeyOptions {
         @Option(names = "--agent-version", required = true, description = "The agent/template version.")
         String agentVersion;

@@ -5,7 +5,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostAdapters;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.agentwarden.dispatch;
 
-import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.builtin.Builtins;
 import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
@@ -9,9 +9,9 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
-import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.concern.Posture;
 import dev.agentwarden.trust.ScriptTrust;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

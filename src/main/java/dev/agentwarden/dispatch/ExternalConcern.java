@@ -4,7 +4,7 @@ import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.concern.Decision;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.trust.ScriptTrust;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

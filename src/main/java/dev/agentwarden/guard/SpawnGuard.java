@@ -26,7 +26,7 @@ import dev.agentwarden.ledger.LedgerLine.Event;
 import dev.agentwarden.ledger.LedgerStore;
 import dev.agentwarden.ledger.OpenRecord;
 import dev.agentwarden.ledger.OpenSet;
-import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.concern.Posture;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.agentwarden.host;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.json.JsonException;
 import java.io.IOException;
@@ -16,8 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -401,13 +400,11 @@ public final class SettingsFile {
                     // no POSIX permissions here; the default applies
                 }
             }
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(target.toString().getBytes(StandardCharsets.UTF_8));
-            return lockDir.resolve("settings-" + HexFormat.of().formatHex(digest, 0, 16) + ".lock");
+            String digest = Sha256.hex(target.toString().getBytes(StandardCharsets.UTF_8));
+            return lockDir.resolve("settings-" + digest.substring(0, 32) + ".lock");
         } catch (IOException e) {
             throw new SettingsException("settings_unwritable", "cannot create the lock directory " + lockDir + ": " + e.getMessage()
                     + " (set WARDEN_CACHE_DIR to a directory you can write). Nothing was written.");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }
     }
 

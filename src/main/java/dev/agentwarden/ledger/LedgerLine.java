@@ -4,7 +4,7 @@ import dev.agentwarden.json.FieldScanner;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

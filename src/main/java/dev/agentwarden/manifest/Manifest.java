@@ -1,5 +1,6 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.event.EventName;
 import java.util.ArrayList;
 import java.util.List;

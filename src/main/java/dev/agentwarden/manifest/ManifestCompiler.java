@@ -1,7 +1,9 @@
 package dev.agentwarden.manifest;
 
 import dev.agentwarden.concern.BuiltinDescriptor;
-import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.Posture;
 import dev.agentwarden.concern.SettingProblem;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;

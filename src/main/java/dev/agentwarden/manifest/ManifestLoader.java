@@ -1,6 +1,8 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.io.OwnedPath;
 import dev.agentwarden.io.StateFiles;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.agentwarden.trust;
 
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;

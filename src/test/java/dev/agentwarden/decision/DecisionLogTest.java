@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

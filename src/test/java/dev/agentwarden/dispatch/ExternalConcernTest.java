@@ -8,7 +8,7 @@ import dev.agentwarden.concern.Decision;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -3,11 +3,11 @@ package dev.agentwarden.e2e;
 import dev.agentwarden.server.Resident;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.builtin.Builtins;
 import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.EvidenceReplay;
 import dev.agentwarden.integrity.Outcome;
-import dev.agentwarden.integrity.SquadArtifacts;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

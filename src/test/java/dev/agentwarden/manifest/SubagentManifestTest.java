@@ -2,7 +2,9 @@ package dev.agentwarden.manifest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.Posture;
 import dev.agentwarden.event.EventName;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
