@@ -2,7 +2,7 @@ import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.dispatch.DispatchRequest;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

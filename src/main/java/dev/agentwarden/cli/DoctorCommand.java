@@ -7,7 +7,7 @@ import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
 import dev.agentwarden.host.claude.InstallReport;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.CacheDir;
+import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;

@@ -3,7 +3,7 @@ package dev.agentwarden.cli;
 import dev.agentwarden.init.ProjectSkeleton;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.manifest.ManifestException;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.trust.TrustException;
 import dev.agentwarden.trust.TrustRecord;
 import dev.agentwarden.trust.TrustStore;

@@ -1,6 +1,6 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

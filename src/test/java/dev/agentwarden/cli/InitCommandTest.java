@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.agentwarden.event.EventName;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.testing.TestTrust;
