@@ -940,18 +940,21 @@ class ClaudeCodeE2EIT {
         Path artifact = Files.writeString(project.root().resolve("CLAUDE.md"), "Answer briefly.\n");
 
         String model = "claude-sonnet-4-5";
-        ClaudeRun fresh = session(project, "first", List.of("--model", model), ModelScript.of(
-                Turn.tool("t0", "Bash", Map.of("command", "true", "description", "nothing")), Turn.text("FINAL: one")));
+        // A resumed request carries the whole conversation, so each script repeats the turns before it.
+        Turn[] turns = {Turn.tool("t0", "Bash", Map.of("command", "true", "description", "nothing")),
+                Turn.text("FINAL: one"), Turn.text("FINAL: two"), Turn.text("FINAL: three"), Turn.text("FINAL: four")};
+        ClaudeRun fresh = session(project, "first", List.of("--model", model),
+                ModelScript.of(java.util.Arrays.copyOf(turns, 2)));
         assertCompleted(fresh);
         String sessionId = (String) fresh.output().get("session_id");
         ClaudeRun resumed = session(project, "second", List.of("--resume", sessionId, "--model", model),
-                ModelScript.of(Turn.text("FINAL: two")));
+                ModelScript.of(java.util.Arrays.copyOf(turns, 3)));
         ClaudeRun otherModel = session(project, "third", List.of("--resume", sessionId, "--model", "claude-haiku-4-5"),
-                ModelScript.of(Turn.text("FINAL: three")));
+                ModelScript.of(java.util.Arrays.copyOf(turns, 4)));
         Files.writeString(mcp, Json.writePretty(Map.of("mcpServers", Map.of("everything",
                 Map.of("command", project.root().resolve("no-such-server").toString())))));
         ClaudeRun voided = session(project, "fourth", List.of("--resume", sessionId, "--model", model),
-                ModelScript.of(Turn.text("FINAL: four")));
+                ModelScript.of(turns));
         row.timing(fresh);
         for (ClaudeRun r : List.of(resumed, otherModel, voided)) {
             assertCompleted(r);
