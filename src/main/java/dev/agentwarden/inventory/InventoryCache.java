@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  * outdated); the refresh goes on and serves a later turn.
  *
  * <p>Without {@link #keepInThisProcess} (a JVM per event) nothing is kept: every turn takes every
- * server cold within the same bound, and a refresh still running when the JVM exits is abandoned
- * (its stdio server sees its stdin close).
+ * server cold within the same bound, and a refresh still running at the end of the turn is
+ * interrupted (its server shut down).
  */
 public final class InventoryCache {
     /** How a turn's manifest of one server was obtained. */
@@ -367,9 +367,13 @@ public final class InventoryCache {
             }
         }
 
+        /** Closes the kept session and stops a refresh in flight (its server is shut down). */
         synchronized void close() {
             closed = true;
             closeSession();
+            if (refresher != null) {
+                refresher.interrupt();
+            }
         }
 
         /** Closes a session off the turn's thread: a stdio close waits for the process to exit. */

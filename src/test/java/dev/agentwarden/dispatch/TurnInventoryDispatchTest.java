@@ -100,6 +100,12 @@ class TurnInventoryDispatchTest {
         return new Dispatcher(m, CLOCK, Map.of("HOME", home.toString())).dispatch(e, "");
     }
 
+    @org.junit.jupiter.api.AfterEach
+    void noServerOutlivesTheTest() {
+        dev.agentwarden.inventory.InventoryCache.closeAll();
+        FakeMcpServer.awaitNoneRunning();
+    }
+
     private List<Map<String, Object>> records(String session) throws IOException {
         return new TurnRecords(project, project.resolve(".warden")).read(session);
     }

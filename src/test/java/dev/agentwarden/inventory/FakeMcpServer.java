@@ -23,6 +23,23 @@ public final class FakeMcpServer {
     private FakeMcpServer() {
     }
 
+    /** Waits (bounded) until no {@link FakeMcpServer} this JVM started is still running, so no later test sees one. */
+    public static void awaitNoneRunning() {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (ProcessHandle.current().descendants().anyMatch(p -> p.info().commandLine().orElse("")
+                .contains(FakeMcpServer.class.getName()))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("a FakeMcpServer outlived its test");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);

@@ -35,7 +35,9 @@ class InventoryCacheTest {
         for (InventoryCache c : caches) {
             c.clear();
         }
+        FakeMcpServer.awaitNoneRunning();
     }
+
 
     private InventoryCache cache(boolean keep) {
         InventoryCache c = new InventoryCache(keep);
