@@ -4,6 +4,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.host.claude.InstallReport;
 import dev.agentwarden.manifest.CacheDir;
 import dev.agentwarden.manifest.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
@@ -59,6 +60,10 @@ final class InstallCommand implements Callable<Integer> {
     @Option(names = "--no-train", description = "Skip training the start-up archive.")
     boolean noTrain;
 
+    @Option(names = "--transport", defaultValue = "command", description = "command (default) or http (Claude Code"
+            + " type:\"http\" hooks to the resident; SessionStart and events with a fail_closed concern stay commands).")
+    String transport;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -69,6 +74,14 @@ final class InstallCommand implements Callable<Integer> {
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
         List<ClaudeSettings.Binding> bindings = bindings(manifest, target.host(), target.user());
+        HttpInstall http = null;
+        if (!"command".equals(transport)) {
+            http = HttpInstall.prepare(transport, target.host(), manifest, bindings, err);
+            if (http == null) {
+                return ExitCode.UNREADABLE.code();
+            }
+            bindings = http.bindings();
+        }
         if (bindings.isEmpty()) {
             err.println("warden install: " + nothingBound(manifest, target.host()) + "; nothing installed");
             return ExitCode.FINDINGS.code();
@@ -80,7 +93,11 @@ final class InstallCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         SettingsFile file = target.settingsFile();
-        SettingsFile.Edit edit = doc -> ClaudeSettings.install(doc, launcher.toString(), target.host(), bindings);
+        // The hook runs the compiled client where one can be built (FastHook), else bin/warden.
+        String hookLauncher = dryRun ? launcher.toString() : FastHook.build(launcher, out);
+        List<ClaudeSettings.Binding> written = bindings;
+        byte[][] before = new byte[1][];
+        SettingsFile.Edit edit = doc -> ClaudeSettings.install(before[0] = doc, hookLauncher, target.host(), written);
         byte[] after;
         try {
             if (dryRun) {
@@ -95,10 +112,13 @@ final class InstallCommand implements Callable<Integer> {
             err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
             return ExitCode.UNREADABLE.code();
         }
-        for (ClaudeSettings.Binding b : bindings) {
-            out.println("  " + b.nativeEvent() + (b.matcher() == null ? "" : "  matcher=" + b.matcher()));
-        }
+        List<ClaudeSettings.Entry> entries = ClaudeSettings.wardenEntries(after, target.host());
+        InstallReport.between(ClaudeSettings.wardenEntries(before[0], target.host()), entries).perEntry(entries)
+                .forEach(line -> out.println("  " + line));
         Target.reportLookalikes(after, target.host(), out);
+        if (http != null) {
+            http.report(out);
+        }
         if (manifestFile == null) {
             out.println(TrustCommand.onInstall(target.root(), System.getenv(), Clock.systemUTC()));
         }

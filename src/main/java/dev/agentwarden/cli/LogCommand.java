@@ -128,7 +128,7 @@ final class LogCommand implements Callable<Integer> {
         return ExitCode.OK.code();
     }
 
-    private static void printTable(PrintWriter out, Iterable<Map<String, Object>> decisions) {
+    static void printTable(PrintWriter out, Iterable<Map<String, Object>> decisions) {
         boolean header = false;
         for (Map<String, Object> d : decisions) {
             if (!header) {

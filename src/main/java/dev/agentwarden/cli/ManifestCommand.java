@@ -82,7 +82,7 @@ final class ManifestCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--host", required = true)
+        @Option(names = "--host", required = true, description = "Host id (claude, cowork, codex, ...).")
         String host;
 
         @Option(names = "--event", required = true, description = "Canonical (pre_tool_use) or native (PreToolUse) event.")
@@ -94,7 +94,7 @@ final class ManifestCommand implements Runnable {
         @Option(names = "--manifest", description = "Manifest file (default: the one in force).")
         String manifestFile;
 
-        @Option(names = "--project-dir")
+        @Option(names = "--project-dir", description = "Project root whose manifest is in force (default: cwd).")
         Path projectDir;
 
         @Override

@@ -164,13 +164,13 @@ final class ReleaseCommand implements Runnable {
 
     @Command(name = "add", description = "Register an artifact in a release manifest (created if missing).")
     static final class Add extends Step {
-        @Option(names = "--manifest", required = true, paramLabel = "FILE")
+        @Option(names = "--manifest", required = true, paramLabel = "FILE", description = "The release manifest (JSON).")
         Path manifest;
 
         @Option(names = "--file", required = true, paramLabel = "ARTIFACT", description = "The released bytes to hash.")
         Path artifact;
 
-        @Option(names = "--agent-id", required = true)
+        @Option(names = "--agent-id", required = true, description = "The agent the artifact is a release of (squad).")
         String agentId;
 
         @Mixin
@@ -215,7 +215,7 @@ final class ReleaseCommand implements Runnable {
         @Option(names = "--out", paramLabel = "FILE", description = "Write here instead of updating FILE.")
         Path out;
 
-        @Parameters(paramLabel = "FILE")
+        @Parameters(paramLabel = "FILE", description = "The root.json or release manifest to sign.")
         Path file;
 
         @Override
@@ -233,13 +233,13 @@ final class ReleaseCommand implements Runnable {
 
     /** The key a release is registered and looked up by (seed 000: agent version, client id, client version). */
     static final class ReleaseKeyOptions {
-        @Option(names = "--agent-version", required = true)
+        @Option(names = "--agent-version", required = true, description = "The agent/template version.")
         String agentVersion;
 
-        @Option(names = "--client-id", required = true)
+        @Option(names = "--client-id", required = true, description = "The host client (copilot-cli).")
         String clientId;
 
-        @Option(names = "--client-version", required = true)
+        @Option(names = "--client-version", required = true, description = "The host client's version.")
         String clientVersion;
 
         ReleaseKey key() {
@@ -284,7 +284,7 @@ final class ReleaseCommand implements Runnable {
         @Mixin
         TrustOptions trust;
 
-        @Parameters(paramLabel = "MANIFEST")
+        @Parameters(paramLabel = "MANIFEST", description = "The signed release manifest to verify.")
         Path manifest;
 
         @Override
@@ -310,7 +310,7 @@ final class ReleaseCommand implements Runnable {
         @Mixin
         TrustOptions trust;
 
-        @Option(names = "--manifest", required = true, paramLabel = "FILE")
+        @Option(names = "--manifest", required = true, paramLabel = "FILE", description = "The release manifest (JSON).")
         Path manifest;
 
         @Mixin

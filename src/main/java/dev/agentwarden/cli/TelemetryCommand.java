@@ -47,16 +47,26 @@ final class TelemetryCommand implements Runnable {
     static final class Pin implements Callable<Integer> {
         @Spec
         CommandSpec spec;
-        @Option(names = "--artifact", required = true, paramLabel = "FILE") Path artifact;
-        @Option(names = "--client", required = true) String client;
-        @Option(names = "--client-version", required = true) String clientVersion;
-        @Option(names = "--model", required = true) String model;
-        @Option(names = "--tokenizer", required = true) String tokenizer;
+        @Option(names = "--artifact", required = true, paramLabel = "FILE", description = "The artifact the runs used (its SHA-256 is pinned).")
+        Path artifact;
+        @Option(names = "--client-id", paramLabel = "ID", description = "Required. The host client (copilot-cli).")
+        String client;
+        @Option(names = "--client", hidden = true, paramLabel = "ID", description = "Old name of --client-id.")
+        void oldClient(String id) {
+            client = id;
+        }
+        @Option(names = "--client-version", required = true, paramLabel = "V", description = "The host client's version.")
+        String clientVersion;
+        @Option(names = "--model", required = true, description = "The model the runs used.") String model;
+        @Option(names = "--tokenizer", required = true, description = "The tokenizer token counts are measured with.")
+        String tokenizer;
         @Option(names = "--condition", required = true, description = "fresh or continued") String condition;
-        @Option(names = "--out", required = true, paramLabel = "FILE") Path out;
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "Where to write the pin (JSON).")
+        Path out;
 
         @Override
         public Integer call() {
+            RenamedOption.require(spec, client, "--client-id", "ID");
             try {
                 String now = Instant.now(Clock.systemUTC()).truncatedTo(ChronoUnit.MILLIS).toString();
                 TelemetryPin pin = TelemetryPin.of(artifact, client, clientVersion, model, tokenizer, condition, now);
@@ -80,7 +90,8 @@ final class TelemetryCommand implements Runnable {
     static final class Join implements Callable<Integer> {
         @Spec
         CommandSpec spec;
-        @Option(names = "--pin", required = true, paramLabel = "P") Path pinFile;
+        @Option(names = "--pin", required = true, paramLabel = "P", description = "The pin written by `telemetry pin`.")
+        Path pinFile;
         @Option(names = "--preflight", paramLabel = "FILE", description = "Preflight JSON (warden inventory preflight --json --turn N), one per turn.")
         List<Path> preflights = new ArrayList<>();
         @Option(names = "--turn-records", description = "Take each session's turn verdicts and fresh/continued condition from "
@@ -89,7 +100,8 @@ final class TelemetryCommand implements Runnable {
         boolean turnRecords;
         @Mixin
         ProjectDirOption project = new ProjectDirOption();
-        @Parameters(paramLabel = "SOURCES") List<Path> sources = new ArrayList<>();
+        @Parameters(paramLabel = "SOURCES", description = "Usage records to join with the pin (files).")
+        List<Path> sources = new ArrayList<>();
 
         @Override
         public Integer call() {

@@ -73,6 +73,33 @@ public final class DecisionDraft {
     }
 
     /**
+     * The final verdict as the decision line records it ({@code allow|warn|block|halt}), for a
+     * dispatch that answered {@code response}.
+     */
+    public String verdict(HostResponse response) {
+        if (verdict != null) {
+            return verdict.name().toLowerCase(java.util.Locale.ROOT);
+        }
+        String emitted = Emitted.of(response);
+        return "deny".equals(emitted) || "block".equals(emitted) ? "block" : "allow";
+    }
+
+    /** The chain's result, or {@code null} when the dispatch ended before the chain ran. */
+    public Dispatcher.Result result() {
+        return result;
+    }
+
+    /** Why the dispatch ended early ({@code manifest_unusable}, {@code unknown_event}, ...), or {@code null}. */
+    public String problem() {
+        return problem;
+    }
+
+    /** The manifest the dispatch loaded, or {@code null}. */
+    public Manifest manifest() {
+        return manifest;
+    }
+
+    /**
      * The dispatch ended before the chain, or instead of it.
      *
      * @param problem  a code: {@code manifest_unusable}, {@code payload_not_json}, {@code unknown_event}, ...

@@ -65,8 +65,7 @@ public final class DecisionLine {
         sb.append(",\"concerns\":");
         concerns(sb, d, verbatim);
         String emitted = Emitted.of(response);
-        field(sb, "verdict", d.verdict != null ? lower(d.verdict.name())
-                : "deny".equals(emitted) || "block".equals(emitted) ? "block" : "allow");
+        field(sb, "verdict", d.verdict(response));
         field(sb, "emitted", emitted);
         sb.append(",\"downgrades\":");
         downgrades(sb, d.downgrades, verbatim);

@@ -73,7 +73,11 @@ public final class Training {
             PrintStream sink = new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8);
             for (int round = 0; round < ROUNDS; round++) {
                 for (String[] e : events) {
-                    DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", e[0]},
+                    // a payload without a cwd (not JSON) would otherwise record into the directory training ran in
+                    String[] argv = e[1].startsWith("{") ? new String[] {"dispatch", "--host", "claude", "--native-event", e[0]}
+                            : new String[] {"dispatch", "--host", "claude", "--native-event", e[0], "--project-dir",
+                                    project.toString()};
+                    DispatchMain.run(argv,
                             new ByteArrayInputStream(e[1].getBytes(StandardCharsets.UTF_8)), sink, sink, env,
                             Clock.systemUTC());
                 }

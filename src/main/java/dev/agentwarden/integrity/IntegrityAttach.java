@@ -3,6 +3,7 @@ package dev.agentwarden.integrity;
 import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.concern.Replay;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.claude.ClaudeAdapter;
@@ -36,6 +37,9 @@ import java.util.Map;
  * {@code client_id} (default {@code claude-code}); {@code client_version};
  * {@code require_trusted_manifest}; {@code max_chars} (default the host cap); {@code max_bytes};
  * {@code sources} (SessionStart sources to act on; default all).
+ *
+ * <p>In replay mode ({@link Replay}) it evaluates as ever but writes nothing: the evidence stays in
+ * memory and no halt marker is recorded or cleared.
  *
  * <p>Its own failures never fail open: a misconfiguration or an internal error halts with
  * UNKNOWN_HALT, because a gate that cannot run has not proven anything.
@@ -112,7 +116,7 @@ public final class IntegrityAttach implements Concern {
     /** Keeps a start-time halt for the session's later prompts, and forgets it once a start passes. */
     private static void rememberOutcome(ConcernContext context, ConcernResult result) {
         String session = context.event().sessionId();
-        if (session.isEmpty()) {
+        if (session.isEmpty() || Replay.active(context.env())) {
             return;
         }
         HaltedSessions halted = new HaltedSessions(context.stateHome());
@@ -151,7 +155,7 @@ public final class IntegrityAttach implements Concern {
                 .profile(s.profile())
                 .release(releaseSource(s.releaseManifest(), s.trustRoot(), s.requireTrustedManifest(), root,
                         ReleaseFloor.forProject(root, context.env()), context.clock()))
-                .evidenceLog(EvidenceLog.under(context.stateHome()))
+                .evidenceLog(Replay.active(context.env()) ? null : EvidenceLog.under(context.stateHome()))
                 .clock(context.clock())
                 .maxBytes(s.maxBytes())
                 .requireTrustedManifest(s.requireTrustedManifest())

@@ -179,6 +179,20 @@ class IntegrityCliIT {
     }
 
     @Test
+    void stats_text_labelsEveryColumn_soZeroFalseHaltsBesideHaltsCannotBeMisread() throws Exception {
+        check("--attached", agentFile.toString());
+        check("--attached", Files.write(tmp.resolve("clipped.md"), Arrays.copyOf(SQUAD, 5_000)).toString());
+        check("--attached", Files.write(tmp.resolve("clipped2.md"), Arrays.copyOf(SQUAD, 4_000)).toString());
+
+        Run stats = warden(repo, Map.of(), "integrity", "stats", "--project-dir", repo.toString());
+
+        assertThat(stats.out()).contains("  OUTCOME                SESSIONS   WHAT IT MEANS")
+                .contains("halted sessions, all outcomes: 2")
+                .contains("of which halted (false halts): 0")
+                .doesNotContain("; halted: ");
+    }
+
+    @Test
     void evaluateAndStats_recomputeFromTheLogAndFlagForgedVerdicts() throws Exception {
         check("--attached", agentFile.toString());
         check("--attached", Files.write(tmp.resolve("clipped.md"), Arrays.copyOf(SQUAD, 5_000)).toString());

@@ -105,6 +105,18 @@ class IntegrityAttachTest {
     }
 
     @Test
+    void sessionStart_inReplayMode_evaluatesButWritesNoEvidenceOrHaltMarker() throws IOException {
+        Path agents = Files.createDirectories(project.resolve(".github/agents"));
+        Files.write(agents.resolve("squad.agent.md"), SquadArtifacts.coordinator("0.13.1", "", SquadArtifacts.SDK_TEMPLATE_BYTES));
+
+        ConcernResult r = run(new HashMap<>(Map.of("agent", "squad")), Posture.BLOCKING, EventName.SESSION_START, "startup",
+                Map.of("WARDEN_REPLAY", "1"));
+
+        assertThat(r.decision()).as("the same verdict as a live start").isEqualTo(Decision.HALT);
+        assertThat(project.resolve(".warden")).as("warden test and replay write no state").doesNotExist();
+    }
+
+    @Test
     void sessionStart_payloadOverTheHostCap_isAttachedPartialAndHaltsCorrupt() throws IOException {
         Path agents = Files.createDirectories(project.resolve(".github/agents"));
         byte[] squad = SquadArtifacts.coordinator("0.13.1", "", SquadArtifacts.SDK_TEMPLATE_BYTES);
