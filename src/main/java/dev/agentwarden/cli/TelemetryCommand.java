@@ -1,8 +1,10 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.inventory.DriftStatus;
 import dev.agentwarden.inventory.TelemetryJoin;
 import dev.agentwarden.inventory.TelemetryPin;
+import dev.agentwarden.inventory.TurnRecords;
 import dev.agentwarden.inventory.UsageSources;
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.json.Json;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -80,7 +83,8 @@ final class TelemetryCommand implements Runnable {
         }
     }
 
-    @Command(name = "join", description = {"Join usage records (Claude Code transcripts, Codex --json streams) on the "
+    @Command(name = "join", description = {"Join usage records (Claude Code transcripts, Codex --json streams, Copilot "
+            + "session-state events.jsonl) on the "
             + "pinned identity, for turns whose preflight did not void them; list every excluded record with its reason.",
             "Exit 0 when something joined, 1 when nothing did, 2 on unreadable input."})
     static final class Join implements Callable<Integer> {
@@ -90,6 +94,12 @@ final class TelemetryCommand implements Runnable {
         Path pinFile;
         @Option(names = "--preflight", paramLabel = "FILE", description = "Preflight JSON (warden inventory preflight --json --turn N), one per turn.")
         List<Path> preflights = new ArrayList<>();
+        @Option(names = "--turn-records", description = "Take each session's turn verdicts and fresh/continued condition from "
+                + "the inventory-turns records under the project's .warden/state/inventory/turns/; without SOURCES, read "
+                + "the transcripts those records name (transcript_path from the hook payloads).")
+        boolean turnRecords;
+        @Mixin
+        ProjectDirOption project = new ProjectDirOption();
         @Parameters(paramLabel = "SOURCES", description = "Usage records to join with the pin (files).")
         List<Path> sources = new ArrayList<>();
 
@@ -107,14 +117,37 @@ final class TelemetryCommand implements Runnable {
                     verdicts.put(n.longValue(), new TelemetryJoin.TurnVerdict(n.longValue(),
                             DriftStatus.valueOf((String) m.get("inventory_drift")), (String) m.get("variant")));
                 }
+                List<Path> read = new ArrayList<>(sources);
+                TelemetryJoin.Verdicts byTurn = null;
+                if (turnRecords) {
+                    if (!preflights.isEmpty()) {
+                        throw new IllegalArgumentException("--turn-records and --preflight are two sources of verdicts; pass one");
+                    }
+                    Path root = Path.of(project.root());
+                    List<Map<String, Object>> records = new TurnRecords(root, WorkspaceRoot.stateHome(root.toString())).readAll();
+                    byTurn = TelemetryJoin.fromTurnRecords(records);
+                    if (read.isEmpty()) {
+                        for (Map<String, Object> r : records) {
+                            if (r.get("transcript_path") instanceof String t && !read.contains(Path.of(t))) {
+                                read.add(Path.of(t));
+                            }
+                        }
+                    }
+                }
                 UsageSources usage = new UsageSources();
-                for (Path s : sources) {
+                for (Path s : read) {
                     usage.read(s);
                 }
                 for (String problem : usage.problems()) {
                     err.println("warden telemetry join: " + problem);
                 }
-                Map<String, Object> result = TelemetryJoin.join(pin, usage.records(), verdicts);
+                Map<String, Object> result = byTurn != null ? TelemetryJoin.join(pin, usage.records(), byTurn)
+                        : TelemetryJoin.join(pin, usage.records(), verdicts);
+                List<Object> sourceList = new ArrayList<>();
+                for (Path s : read) {
+                    sourceList.add(s.toString());
+                }
+                result.put("sources", sourceList);
                 result.put("tokenizer_note", "pinned; no host usage record states its tokenizer");
                 spec.commandLine().getOut().println(Json.write(result));
                 return ((List<?>) result.get("joined")).isEmpty() ? ExitCode.FINDINGS.code() : ExitCode.OK.code();

@@ -1,5 +1,6 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.inventory.InventoryCache;
 import dev.agentwarden.io.OwnedPath;
 import java.io.IOException;
 import java.net.BindException;
@@ -130,6 +131,7 @@ public final class Resident {
             Path endpoint = endpointFile(dir, key);
             ServeState.writeOwnerOnly(endpoint, new Endpoint(server.port(), token, pid, start, proof).line());
             Files.deleteIfExists(dir.resolve(key + ".starting"));
+            InventoryCache.keepInThisProcess();
             return new Resident(server, endpoint, token, channel, lock);
         } catch (IOException | RuntimeException e) {
             if (server != null) {
@@ -209,6 +211,7 @@ public final class Resident {
             }
         }
         server.close(STOP_GRACE);
+        InventoryCache.closeAll();
         try {
             if (lock.isValid()) {
                 lock.release();

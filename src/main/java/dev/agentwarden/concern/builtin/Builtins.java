@@ -6,6 +6,8 @@ import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.SettingProblem;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.guard.GuardSettings;
+import dev.agentwarden.inventory.TurnInventory;
+import dev.agentwarden.inventory.TurnInventorySettings;
 import dev.agentwarden.ledger.LedgerSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -133,9 +135,30 @@ public final class Builtins {
         }
     };
 
+    private static final BuiltinDescriptor INVENTORY_TURNS = new BuiltinDescriptor(TurnInventory.NAME,
+            List.of(new BuiltinDescriptor.Setting("prereg", "path", "none: snapshots are stored unclassified"),
+                    new BuiltinDescriptor.Setting("hosts", "list of claude, codex, gemini, copilot, cursor", "the event's host"),
+                    new BuiltinDescriptor.Setting("capabilities", "list of roots, sampling, elicitation, elicitation-url",
+                            "[roots, sampling, elicitation]"),
+                    new BuiltinDescriptor.Setting("wait_ms", "duration", "3s (at most 30s)"),
+                    new BuiltinDescriptor.Setting("ttl", "duration", "10m"),
+                    new BuiltinDescriptor.Setting("allow_project_servers", "boolean", "false")),
+            Set.of(EventName.SESSION_START, EventName.USER_PROMPT_SUBMIT)) {
+        @Override
+        public Object parse(Map<String, Object> settings) {
+            return TurnInventorySettings.from(settings);
+        }
+
+        @Override
+        public Concern create(Object settings) {
+            return new TurnInventory((TurnInventorySettings) settings);
+        }
+    };
+
     /** Every built-in. */
     public static final List<BuiltinDescriptor> ALL = List.of(
-            BLOCK_NO_VERIFY, PROTECT_WARDEN, DENY_PATTERN, CONTEXT_NOTE, SUBAGENT_LEDGER, SPAWN_GUARD, INTEGRITY_ATTACH);
+            BLOCK_NO_VERIFY, PROTECT_WARDEN, DENY_PATTERN, CONTEXT_NOTE, SUBAGENT_LEDGER, SPAWN_GUARD, INTEGRITY_ATTACH,
+            INVENTORY_TURNS);
 
     /** Every built-in concern name. */
     public static final List<String> NAMES = names();
@@ -168,7 +191,8 @@ public final class Builtins {
      * at the payload and run inline.
      */
     public static boolean touchesFiles(String name) {
-        return "subagent-ledger".equals(name) || "spawn-guard".equals(name) || "integrity-attach".equals(name);
+        return "subagent-ledger".equals(name) || "spawn-guard".equals(name) || "integrity-attach".equals(name)
+                || TurnInventory.NAME.equals(name);
     }
 
     public static boolean exists(String name) {

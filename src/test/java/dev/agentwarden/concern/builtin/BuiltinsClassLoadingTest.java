@@ -58,6 +58,47 @@ class BuiltinsClassLoadingTest {
         assertThat(loaded).contains("java.util.regex.Pattern", "dev.agentwarden.concern.builtin.DenyRules");
     }
 
+    @Test
+    void dispatch_defaultManifestSessionStartAndPrompt_loadNoInventoryClasses() throws Exception {
+        dispatch(null, "Stop", "{}");
+        for (String event : new String[] {"SessionStart", "UserPromptSubmit"}) {
+            List<String> loaded = dispatch(null, event, "{\"session_id\":\"s\",\"source\":\"startup\",\"prompt\":\"p\"}");
+
+            assertThat(loaded).as(event).contains("dev.agentwarden.dispatch.Dispatcher")
+                    .noneMatch(c -> c.startsWith("dev.agentwarden.inventory."));
+        }
+    }
+
+    @Test
+    void dispatch_inventoryTurnsBound_loadsTheMcpClientOnlyForTheEventsThatSnapshot() throws Exception {
+        Path manifest = Files.writeString(dir.resolve("inventory.yaml"), """
+                schema_version: 1
+                concerns:
+                  inventory:
+                    script: builtin:inventory-turns
+                  note:
+                    script: builtin:context-note
+                    message: hello
+                platforms:
+                  claude:
+                    user_prompt_submit: [inventory]
+                    pre_tool_use: [note]
+                native_event_aliases:
+                  claude: {UserPromptSubmit: user_prompt_submit, PreToolUse: pre_tool_use}
+                """);
+        home = Files.createDirectories(dir.resolve("empty-home"));
+
+        dispatch(manifest, "PreToolUse", "{}");
+        List<String> tool = dispatch(manifest, "PreToolUse", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}");
+        List<String> prompt = dispatch(manifest, "UserPromptSubmit", "{\"session_id\":\"s\",\"prompt\":\"p\"}");
+
+        assertThat(tool).contains("dev.agentwarden.concern.Builtins").noneMatch(c -> c.startsWith("dev.agentwarden.inventory."));
+        assertThat(prompt).contains("dev.agentwarden.inventory.TurnInventory", "dev.agentwarden.inventory.InventoryCache");
+    }
+
+    /** HOME of the dispatch JVMs when set (so no real user MCP configuration is read). */
+    private Path home;
+
     /** The classes one {@code warden dispatch} JVM loaded, in order. */
     private List<String> dispatch(Path manifest, String nativeEvent, String payload) throws IOException, InterruptedException {
         Path log = Files.createTempFile(dir, "classes", ".log");
@@ -73,6 +114,9 @@ class BuiltinsClassLoadingTest {
                 .redirectOutput(dir.resolve("out-" + System.nanoTime()).toFile());
         pb.environment().put("WARDEN_CACHE_DIR", dir.resolve("cache").toString());
         pb.environment().put("WARDEN_RESIDENT", "off");
+        if (home != null) {
+            pb.environment().put("HOME", home.toString());
+        }
         Process p = pb.start();
         p.getOutputStream().write(payload.getBytes(StandardCharsets.UTF_8));
         p.getOutputStream().close();
