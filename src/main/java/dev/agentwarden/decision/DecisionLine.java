@@ -72,6 +72,10 @@ public final class DecisionLine {
         downgrades(sb, d.downgrades, verbatim);
         field(sb, "fail_mode", d.failMode);
         field(sb, "problem", d.problem);
+        if (d.manifestFallback != null) {
+            // optional (absent in lines from before it): which manifest stood in for the project's, and why
+            field(sb, "manifest_fallback", d.manifestFallback);
+        }
         sb.append(",\"elapsed_us\":").append(Math.max(0, (nowNanos - d.startNanos) / 1000));
         sb.append("}\n");
         return sb.toString();

@@ -239,6 +239,7 @@ public final class DispatchMain {
         try {
             located = ProjectManifest.resolve(caller.resolve(args.manifest()), root, env);
             notes.addAll(located.notes());
+            draft.manifestFallback(located.fallback());
             manifest = ManifestLoader.load(located.source(), env, notes);
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()

@@ -150,7 +150,7 @@ public final class ManifestLoader {
      * Writes a compiled form (mode 0600, new directories 0700) when the cache directory is private;
      * returns why it is not, or {@code null}. A directory that cannot be made only costs speed.
      */
-    private static String writePrivately(Path dir, Path file, String text) {
+    static String writePrivately(Path dir, Path file, String text) {
         try {
             OwnedPath.createPrivateDirectories(dir);
         } catch (IOException | RuntimeException unwritable) {
