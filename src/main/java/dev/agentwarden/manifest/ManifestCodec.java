@@ -17,9 +17,20 @@ final class ManifestCodec {
     }
 
     static String write(Manifest m) {
+        return write(m, false);
+    }
+
+    /**
+     * @param overDefault the manifest extends the shipped default: its compiled form names that
+     *                    default's SHA-256 and is recompiled once Warden ships another
+     */
+    static String write(Manifest m, boolean overDefault) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("format", (long) FORMAT);
         root.put("source_sha256", m.sourceSha256());
+        if (overDefault) {
+            root.put("extends_sha256", ManifestMerge.defaultSha256());
+        }
         Map<String, Object> aliases = new LinkedHashMap<>();
         m.aliases().forEach((host, byNative) -> {
             Map<String, Object> h = new LinkedHashMap<>();
@@ -53,6 +64,10 @@ final class ManifestCodec {
         Map<String, Object> root = Json.parseObject(text);
         if (!(root.get("format") instanceof Long f) || f != FORMAT) {
             throw new IllegalArgumentException("compiled manifest format " + root.get("format") + " is not " + FORMAT);
+        }
+        Object base = root.get("extends_sha256");
+        if (base != null && !base.equals(ManifestMerge.defaultSha256())) {
+            throw new IllegalArgumentException("compiled over another default manifest");
         }
         Map<String, Map<String, EventName>> aliases = new LinkedHashMap<>();
         for (Map.Entry<String, Object> host : ((Map<String, Object>) root.get("aliases")).entrySet()) {

@@ -32,7 +32,7 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  */
 public final class ManifestCompiler {
     private static final List<String> TOP_LEVEL = List.of(
-            "schema_version", "concerns", "roles", "platforms", "native_event_aliases", "decision_log");
+            "schema_version", "extends", "concerns", "roles", "platforms", "native_event_aliases", "decision_log");
     private static final List<String> CONCERN_KEYS = List.of(
             "script", "args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
             "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies");
@@ -64,8 +64,20 @@ public final class ManifestCompiler {
         this.scriptRoot = scriptRoot;
     }
 
-    /** The outcome of compiling: the manifest when no fatal problem stands, and every problem. */
-    public record Result(Manifest manifest, List<ManifestProblem> problems) {
+    /** {@code extends: default} was read: the shipped default lies under this manifest. */
+    private ManifestMerge merge;
+    /** host → event → where a {@code {drop: [...]}} chain came from. */
+    private final Map<String, Map<String, String>> dropOrigins = new LinkedHashMap<>();
+
+    /**
+     * The outcome of compiling: the manifest when no fatal problem stands, every problem, and
+     * where each concern and chain came from ({@link ManifestMerge.Origins#NONE} unless it extends).
+     */
+    public record Result(Manifest manifest, List<ManifestProblem> problems, ManifestMerge.Origins origins) {
+        public Result(Manifest manifest, List<ManifestProblem> problems) {
+            this(manifest, problems, ManifestMerge.Origins.NONE);
+        }
+
         public boolean hasErrors() {
             return problems.stream().anyMatch(ManifestProblem::isError);
         }
@@ -112,10 +124,18 @@ public final class ManifestCompiler {
             }
         }
         checkSchemaVersion(keys.get("schema_version"));
+        merge = readExtends(keys.get("extends"));
         Map<String, ConcernSpec> concerns = readConcerns(keys.get("concerns"));
+        if (merge != null) {
+            concerns = merge.concerns(concerns);
+        }
         Map<String, Set<String>> drops = readRoles(keys.get("roles"), concerns);
         Map<String, Map<String, EventName>> aliases = readAliases(keys.get("native_event_aliases"));
         Map<String, Map<String, List<String>>> platforms = readPlatforms(keys.get("platforms"), concerns);
+        if (merge != null) {
+            aliases = merge.aliases(aliases);
+            platforms = merge.platforms(platforms, dropOrigins);
+        }
         checkNudgeRanks(concerns);
         boolean verbatimReasons = readDecisionLog(keys.get("decision_log"));
 
@@ -137,7 +157,57 @@ public final class ManifestCompiler {
             chains.put(host, hostChains);
         });
         return new Result(new Manifest(file, sha256, aliases, concerns, chains, verbatimReasons),
-                List.copyOf(problems));
+                List.copyOf(problems), merge == null ? ManifestMerge.Origins.NONE : merge.origins());
+    }
+
+    /** {@code extends: default} lays this manifest over the shipped one; nothing else may be extended. */
+    private ManifestMerge readExtends(NodeTuple t) {
+        if (t == null) {
+            return null;
+        }
+        Object v = scalar(t.getValueNode());
+        if (!ManifestMerge.DEFAULT.equals(v)) {
+            error(t.getValueNode(), "extends", "only `default` (the manifest shipped with Warden) can be extended, found "
+                    + describe(t.getValueNode()) + NearMiss.hint(String.valueOf(v), List.of(ManifestMerge.DEFAULT)), true);
+            return null;
+        }
+        return ManifestMerge.overDefault();
+    }
+
+    /**
+     * A chain written {@code {drop: [names]}} in a manifest that extends the default: the default
+     * chain for this host and event without those concerns; {@code null} when it cannot be read.
+     */
+    private List<String> droppedFromDefault(String chainPath, String host, String event, NodeTuple chain,
+                                            MappingNode map) {
+        if (merge == null) {
+            error(chain.getValueNode(), chainPath, "a chain is a list of concern names; `{drop: [...]}` is for a"
+                    + " manifest with `extends: default`", true);
+            return null;
+        }
+        Map<String, NodeTuple> keys = entries(map, chainPath);
+        for (String k : keys.keySet()) {
+            if (!"drop".equals(k)) {
+                error(keys.get(k).getKeyNode(), chainPath + "." + k, "unknown chain key; a chain over the default"
+                        + " takes drop:" + NearMiss.hint(k, List.of("drop")), true);
+            }
+        }
+        List<String> base = merge.defaultChain(host, event);
+        List<String> dropped = stringList(keys.get("drop"), chainPath + ".drop");
+        for (String name : dropped) {
+            if (!base.contains(name)) {
+                error(keys.get("drop").getValueNode(), chainPath + ".drop", "'" + name + "' is not in the default"
+                        + " chain for " + host + "." + event + ", which is " + base + NearMiss.hint(name, base), true);
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (String name : base) {
+            if (!dropped.contains(name)) {
+                out.add(name);
+            }
+        }
+        dropOrigins.computeIfAbsent(host, h -> new LinkedHashMap<>()).put(event, "default without " + dropped);
+        return out;
     }
 
     /** {@code decision_log: {reasons: hashed|verbatim}}; whether reasons are recorded as written. */
@@ -205,7 +275,9 @@ public final class ManifestCompiler {
     private Map<String, ConcernSpec> readConcerns(NodeTuple t) {
         Map<String, ConcernSpec> out = new LinkedHashMap<>();
         if (t == null) {
-            error(null, "concerns", "missing", true);
+            if (merge == null) {
+                error(null, "concerns", "missing", true);
+            }
             return out;
         }
         if (!(t.getValueNode() instanceof MappingNode map)) {
@@ -447,7 +519,9 @@ public final class ManifestCompiler {
     private Map<String, Map<String, List<String>>> readPlatforms(NodeTuple t, Map<String, ConcernSpec> concerns) {
         Map<String, Map<String, List<String>>> out = new LinkedHashMap<>();
         if (t == null) {
-            error(null, "platforms", "missing", true);
+            if (merge == null) {
+                error(null, "platforms", "missing", true);
+            }
             return out;
         }
         if (!(t.getValueNode() instanceof MappingNode map)) {
@@ -474,7 +548,11 @@ public final class ManifestCompiler {
                             + NearMiss.hint(event, EventName.wireNames()), true);
                     return;
                 }
-                List<String> names = stringList(chain, chainPath);
+                List<String> names = chain.getValueNode() instanceof MappingNode dropMap
+                        ? droppedFromDefault(chainPath, host, event, chain, dropMap) : stringList(chain, chainPath);
+                if (names == null) {
+                    return;
+                }
                 Set<String> seen = new LinkedHashSet<>();
                 for (String name : names) {
                     ConcernSpec c = concerns.get(name);

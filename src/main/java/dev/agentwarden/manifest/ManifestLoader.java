@@ -129,7 +129,7 @@ public final class ManifestLoader {
                     result.problems(), false);
         }
         if (cacheUsable) {
-            String problem = writePrivately(dir, cacheFile, ManifestCodec.write(result.manifest()));
+            String problem = writePrivately(dir, cacheFile, ManifestCodec.write(result.manifest(), result.origins().base() != null));
             if (problem != null) {
                 notes.add(unsafeCacheNote(problem));
             }
