@@ -90,8 +90,7 @@ public final class DecisionLine {
         HookEvent e = d.hookEvent;
         List<ConcernOutcome> ran = d.result.outcomes();
         List<ConcernSpec> bound = d.manifest.chain(e.host(), e.event(), d.role);
-        boolean refusalRetry = (e.event() == EventName.STOP || e.event() == EventName.SUBAGENT_STOP)
-                && e.payloadFlag("stop_hook_active");
+        boolean refusalRetry = e.event() == EventName.STOP && e.payloadFlag("stop_hook_active");
         sb.append('[');
         int next = 0;
         for (int i = 0; i < bound.size(); i++) {

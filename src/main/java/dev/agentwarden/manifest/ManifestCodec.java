@@ -11,7 +11,7 @@ import java.util.Map;
 /** The compiled-manifest cache format: a JSON rendering of {@link Manifest}, read on the hot path. */
 final class ManifestCodec {
     /** Bumped whenever the compiled form or the compiler's semantics change. */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
 
     private ManifestCodec() {
     }
@@ -50,6 +50,7 @@ final class ManifestCodec {
             o.put("skip_on_refusal_retry", c.skipOnRefusalRetry());
             o.put("nudge_rank", (long) c.nudgeRank());
             o.put("settings", c.settings());
+            o.put("needs_payload_bodies", new ArrayList<>(c.payloadBodies()));
             concerns.put(name, o);
         });
         root.put("concerns", concerns);
@@ -84,7 +85,7 @@ final class ManifestCodec {
                     (Boolean) o.get("fail_closed"), Posture.fromWire((String) o.get("posture")),
                     new LinkedHashSet<>(strings(o.get("tools"))), ((Long) o.get("timeout_ms")).intValue(),
                     (Boolean) o.get("skip_on_refusal_retry"), ((Long) o.get("nudge_rank")).intValue(),
-                    (Map<String, Object>) o.get("settings")));
+                    (Map<String, Object>) o.get("settings"), new LinkedHashSet<>(strings(o.get("needs_payload_bodies")))));
         }
         Map<String, Map<String, Map<String, List<String>>>> chains = new LinkedHashMap<>();
         for (Map.Entry<String, Object> host : ((Map<String, Object>) root.get("chains")).entrySet()) {

@@ -359,11 +359,13 @@ public final class ManifestCompiler {
         if (keys.containsKey("nudge_rank") && rank <= 0) {
             error(keys.get("nudge_rank").getValueNode(), path + ".nudge_rank", "must be a positive integer", true);
         }
+        Set<String> bodies = new LinkedHashSet<>();
         for (String body : stringList(keys.get("needs_payload_bodies"), path + ".needs_payload_bodies")) {
             if (!body.equals("input") && !body.equals("result")) {
                 error(keys.get("needs_payload_bodies").getValueNode(), path + ".needs_payload_bodies",
                         "entries are input or result, found '" + body + "'", true);
             }
+            bodies.add(body);
         }
         if (script == null) {
             return null;
@@ -372,7 +374,7 @@ public final class ManifestCompiler {
                 ? builtinSettings(path, node, keys, Builtins.descriptor(script.substring(ConcernSpec.BUILTIN_PREFIX.length())))
                 : processSettings(path, keys);
         return new ConcernSpec(name, script, args, failClosed, effective, Set.copyOf(tools), (int) timeout,
-                skipOnRetry, (int) rank, settings);
+                skipOnRetry, (int) rank, settings, Set.copyOf(bodies));
     }
 
     /**
