@@ -84,7 +84,7 @@ public final class ManifestLoader {
             return new Source(file.toString(), readBytes(file));
         } catch (IOException e) {
             ManifestProblem p = new ManifestProblem(file.toString(), 0, "", "cannot read: " + e.getMessage(),
-                    ManifestProblem.Kind.ERROR, true);
+                    ManifestProblem.Kind.ERROR, true, ManifestProblem.UNREADABLE);
             throw new ManifestException(p.toString(), java.util.List.of(p), true);
         }
     }
