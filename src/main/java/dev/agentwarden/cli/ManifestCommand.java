@@ -107,14 +107,10 @@ final class ManifestCommand implements Runnable {
                 return ExitCode.UNREADABLE.code();
             }
             ManifestLoader.Source source = ManifestLoader.locate(manifestFile, root.toString());
-            ManifestCompiler.Result compiled = ManifestCompiler.compile(source.name(),
-                    new String(source.bytes(), StandardCharsets.UTF_8), source.sha());
-            if (compiled.manifest() == null) {
-                throw new ManifestException(source.name() + ": manifest has errors; run `warden manifest lint`",
-                        compiled.problems(), false);
-            }
-            Manifest m = compiled.manifest();
-            ManifestMerge.Origins origins = compiled.origins();
+            Manifest m = ManifestLoader.load(source, System.getenv());
+            // where each concern came from is not kept in the compiled form: read it off the source
+            ManifestMerge.Origins origins = ManifestCompiler.compile(source.name(),
+                    new String(source.bytes(), StandardCharsets.UTF_8), source.sha()).origins();
             EventName ev = EventName.fromWire(event);
             if (ev == null) {
                 ev = m.canonicalEvent(host, event);
@@ -136,7 +132,7 @@ final class ManifestCommand implements Runnable {
             for (ConcernSpec c : chain) {
                 out.printf("%2d. %-28s %-9s %s%s%s%n", i++, c.name(), c.posture().wire(), c.script(),
                         c.failClosed() ? "  fail_closed" : "",
-                        c.tools().isEmpty() ? "" : "  tools=" + c.tools());
+                        c.tools().isEmpty() ? "" : "  tools=" + new java.util.TreeSet<>(c.tools()));
                 if (origins.base() != null) {
                     out.println("      from: " + origins.concerns().get(c.name()));
                 }
