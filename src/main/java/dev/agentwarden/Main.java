@@ -17,6 +17,10 @@ public final class Main {
             dev.agentwarden.dispatch.Training.main(args);
             return;
         }
+        if (args.length > 0 && args[0].equals("__facts")) {
+            dev.agentwarden.server.LauncherFacts.main(args);
+            return;
+        }
         dev.agentwarden.cli.WardenCli.main(args);
     }
 }

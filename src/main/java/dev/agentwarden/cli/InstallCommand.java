@@ -59,6 +59,10 @@ final class InstallCommand implements Callable<Integer> {
     @Option(names = "--no-train", description = "Skip training the start-up archive.")
     boolean noTrain;
 
+    @Option(names = "--transport", defaultValue = "command", description = "command (default) or http (Claude Code"
+            + " type:\"http\" hooks to the resident; SessionStart and events with a fail_closed concern stay commands).")
+    String transport;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -69,6 +73,14 @@ final class InstallCommand implements Callable<Integer> {
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
         List<ClaudeSettings.Binding> bindings = bindings(manifest, target.host(), target.user());
+        HttpInstall http = null;
+        if (!"command".equals(transport)) {
+            http = HttpInstall.prepare(transport, target.host(), manifest, bindings, err);
+            if (http == null) {
+                return ExitCode.UNREADABLE.code();
+            }
+            bindings = http.bindings();
+        }
         if (bindings.isEmpty()) {
             err.println("warden install: " + nothingBound(manifest, target.host()) + "; nothing installed");
             return ExitCode.FINDINGS.code();
@@ -80,7 +92,10 @@ final class InstallCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         SettingsFile file = target.settingsFile();
-        SettingsFile.Edit edit = doc -> ClaudeSettings.install(doc, launcher.toString(), target.host(), bindings);
+        // The hook runs the compiled client where one can be built (FastHook), else bin/warden.
+        String hookLauncher = dryRun ? launcher.toString() : FastHook.build(launcher, out);
+        List<ClaudeSettings.Binding> written = bindings;
+        SettingsFile.Edit edit = doc -> ClaudeSettings.install(doc, hookLauncher, target.host(), written);
         byte[] after;
         try {
             if (dryRun) {
@@ -99,6 +114,9 @@ final class InstallCommand implements Callable<Integer> {
             out.println("  " + b.nativeEvent() + (b.matcher() == null ? "" : "  matcher=" + b.matcher()));
         }
         Target.reportLookalikes(after, target.host(), out);
+        if (http != null) {
+            http.report(out);
+        }
         if (manifestFile == null) {
             out.println(TrustCommand.onInstall(target.root(), System.getenv(), Clock.systemUTC()));
         }

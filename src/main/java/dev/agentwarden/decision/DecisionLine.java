@@ -107,7 +107,7 @@ public final class DecisionLine {
                 field(sb, "skipped", !spec.appliesToTool(e.toolName()) ? "tools_filter"
                         : refusalRetry && spec.skipOnRefusalRetry() ? "refusal_retry" : "not_run");
                 sb.append(",\"effective\":null,\"would_block\":false,\"reason\":null,\"reason_sha256\":null"
-                        + ",\"note\":null,\"elapsed_us\":null}");
+                        + ",\"note\":null,\"exit_code\":null,\"elapsed_us\":null}");
                 continue;
             }
             String outcome = outcome(o);
@@ -122,7 +122,8 @@ public final class DecisionLine {
             field(sb, "reason", verbatim ? cut(reason) : null);
             field(sb, "reason_sha256", reason == null ? null : Sha256.hex(reason.getBytes(StandardCharsets.UTF_8)));
             field(sb, "note", verbatim ? cut(o.note()) : null);
-            sb.append(",\"elapsed_us\":").append(o.durationMs() * 1000).append('}');
+            sb.append(",\"exit_code\":").append(o.raw().exitCode() == null ? "null" : o.raw().exitCode().toString());
+            sb.append(",\"elapsed_us\":").append(o.durationUs()).append('}');
         }
         sb.append(']');
     }

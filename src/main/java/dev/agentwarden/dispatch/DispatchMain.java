@@ -55,51 +55,6 @@ public final class DispatchMain {
     private DispatchMain() {
     }
 
-    /** Parsed command line of {@code warden dispatch}. */
-    record Args(String host, String event, String nativeEvent, String manifest, String projectDir) {
-        static Args parse(String[] argv) {
-            String host = null;
-            String event = null;
-            String nativeEvent = null;
-            String manifest = null;
-            String projectDir = null;
-            for (int i = 0; i < argv.length; i++) {
-                String a = argv[i];
-                String v = i + 1 < argv.length ? argv[i + 1] : null;
-                switch (a) {
-                    case "dispatch":
-                        continue;
-                    case "--host":
-                    case "--platform":
-                        host = v;
-                        break;
-                    case "--event":
-                        event = v;
-                        break;
-                    case "--native-event":
-                        nativeEvent = v;
-                        break;
-                    case "--manifest":
-                        manifest = v;
-                        break;
-                    case "--project-dir":
-                        projectDir = v;
-                        break;
-                    default:
-                        throw new IllegalArgumentException("unknown dispatch option '" + a + "'");
-                }
-                if (v == null) {
-                    throw new IllegalArgumentException("option " + a + " needs a value");
-                }
-                i++;
-            }
-            if (host == null) {
-                throw new IllegalArgumentException("--host is required");
-            }
-            return new Args(host, event, nativeEvent, manifest, projectDir);
-        }
-    }
-
     public static void main(String[] argv) {
         // Hook output is UTF-8 JSON whatever the locale; System.out would encode with the platform
         // charset and turn every non-ASCII character into '?' under LANG=C.
@@ -159,22 +114,39 @@ public final class DispatchMain {
      * Never throws.
      */
     public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock, String transport) {
+        return respond(argv, null, stdin, caller, clock, transport);
+    }
+
+    /** {@link #respond(String[], InputStream, Caller, Clock, String)} for a request a transport built. Never throws. */
+    public static HostResponse respond(DispatchRequest request, InputStream stdin, Caller caller, Clock clock,
+                                       String transport) {
+        return respond(new String[0], request, stdin, caller, clock, transport);
+    }
+
+    /** One dispatch of {@code request}, or when it is {@code null} of the command line {@code argv}. */
+    private static HostResponse respond(String[] argv, DispatchRequest request, InputStream stdin, Caller caller,
+                                        Clock clock, String transport) {
         DecisionDraft draft = new DecisionDraft(transport, clock.millis(), System.nanoTime());
         HostResponse response;
         try {
-            response = dispatch(argv, stdin, caller, clock, draft);
+            response = dispatch(argv, request, stdin, caller, clock, draft);
         } catch (RuntimeException | Error e) {
             // Any Error too (a linkage error from a damaged jar, say): the host still gets an
             // answer in its protocol rather than a stack trace and no stdout.
-            response = internalError(argv, caller.env(), e);
+            response = internalError(argv, request, caller.env(), e);
             draft.ended("internal_error", "closed".equals(caller.env().get("WARDEN_FAIL_MODE")) ? "closed" : "open", null);
         }
         return DecisionLog.append(draft, response, caller.env());
     }
 
     static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock, DecisionDraft draft) {
+        return dispatch(argv, null, stdin, caller, clock, draft);
+    }
+
+    private static HostResponse dispatch(String[] argv, DispatchRequest request, InputStream stdin, Caller caller,
+                                         Clock clock, DecisionDraft draft) {
         List<String> notes = new ArrayList<>();
-        HostResponse response = dispatch(argv, stdin, caller, clock, notes, draft);
+        HostResponse response = dispatch(argv, request, stdin, caller, clock, notes, draft);
         if (notes.isEmpty()) {
             return response;
         }
@@ -184,12 +156,12 @@ public final class DispatchMain {
     }
 
     /** One dispatch; what the manifest in force needs the user to know (trust, cache) goes to {@code notes}. */
-    private static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock,
-                                         List<String> notes, DecisionDraft draft) {
+    private static HostResponse dispatch(String[] argv, DispatchRequest request, InputStream stdin, Caller caller,
+                                         Clock clock, List<String> notes, DecisionDraft draft) {
         Map<String, String> env = caller.env();
-        Args args;
+        DispatchRequest args;
         try {
-            args = Args.parse(Arrays.copyOf(argv, argv.length));
+            args = request != null ? request : DispatchRequest.parse(Arrays.copyOf(argv, argv.length));
         } catch (IllegalArgumentException e) {
             String note = "warden dispatch: " + e.getMessage()
                     + "; usage: warden dispatch --host H [--native-event N] [--event E] [--manifest F] [--project-dir D]";
@@ -299,10 +271,10 @@ public final class DispatchMain {
     }
 
     /** An unexpected failure of Warden itself, answered per {@code WARDEN_FAIL_MODE}. */
-    private static HostResponse internalError(String[] argv, Map<String, String> env, Throwable e) {
+    private static HostResponse internalError(String[] argv, DispatchRequest request, Map<String, String> env, Throwable e) {
         String note = "warden: internal error: " + e;
         try {
-            Args args = Args.parse(argv);
+            DispatchRequest args = request != null ? request : DispatchRequest.parse(argv);
             HostAdapter adapter = HostAdapters.forId(args.host());
             if (adapter != null) {
                 return failRuntime(adapter, args.nativeEvent(), "closed".equals(env.get("WARDEN_FAIL_MODE")), note);

@@ -90,8 +90,8 @@ public final class Dispatcher {
         for (ConcernSpec spec : chainFor(event, role)) {
             long start = System.nanoTime();
             ConcernResult raw = runGuarded(spec, event);
-            long durationMs = (System.nanoTime() - start) / 1_000_000;
-            outcomes.add(settle(spec, raw, durationMs));
+            long durationUs = (System.nanoTime() - start) / 1_000;
+            outcomes.add(settle(spec, raw, durationUs));
         }
         outcomes = keepLowestRankedNudge(outcomes);
         return new Result(Verdict.combine(outcomes), outcomes);
@@ -132,7 +132,7 @@ public final class Dispatcher {
     }
 
     /** Applies fail mode and posture to a raw result. */
-    static ConcernOutcome settle(ConcernSpec spec, ConcernResult raw, long durationMs) {
+    static ConcernOutcome settle(ConcernSpec spec, ConcernResult raw, long durationUs) {
         Decision d = raw.decision();
         String message;
         String note = null;
@@ -175,7 +175,7 @@ public final class Dispatcher {
             note = (note == null ? "" : note + "; ") + "advisory ceiling: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " → warn";
             kind = Verdict.Kind.WARN;
         }
-        return new ConcernOutcome(spec.name(), raw, kind, message, durationMs, note);
+        return new ConcernOutcome(spec.name(), raw, kind, message, durationUs, note);
     }
 
     /**
@@ -198,7 +198,7 @@ public final class Dispatcher {
         for (ConcernOutcome o : outcomes) {
             ConcernSpec spec = manifest.concerns().get(o.concern());
             if (o != winner && isNudge(spec, o)) {
-                out.add(new ConcernOutcome(o.concern(), o.raw(), Verdict.Kind.ALLOW, null, o.durationMs(),
+                out.add(new ConcernOutcome(o.concern(), o.raw(), Verdict.Kind.ALLOW, null, o.durationUs(),
                         "nudge suppressed: rank " + spec.nudgeRank() + " yields to " + winner.concern()));
             } else {
                 out.add(o);

@@ -156,13 +156,14 @@ final class ExternalConcern {
         }
         switch (exitCode) {
             case 0:
-                return ConcernResult.allow();
+                return new ConcernResult(Decision.ALLOW, null, null, exitCode);
             case 1:
-                return new ConcernResult(Decision.BLOCK, message, null);
+                return new ConcernResult(Decision.BLOCK, message, null, exitCode);
             case 2:
-                return new ConcernResult(Decision.WARN, message, null);
+                return new ConcernResult(Decision.WARN, message, null, exitCode);
             default:
-                return ConcernResult.error("exit code " + exitCode + (message == null ? "" : ": " + message));
+                return new ConcernResult(Decision.ERROR, "exit code " + exitCode + (message == null ? "" : ": " + message),
+                        null, exitCode);
         }
     }
 

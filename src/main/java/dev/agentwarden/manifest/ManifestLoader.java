@@ -12,6 +12,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Finds the manifest in force and returns it compiled, through a cache keyed by the source's
@@ -66,7 +67,34 @@ public final class ManifestLoader {
 
     /** The manifest shipped with Warden ({@link DefaultManifest}, kept in source, not as a jar resource). */
     public static Source builtinDefault() {
-        return new Source(DEFAULT_SOURCE, DefaultManifest.YAML.getBytes(StandardCharsets.UTF_8));
+        return BuiltinDefault.SOURCE;
+    }
+
+    /** The built-in source with its digest, computed once per process. */
+    private static final class BuiltinDefault {
+        static final Source SOURCE;
+
+        static {
+            byte[] bytes = DefaultManifest.YAML.getBytes(StandardCharsets.UTF_8);
+            SOURCE = new Source(DEFAULT_SOURCE, bytes, sha256(bytes));
+        }
+    }
+
+    /**
+     * Manifests this process has read from (or written to) a private cache file, by source name and
+     * SHA-256: a compiled manifest is a function of its source, so a long-lived server (the resident,
+     * {@code warden serve}) reads and parses each cache file once. The file is still checked on every
+     * load, so a cache that stopped being private is noted as by a process of its own.
+     */
+    private static final ConcurrentHashMap<String, Manifest> LOADED = new ConcurrentHashMap<>();
+    private static final int LOADED_MAX = 64;
+
+    private static Manifest remember(String key, Manifest manifest) {
+        if (LOADED.size() >= LOADED_MAX) {
+            LOADED.clear();
+        }
+        LOADED.put(key, manifest);
+        return manifest;
     }
 
     /**
@@ -108,12 +136,17 @@ public final class ManifestLoader {
         Path dir = cacheDir(env);
         Path cacheFile = dir.resolve("manifest-" + sha + "-v" + ManifestCodec.FORMAT + ".json");
         boolean cacheUsable = true;
+        String key = sha + "\0" + cacheFile + "\0" + source.name();
         if (Files.exists(cacheFile, LinkOption.NOFOLLOW_LINKS)) {
             String problem = OwnedPath.problem(cacheFile);
             if (problem == null) {
+                Manifest known = LOADED.get(key);
+                if (known != null) {
+                    return known;
+                }
                 try {
-                    return ManifestCodec.read(source.name(), new String(
-                            StateFiles.readAll(cacheFile, MAX_COMPILED_BYTES, false), StandardCharsets.UTF_8));
+                    return remember(key, ManifestCodec.read(source.name(), new String(
+                            StateFiles.readAll(cacheFile, MAX_COMPILED_BYTES, false), StandardCharsets.UTF_8)));
                 } catch (IOException | RuntimeException stale) {
                     // fall through to compile
                 }

@@ -95,7 +95,7 @@ class InstallCommandIT {
         byte[] after = Files.readAllBytes(settings);
         assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactly("PreToolUse", "Stop");
         assertThat(new String(ClaudeSettings.uninstall(after, "claude"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
-        assertThat(Files.readString(settings)).contains("\"command\": \"" + launcher + " dispatch --host claude --native-event PreToolUse\"");
+        assertThat(Files.readString(settings)).contains("\"command\": \"" + hookLauncher() + " dispatch --host claude --native-event PreToolUse\"");
         assertThat(Files.exists(home.resolve(".claude/settings.json"))).as("user scope untouched").isFalse();
     }
 
@@ -281,7 +281,7 @@ class InstallCommandIT {
         byte[] after = Files.readAllBytes(hooksJson);
         assertThat(ClaudeSettings.installedEvents(after, "codex")).containsExactly("PreToolUse", "SubagentStart");
         assertThat(Files.readString(hooksJson))
-                .contains("\"command\": \"" + launcher + " dispatch --host codex --native-event PreToolUse\"")
+                .contains("\"command\": \"" + hookLauncher() + " dispatch --host codex --native-event PreToolUse\"")
                 .contains("\"type\": \"command\"").contains("\"timeout\": 60");
         assertThat(new String(ClaudeSettings.uninstall(after, "codex"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
         assertThat(again.exitCode()).isZero();
@@ -533,6 +533,13 @@ class InstallCommandIT {
             assertThat(uninstall.exitCode()).as(uninstall.stderr()).isZero();
             assertThat(Files.readAllBytes(file)).as(host + ": the original bytes exactly").isEqualTo(user);
         }
+    }
+
+    /** What the installed hooks run: the compiled client where install could build one, else bin/warden. */
+    private String hookLauncher() {
+        Path compiled = tmp.resolve("cache/hook").resolve(WardenProcess.home().toAbsolutePath().normalize().toString()
+                .replace('/', '_')).resolve("bin/warden");
+        return Files.isExecutable(compiled) ? compiled.toString() : launcher;
     }
 
     private WardenProcess.Result warden(String... args) throws Exception {

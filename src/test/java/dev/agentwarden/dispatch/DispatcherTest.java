@@ -74,13 +74,14 @@ class DispatcherTest {
         ConcernSpec spec = TestManifests.spec("script: builtin:context-note\nposture: " + posture
                 + "\nfail_closed: " + failClosed);
 
-        ConcernOutcome o = Dispatcher.settle(spec, raw, 7);
+        ConcernOutcome o = Dispatcher.settle(spec, raw, 7_250);
 
         assertThat(o.effective()).isEqualTo(effective);
         assertThat(o.message()).isEqualTo(message);
         assertThat(o.note()).isEqualTo(note);
         assertThat(o.raw()).isSameAs(raw);
         assertThat(o.concern()).isEqualTo("c");
+        assertThat(o.durationUs()).isEqualTo(7_250);
         assertThat(o.durationMs()).isEqualTo(7);
     }
 

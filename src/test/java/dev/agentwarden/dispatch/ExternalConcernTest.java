@@ -122,7 +122,7 @@ class ExternalConcernTest {
             };
             assertThat(r.decision()).as("exit %d", exit).isEqualTo(expected);
             if (exit == 0) {
-                assertThat(r).as("exit 0 emits nothing").isEqualTo(ConcernResult.allow());
+                assertThat(r.reason() == null && r.context() == null).as("exit 0 emits nothing").isTrue();
             } else {
                 assertThat(r.reason()).as("exit %d", exit).contains("said " + exit);
             }

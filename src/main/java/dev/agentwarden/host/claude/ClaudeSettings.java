@@ -26,6 +26,10 @@ import java.util.Set;
  * like Warden's (an environment prefix, extra arguments or keys) is the user's: it is kept and
  * reported ({@link #lookalikes}).
  *
+ * <p>Under {@code install --transport http}, an event's entry may instead be the HTTP handler
+ * {@link ClaudeHttpHooks} writes, recognised just as exactly (its five keys, a loopback URL for that
+ * host and event, the token header and its one allowed variable).
+ *
  * <p>Removing a handler removes its group when the group holds nothing else, the event when its
  * list holds nothing else, and {@code hooks} when it holds nothing else; so an empty list or
  * {@code hooks} object that Warden filled is gone again after uninstall.
@@ -41,8 +45,14 @@ public final class ClaudeSettings {
     private ClaudeSettings() {
     }
 
-    /** One hook to install: a native event and the tool matcher ("*" for all). */
-    public record Binding(String nativeEvent, String matcher) {
+    /**
+     * One hook to install: a native event, the tool matcher ("*" for all), and the resident's hook
+     * port when the event goes over HTTP ({@link ClaudeHttpHooks}), else 0 (a command hook).
+     */
+    public record Binding(String nativeEvent, String matcher, int httpPort) {
+        public Binding(String nativeEvent, String matcher) {
+            this(nativeEvent, matcher, 0);
+        }
     }
 
     /** The command line the host runs for one event. */
@@ -155,10 +165,15 @@ public final class ClaudeSettings {
     }
 
     private static Map<String, Object> group(String launcher, String host, Binding b) {
-        Map<String, Object> handler = new LinkedHashMap<>();
-        handler.put("type", "command");
-        handler.put("command", command(launcher, host, b.nativeEvent()));
-        handler.put("timeout", HOOK_TIMEOUT_SECONDS);
+        Map<String, Object> handler;
+        if (b.httpPort() > 0) {
+            handler = ClaudeHttpHooks.handler(b.httpPort(), host, b.nativeEvent());
+        } else {
+            handler = new LinkedHashMap<>();
+            handler.put("type", "command");
+            handler.put("command", command(launcher, host, b.nativeEvent()));
+            handler.put("timeout", HOOK_TIMEOUT_SECONDS);
+        }
         Map<String, Object> group = new LinkedHashMap<>();
         if (b.matcher() != null) {
             group.put("matcher", b.matcher());
@@ -244,6 +259,11 @@ public final class ClaudeSettings {
 
     /** Exactly the handler Warden writes: {@code type}, {@code command} and {@code timeout}, each once, nothing else. */
     private static boolean isWardenHandler(byte[] doc, JsonSpans.Value handler, String event, Set<String> hosts) {
+        if (handler.kind() == JsonSpans.Kind.OBJECT && handler.members().size() == 5) {
+            List<JsonSpans.Member> timeout = handler.named("timeout");
+            return timeout.size() == 1 && timeout.get(0).value().kind() == JsonSpans.Kind.NUMBER
+                    && ClaudeHttpHooks.isWardens(handler, event, hosts, text(doc, timeout.get(0).value()));
+        }
         if (handler.kind() != JsonSpans.Kind.OBJECT || handler.members().size() != 3) {
             return false;
         }
