@@ -18,10 +18,20 @@ import java.util.Set;
  * @param nudgeRank          rank among nudging concerns (lowest wins), or 0 when unranked
  * @param settings           a built-in's declared settings (every other key of its entry, checked by its
  *                           descriptor), or a process concern's {@code settings:} mapping
+ * @param payloadBodies      {@code needs_payload_bodies}: which of {@code input} and {@code result} a
+ *                           process concern that is not blocking receives whole (others get a stub)
  */
 public record ConcernSpec(String name, String script, List<String> args, boolean failClosed,
                           Posture posture, Set<String> tools, int timeoutMs,
-                          boolean skipOnRefusalRetry, int nudgeRank, Map<String, Object> settings) {
+                          boolean skipOnRefusalRetry, int nudgeRank, Map<String, Object> settings,
+                          Set<String> payloadBodies) {
+
+    /** A concern that declares no payload bodies ({@code needs_payload_bodies} absent). */
+    public ConcernSpec(String name, String script, List<String> args, boolean failClosed, Posture posture,
+                       Set<String> tools, int timeoutMs, boolean skipOnRefusalRetry, int nudgeRank,
+                       Map<String, Object> settings) {
+        this(name, script, args, failClosed, posture, tools, timeoutMs, skipOnRefusalRetry, nudgeRank, settings, Set.of());
+    }
 
     public static final String BUILTIN_PREFIX = "builtin:";
     public static final int DEFAULT_TIMEOUT_MS = 10_000;

@@ -27,6 +27,7 @@ public final class DecisionDraft {
     Verdict.Kind verdict;
     String failMode;
     String problem;
+    String manifestFallback;
 
     /**
      * @param transport   how the event reached this dispatch: {@link DecisionLog#OWN_JVM},
@@ -53,6 +54,14 @@ public final class DecisionDraft {
 
     public void manifest(Manifest manifest) {
         this.manifest = manifest;
+    }
+
+    /**
+     * The project's manifest is not in force and another one stands in, as
+     * {@code <last_trusted|default>:<untrusted|does_not_compile>}; {@code null} when it is in force.
+     */
+    public void manifestFallback(String fallback) {
+        this.manifestFallback = fallback;
     }
 
     /** The canonical event ({@code pre_tool_use}) and the native one. */

@@ -71,6 +71,10 @@ public final class DecisionLine {
         downgrades(sb, d.downgrades, verbatim);
         field(sb, "fail_mode", d.failMode);
         field(sb, "problem", d.problem);
+        if (d.manifestFallback != null) {
+            // optional (absent in lines from before it): which manifest stood in for the project's, and why
+            field(sb, "manifest_fallback", d.manifestFallback);
+        }
         sb.append(",\"elapsed_us\":").append(Math.max(0, (nowNanos - d.startNanos) / 1000));
         sb.append("}\n");
         return sb.toString();
@@ -85,8 +89,7 @@ public final class DecisionLine {
         HookEvent e = d.hookEvent;
         List<ConcernOutcome> ran = d.result.outcomes();
         List<ConcernSpec> bound = d.manifest.chain(e.host(), e.event(), d.role);
-        boolean refusalRetry = (e.event() == EventName.STOP || e.event() == EventName.SUBAGENT_STOP)
-                && e.payloadFlag("stop_hook_active");
+        boolean refusalRetry = e.event() == EventName.STOP && e.payloadFlag("stop_hook_active");
         sb.append('[');
         int next = 0;
         for (int i = 0; i < bound.size(); i++) {

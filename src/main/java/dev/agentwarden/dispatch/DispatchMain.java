@@ -229,6 +229,7 @@ public final class DispatchMain {
         try {
             located = ProjectManifest.resolve(caller.resolve(args.manifest()), root, env);
             notes.addAll(located.notes());
+            draft.manifestFallback(located.fallback());
             manifest = ManifestLoader.load(located.source(), env, notes);
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()
@@ -333,13 +334,17 @@ public final class DispatchMain {
         return null;
     }
 
-    /** The session role: {@code WARDEN_SESSION_ROLE}, then agent-config's variable; unset is the default role. */
+    /**
+     * The session role: {@code WARDEN_SESSION_ROLE}, then agent-config's variable, trimmed and in
+     * lower case as agent-config reads it ({@code " WORKER "} is {@code worker}); unset or blank is
+     * the default role.
+     */
     static String role(Map<String, String> env) {
         String r = env.get("WARDEN_SESSION_ROLE");
-        if (r == null || r.isEmpty()) {
+        if (r == null || r.isBlank()) {
             r = env.get("AGENT_CONFIG_SESSION_ROLE");
         }
-        return r == null ? Manifest.DEFAULT_ROLE : r;
+        return r == null || r.isBlank() ? Manifest.DEFAULT_ROLE : r.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
     @SuppressWarnings("unchecked")

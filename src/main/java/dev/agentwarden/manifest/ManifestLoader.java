@@ -114,7 +114,7 @@ public final class ManifestLoader {
             return new Source(file.toString(), readBytes(file));
         } catch (IOException e) {
             ManifestProblem p = new ManifestProblem(file.toString(), 0, "", "cannot read: " + e.getMessage(),
-                    ManifestProblem.Kind.ERROR, true);
+                    ManifestProblem.Kind.ERROR, true, ManifestProblem.UNREADABLE);
             throw new ManifestException(p.toString(), java.util.List.of(p), true);
         }
     }
@@ -164,7 +164,7 @@ public final class ManifestLoader {
                     result.problems(), false);
         }
         if (cacheUsable) {
-            String problem = writePrivately(dir, cacheFile, ManifestCodec.write(result.manifest()));
+            String problem = writePrivately(dir, cacheFile, ManifestCodec.write(result.manifest(), result.origins().base() != null));
             if (problem != null) {
                 notes.add(unsafeCacheNote(problem));
             }
@@ -185,7 +185,7 @@ public final class ManifestLoader {
      * Writes a compiled form (mode 0600, new directories 0700) when the cache directory is private;
      * returns why it is not, or {@code null}. A directory that cannot be made only costs speed.
      */
-    private static String writePrivately(Path dir, Path file, String text) {
+    static String writePrivately(Path dir, Path file, String text) {
         try {
             OwnedPath.createPrivateDirectories(dir);
         } catch (IOException | RuntimeException unwritable) {

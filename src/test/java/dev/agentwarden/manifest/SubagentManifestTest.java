@@ -82,7 +82,7 @@ class SubagentManifestTest {
 
         assertThat(r.manifest()).isNull();
         assertThat(r.problems()).singleElement().hasToString(
-                "test.yaml:5: error: concerns.spawn-guard.candidates[0].max_concurrent: must be an integer from 1 to 10000, found 0");
+                "test.yaml:5: error: concerns.spawn-guard.candidates[0].max_concurrent: must be an integer from 1 to 10000, found 0 [bad-setting]");
     }
 
     @Test
