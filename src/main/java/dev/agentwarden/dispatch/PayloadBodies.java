@@ -2,8 +2,8 @@ package dev.agentwarden.dispatch;
 
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.ConcernSpec;
-import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.Posture;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;

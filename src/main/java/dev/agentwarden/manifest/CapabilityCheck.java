@@ -1,5 +1,7 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.Posture;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostAdapters;

@@ -1,5 +1,7 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.event.EventName;
 import java.nio.charset.StandardCharsets;
 import java.util.Collections;

@@ -248,9 +248,9 @@ class AgentConfigAgreementTest {
                     user_prompt_submit: [broken, after]
                 """);
         // the compiled form of `broken` reaches dispatch with a regex that does not compile
-        Map<String, dev.agentwarden.manifest.ConcernSpec> concerns = new java.util.LinkedHashMap<>(good.concerns());
-        dev.agentwarden.manifest.ConcernSpec b = concerns.get("broken");
-        concerns.put("broken", new dev.agentwarden.manifest.ConcernSpec(b.name(), b.script(), b.args(), false, b.posture(),
+        Map<String, dev.agentwarden.concern.ConcernSpec> concerns = new java.util.LinkedHashMap<>(good.concerns());
+        dev.agentwarden.concern.ConcernSpec b = concerns.get("broken");
+        concerns.put("broken", new dev.agentwarden.concern.ConcernSpec(b.name(), b.script(), b.args(), false, b.posture(),
                 b.tools(), b.timeoutMs(), false, 0, Map.of("patterns", List.of(Map.of("match", "(x", "reason", "never")))));
         Manifest m = new Manifest(good.source(), good.sourceSha256(), good.aliases(), concerns, good.chains());
 

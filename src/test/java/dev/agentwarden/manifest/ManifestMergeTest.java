@@ -1,5 +1,8 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.concern.Posture;
+import dev.agentwarden.concern.ConcernSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.event.EventName;

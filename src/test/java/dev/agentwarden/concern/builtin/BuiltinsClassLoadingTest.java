@@ -92,7 +92,7 @@ class BuiltinsClassLoadingTest {
         List<String> tool = dispatch(manifest, "PreToolUse", "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}");
         List<String> prompt = dispatch(manifest, "UserPromptSubmit", "{\"session_id\":\"s\",\"prompt\":\"p\"}");
 
-        assertThat(tool).contains("dev.agentwarden.concern.Builtins").noneMatch(c -> c.startsWith("dev.agentwarden.inventory."));
+        assertThat(tool).contains("dev.agentwarden.concern.builtin.Builtins").noneMatch(c -> c.startsWith("dev.agentwarden.inventory."));
         assertThat(prompt).contains("dev.agentwarden.inventory.TurnInventory", "dev.agentwarden.inventory.InventoryCache");
     }
 
