@@ -18,16 +18,22 @@ final class FastHook {
 
     /** The launcher hooks should run: the compiled client's path, or {@code launcher} itself. */
     static String build(Path launcher, PrintWriter out) {
+        Path stdout = null;
+        Path stderr = null;
         try {
-            Process p = new ProcessBuilder(launcher.toString(), "build-hook").redirectError(ProcessBuilder.Redirect.PIPE).start();
+            stdout = Files.createTempFile("warden-build-hook", ".out");
+            stderr = Files.createTempFile("warden-build-hook", ".err");
+            // Output goes to files, so a build that hangs is bounded by the wait below, not by a read.
+            Process p = new ProcessBuilder(launcher.toString(), "build-hook")
+                    .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
             p.getOutputStream().close();
-            String path = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            String why = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 out.println("compiled hook: build timed out; hooks run " + launcher);
                 return launcher.toString();
             }
+            String path = Files.readString(stdout, StandardCharsets.UTF_8).strip();
+            String why = Files.readString(stderr, StandardCharsets.UTF_8).strip();
             if (p.exitValue() == 0 && path.startsWith("/") && path.endsWith("/bin/warden") && Files.isExecutable(Path.of(path))) {
                 out.println("compiled hook: " + path + " (falls back to " + launcher + ")");
                 return path;
@@ -37,7 +43,20 @@ final class FastHook {
             out.println("compiled hook: none (" + e.getMessage() + "); hooks run " + launcher);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            deleteQuietly(stdout);
+            deleteQuietly(stderr);
         }
         return launcher.toString();
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // a temporary file left behind costs nothing
+            }
+        }
     }
 }

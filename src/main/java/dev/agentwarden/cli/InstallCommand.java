@@ -60,6 +60,10 @@ final class InstallCommand implements Callable<Integer> {
     @Option(names = "--no-train", description = "Skip training the start-up archive.")
     boolean noTrain;
 
+    @Option(names = "--fast-hook", description = "Run hooks through the compiled C client (needs cc; see README"
+            + " \"Compiled hook\"). Off by default: a deleted cache leaves hooks the host skips.")
+    boolean fastHook;
+
     @Option(names = "--transport", defaultValue = "command", description = "command (default) or http (Claude Code"
             + " type:\"http\" hooks to the resident; SessionStart and events with a fail_closed concern stay commands).")
     String transport;
@@ -93,8 +97,8 @@ final class InstallCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         SettingsFile file = target.settingsFile();
-        // The hook runs the compiled client where one can be built (FastHook), else bin/warden.
-        String hookLauncher = dryRun ? launcher.toString() : FastHook.build(launcher, out);
+        // With --fast-hook the hook runs the compiled client where one can be built (FastHook), else bin/warden.
+        String hookLauncher = dryRun || !fastHook ? launcher.toString() : FastHook.build(launcher, out);
         List<ClaudeSettings.Binding> written = bindings;
         byte[][] before = new byte[1][];
         SettingsFile.Edit edit = doc -> ClaudeSettings.install(before[0] = doc, hookLauncher, target.host(), written);

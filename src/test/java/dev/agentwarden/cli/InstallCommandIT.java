@@ -84,6 +84,38 @@ class InstallCommandIT {
     }
 
     @Test
+    void install_withoutFastHook_hooksRunTheLauncher_soADeletedCacheCannotTurnThemOff() throws Exception {
+        Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
+
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(Files.readString(settings)).contains("\"command\": \"" + launcher + " dispatch --host claude --native-event PreToolUse\"");
+        assertThat(r.stdout()).doesNotContain("compiled hook");
+    }
+
+    @Test
+    void install_fastHook_withACompiler_hooksRunTheCompiledClient() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler: nothing to build");
+        Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
+
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train", "--fast-hook");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(hookLauncher()).isNotEqualTo(launcher);
+        assertThat(Files.readString(settings)).contains("\"command\": \"" + hookLauncher() + " dispatch --host claude --native-event PreToolUse\"");
+    }
+
+    private static boolean onPath(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
     void install_projectScope_addsBoundEventsKeepsUserHooks() throws Exception {
         Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
 
