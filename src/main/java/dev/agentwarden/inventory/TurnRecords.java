@@ -1,6 +1,6 @@
 package dev.agentwarden.inventory;
 
-import dev.agentwarden.canonical.Jcs;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
@@ -49,7 +49,7 @@ public final class TurnRecords {
     }
 
     Path file(String sessionId) {
-        return dir().resolve(Jcs.sha256Hex(String.valueOf(sessionId).getBytes(StandardCharsets.UTF_8)).substring(0, 32)
+        return dir().resolve(Sha256.hex(String.valueOf(sessionId).getBytes(StandardCharsets.UTF_8)).substring(0, 32)
                 + ".jsonl");
     }
 
