@@ -987,6 +987,27 @@ class ClaudeCodeE2EIT {
             Map<?, ?> usage = (Map<?, ?>) ((Map<?, ?>) j).get("usage");
             assertThat(usage.containsKey("input_tokens") && usage.containsKey("output_tokens")).as("raw usage " + usage).isTrue();
         });
+
+        // The one exclusion a scripted session cannot produce itself: the same message's usage twice.
+        // The real transcript, with its first usage line written again right after itself.
+        Path transcript = Path.of((String) records.get(0).get("transcript_path"));
+        List<String> lines = new ArrayList<>(Files.readAllLines(transcript, StandardCharsets.UTF_8));
+        int usageLine = -1;
+        for (int i = 0; i < lines.size() && usageLine < 0; i++) {
+            if (lines.get(i).contains("\"usage\"") && lines.get(i).contains("\"assistant\"")) {
+                usageLine = i;
+            }
+        }
+        assertThat(usageLine).as("a usage line in " + transcript).isNotNegative();
+        lines.add(usageLine + 1, lines.get(usageLine));
+        Path repeated = Files.write(project.dir().resolve("transcript-with-a-repeat.jsonl"), lines, StandardCharsets.UTF_8);
+        Command.Result withRepeat = Command.run(List.of(launcher.toString(), "telemetry", "join", "--pin",
+                project.dir().resolve("pin-fresh.json").toString(), "--turn-records", "--project-dir", project.root().toString(),
+                repeated.toString()), project.root(), env, Duration.ofMinutes(1));
+        assertThat(withRepeat.exitCode()).as("telemetry join: " + withRepeat.stderr()).isIn(0, 1);
+        Map<String, Object> joinedRepeat = Json.parseObject(withRepeat.stdout());
+        assertThat(reasons(joinedRepeat, "joined")).containsOnly("t0");
+        assertThat(reasons(joinedRepeat, "excluded")).contains("t0 duplicate_usage");
         row.pass();
     }
 
