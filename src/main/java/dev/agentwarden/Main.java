@@ -9,12 +9,17 @@ public final class Main {
     }
 
     public static void main(String[] args) throws java.io.IOException {
-        if (args.length > 0 && args[0].equals("dispatch")) {
+        if (args.length > 0 && args[0].equals("dispatch") && !(args.length == 2 && (args[1].equals("--help")
+                || args[1].equals("-h")))) {
             dev.agentwarden.dispatch.DispatchMain.main(args);
             return;
         }
         if (args.length > 0 && args[0].equals("__train")) {
             dev.agentwarden.dispatch.Training.main(args);
+            return;
+        }
+        if (args.length > 0 && args[0].equals("__facts")) {
+            dev.agentwarden.server.LauncherFacts.main(args);
             return;
         }
         dev.agentwarden.cli.WardenCli.main(args);

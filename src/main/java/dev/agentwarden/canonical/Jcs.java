@@ -1,12 +1,10 @@
 package dev.agentwarden.canonical;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonLimits;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -57,16 +55,7 @@ public final class Jcs {
 
     /** Hex SHA-256 of the canonical bytes of a value tree. */
     public static String sha256Hex(Object value) {
-        return sha256Hex(canonicalBytes(value));
-    }
-
-    /** Hex SHA-256 of bytes (lowercase). */
-    public static String sha256Hex(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
-        }
+        return Sha256.hex(canonicalBytes(value));
     }
 
     private static void write(StringBuilder out, Object value) {

@@ -2,6 +2,7 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.canonical.JcsException;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.json.JsonException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -49,7 +50,7 @@ final class CanonicalizeCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         if (sha256) {
-            out.println(Jcs.sha256Hex(canonical));
+            out.println(Sha256.hex(canonical));
         } else {
             out.print(new String(canonical, StandardCharsets.UTF_8));
         }

@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.guard.GuardDerivation;
+import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.LedgerPaths;
 import java.io.IOException;
@@ -58,7 +59,8 @@ final class GuardCommand implements Runnable {
                     return ExitCode.UNREADABLE.code();
                 }
             }
-            GuardDerivation.Report report = GuardDerivation.derive(LedgerPaths.forRoot(project.root()), from);
+            GuardDerivation.Report report = GuardDerivation.derive(LedgerPaths.forRoot(project.root()), from,
+                    ReadProgress.onStderr("warden guard derive: reading the ledger"));
             if (output.json) {
                 out.println(Json.write(report.toJson()));
             } else {

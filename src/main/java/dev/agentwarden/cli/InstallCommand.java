@@ -5,8 +5,8 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile;
-import dev.agentwarden.manifest.CacheDir;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.io.CacheDir;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
 import java.io.IOException;
@@ -61,6 +61,14 @@ final class InstallCommand implements Callable<Integer> {
     @Option(names = "--no-train", description = "Skip training the start-up archive.")
     boolean noTrain;
 
+    @Option(names = "--fast-hook", description = "Run hooks through the compiled C client (needs cc; see README"
+            + " \"Compiled hook\"). Off by default: a deleted cache leaves hooks the host skips.")
+    boolean fastHook;
+
+    @Option(names = "--transport", defaultValue = "command", description = "command (default) or http (Claude Code"
+            + " type:\"http\" hooks to the resident; SessionStart and events with a fail_closed concern stay commands).")
+    String transport;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -71,6 +79,14 @@ final class InstallCommand implements Callable<Integer> {
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
         List<Installer.Binding> bindings = bindings(manifest, target.host(), target.user());
+        HttpInstall http = null;
+        if (!"command".equals(transport)) {
+            http = HttpInstall.prepare(transport, target.host().id(), manifest, bindings, err);
+            if (http == null) {
+                return ExitCode.UNREADABLE.code();
+            }
+            bindings = http.bindings();
+        }
         if (bindings.isEmpty()) {
             err.println("warden install: " + nothingBound(manifest, target.host().id()) + "; nothing installed");
             return ExitCode.FINDINGS.code();
@@ -82,7 +98,11 @@ final class InstallCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         SettingsFile file = target.settingsFile();
-        SettingsFile.Edit edit = doc -> target.installer().install(doc, launcher.toString(), bindings);
+        // With --fast-hook the hook runs the compiled client where one can be built (FastHook), else bin/warden.
+        String hookLauncher = dryRun || !fastHook ? launcher.toString() : FastHook.build(launcher, out);
+        List<Installer.Binding> written = bindings;
+        byte[][] before = new byte[1][];
+        SettingsFile.Edit edit = doc -> target.installer().install(before[0] = doc, hookLauncher, written);
         byte[] after;
         try {
             if (dryRun) {
@@ -97,10 +117,11 @@ final class InstallCommand implements Callable<Integer> {
             err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
             return ExitCode.UNREADABLE.code();
         }
-        for (Installer.Binding b : bindings) {
-            out.println("  " + b.nativeEvent() + (b.matcher() == null ? "" : "  matcher=" + b.matcher()));
-        }
+        target.installer().changeReport(before[0], after).forEach(line -> out.println("  " + line));
         target.reportLookalikes(after, out);
+        if (http != null) {
+            http.report(out);
+        }
         if (manifestFile == null) {
             out.println(TrustCommand.onInstall(target.root(), System.getenv(), Clock.systemUTC()));
         }

@@ -1,6 +1,6 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.integrity.AcceptanceFixtures;
+import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
 import dev.agentwarden.integrity.AgentSelection;
 import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.EvidenceLog;
@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code warden integrity check|evaluate|stats|fixtures}: the pre-ingestion integrity gate. */
-@Command(name = "integrity", description = "Pre-ingestion integrity gate for agent payloads (seed 000).",
+@Command(name = "integrity", description = "Pre-ingestion integrity gate for agent payloads (docs/integrity-gate.md).",
         subcommands = {IntegrityCommand.Check.class, IntegrityCommand.Evaluate.class, IntegrityCommand.Stats.class,
                 IntegrityCommand.Fixtures.class})
 final class IntegrityCommand implements Runnable {
@@ -115,12 +115,20 @@ final class IntegrityCommand implements Runnable {
             boolean notSelected;
         }
 
-        @Option(names = "--agent-version", required = true, paramLabel = "V") String agentVersion;
-        @Option(names = "--client-id", required = true, paramLabel = "C") String clientId;
-        @Option(names = "--client-version", required = true, paramLabel = "W") String clientVersion;
+        @Option(names = "--agent-version", required = true, paramLabel = "V", description = "The agent/template version the host expects.")
+        String agentVersion;
+        @Option(names = "--client-id", required = true, paramLabel = "C", description = "The host client (copilot-cli).")
+        String clientId;
+        @Option(names = "--client-version", required = true, paramLabel = "W", description = "The host client's version.")
+        String clientVersion;
 
-        @Option(names = "--agent", description = "Agent id (default: the file name without .agent.md / .md).")
+        @Option(names = "--agent-id", paramLabel = "ID", description = "Agent id (default: the file name without .agent.md / .md).")
         String agent;
+
+        @Option(names = "--agent", hidden = true, paramLabel = "ID", description = "Old name of --agent-id.")
+        void oldAgent(String id) {
+            agent = id;
+        }
 
         @Option(names = "--role", description = "custom_agent.role, e.g. root-coordinator.")
         String role;
@@ -212,7 +220,8 @@ final class IntegrityCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--evidence", required = true, paramLabel = "FILE") Path evidence;
+        @Option(names = "--evidence", required = true, paramLabel = "FILE", description = "The evidence log to evaluate.")
+        Path evidence;
 
         @Option(names = "--session", description = "Only this session.") String session;
 
@@ -316,9 +325,11 @@ final class IntegrityCommand implements Runnable {
         @Mixin
         ProjectDirOption project;
 
-        @Option(names = "--release-manifest", paramLabel = "M") Path releaseManifest;
+        @Option(names = "--release-manifest", paramLabel = "M", description = "Release manifest to judge releases by.")
+        Path releaseManifest;
 
-        @Option(names = "--trust-root", paramLabel = "R") Path trustRoot;
+        @Option(names = "--trust-root", paramLabel = "R", description = "Trust root of a signed --release-manifest.")
+        Path trustRoot;
 
         @Mixin
         JsonOption output;
@@ -357,6 +368,7 @@ final class IntegrityCommand implements Runnable {
                 out.println(Json.write(o));
             } else {
                 out.println("evidence: " + file + "  sessions: " + stats.sessions());
+                out.printf("  %-22s %8s   %s%n", "OUTCOME", "SESSIONS", "WHAT IT MEANS");
                 out.printf("  %-22s %6d%n", "LOADED", stats.count(Outcome.LOADED));
                 out.printf("  %-22s %6d   unregistered-local / unregistered-release, reported%n", "LOADED_WITH_REPORT",
                         stats.count(Outcome.LOADED_WITH_REPORT));
@@ -366,8 +378,14 @@ final class IntegrityCommand implements Runnable {
                 out.printf("  %-22s %6d   proven read/assembly loss%n", "HALT_CORRUPT", stats.count(Outcome.HALT_CORRUPT));
                 out.printf("  %-22s %6d   insufficient evidence, not counted as corruption%n", "UNKNOWN_HALT",
                         stats.count(Outcome.UNKNOWN_HALT));
-                out.printf("healthy sessions (transport INTACT, release UNREGISTERED, manifest trusted): %d; halted: %d;"
-                        + " false-halt rate %.1f%%%n", stats.healthy(), stats.healthyHalts(), 100 * stats.falseHaltRate());
+                int halted = 0;
+                for (Outcome oc : Outcome.values()) {
+                    halted += oc.halts() ? stats.count(oc) : 0;
+                }
+                out.println("halted sessions, all outcomes: " + halted);
+                out.printf("healthy sessions (transport INTACT, release UNREGISTERED, manifest trusted): %d, of which"
+                        + " halted (false halts): %d; false-halt rate %.1f%%%n", stats.healthy(), stats.healthyHalts(),
+                        100 * stats.falseHaltRate());
                 out.println("judged against an untrusted manifest: " + stats.untrustedManifest()
                         + "; recorded verdicts disagreeing with replay: " + stats.disagreeing()
                         + "; refused lines: " + stats.invalidLines());
@@ -378,7 +396,7 @@ final class IntegrityCommand implements Runnable {
 
     /** {@code warden integrity fixtures}: the seed's six acceptance fixtures on generated artifacts. */
     @Command(name = "fixtures", description = {
-            "Run seed 000's six acceptance fixtures on generated artifacts and print the ordered evidence.",
+            "Run the six acceptance fixtures of docs/integrity-gate.md on generated artifacts and print the ordered evidence.",
             "Exit 0 when all pass, 1 otherwise."})
     static final class Fixtures implements Callable<Integer> {
         @Spec

@@ -1,10 +1,10 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.integrity.AcceptanceFixtures;
+import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
 import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.JsonFileReleaseStore;
-import dev.agentwarden.integrity.ReleaseKey;
-import dev.agentwarden.integrity.SquadArtifacts;
+import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code warden demo} section for the integrity gate: seed 000's six fixtures, then the gate where
+ * {@code warden demo} section for the integrity gate: the six fixtures of docs/integrity-gate.md, then the gate where
  * it runs for real — Claude Code attach mode through {@code bin/warden dispatch}, and
  * {@code bin/warden launch} in front of a host command — and the resulting stats.
  */
@@ -26,7 +26,7 @@ final class IntegrityDemo implements DemoSection {
 
     @Override
     public String title() {
-        return "Pre-ingestion integrity gate (seed 000): six acceptance fixtures, Claude attach mode, warden launch";
+        return "Pre-ingestion integrity gate (docs/integrity-gate.md): six acceptance fixtures, Claude attach mode, warden launch";
     }
 
     @Override

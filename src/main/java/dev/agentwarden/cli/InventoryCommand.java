@@ -162,9 +162,9 @@ final class InventoryCommand implements Runnable {
         CommandSpec spec;
         @Mixin
         JsonOption json = new JsonOption();
-        @Parameters(index = "0", paramLabel = "A")
+        @Parameters(index = "0", paramLabel = "A", description = "The earlier snapshot.")
         Path a;
-        @Parameters(index = "1", paramLabel = "B")
+        @Parameters(index = "1", paramLabel = "B", description = "The later snapshot.")
         Path b;
 
         @Override

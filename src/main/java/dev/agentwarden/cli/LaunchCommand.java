@@ -1,9 +1,9 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.event.WorkspaceRoot;
-import dev.agentwarden.integrity.AgentResolver;
+import dev.agentwarden.launch.AgentResolver;
 import dev.agentwarden.integrity.AgentSelection;
-import dev.agentwarden.integrity.Digests;
 import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
@@ -44,7 +44,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * to stderr so the host owns stdout.
  */
 @Command(name = "launch", description = {
-        "Gate a host: resolve --agent like Copilot CLI, read it once, verify it, and only then run the host command",
+        "Gate a host: resolve --agent-id like Copilot CLI, read it once, verify it, and only then run the host command",
         "with the verified bytes (" + LaunchCommand.PLACEHOLDER + " in the command, $WARDEN_AGENT_FILE, or --payload-stdin).",
         "Exit: the host's status; 3 when the gate halts (the host is not started); 2 for usage errors."})
 final class LaunchCommand implements Callable<Integer> {
@@ -53,9 +53,22 @@ final class LaunchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--agent", required = true, paramLabel = "ID") String agent;
-    @Option(names = "--client", required = true, paramLabel = "ID") String client;
-    @Option(names = "--client-version", required = true, paramLabel = "V") String clientVersion;
+    @Option(names = "--agent-id", paramLabel = "ID", description = "Required. The agent to resolve, as Copilot CLI's --agent names it (squad).")
+    String agent;
+    @Option(names = "--client-id", paramLabel = "ID", description = "Required. The host client the release is for (copilot-cli).")
+    String client;
+    @Option(names = "--client-version", required = true, paramLabel = "V", description = "The host client's version (1.0.3).")
+    String clientVersion;
+
+    @Option(names = "--agent", hidden = true, paramLabel = "ID", description = "Old name of --agent-id.")
+    void oldAgent(String id) {
+        agent = id;
+    }
+
+    @Option(names = "--client", hidden = true, paramLabel = "ID", description = "Old name of --client-id.")
+    void oldClient(String id) {
+        client = id;
+    }
     @Option(names = "--agent-version", paramLabel = "V",
             description = "The agent/template version the host expects (never taken from the file).")
     String agentVersion;
@@ -65,13 +78,15 @@ final class LaunchCommand implements Callable<Integer> {
     @ArgGroup(exclusive = false)
     IntegrityCommand.ProfileOptions profile = new IntegrityCommand.ProfileOptions();
 
-    @Option(names = "--release-manifest", paramLabel = "M") Path releaseManifest;
+    @Option(names = "--release-manifest", paramLabel = "M", description = "Release manifest to check the agent file against.")
+    Path releaseManifest;
     @Option(names = "--trust-root", paramLabel = "R", description = "Trust root of a signed --release-manifest.")
     Path trustRoot;
     @Option(names = "--require-trusted-manifest",
             description = "Halt (the host is not started) unless the release manifest is verified against --trust-root.")
     boolean requireTrusted;
-    @Option(names = "--max-bytes", defaultValue = "1048576") long maxBytes;
+    @Option(names = "--max-bytes", defaultValue = "1048576", description = "Largest agent file read (default: 1048576).")
+    long maxBytes;
     @Option(names = "--payload-stdin", description = "Also write the verified bytes to the host's stdin.")
     boolean payloadStdin;
 
@@ -81,6 +96,8 @@ final class LaunchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter err = spec.commandLine().getErr();
+        RenamedOption.require(spec, agent, "--agent-id", "ID");
+        RenamedOption.require(spec, client, "--client-id", "ID");
         Map<String, String> env = WardenCli.env(spec);
         Path cwd = Path.of("").toAbsolutePath();
         AgentResolver.Resolution resolution;
@@ -152,7 +169,7 @@ final class LaunchCommand implements Callable<Integer> {
             }
             argv.add(arg.replace(PLACEHOLDER, copy.toString()));
         }
-        err.println("handing the host " + copy + " (sha256 " + Digests.sha256(payload) + ")"
+        err.println("handing the host " + copy + " (sha256 " + Sha256.hex(payload) + ")"
                 + (substituted > 0 ? "; " + PLACEHOLDER + " substituted in " + substituted + " argument(s)" : "")
                 + (payloadStdin ? "; bytes piped to stdin" : ""));
         if (substituted == 0 && !payloadStdin) {
@@ -166,7 +183,7 @@ final class LaunchCommand implements Callable<Integer> {
         }
         pb.environment().put("WARDEN_AGENT_ID", agent);
         pb.environment().put("WARDEN_AGENT_FILE", copy.toString());
-        pb.environment().put("WARDEN_AGENT_SHA256", Digests.sha256(payload));
+        pb.environment().put("WARDEN_AGENT_SHA256", Sha256.hex(payload));
         pb.environment().put("WARDEN_INTEGRITY_SESSION", verdict.session());
         pb.environment().put("WARDEN_INTEGRITY_OUTCOME", verdict.outcome().name());
         if (verdict.evidenceLog() != null) {

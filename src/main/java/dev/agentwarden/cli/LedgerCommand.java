@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.LedgerAnchor;
 import dev.agentwarden.ledger.LedgerPaths;
@@ -7,7 +8,7 @@ import dev.agentwarden.ledger.LedgerProblem;
 import dev.agentwarden.ledger.LedgerSettings;
 import dev.agentwarden.ledger.LedgerStats;
 import dev.agentwarden.ledger.LedgerVerifier;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
@@ -67,7 +68,8 @@ final class LedgerCommand implements Runnable {
                         + e.getMessage());
                 return ExitCode.UNREADABLE.code();
             }
-            LedgerStats.Report report = LedgerStats.compute(paths, settings, Clock.systemUTC());
+            LedgerStats.Report report = LedgerStats.compute(paths, settings, Clock.systemUTC(),
+                    ReadProgress.onStderr("warden ledger stats: reading the ledger"));
             if (output.json) {
                 out.println(Json.write(report.toJson()));
             } else {
@@ -125,7 +127,8 @@ final class LedgerCommand implements Runnable {
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
             LedgerPaths paths = ledger.paths();
-            LedgerVerifier.Report report = LedgerVerifier.verifyAnchored(paths, ledger.anchorFile(paths));
+            LedgerVerifier.Report report = LedgerVerifier.verifyAnchored(paths, ledger.anchorFile(paths),
+                    ReadProgress.onStderr("warden ledger verify: walking the chain"));
             if (output.json) {
                 out.println(Json.write(report.toJson()));
             } else if (!report.present() && report.problems().isEmpty()) {

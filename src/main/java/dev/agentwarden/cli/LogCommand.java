@@ -4,6 +4,7 @@ import dev.agentwarden.decision.DecisionFilter;
 import dev.agentwarden.decision.DecisionPrune;
 import dev.agentwarden.decision.DecisionReader;
 import dev.agentwarden.decision.DecisionSummary;
+import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -89,7 +90,7 @@ final class LogCommand implements Callable<Integer> {
         DecisionReader reader = new DecisionReader(root);
         if (summary) {
             DecisionSummary s = new DecisionSummary(filter);
-            reader.read(filter.fromMonth(), s);
+            reader.readSummaryFields(filter.fromMonth(), ReadProgress.onStderr("warden log: reading decisions"), s);
             if (output.json) {
                 Map<String, Object> json = s.toJson();
                 json.put("unreadable_lines", reader.unreadable());
@@ -127,7 +128,7 @@ final class LogCommand implements Callable<Integer> {
         return ExitCode.OK.code();
     }
 
-    private static void printTable(PrintWriter out, Iterable<Map<String, Object>> decisions) {
+    static void printTable(PrintWriter out, Iterable<Map<String, Object>> decisions) {
         boolean header = false;
         for (Map<String, Object> d : decisions) {
             if (!header) {

@@ -2,11 +2,12 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
+import dev.agentwarden.manifest.ManifestMerge;
 import dev.agentwarden.manifest.ManifestProblem;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -82,7 +83,7 @@ final class ManifestCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--host", required = true)
+        @Option(names = "--host", required = true, description = "Host id (claude, cowork, codex, ...).")
         String host;
 
         @Option(names = "--event", required = true, description = "Canonical (pre_tool_use) or native (PreToolUse) event.")
@@ -94,7 +95,7 @@ final class ManifestCommand implements Runnable {
         @Option(names = "--manifest", description = "Manifest file (default: the one in force).")
         String manifestFile;
 
-        @Option(names = "--project-dir")
+        @Option(names = "--project-dir", description = "Project root whose manifest is in force (default: cwd).")
         Path projectDir;
 
         @Override
@@ -105,7 +106,11 @@ final class ManifestCommand implements Runnable {
                 spec.commandLine().getErr().println("warden manifest show: " + Hosts.unknown(host));
                 return ExitCode.UNREADABLE.code();
             }
-            Manifest m = ManifestLoader.load(ManifestLoader.locate(manifestFile, root.toString()), System.getenv());
+            ManifestLoader.Source source = ManifestLoader.locate(manifestFile, root.toString());
+            Manifest m = ManifestLoader.load(source, System.getenv());
+            // where each concern came from is not kept in the compiled form: read it off the source
+            ManifestMerge.Origins origins = ManifestCompiler.compile(source.name(),
+                    new String(source.bytes(), StandardCharsets.UTF_8), source.sha()).origins();
             EventName ev = EventName.fromWire(event);
             if (ev == null) {
                 ev = m.canonicalEvent(host, event);
@@ -114,8 +119,11 @@ final class ManifestCommand implements Runnable {
                 spec.commandLine().getErr().println("warden manifest show: unknown event '" + event + "' for host " + host);
                 return ExitCode.UNREADABLE.code();
             }
-            out.println("manifest: " + m.source());
-            out.println("host: " + host + "  event: " + ev.wire() + "  role: " + (role == null ? "(default)" : role));
+            out.println("manifest: " + m.source() + (origins.base() == null ? ""
+                    : "  (extends " + origins.base() + ": what it does not name is the default's)"));
+            out.println("host: " + host + "  event: " + ev.wire() + "  role: " + (role == null ? "(default)" : role)
+                    + (origins.base() == null ? "" : "  chain: " + origins.chains().getOrDefault(host + "." + ev.wire(),
+                    "none in either")));
             List<ConcernSpec> chain = m.chain(host, ev, role);
             if (chain.isEmpty()) {
                 out.println("(no concerns bound)");
@@ -124,7 +132,10 @@ final class ManifestCommand implements Runnable {
             for (ConcernSpec c : chain) {
                 out.printf("%2d. %-28s %-9s %s%s%s%n", i++, c.name(), c.posture().wire(), c.script(),
                         c.failClosed() ? "  fail_closed" : "",
-                        c.tools().isEmpty() ? "" : "  tools=" + c.tools());
+                        c.tools().isEmpty() ? "" : "  tools=" + new java.util.TreeSet<>(c.tools()));
+                if (origins.base() != null) {
+                    out.println("      from: " + origins.concerns().get(c.name()));
+                }
             }
             return ExitCode.OK.code();
         }

@@ -2,8 +2,8 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.integrity.ReleaseKey;
-import dev.agentwarden.integrity.ReleaseLookup;
+import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.release.ReleaseLookup;
 import dev.agentwarden.release.KeyFiles;
 import dev.agentwarden.release.Publisher;
 import dev.agentwarden.release.ReleaseFloor;
@@ -165,13 +165,13 @@ final class ReleaseCommand implements Runnable {
 
     @Command(name = "add", description = "Register an artifact in a release manifest (created if missing).")
     static final class Add extends Step {
-        @Option(names = "--manifest", required = true, paramLabel = "FILE")
+        @Option(names = "--manifest", required = true, paramLabel = "FILE", description = "The release manifest (JSON).")
         Path manifest;
 
         @Option(names = "--file", required = true, paramLabel = "ARTIFACT", description = "The released bytes to hash.")
         Path artifact;
 
-        @Option(names = "--agent-id", required = true)
+        @Option(names = "--agent-id", required = true, description = "The agent the artifact is a release of (squad).")
         String agentId;
 
         @Mixin
@@ -216,7 +216,7 @@ final class ReleaseCommand implements Runnable {
         @Option(names = "--out", paramLabel = "FILE", description = "Write here instead of updating FILE.")
         Path out;
 
-        @Parameters(paramLabel = "FILE")
+        @Parameters(paramLabel = "FILE", description = "The root.json or release manifest to sign.")
         Path file;
 
         @Override
@@ -232,15 +232,15 @@ final class ReleaseCommand implements Runnable {
         }
     }
 
-    /** The key a release is registered and looked up by (seed 000: agent version, client id, client version). */
+    /** The key a release is registered and looked up by (docs/integrity-gate.md: agent version, client id, client version). */
     static final class ReleaseKeyOptions {
-        @Option(names = "--agent-version", required = true)
+        @Option(names = "--agent-version", required = true, description = "The agent/template version.")
         String agentVersion;
 
-        @Option(names = "--client-id", required = true)
+        @Option(names = "--client-id", required = true, description = "The host client (copilot-cli).")
         String clientId;
 
-        @Option(names = "--client-version", required = true)
+        @Option(names = "--client-version", required = true, description = "The host client's version.")
         String clientVersion;
 
         ReleaseKey key() {
@@ -285,7 +285,7 @@ final class ReleaseCommand implements Runnable {
         @Mixin
         TrustOptions trust;
 
-        @Parameters(paramLabel = "MANIFEST")
+        @Parameters(paramLabel = "MANIFEST", description = "The signed release manifest to verify.")
         Path manifest;
 
         @Override
@@ -311,7 +311,7 @@ final class ReleaseCommand implements Runnable {
         @Mixin
         TrustOptions trust;
 
-        @Option(names = "--manifest", required = true, paramLabel = "FILE")
+        @Option(names = "--manifest", required = true, paramLabel = "FILE", description = "The release manifest (JSON).")
         Path manifest;
 
         @Mixin

@@ -1,8 +1,8 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.io.OwnedPath;
-import dev.agentwarden.manifest.CacheDir;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.io.CacheDir;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.server.Resident;
 import java.io.IOException;
 import java.io.PrintStream;

@@ -5,7 +5,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
 import java.io.IOException;
@@ -57,7 +57,16 @@ final class SessionReplayDemo implements DemoSection {
             out.println("(the first event is answered by a JVM and starts the resident server; once it is up, bin/warden"
                     + " hands events to it and no JVM starts)");
         }
-        out.printf("%-3s %-17s %-44s %-62s %7s%n", "#", "event", "chain (after tools filter)", "verdict", "ms");
+        out.println("How to read the table:");
+        out.println("  event    the hook event Claude Code sends, with the tool for tool events (PreToolUse: before a tool");
+        out.println("           runs, so Warden can refuse it; PostToolUse: after it ran)");
+        out.println("  input    what the agent asked for: the tool input (a command, a file path) or the prompt");
+        out.println("  chain    the concerns (policy checks) the manifest binds to the event, after each concern's");
+        out.println("           `tools` filter: a concern for Bash does not run for Read");
+        out.println("  verdict  what reached Claude Code: DENY (the tool call is refused, with the reason), CONTEXT (a");
+        out.println("           note added for the model), BLOCK/HALT (stop), or no opinion (exit 0, nothing printed:");
+        out.println("           Claude Code goes on as if no hook ran)");
+        out.printf("%-3s %-17s %-34s %-30s %-50s %6s%n", "#", "event", "input", "chain", "verdict", "ms");
         List<Long> latencies = new ArrayList<>();
         int n = 0;
         for (String line : Files.readAllLines(env.home().resolve(SESSION), StandardCharsets.UTF_8)) {
@@ -77,13 +86,33 @@ final class SessionReplayDemo implements DemoSection {
             String stdout = DemoDispatch.claude(env.launcher(), project, childEnv, nativeEvent, payload);
             long ms = (System.nanoTime() - start) / 1_000_000;
             latencies.add(ms);
-            out.printf("%-3d %-17s %-44s %-62s %7d%n", ++n, nativeEvent + toolOf(fields), clip(chain.isEmpty() ? "—" : chain, 44),
-                    clip(describe(stdout), 62), ms);
+            out.printf("%-3d %-17s %-34s %-30s %-50s %6d%n", ++n, nativeEvent + toolOf(fields),
+                    clip(inputOf(fields, project), 34), clip(chain.isEmpty() ? "—" : chain, 30), clip(describe(stdout), 50), ms);
             out.flush();
         }
         latencies.sort(Long::compare);
         out.println("median wall time per event: " + latencies.get(latencies.size() / 2) + " ms (the whole hook process,"
                 + " as the host waits for it)");
+        DemoAftermath.show(env, project, childEnv);
+    }
+
+    /** What the agent asked for, in a few words: a Bash command, a file path, a prompt; "—" for none. */
+    @SuppressWarnings("unchecked")
+    static String inputOf(Map<String, Object> payload, Path project) {
+        String where = project.toString() + "/";
+        if (payload.get("tool_input") instanceof Map<?, ?> m) {
+            Map<String, Object> input = (Map<String, Object>) m;
+            for (String key : new String[] {"command", "file_path", "path", "pattern", "url", "prompt"}) {
+                if (input.get(key) instanceof String v) {
+                    return v.replace(where, "");
+                }
+            }
+            return Json.write(input);
+        }
+        if (payload.get("prompt") instanceof String prompt) {
+            return "prompt: \"" + prompt + "\"";
+        }
+        return "—";
     }
 
     static void installDemoManifest(Path home, Path project) throws IOException {

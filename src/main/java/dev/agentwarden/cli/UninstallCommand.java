@@ -1,8 +1,15 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
+import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -10,17 +17,43 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
-/** {@code warden uninstall --host H}: removes only Warden's hook entries, through the host's {@code Installer}. */
-@Command(name = "uninstall", description = "Remove Warden's hooks from a host's settings; other hooks stay.")
+/**
+ * {@code warden uninstall --host H}: removes only Warden's hook entries, through the host's
+ * {@code Installer}; a settings file install created and this leaves empty is removed, with the
+ * directories created for it, and so is the settings lock. {@code --all}: every host and scope.
+ */
+@Command(name = "uninstall", description = {"Remove Warden's hooks from a host's settings; other hooks stay.",
+        "A settings file install created is removed when nothing else is left in it."})
 final class UninstallCommand implements Callable<Integer> {
+    /**
+     * Every host and scope {@code --all} looks at, as {host id, scope}: each settings file once (Cowork
+     * shares Claude's user settings, so Claude's user scope covers it).
+     */
+    static List<String[]> everywhere() {
+        List<String[]> out = new ArrayList<>();
+        Set<String> files = new HashSet<>();
+        for (Host h : Hosts.ALL) {
+            for (Host.Scope scope : Host.Scope.values()) {
+                Installer installer = h.installer(scope);
+                if (installer != null && files.add(installer.describe())) {
+                    out.add(new String[] {h.id(), scope.wire()});
+                }
+            }
+        }
+        return out;
+    }
+
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", required = true)
+    @Option(names = "--host", description = "The host id, as for install (required unless --all).")
     String host;
 
-    @Option(names = "--scope")
+    @Option(names = "--scope", description = "project (default) or user, as for install.")
     String scope;
+
+    @Option(names = "--all", description = "Remove Warden from every host and scope it is found in (this project and your user settings).")
+    boolean all;
 
     @Mixin
     CwdProjectOption project;
@@ -29,21 +62,45 @@ final class UninstallCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        InstallCommand.Target target = InstallCommand.Target.resolve(host, scope, project.root(), err);
-        if (target == null) {
+        if (all == (host != null) || (all && scope != null)) {
+            err.println("warden uninstall: give --host H [--scope S], or --all alone (see `warden uninstall --help`)");
             return ExitCode.UNREADABLE.code();
         }
+        List<String[]> where = all ? everywhere() : List.<String[]>of(new String[] {host, scope});
+        int worst = ExitCode.OK.code();
+        List<String> without = new ArrayList<>();
+        for (String[] hs : where) {
+            InstallCommand.Target target = InstallCommand.Target.resolve(hs[0], hs[1], project.root(), err);
+            int code = target == null ? ExitCode.UNREADABLE.code() : uninstall(target, all ? without : null, out, err);
+            worst = Math.max(worst, code);
+        }
+        if (all && without.size() == where.size()) {
+            out.println("no Warden hooks in " + String.join(", ", without));
+        }
+        return worst;
+    }
+
+    /** Removes Warden's entries from one target; a target without any is added to {@code without} when given, else said. */
+    private static int uninstall(InstallCommand.Target target, List<String> without, PrintWriter out, PrintWriter err) {
         SettingsFile file = target.settingsFile();
         try {
             byte[] current = file.read();
             List<String> before = target.installer().installedEvents(current);
             if (before.isEmpty()) {
-                out.println("no Warden hooks in " + file.describe());
+                if (without == null) {
+                    out.println("no Warden hooks in " + file.describe());
+                } else {
+                    without.add(file.describe());
+                }
                 target.reportLookalikes(current, out);
                 return ExitCode.OK.code();
             }
-            byte[] after = file.update(doc -> target.installer().uninstall(doc));
+            List<Path> removed = new ArrayList<>();
+            byte[] after = file.updateAndTidy(doc -> target.installer().uninstall(doc), removed);
             out.println("removed Warden hooks for " + before + " from " + file.describe());
+            for (Path p : removed) {
+                out.println("  removed " + p + " (install created it; nothing else was in it)");
+            }
             target.reportLookalikes(after, out);
             return ExitCode.OK.code();
         } catch (SettingsFile.SettingsException e) {

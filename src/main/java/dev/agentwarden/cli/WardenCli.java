@@ -7,10 +7,11 @@ import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** Every {@code warden} command except {@code dispatch}, which {@link dev.agentwarden.Main} routes first. */
+/** Every {@code warden} command; {@code dispatch} runs through {@link dev.agentwarden.Main} (only its help comes here). */
 @Command(name = "warden", mixinStandardHelpOptions = true, versionProvider = WardenCli.Version.class,
         description = "Agent Warden: policy, ledger and integrity runtime for AI coding-agent hooks.",
         subcommands = {
+                DispatchCommand.class,
                 ManifestCommand.class,
                 LedgerCommand.class,
                 GuardCommand.class,
@@ -19,7 +20,11 @@ import picocli.CommandLine.Command;
                 DemoCommand.class,
                 InstallCommand.class,
                 UninstallCommand.class,
+                DoctorCommand.class,
                 TrustCommand.class,
+                TestCommand.class,
+                ReplayCommand.class,
+                InitCommand.class,
                 CanonicalizeCommand.class,
                 ReleaseCommand.class,
                 ServeCommand.class,
@@ -27,6 +32,7 @@ import picocli.CommandLine.Command;
                 ResidentCommand.class,
                 InventoryCommand.class,
                 TelemetryCommand.class,
+                TrainArchiveCommand.class,
                 HelpCommand.class,
         })
 public final class WardenCli implements Runnable {
@@ -67,7 +73,11 @@ public final class WardenCli implements Runnable {
         cli.setErr(err);
         cli.setExitCodeExceptionMapper(e -> ExitCode.UNREADABLE.code());
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("warden " + cmd.getCommandName() + ": " + e.getMessage());
+            cmd.getErr().println(CliErrors.failed(cmd.getCommandSpec(), e));
+            return ExitCode.UNREADABLE.code();
+        });
+        cli.setParameterExceptionHandler((e, given) -> {
+            CliErrors.usage(e, e.getCommandLine().getErr());
             return ExitCode.UNREADABLE.code();
         });
         return cli.execute(args);
@@ -107,12 +117,26 @@ public final class WardenCli implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** Reports the jar's version. */
+    /** The version and commit the build wrote into {@code build.properties}; "unknown" for what it could not tell. */
     static final class Version implements CommandLine.IVersionProvider {
+        static final String RESOURCE = "/dev/agentwarden/build.properties";
+
         @Override
         public String[] getVersion() {
-            String v = WardenCli.class.getPackage().getImplementationVersion();
-            return new String[] {"warden " + (v == null ? "dev" : v)};
+            java.util.Properties p = new java.util.Properties();
+            try (java.io.InputStream in = WardenCli.class.getResourceAsStream(RESOURCE)) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (java.io.IOException e) {
+                // reported as unknown
+            }
+            return new String[] {"warden " + known(p.getProperty("version")) + " (commit " + known(p.getProperty("commit")) + ")"};
+        }
+
+        /** A filtered value, or "unknown" when the build left it empty or unfiltered. */
+        static String known(String value) {
+            return value == null || value.isBlank() || value.contains("${") ? "unknown" : value.strip();
         }
     }
 }

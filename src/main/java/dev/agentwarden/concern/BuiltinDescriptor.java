@@ -1,5 +1,6 @@
 package dev.agentwarden.concern;
 
+import dev.agentwarden.concern.builtin.Builtins;
 import dev.agentwarden.event.EventName;
 import java.util.ArrayList;
 import java.util.List;

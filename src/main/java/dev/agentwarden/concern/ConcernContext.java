@@ -1,7 +1,6 @@
 package dev.agentwarden.concern;
 
 import dev.agentwarden.event.HookEvent;
-import dev.agentwarden.manifest.ConcernSpec;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;

@@ -6,8 +6,14 @@ package dev.agentwarden.concern;
  * @param decision what the concern said
  * @param reason   why (shown to the model or user on block/warn), may be {@code null}
  * @param context  additional context to pass to the model, may be {@code null}
+ * @param exitCode the exit code of a process concern that ran to its end, else {@code null}
  */
-public record ConcernResult(Decision decision, String reason, String context) {
+public record ConcernResult(Decision decision, String reason, String context, Integer exitCode) {
+
+    /** A result with no exit code: a built-in's, or a process concern's that did not run to its end. */
+    public ConcernResult(Decision decision, String reason, String context) {
+        this(decision, reason, context, null);
+    }
 
     public static ConcernResult allow() {
         return new ConcernResult(Decision.ALLOW, null, null);

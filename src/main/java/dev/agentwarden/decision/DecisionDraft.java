@@ -27,6 +27,7 @@ public final class DecisionDraft {
     Verdict.Kind verdict;
     String failMode;
     String problem;
+    String manifestFallback;
 
     /**
      * @param transport   how the event reached this dispatch: {@link DecisionLog#OWN_JVM},
@@ -55,6 +56,14 @@ public final class DecisionDraft {
         this.manifest = manifest;
     }
 
+    /**
+     * The project's manifest is not in force and another one stands in, as
+     * {@code <last_trusted|default>:<untrusted|does_not_compile>}; {@code null} when it is in force.
+     */
+    public void manifestFallback(String fallback) {
+        this.manifestFallback = fallback;
+    }
+
     /** The canonical event ({@code pre_tool_use}) and the native one. */
     public void event(String event, String nativeEvent) {
         this.event = event;
@@ -70,6 +79,33 @@ public final class DecisionDraft {
         this.result = result;
         this.verdict = result.verdict().kind();
         this.downgrades = rendered.stderr();
+    }
+
+    /**
+     * The final verdict as the decision line records it ({@code allow|warn|block|halt}), for a
+     * dispatch that answered {@code response}.
+     */
+    public String verdict(HostResponse response) {
+        if (verdict != null) {
+            return verdict.name().toLowerCase(java.util.Locale.ROOT);
+        }
+        String emitted = Emitted.of(response);
+        return "deny".equals(emitted) || "block".equals(emitted) ? "block" : "allow";
+    }
+
+    /** The chain's result, or {@code null} when the dispatch ended before the chain ran. */
+    public Dispatcher.Result result() {
+        return result;
+    }
+
+    /** Why the dispatch ended early ({@code manifest_unusable}, {@code unknown_event}, ...), or {@code null}. */
+    public String problem() {
+        return problem;
+    }
+
+    /** The manifest the dispatch loaded, or {@code null}. */
+    public Manifest manifest() {
+        return manifest;
     }
 
     /**

@@ -11,10 +11,10 @@ import dev.agentwarden.json.JsonException;
 import dev.agentwarden.ledger.AgentRef;
 import dev.agentwarden.ledger.SubagentFields;
 import dev.agentwarden.ledger.UtcTime;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
-import dev.agentwarden.manifest.Posture;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.concern.Posture;
+import dev.agentwarden.digest.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -65,13 +65,16 @@ public final class DecisionLine {
         sb.append(",\"concerns\":");
         concerns(sb, d, verbatim);
         String emitted = Emitted.of(response);
-        field(sb, "verdict", d.verdict != null ? lower(d.verdict.name())
-                : "deny".equals(emitted) || "block".equals(emitted) ? "block" : "allow");
+        field(sb, "verdict", d.verdict(response));
         field(sb, "emitted", emitted);
         sb.append(",\"downgrades\":");
         downgrades(sb, d.downgrades, verbatim);
         field(sb, "fail_mode", d.failMode);
         field(sb, "problem", d.problem);
+        if (d.manifestFallback != null) {
+            // optional (absent in lines from before it): which manifest stood in for the project's, and why
+            field(sb, "manifest_fallback", d.manifestFallback);
+        }
         sb.append(",\"elapsed_us\":").append(Math.max(0, (nowNanos - d.startNanos) / 1000));
         sb.append("}\n");
         return sb.toString();
@@ -86,8 +89,7 @@ public final class DecisionLine {
         HookEvent e = d.hookEvent;
         List<ConcernOutcome> ran = d.result.outcomes();
         List<ConcernSpec> bound = d.manifest.chain(e.host(), e.event(), d.role);
-        boolean refusalRetry = (e.event() == EventName.STOP || e.event() == EventName.SUBAGENT_STOP)
-                && e.stopHookActive();
+        boolean refusalRetry = e.event() == EventName.STOP && e.stopHookActive();
         sb.append('[');
         int next = 0;
         for (int i = 0; i < bound.size(); i++) {
@@ -104,7 +106,7 @@ public final class DecisionLine {
                 field(sb, "skipped", !spec.appliesToTool(e.toolName()) ? "tools_filter"
                         : refusalRetry && spec.skipOnRefusalRetry() ? "refusal_retry" : "not_run");
                 sb.append(",\"effective\":null,\"would_block\":false,\"reason\":null,\"reason_sha256\":null"
-                        + ",\"note\":null,\"elapsed_us\":null}");
+                        + ",\"note\":null,\"exit_code\":null,\"elapsed_us\":null}");
                 continue;
             }
             String outcome = outcome(o);
@@ -119,7 +121,8 @@ public final class DecisionLine {
             field(sb, "reason", verbatim ? cut(reason) : null);
             field(sb, "reason_sha256", reason == null ? null : Sha256.hex(reason.getBytes(StandardCharsets.UTF_8)));
             field(sb, "note", verbatim ? cut(o.note()) : null);
-            sb.append(",\"elapsed_us\":").append(o.durationMs() * 1000).append('}');
+            sb.append(",\"exit_code\":").append(o.raw().exitCode() == null ? "null" : o.raw().exitCode().toString());
+            sb.append(",\"elapsed_us\":").append(o.durationUs()).append('}');
         }
         sb.append(']');
     }

@@ -1,14 +1,13 @@
 package dev.agentwarden.decision;
 
+import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.json.FieldScanner;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
-import java.io.BufferedReader;
+import dev.agentwarden.ledger.LineScanner;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -16,6 +15,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -69,50 +69,129 @@ public final class DecisionReader {
 
     /** Reads every segment from {@code fromMonth} on (all when {@code null}). */
     public void read(String fromMonth, Sink sink) throws IOException {
+        read(fromMonth, false, ReadProgress.NONE, sink);
+    }
+
+    /**
+     * Reads every segment from {@code fromMonth} on, each decision reduced to the keys
+     * {@link DecisionFilter} and {@link DecisionSummary} read ({@link #SUMMARY_KEYS}, and of each
+     * concern {@link #CONCERN_KEYS}), with the values a full parse gives them; read in place, with
+     * no map built for the rest of the line.
+     */
+    public void readSummaryFields(String fromMonth, ReadProgress progress, Sink sink) throws IOException {
+        read(fromMonth, true, progress, sink);
+    }
+
+    /** The top-level keys {@link #readSummaryFields} keeps. */
+    static final String[] SUMMARY_KEYS = {"ts", "host", "event", "native_event", "session_id", "verdict", "concerns"};
+    /** The keys of each concern {@link #readSummaryFields} keeps. */
+    static final String[] CONCERN_KEYS = {"name", "outcome", "posture", "would_block"};
+    private static final int CONCERNS = 6;
+
+    private void read(String fromMonth, boolean reduced, ReadProgress progress, Sink sink) throws IOException {
         String r = root.toString();
+        List<Path> files = new ArrayList<>();
         for (String month : months(r)) {
             if (fromMonth != null && month.compareTo(fromMonth) < 0) {
                 continue;
             }
-            readSegment(DecisionLog.dir(r).resolve(month + ".jsonl"), sink);
+            Path file = DecisionLog.dir(r).resolve(month + ".jsonl");
+            files.add(file);
+            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                progress.expect(Files.size(file));
+            }
+        }
+        FieldScanner top = reduced ? new FieldScanner(SUMMARY_KEYS, JsonLimits.LENIENT.maxDepth(), false) : null;
+        FieldScanner concern = reduced ? new FieldScanner(CONCERN_KEYS, JsonLimits.LENIENT.maxDepth(), false) : null;
+        try {
+            for (Path file : files) {
+                readSegment(file, top, concern, progress, sink);
+            }
+        } finally {
+            progress.finish();
         }
     }
 
     @SuppressWarnings("unchecked")
-    private void readSegment(Path file, Sink sink) throws IOException {
-        try (FileChannel ch = StateFiles.openRead(file, false);
-             BufferedReader in = new BufferedReader(new InputStreamReader(Channels.newInputStream(ch),
-                     StandardCharsets.UTF_8), 1 << 16)) {
-            StringBuilder line = new StringBuilder();
-            int c;
-            boolean tooLong = false;
-            while ((c = in.read()) >= 0) {
-                if (c != '\n') {
-                    if (line.length() < MAX_LINE_CHARS) {
-                        line.append((char) c);
-                    } else {
-                        tooLong = true;
-                    }
+    private void readSegment(Path file, FieldScanner top, FieldScanner concern, ReadProgress progress, Sink sink)
+            throws IOException {
+        try (LineScanner in = new LineScanner(file, 3 * MAX_LINE_CHARS, Long.MAX_VALUE, progress)) {
+            while (in.advance()) {
+                if (!in.terminated()) {
                     continue;
                 }
-                if (tooLong) {
+                if (in.overlong()) {
                     unreadable++;
-                } else if (line.length() > 0) {
-                    try {
-                        Object v = Json.parse(line.toString(), JsonLimits.LENIENT);
-                        if (v instanceof Map) {
-                            sink.accept((Map<String, Object>) v);
-                        } else {
-                            unreadable++;
-                        }
-                    } catch (JsonException e) {
+                    continue;
+                }
+                byte[] b = in.buffer();
+                int from = in.lineStart();
+                int to = in.lineEnd();
+                if (to == from) {
+                    continue;
+                }
+                if (to - from > MAX_LINE_CHARS
+                        && new String(b, from, to - from, StandardCharsets.UTF_8).length() > MAX_LINE_CHARS) {
+                    unreadable++;
+                    continue;
+                }
+                if (top != null && top.scan(b, from, to)) {
+                    sink.accept(reduced(top, concern));
+                    continue;
+                }
+                try {
+                    Object v = Json.parse(new String(b, from, to - from, StandardCharsets.UTF_8), JsonLimits.LENIENT);
+                    if (v instanceof Map) {
+                        sink.accept((Map<String, Object>) v);
+                    } else {
                         unreadable++;
                     }
+                } catch (JsonException e) {
+                    unreadable++;
                 }
-                line.setLength(0);
-                tooLong = false;
             }
         }
+    }
+
+    /** The kept keys of a scanned line, as a parse would give them. */
+    private static Map<String, Object> reduced(FieldScanner top, FieldScanner concern) {
+        Map<String, Object> d = new HashMap<>();
+        for (int k = 0; k < SUMMARY_KEYS.length; k++) {
+            if (k == CONCERNS || top.kind(k) == FieldScanner.ABSENT) {
+                continue;
+            }
+            d.put(SUMMARY_KEYS[k], top.value(k));
+        }
+        if (top.kind(CONCERNS) == FieldScanner.ARRAY) {
+            List<Object> list = new ArrayList<>();
+            byte[] b = top.bytes();
+            int end = top.end(CONCERNS) - 1;
+            int p = top.start(CONCERNS) + 1;
+            while (p < end) {
+                byte c = b[p];
+                if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                    p++;
+                    continue;
+                }
+                int to = FieldScanner.valueEnd(b, p, end);
+                if (c == '{' && concern.scan(b, p, to)) {
+                    Map<String, Object> m = new HashMap<>();
+                    for (int k = 0; k < CONCERN_KEYS.length; k++) {
+                        if (concern.kind(k) != FieldScanner.ABSENT) {
+                            m.put(CONCERN_KEYS[k], concern.value(k));
+                        }
+                    }
+                    list.add(m);
+                } else {
+                    list.add(Json.parse(new String(b, p, to - p, StandardCharsets.UTF_8), JsonLimits.LENIENT));
+                }
+                p = to;
+            }
+            d.put(SUMMARY_KEYS[CONCERNS], list);
+        } else if (top.kind(CONCERNS) != FieldScanner.ABSENT) {
+            d.put(SUMMARY_KEYS[CONCERNS], top.value(CONCERNS));
+        }
+        return d;
     }
 
     static boolean isMonth(String s) {

@@ -10,11 +10,16 @@ import dev.agentwarden.verdict.Verdict;
  * @param raw        what the concern itself returned
  * @param effective  the decision that counts toward the verdict
  * @param message    the text it contributes (reason or context), or {@code null}
- * @param durationMs wall time of the run
+ * @param durationUs wall time of the run, in microseconds
  * @param note       how the raw result became the effective one (e.g. "timeout after 10000 ms;
  *                   fail-open"), or {@code null} when unchanged
  */
 public record ConcernOutcome(String concern, ConcernResult raw, Verdict.Kind effective, String message,
-                             long durationMs, String note)
+                             long durationUs, String note)
         implements Verdict.Contribution {
+
+    /** Wall time of the run, in whole milliseconds. */
+    public long durationMs() {
+        return durationUs / 1000;
+    }
 }

@@ -57,51 +57,6 @@ public final class DispatchMain {
     private DispatchMain() {
     }
 
-    /** Parsed command line of {@code warden dispatch}. */
-    record Args(String host, String event, String nativeEvent, String manifest, String projectDir) {
-        static Args parse(String[] argv) {
-            String host = null;
-            String event = null;
-            String nativeEvent = null;
-            String manifest = null;
-            String projectDir = null;
-            for (int i = 0; i < argv.length; i++) {
-                String a = argv[i];
-                String v = i + 1 < argv.length ? argv[i + 1] : null;
-                switch (a) {
-                    case "dispatch":
-                        continue;
-                    case "--host":
-                    case "--platform":
-                        host = v;
-                        break;
-                    case "--event":
-                        event = v;
-                        break;
-                    case "--native-event":
-                        nativeEvent = v;
-                        break;
-                    case "--manifest":
-                        manifest = v;
-                        break;
-                    case "--project-dir":
-                        projectDir = v;
-                        break;
-                    default:
-                        throw new IllegalArgumentException("unknown dispatch option '" + a + "'");
-                }
-                if (v == null) {
-                    throw new IllegalArgumentException("option " + a + " needs a value");
-                }
-                i++;
-            }
-            if (host == null) {
-                throw new IllegalArgumentException("--host is required");
-            }
-            return new Args(host, event, nativeEvent, manifest, projectDir);
-        }
-    }
-
     public static void main(String[] argv) {
         // Hook output is UTF-8 JSON whatever the locale; System.out would encode with the platform
         // charset and turn every non-ASCII character into '?' under LANG=C.
@@ -161,22 +116,47 @@ public final class DispatchMain {
      * Never throws.
      */
     public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock, String transport) {
-        DecisionDraft draft = new DecisionDraft(transport, clock.millis(), System.nanoTime());
+        return respond(argv, null, stdin, caller, clock, new DecisionDraft(transport, clock.millis(), System.nanoTime()));
+    }
+
+    /** {@link #respond(String[], InputStream, Caller, Clock, String)} for a request a transport built. Never throws. */
+    public static HostResponse respond(DispatchRequest request, InputStream stdin, Caller caller, Clock clock,
+                                       String transport) {
+        return respond(new String[0], request, stdin, caller, clock,
+                new DecisionDraft(transport, clock.millis(), System.nanoTime()));
+    }
+
+    /**
+     * One dispatch that fills in {@code draft}, which the caller may read afterwards ({@code warden
+     * test} and {@code replay} read its verdict). Never throws.
+     */
+    public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock, DecisionDraft draft) {
+        return respond(argv, null, stdin, caller, clock, draft);
+    }
+
+    /** One dispatch of {@code request}, or when it is {@code null} of the command line {@code argv}. */
+    private static HostResponse respond(String[] argv, DispatchRequest request, InputStream stdin, Caller caller,
+                                        Clock clock, DecisionDraft draft) {
         HostResponse response;
         try {
-            response = dispatch(argv, stdin, caller, clock, draft);
+            response = dispatch(argv, request, stdin, caller, clock, draft);
         } catch (RuntimeException | Error e) {
             // Any Error too (a linkage error from a damaged jar, say): the host still gets an
             // answer in its protocol rather than a stack trace and no stdout.
-            response = internalError(argv, caller.env(), e);
+            response = internalError(argv, request, caller.env(), e);
             draft.ended("internal_error", "closed".equals(caller.env().get("WARDEN_FAIL_MODE")) ? "closed" : "open", null);
         }
         return DecisionLog.append(draft, response, caller.env());
     }
 
     static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock, DecisionDraft draft) {
+        return dispatch(argv, null, stdin, caller, clock, draft);
+    }
+
+    private static HostResponse dispatch(String[] argv, DispatchRequest request, InputStream stdin, Caller caller,
+                                         Clock clock, DecisionDraft draft) {
         List<String> notes = new ArrayList<>();
-        HostResponse response = dispatch(argv, stdin, caller, clock, notes, draft);
+        HostResponse response = dispatch(argv, request, stdin, caller, clock, notes, draft);
         if (notes.isEmpty()) {
             return response;
         }
@@ -186,12 +166,12 @@ public final class DispatchMain {
     }
 
     /** One dispatch; what the manifest in force needs the user to know (trust, cache) goes to {@code notes}. */
-    private static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock,
-                                         List<String> notes, DecisionDraft draft) {
+    private static HostResponse dispatch(String[] argv, DispatchRequest request, InputStream stdin, Caller caller,
+                                         Clock clock, List<String> notes, DecisionDraft draft) {
         Map<String, String> env = caller.env();
-        Args args;
+        DispatchRequest args;
         try {
-            args = Args.parse(Arrays.copyOf(argv, argv.length));
+            args = request != null ? request : DispatchRequest.parse(Arrays.copyOf(argv, argv.length));
         } catch (IllegalArgumentException e) {
             String note = "warden dispatch: " + e.getMessage()
                     + "; usage: warden dispatch --host H [--native-event N] [--event E] [--manifest F] [--project-dir D]";
@@ -209,10 +189,12 @@ public final class DispatchMain {
         boolean failClosedRuntime = "closed".equals(env.get("WARDEN_FAIL_MODE"));
 
         byte[] raw;
+        byte[] read = null;
         Map<String, Object> payload = null;
         String payloadProblem = null;
         try {
             raw = StdinReader.read(stdin, maxPayloadBytes(env), stdinTimeoutMs(env));
+            read = raw;
             if (raw == null) {
                 raw = new byte[0];
                 payloadProblem = "payload_too_large: stdin over " + maxPayloadBytes(env) + " bytes";
@@ -237,12 +219,21 @@ public final class DispatchMain {
                 Hosts.projectDirVariables());
         String nativeEvent = args.nativeEvent() != null ? args.nativeEvent() : adapter.nativeEventOf(fields);
         draft.at(root, nativeEvent, role);
+        String captureDir = env.get(Capture.DIR_VARIABLE);
+        if (captureDir != null && !captureDir.isEmpty()) {
+            String note = Capture.save(caller.workingDir().resolve(captureDir), args.host(), nativeEvent, clock.millis(),
+                    read, payloadProblem);
+            if (note != null) {
+                notes.add(note);
+            }
+        }
 
         Manifest manifest;
         ProjectManifest.Resolution located;
         try {
             located = ProjectManifest.resolve(caller.resolve(args.manifest()), root, env);
             notes.addAll(located.notes());
+            draft.manifestFallback(located.fallback());
             manifest = ManifestLoader.load(located.source(), env, notes);
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()
@@ -302,10 +293,10 @@ public final class DispatchMain {
     }
 
     /** An unexpected failure of Warden itself, answered per {@code WARDEN_FAIL_MODE}. */
-    private static HostResponse internalError(String[] argv, Map<String, String> env, Throwable e) {
+    private static HostResponse internalError(String[] argv, DispatchRequest request, Map<String, String> env, Throwable e) {
         String note = "warden: internal error: " + e;
         try {
-            Args args = Args.parse(argv);
+            DispatchRequest args = request != null ? request : DispatchRequest.parse(argv);
             HostAdapter adapter = HostAdapters.forId(args.host());
             if (adapter != null) {
                 return failRuntime(adapter, args.nativeEvent(), "closed".equals(env.get("WARDEN_FAIL_MODE")), note);
@@ -347,13 +338,17 @@ public final class DispatchMain {
         return null;
     }
 
-    /** The session role: {@code WARDEN_SESSION_ROLE}, then agent-config's variable; unset is the default role. */
+    /**
+     * The session role: {@code WARDEN_SESSION_ROLE}, then agent-config's variable, trimmed and in
+     * lower case as agent-config reads it ({@code " WORKER "} is {@code worker}); unset or blank is
+     * the default role.
+     */
     static String role(Map<String, String> env) {
         String r = env.get("WARDEN_SESSION_ROLE");
-        if (r == null || r.isEmpty()) {
+        if (r == null || r.isBlank()) {
             r = env.get("AGENT_CONFIG_SESSION_ROLE");
         }
-        return r == null ? Manifest.DEFAULT_ROLE : r;
+        return r == null || r.isBlank() ? Manifest.DEFAULT_ROLE : r.strip().toLowerCase(java.util.Locale.ROOT);
     }
 
     @SuppressWarnings("unchecked")

@@ -1,7 +1,7 @@
 package dev.agentwarden.dispatch;
 
 import dev.agentwarden.verdict.Verdict;
-import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.builtin.Builtins;
 import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
@@ -10,9 +10,9 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
-import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.concern.Posture;
 import dev.agentwarden.trust.ScriptTrust;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -72,8 +72,8 @@ public final class Dispatcher {
     /** The concerns that will run for an event and role, after the tools filter and retry skips. */
     public List<ConcernSpec> chainFor(HookEvent event, String role) {
         List<ConcernSpec> out = new ArrayList<>();
-        boolean refusalRetry = (event.event() == EventName.STOP || event.event() == EventName.SUBAGENT_STOP)
-                && event.stopHookActive();
+        // agent-config (dispatch_hook.ts) skips these on stop only, never on subagent_stop
+        boolean refusalRetry = event.event() == EventName.STOP && event.stopHookActive();
         for (ConcernSpec spec : manifest.chain(event.host(), event.event(), role)) {
             if (!spec.appliesToTool(event.toolName())) {
                 continue;
@@ -91,8 +91,8 @@ public final class Dispatcher {
         for (ConcernSpec spec : chainFor(event, role)) {
             long start = System.nanoTime();
             ConcernResult raw = runGuarded(spec, event);
-            long durationMs = (System.nanoTime() - start) / 1_000_000;
-            outcomes.add(settle(spec, raw, durationMs));
+            long durationUs = (System.nanoTime() - start) / 1_000;
+            outcomes.add(settle(spec, raw, durationUs));
         }
         outcomes = keepLowestRankedNudge(outcomes);
         return new Result(Verdict.combine(outcomes), outcomes);
@@ -123,16 +123,17 @@ public final class Dispatcher {
                         ? BoundedBuiltin.run(concern, context, spec.timeoutMs()) : concern.evaluate(context);
                 return result == null ? ConcernResult.allow() : result;
             }
-            return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec), childEnv,
+            return ExternalConcern.run(spec, Path.of(event.workspaceRoot()), envelope(event, spec,
+                            env.get("AGENT_SESSION_ID")), childEnv,
                     Map.of("WARDEN_CONCERN", spec.name(), "WARDEN_EVENT", event.event().wire()), scripts,
-                    commandPrefix);
+                    commandPrefix, new ExternalConcern.Call(event.host(), event.event() == EventName.SESSION_START));
         } catch (Exception | StackOverflowError | OutOfMemoryError e) {
             return ConcernResult.error("crashed: " + e);
         }
     }
 
     /** Applies fail mode and posture to a raw result. */
-    static ConcernOutcome settle(ConcernSpec spec, ConcernResult raw, long durationMs) {
+    static ConcernOutcome settle(ConcernSpec spec, ConcernResult raw, long durationUs) {
         Decision d = raw.decision();
         String message;
         String note = null;
@@ -163,7 +164,7 @@ public final class Dispatcher {
                 break;
             case WARN:
                 kind = Verdict.Kind.WARN;
-                message = joinNonNull(raw.reason(), raw.context());
+                message = ExternalConcern.join(raw.reason(), raw.context());
                 break;
             case ALLOW:
             default:
@@ -179,16 +180,19 @@ public final class Dispatcher {
             note = (note == null ? "" : note + "; ") + "advisory ceiling: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " → warn";
             kind = Verdict.Kind.WARN;
         }
-        return new ConcernOutcome(spec.name(), raw, kind, message, durationMs, note);
+        return new ConcernOutcome(spec.name(), raw, kind, message, durationUs, note);
     }
 
-    /** Ranked nudges: only the lowest-ranked concern that said something keeps its message. */
+    /**
+     * Ranked nudges: only the lowest-ranked concern that said something keeps its message. As in
+     * agent-config, a blocking or fail_closed concern's message is never a nudge (never suppressed),
+     * and an unranked message is always kept.
+     */
     private List<ConcernOutcome> keepLowestRankedNudge(List<ConcernOutcome> outcomes) {
         ConcernOutcome winner = null;
         for (ConcernOutcome o : outcomes) {
             ConcernSpec spec = manifest.concerns().get(o.concern());
-            if (spec.nudgeRank() > 0 && o.message() != null && o.effective().ordinal() <= Verdict.Kind.WARN.ordinal()
-                    && (winner == null || spec.nudgeRank() < manifest.concerns().get(winner.concern()).nudgeRank())) {
+            if (isNudge(spec, o) && (winner == null || spec.nudgeRank() < manifest.concerns().get(winner.concern()).nudgeRank())) {
                 winner = o;
             }
         }
@@ -198,9 +202,8 @@ public final class Dispatcher {
         List<ConcernOutcome> out = new ArrayList<>(outcomes.size());
         for (ConcernOutcome o : outcomes) {
             ConcernSpec spec = manifest.concerns().get(o.concern());
-            if (o != winner && spec.nudgeRank() > 0 && o.message() != null
-                    && o.effective().ordinal() <= Verdict.Kind.WARN.ordinal()) {
-                out.add(new ConcernOutcome(o.concern(), o.raw(), Verdict.Kind.ALLOW, null, o.durationMs(),
+            if (o != winner && isNudge(spec, o)) {
+                out.add(new ConcernOutcome(o.concern(), o.raw(), Verdict.Kind.ALLOW, null, o.durationUs(),
                         "nudge suppressed: rank " + spec.nudgeRank() + " yields to " + winner.concern()));
             } else {
                 out.add(o);
@@ -209,25 +212,34 @@ public final class Dispatcher {
         return out;
     }
 
+    private static boolean isNudge(ConcernSpec spec, ConcernOutcome o) {
+        return spec.nudgeRank() > 0 && spec.posture() != Posture.BLOCKING && !spec.failClosed()
+                && o.message() != null && o.effective().ordinal() <= Verdict.Kind.WARN.ordinal();
+    }
+
     /** The agent-config envelope an external concern reads on stdin. */
     static byte[] envelope(HookEvent event, ConcernSpec spec) {
+        return envelope(event, spec, null);
+    }
+
+    /**
+     * The envelope, its {@code session_id} falling back to {@code fallbackSessionId}
+     * ({@code $AGENT_SESSION_ID}) and then "" when the host sent none, as agent-config's does.
+     */
+    static byte[] envelope(HookEvent event, ConcernSpec spec, String fallbackSessionId) {
         Map<String, Object> env = Json.object();
         env.put("schema_version", 1L);
         env.put("platform", event.host());
         env.put("event", event.event().wire());
         env.put("native_event", event.nativeEvent());
-        env.put("session_id", event.sessionId());
+        String sessionId = event.sessionId();
+        if (sessionId == null || sessionId.isEmpty()) {
+            sessionId = fallbackSessionId == null ? "" : fallbackSessionId;
+        }
+        env.put("session_id", sessionId);
         env.put("workspace_root", event.workspaceRoot());
-        env.put("payload", event.payload().containsKey("_raw") && event.payload().size() == 1
-                ? event.payload() : new Json.RawJson(event.rawPayloadText().strip()));
+        env.put("payload", PayloadBodies.forConcern(event, spec));
         env.put("settings", spec.settings());
         return Json.write(env).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static String joinNonNull(String a, String b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null ? a : a + "\n" + b;
     }
 }

@@ -4,7 +4,7 @@ import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.concern.Decision;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.trust.ScriptTrust;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -53,6 +53,22 @@ final class ExternalConcern {
      */
     static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> baseEnv,
                              Map<String, String> extraEnv, ScriptTrust trust, List<String> commandPrefix) {
+        return run(spec, workspaceRoot, envelope, baseEnv, extraEnv, trust, commandPrefix, Call.UNNAMED);
+    }
+
+    /**
+     * What agent-config's dispatcher tells a concern beyond the envelope.
+     *
+     * @param platform     appended to the argv as {@code --platform <host>}, or {@code null} for none
+     * @param sessionStart stdout's {@code context} key counts only on session_start
+     */
+    record Call(String platform, boolean sessionStart) {
+        static final Call UNNAMED = new Call(null, false);
+    }
+
+    /** {@link #run(ConcernSpec, Path, byte[], Map, Map, ScriptTrust, List)} as agent-config calls a concern. */
+    static ConcernResult run(ConcernSpec spec, Path workspaceRoot, byte[] envelope, Map<String, String> baseEnv,
+                             Map<String, String> extraEnv, ScriptTrust trust, List<String> commandPrefix, Call call) {
         String untrusted = trust.refusal(spec, workspaceRoot);
         if (untrusted != null) {
             return ConcernResult.error(untrusted);
@@ -67,6 +83,10 @@ final class ExternalConcern {
         List<String> command = new ArrayList<>(commandPrefix);
         command.add(script.toString());
         command.addAll(spec.args());
+        if (call.platform() != null) {
+            command.add("--platform");
+            command.add(call.platform());
+        }
         ProcessBuilder pb = new ProcessBuilder(command).directory(workspaceRoot.toFile());
         if (baseEnv != null) {
             pb.environment().clear();
@@ -96,24 +116,36 @@ final class ExternalConcern {
             Thread.currentThread().interrupt();
             return ConcernResult.error("interrupted");
         }
-        return interpret(process.exitValue(), out.text(), err.text(), out.overflowed() || err.overflowed());
+        return interpret(process.exitValue(), out.text(), err.text(), out.overflowed() || err.overflowed(),
+                call.sessionStart());
     }
 
     static ConcernResult interpret(int exitCode, String stdout, String stderr, boolean overflowed) {
+        return interpret(exitCode, stdout, stderr, overflowed, false);
+    }
+
+    /**
+     * A concern's answer read as agent-config's dispatcher reads it: the exit code decides (a
+     * {@code decision} in stdout does not); exit 0 emits nothing; the message is stdout's JSON
+     * {@code reason} (not blank) or else stderr, then {@code additional_context} ({@code context}
+     * too on session_start) after a blank line. Stdout that is not a JSON object is never the message.
+     */
+    static ConcernResult interpret(int exitCode, String stdout, String stderr, boolean overflowed, boolean sessionStart) {
         String reason = null;
         String context = null;
         String trimmed = stdout.strip();
         if (trimmed.startsWith("{")) {
             try {
                 Map<String, Object> o = Json.parseObject(trimmed);
-                reason = o.get("reason") instanceof String s && !s.isEmpty() ? s : null;
-                Object ctx = o.get("additional_context") != null ? o.get("additional_context") : o.get("context");
-                context = ctx instanceof String s && !s.isEmpty() ? s : null;
+                reason = o.get("reason") instanceof String s && !s.isBlank() ? s : null;
+                Object ctx = o.get("additional_context");
+                if (ctx == null && sessionStart) {
+                    ctx = o.get("context");
+                }
+                context = ctx instanceof String s && !s.isBlank() ? s : null;
             } catch (JsonException e) {
-                reason = clip(trimmed);
+                // not a JSON object: never the message
             }
-        } else if (!trimmed.isEmpty()) {
-            reason = clip(trimmed);
         }
         if (reason == null && !stderr.isBlank()) {
             reason = clip(stderr.strip());
@@ -124,21 +156,23 @@ final class ExternalConcern {
         }
         switch (exitCode) {
             case 0:
-                return new ConcernResult(Decision.ALLOW, null, message);
+                return new ConcernResult(Decision.ALLOW, null, null, exitCode);
             case 1:
-                return new ConcernResult(Decision.BLOCK, message, null);
+                return new ConcernResult(Decision.BLOCK, message, null, exitCode);
             case 2:
-                return new ConcernResult(Decision.WARN, message, null);
+                return new ConcernResult(Decision.WARN, message, null, exitCode);
             default:
-                return ConcernResult.error("exit code " + exitCode + (message == null ? "" : ": " + message));
+                return new ConcernResult(Decision.ERROR, "exit code " + exitCode + (message == null ? "" : ": " + message),
+                        null, exitCode);
         }
     }
 
-    private static String join(String a, String b) {
+    /** A reason and additional context as agent-config joins them: a blank line between. */
+    static String join(String a, String b) {
         if (a == null) {
             return b;
         }
-        return b == null ? a : a + "\n" + b;
+        return b == null ? a : a + "\n\n" + b;
     }
 
     private static String clip(String s) {

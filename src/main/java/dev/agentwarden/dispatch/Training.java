@@ -52,7 +52,12 @@ public final class Training {
                         continue;
                     }
                     for (String[] e : host.training().payloads(trusted, project.toString())) {
-                        DispatchMain.run(new String[] {"dispatch", "--host", host.id(), "--native-event", e[0]},
+                        // a payload without a cwd (not JSON) would otherwise record into the directory training ran in
+                        String[] argv = e[1].startsWith("{")
+                                ? new String[] {"dispatch", "--host", host.id(), "--native-event", e[0]}
+                                : new String[] {"dispatch", "--host", host.id(), "--native-event", e[0],
+                                        "--project-dir", project.toString()};
+                        DispatchMain.run(argv,
                                 new ByteArrayInputStream(e[1].getBytes(StandardCharsets.UTF_8)), sink, sink, env,
                                 Clock.systemUTC());
                     }

@@ -32,6 +32,7 @@ import java.util.Map;
  * @param lastAssistantMessage the agent's last message on stop events, else {@code null}
  * @param stopHookActive       the host is re-running a stop after a stop hook refused it
  * @param cwd                  the host's working directory, or {@code null}
+ * @param transcriptPath       the session transcript file the host named, or {@code null}
  * @param workspaceRoot        the project root all state is resolved against
  * @param payload              the host payload as an object, for the agent-config envelope only
  * @param rawPayload           the payload bytes exactly as received
@@ -40,7 +41,7 @@ public record HookEvent(String host, EventName event, String nativeEvent, String
                         String agentId, boolean agentIdMalformed, String agentType, String parentAgentId,
                         String toolName, ToolKind toolKind, Object toolInput, String shellCommand,
                         List<String> filePaths, String prompt, String lastAssistantMessage, boolean stopHookActive,
-                        String cwd, String workspaceRoot, Map<String, Object> payload, byte[] rawPayload) {
+                        String cwd, String transcriptPath, String workspaceRoot, Map<String, Object> payload, byte[] rawPayload) {
 
     /** The normalized tool name ({@code shell}, {@code file_edit}, …), or {@code null} off tool events. */
     public String normalizedToolName() {

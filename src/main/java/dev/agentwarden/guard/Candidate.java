@@ -1,5 +1,6 @@
 package dev.agentwarden.guard;
 
+import dev.agentwarden.ledger.LedgerLine;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,9 +31,9 @@ public record Candidate(String label, long maxDepth, long maxConcurrent) {
 
     Map<String, Object> toJson() {
         Map<String, Object> o = new LinkedHashMap<>();
-        o.put("label", label);
-        o.put("max_depth", maxDepth == 0 ? null : maxDepth);
-        o.put("max_concurrent", maxConcurrent == 0 ? null : maxConcurrent);
+        o.put(LedgerLine.Key.LABEL.wire(), label);
+        o.put(LedgerLine.Key.MAX_DEPTH.wire(), maxDepth == 0 ? null : maxDepth);
+        o.put(LedgerLine.Key.MAX_CONCURRENT.wire(), maxConcurrent == 0 ? null : maxConcurrent);
         return o;
     }
 }

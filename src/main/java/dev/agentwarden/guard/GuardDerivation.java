@@ -1,9 +1,14 @@
 package dev.agentwarden.guard;
 
+import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.ledger.Distribution;
+import dev.agentwarden.ledger.LedgerLine;
+import dev.agentwarden.ledger.LedgerLine.Event;
+import dev.agentwarden.ledger.LedgerLine.Key;
 import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerProblem;
 import dev.agentwarden.ledger.LedgerReader;
+import dev.agentwarden.ledger.UtcTime;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -203,22 +208,26 @@ public final class GuardDerivation {
      * @param since only lines at or after this instant, or {@code null} for all
      */
     public static Report derive(LedgerPaths paths, Instant since) throws IOException {
+        return derive(paths, since, ReadProgress.NONE);
+    }
+
+    /** {@link #derive(LedgerPaths, Instant)}, showing {@code progress} while the ledger is read. */
+    public static Report derive(LedgerPaths paths, Instant since, ReadProgress progress) throws IOException {
         Report report = new Report(since);
-        LedgerReader.read(paths, new LedgerReader.Visitor() {
+        LedgerReader.scan(paths, progress, new LedgerReader.LineVisitor() {
             @Override
-            public void entry(LedgerReader.Entry e) {
-                String event = e.string("event");
-                if (!"spawn_guard_shadow".equals(event) && !"spawn_guard".equals(event)) {
+            public void entry(String segment, long number, LedgerLine.View e, byte[] bytes, int from, int to) {
+                if (!e.is(Event.SPAWN_GUARD_SHADOW) && !e.is(Event.SPAWN_GUARD)) {
                     return;
                 }
                 Instant ts;
                 try {
-                    ts = Instant.parse(String.valueOf(e.string("ts")));
+                    ts = UtcTime.parse(String.valueOf(e.string(Key.TS)));
                 } catch (DateTimeParseException ex) {
                     report.unreadable++;
                     return;
                 }
-                Long concurrent = e.integer("concurrent_open");
+                Long concurrent = e.integer(Key.CONCURRENT_OPEN);
                 if (since != null && ts.isBefore(since) || concurrent == null) {
                     return;
                 }
@@ -233,14 +242,14 @@ public final class GuardDerivation {
         return report;
     }
 
-    private static void add(Report report, LedgerReader.Entry e, Instant ts, long concurrent) {
+    private static void add(Report report, LedgerLine.View e, Instant ts, long concurrent) {
         report.concurrency.add(concurrent);
-        Long depth = e.integer("spawn_depth");
-        if (Boolean.TRUE.equals(e.fields().get("depth_usable_for_derivation")) && depth != null) {
+        Long depth = e.integer(Key.SPAWN_DEPTH);
+        if (e.isTrue(Key.DEPTH_USABLE_FOR_DERIVATION) && depth != null) {
             report.depth.add(depth);
         }
-        report.postures.merge(String.valueOf(e.string("posture")), 1L, Long::sum);
-        if (Boolean.TRUE.equals(e.fields().get("acted"))) {
+        report.postures.merge(String.valueOf(e.string(Key.POSTURE)), 1L, Long::sum);
+        if (e.isTrue(Key.ACTED)) {
             report.acted++;
         }
         if (report.first == null || ts.isBefore(report.first)) {
@@ -249,18 +258,22 @@ public final class GuardDerivation {
         if (report.last == null || ts.isAfter(report.last)) {
             report.last = ts;
         }
-        if (e.fields().get("candidates") instanceof List<?> list) {
-            for (Object o : list) {
-                if (o instanceof Map<?, ?> c && c.get("label") instanceof String label) {
-                    CandidateTally t = report.candidates.computeIfAbsent(label, k -> new CandidateTally());
-                    t.observations++;
-                    if (Boolean.TRUE.equals(c.get("would_deny"))) {
-                        t.wouldDeny++;
-                    }
-                    t.maxDepth = c.get("max_depth");
-                    t.maxConcurrent = c.get("max_concurrent");
-                }
+        for (LedgerLine.View c : e.objects(Key.CANDIDATES)) {
+            String label = c.string(Key.LABEL);
+            if (label == null) {
+                continue;
             }
+            CandidateTally t = report.candidates.get(label);
+            if (t == null) {
+                t = new CandidateTally();
+                report.candidates.put(label, t);
+            }
+            t.observations++;
+            if (c.isTrue(Key.WOULD_DENY)) {
+                t.wouldDeny++;
+            }
+            t.maxDepth = c.value(Key.MAX_DEPTH);
+            t.maxConcurrent = c.value(Key.MAX_CONCURRENT);
         }
     }
 }

@@ -1,12 +1,34 @@
 package dev.agentwarden.guard;
 
+import static dev.agentwarden.ledger.LedgerLine.Key.ACTED;
+import static dev.agentwarden.ledger.LedgerLine.Key.CALLER_REF;
+import static dev.agentwarden.ledger.LedgerLine.Key.CANDIDATES;
+import static dev.agentwarden.ledger.LedgerLine.Key.CONCURRENT_OPEN;
+import static dev.agentwarden.ledger.LedgerLine.Key.CONCURRENT_SCOPE;
+import static dev.agentwarden.ledger.LedgerLine.Key.DEPTH_BASIS;
+import static dev.agentwarden.ledger.LedgerLine.Key.DEPTH_ESTIMATE;
+import static dev.agentwarden.ledger.LedgerLine.Key.DEPTH_ESTIMATE_BASIS;
+import static dev.agentwarden.ledger.LedgerLine.Key.DEPTH_USABLE_FOR_DERIVATION;
+import static dev.agentwarden.ledger.LedgerLine.Key.ENFORCED;
+import static dev.agentwarden.ledger.LedgerLine.Key.INVALID_OPEN_EXCLUDED;
+import static dev.agentwarden.ledger.LedgerLine.Key.LEDGER_PRESENT;
+import static dev.agentwarden.ledger.LedgerLine.Key.ON;
+import static dev.agentwarden.ledger.LedgerLine.Key.POSTURE;
+import static dev.agentwarden.ledger.LedgerLine.Key.SESSION_ID;
+import static dev.agentwarden.ledger.LedgerLine.Key.SPAWN_DEPTH;
+import static dev.agentwarden.ledger.LedgerLine.Key.STALE_OPEN_EXCLUDED;
+import static dev.agentwarden.ledger.LedgerLine.Key.TOOL;
+import static dev.agentwarden.ledger.LedgerLine.Key.WORKSPACE_OPEN;
+import static dev.agentwarden.ledger.LedgerLine.Key.WOULD_DENY;
+
+import dev.agentwarden.ledger.LedgerLine;
+import dev.agentwarden.ledger.LedgerLine.Event;
 import dev.agentwarden.ledger.LedgerStore;
 import dev.agentwarden.ledger.OpenRecord;
 import dev.agentwarden.ledger.OpenSet;
-import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.concern.Posture;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -85,8 +107,8 @@ public final class SpawnGuard {
         for (Candidate c : settings.candidates()) {
             List<String> on = c.trippedArms(concurrent, spawnDepth);
             Map<String, Object> v = c.toJson();
-            v.put("would_deny", !on.isEmpty());
-            v.put("on", on);
+            v.put(WOULD_DENY.wire(), !on.isEmpty());
+            v.put(ON.wire(), on);
             verdicts.add(v);
             if (c.label().equals(settings.enforced().label())) {
                 enforcedArms = on;
@@ -95,33 +117,32 @@ public final class SpawnGuard {
         boolean acting = posture != Posture.SHADOW && !enforcedArms.isEmpty();
         Action action = !acting ? Action.NONE : posture == Posture.BLOCKING ? Action.DENY : Action.CONTEXT;
 
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("event", posture == Posture.SHADOW ? "spawn_guard_shadow" : "spawn_guard");
-        line.put("session_id", request.session());
-        line.put("tool", request.toolName());
-        line.put("posture", posture.wire());
-        line.put("concurrent_open", concurrent);
-        line.put("concurrent_scope", sessionScoped ? "session" : "workspace");
-        line.put("workspace_open", (long) open.count());
-        line.put("caller_ref", request.callerRef());
-        line.put("depth_basis", depthBasis);
-        line.put("spawn_depth", spawnDepth);
-        line.put("depth_estimate", open.deepest() + 1);
-        line.put("depth_estimate_basis", "deepest-open-record-plus-one");
-        line.put("depth_usable_for_derivation", spawnDepth != null);
-        line.put("ledger_present", open.ledgerPresent());
-        line.put("stale_open_excluded", (long) open.stale().size());
-        line.put("invalid_open_excluded", (long) open.invalid().size());
-        line.put("candidates", verdicts);
+        LedgerLine.Builder line = LedgerLine.of(posture == Posture.SHADOW ? Event.SPAWN_GUARD_SHADOW : Event.SPAWN_GUARD)
+                .put(SESSION_ID, request.session())
+                .put(TOOL, request.toolName())
+                .put(POSTURE, posture.wire())
+                .put(CONCURRENT_OPEN, concurrent)
+                .put(CONCURRENT_SCOPE, sessionScoped ? "session" : "workspace")
+                .put(WORKSPACE_OPEN, (long) open.count())
+                .put(CALLER_REF, request.callerRef())
+                .put(DEPTH_BASIS, depthBasis)
+                .put(SPAWN_DEPTH, spawnDepth)
+                .put(DEPTH_ESTIMATE, open.deepest() + 1)
+                .put(DEPTH_ESTIMATE_BASIS, "deepest-open-record-plus-one")
+                .put(DEPTH_USABLE_FOR_DERIVATION, spawnDepth != null)
+                .put(LEDGER_PRESENT, open.ledgerPresent())
+                .put(STALE_OPEN_EXCLUDED, (long) open.stale().size())
+                .put(INVALID_OPEN_EXCLUDED, (long) open.invalid().size())
+                .put(CANDIDATES, verdicts);
         if (posture != Posture.SHADOW) {
-            line.put("enforced", settings.enforced().label());
-            line.put("acted", acting);
+            line.put(ENFORCED, settings.enforced().label())
+                    .put(ACTED, acting);
         }
-        Map<String, Object> recorded = line;
+        Map<String, Object> recorded = line.fields();
         String problem = null;
         try {
             if (record) {
-                recorded = store.append(line);
+                recorded = store.append(line.fields());
             }
         } catch (IOException | RuntimeException e) {
             problem = e.getMessage();

@@ -14,6 +14,9 @@ public final class Hosts {
     /** Every host Warden can install for and answer, in the order commands list them. */
     public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX);
 
+    /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
+    public static final Host ASSUMED = ClaudeHosts.CLAUDE;
+
     /** The host whose recorded sessions ({@code examples/}) the demos replay. */
     public static final Host DEMO = ClaudeHosts.CLAUDE;
 

@@ -12,8 +12,14 @@ import java.util.Map;
  */
 public interface Installer {
 
-    /** One hook to install: a native event and the tool matcher ({@code "*"} for all, {@code null} for none). */
-    record Binding(String nativeEvent, String matcher) {
+    /**
+     * One hook to install: a native event, the tool matcher ({@code "*"} for all, {@code null} for
+     * none), and the resident's hook port when the event goes over HTTP, else 0 (a command hook).
+     */
+    record Binding(String nativeEvent, String matcher, int httpPort) {
+        public Binding(String nativeEvent, String matcher) {
+            this(nativeEvent, matcher, 0);
+        }
     }
 
     /** The settings file, for a project at {@code projectRoot} and the environment the host sees. */
@@ -30,6 +36,9 @@ public interface Installer {
 
     /** The native events Warden has entries for, in written order. */
     List<String> installedEvents(byte[] document);
+
+    /** What an install changed, one line per Warden entry in {@code after} (and per entry it removed). */
+    List<String> changeReport(byte[] before, byte[] after);
 
     /** Entries that run a Warden dispatch but are not exactly Warden's, which install and uninstall leave. */
     List<String> lookalikes(byte[] document);

@@ -1,9 +1,11 @@
 package dev.agentwarden.host;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.json.JsonException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -12,12 +14,12 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -35,7 +37,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>The edit runs under an exclusive lock and its result replaces the file atomically
  *       (temporary file + rename): a reader never sees half a file and two installers never lose
  *       each other's change. The lock file lives in the caller's lock directory (Warden's cache),
- *       not beside the settings, where it could be committed.</li>
+ *       not beside the settings, where it could be committed; an uninstall removes it, and removes a
+ *       settings file an install created when it leaves it empty ({@link #updateAndTidy}).</li>
  * </ul>
  */
 public final class SettingsFile {
@@ -138,32 +141,120 @@ public final class SettingsFile {
 
     /**
      * Applies {@code edit} under the lock and writes its result atomically; returns the new content.
-     * Nothing is written when the content is unchanged and the file exists.
+     * Nothing is written when the content is unchanged and the file exists. The file and
+     * directories this creates are recorded ({@link CreatedPaths}) for {@link #updateAndTidy}.
      */
     public byte[] update(Edit edit) throws SettingsException {
+        return update(edit, null);
+    }
+
+    /**
+     * As {@link #update}, for an uninstall: when the result is an object with no member and the
+     * file is one an update created, the file is removed along with the directories created for
+     * it that are empty; and the lock file is retired and removed. {@code removed} receives what
+     * was removed.
+     */
+    public byte[] updateAndTidy(Edit edit, List<Path> removed) throws SettingsException {
+        return update(edit, removed);
+    }
+
+    private byte[] update(Edit edit, List<Path> tidy) throws SettingsException {
         Path target = target();
+        List<Path> created = CreatedPaths.missing(target);
         try {
             Files.createDirectories(target.getParent());
         } catch (IOException e) {
             throw new SettingsException("settings_unwritable", "cannot create " + target.getParent() + ": " + e.getMessage());
         }
         Path lockFile = lockFile(target);
+        Path record = lockFile.resolveSibling(lockFile.getFileName().toString().replace(".lock", ".created"));
         synchronized (LOCKS_IN_THIS_JVM.computeIfAbsent(lockFile, k -> new Object())) {
-            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    LinkOption.NOFOLLOW_LINKS);
-                 FileLock lock = lockWithin(channel, lockFile)) {
+            FileChannel channel = null;
+            try {
+                channel = lock(lockFile);
                 byte[] before = read(target);
                 byte[] after = apply(edit, before, target);
                 if (!Arrays.equals(after, before) || !Files.exists(target)) {
                     checkWritable(target);
                     AtomicWrite.write(target, after, permissionsToKeep(target));
+                    if (tidy == null && !created.isEmpty()) {
+                        CreatedPaths.record(record, target, created);
+                    }
+                }
+                if (tidy != null) {
+                    if (isEmptyObject(after)) {
+                        tidy.addAll(CreatedPaths.remove(record, target));
+                    }
+                    retire(channel, lockFile);
                 }
                 return after;
             } catch (IOException e) {
                 throw new SettingsException("settings_unwritable", "cannot write " + target + ": " + e.getMessage());
+            } finally {
+                if (channel != null) {
+                    try {
+                        channel.close();
+                    } catch (IOException e) {
+                        // closing releases the lock either way
+                    }
+                }
             }
         }
-        // The lock file stays: deleting it would let a waiter and a newcomer lock different inodes.
+    }
+
+    /** Marks a lock file no longer in use (see {@link #lock}) and removes it; the caller holds its lock. */
+    private static void retire(FileChannel channel, Path lockFile) throws IOException {
+        channel.write(ByteBuffer.wrap(RETIRED), 0);
+        channel.force(false);
+        Files.deleteIfExists(lockFile);
+    }
+
+    /**
+     * Opens and locks {@code lockFile}, returning the channel that holds the lock. A lock file that
+     * an uninstall retired (it wrote {@link #RETIRED} into it before removing it) is let go and
+     * the path opened again: a waiter that got the lock of a removed file would otherwise edit
+     * beside a newcomer holding the lock of the new one.
+     */
+    private static FileChannel lock(Path lockFile) throws IOException {
+        for (int attempt = 0; attempt < MAX_LOCK_ATTEMPTS; attempt++) {
+            FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            try {
+                lockWithin(channel, lockFile);
+                if (channel.size() == 0) {
+                    return channel;
+                }
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                throw e;
+            }
+            channel.close();
+            try {
+                // a retired file still at the path (its uninstall stopped between marking and removing it) goes
+                if (Files.readAttributes(lockFile, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).size() > 0) {
+                    Files.deleteIfExists(lockFile);
+                }
+            } catch (NoSuchFileException e) {
+                // removed by its uninstall: the next open creates a fresh one
+            }
+        }
+        throw new IOException("the lock " + lockFile + " was retired " + MAX_LOCK_ATTEMPTS + " times in a row; remove it"
+                + " and try again");
+    }
+
+    /** Lock files found retired in a row before giving up. */
+    private static final int MAX_LOCK_ATTEMPTS = 100;
+
+    /** What a retired lock file holds; a lock file in use is empty. */
+    private static final byte[] RETIRED = "retired\n".getBytes(StandardCharsets.US_ASCII);
+
+    private static boolean isEmptyObject(byte[] doc) {
+        try {
+            JsonSpans.Value root = JsonSpans.parse(doc);
+            return root.kind() == JsonSpans.Kind.OBJECT && root.members().isEmpty();
+        } catch (JsonException e) {
+            return false;
+        }
     }
 
     /** How long an install or uninstall waits for another one editing the same file. */
@@ -309,13 +400,11 @@ public final class SettingsFile {
                     // no POSIX permissions here; the default applies
                 }
             }
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(target.toString().getBytes(StandardCharsets.UTF_8));
-            return lockDir.resolve("settings-" + HexFormat.of().formatHex(digest, 0, 16) + ".lock");
+            String digest = Sha256.hex(target.toString().getBytes(StandardCharsets.UTF_8));
+            return lockDir.resolve("settings-" + digest.substring(0, 32) + ".lock");
         } catch (IOException e) {
             throw new SettingsException("settings_unwritable", "cannot create the lock directory " + lockDir + ": " + e.getMessage()
                     + " (set WARDEN_CACHE_DIR to a directory you can write). Nothing was written.");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }
     }
 

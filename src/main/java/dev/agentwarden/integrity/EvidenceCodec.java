@@ -8,7 +8,7 @@ import dev.agentwarden.integrity.IntegrityEvent.PromptAttachStatus;
 import dev.agentwarden.integrity.IntegrityEvent.ReleaseVerdict;
 import dev.agentwarden.integrity.IntegrityEvent.SelectedAgentId;
 import dev.agentwarden.integrity.IntegrityEvent.TransportVerdict;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;

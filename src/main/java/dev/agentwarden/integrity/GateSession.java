@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,10 +105,10 @@ public final class GateSession {
      * Records an attach result the caller classified itself, e.g. a clip the gate prevented from
      * being emitted ({@code emitted=false}).
      */
-    void attachAs(AttachStatus status, byte[] artifact, String channel, boolean emitted, String reason) {
+    public void attachAs(AttachStatus status, byte[] artifact, String channel, boolean emitted, String reason) {
         open();
         boolean none = status == AttachStatus.NOT_ATTACHED;
-        record(new IntegrityEvent.PromptAttachStatus(status, none ? null : Digests.sha256(artifact),
+        record(new IntegrityEvent.PromptAttachStatus(status, none ? null : Sha256.hex(artifact),
                 none ? 0 : artifact.length, none ? null : profile.check(artifact), channel, emitted, reason));
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.release.ReleaseKey;
 import java.util.List;
 import java.util.Map;
 

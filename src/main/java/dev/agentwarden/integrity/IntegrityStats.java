@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.release.ReleaseLookup;
 import java.util.EnumMap;
 import java.util.Map;
 

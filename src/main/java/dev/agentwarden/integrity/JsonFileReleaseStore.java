@@ -3,8 +3,12 @@ package dev.agentwarden.integrity;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.release.Normalizations;
+import dev.agentwarden.release.ReleaseEntry;
+import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.release.ReleaseLookup;
+import dev.agentwarden.release.ReleaseStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -73,7 +77,7 @@ public final class JsonFileReleaseStore implements ReleaseStore {
         }
         Map<String, String> ref = new LinkedHashMap<>();
         ref.put("path", file.toAbsolutePath().normalize().toString());
-        ref.put("sha256", Digests.sha256(bytes));
+        ref.put("sha256", Sha256.hex(bytes));
         return new JsonFileReleaseStore(parse(file.toString(), bytes), ref);
     }
 
@@ -120,8 +124,8 @@ public final class JsonFileReleaseStore implements ReleaseStore {
 
     /** The registration of an artifact's bytes under a key, optionally with a normalized SHA. */
     public static Registration register(String agentId, ReleaseKey key, byte[] released, String normalization) {
-        String normalized = normalization == null ? null : Digests.sha256(Normalizations.apply(normalization, released));
-        return new Registration(key, new ReleaseEntry(agentId, Digests.sha256(released), released.length, normalized,
+        String normalized = normalization == null ? null : Sha256.hex(Normalizations.apply(normalization, released));
+        return new Registration(key, new ReleaseEntry(agentId, Sha256.hex(released), released.length, normalized,
                 normalization));
     }
 
@@ -201,7 +205,7 @@ public final class JsonFileReleaseStore implements ReleaseStore {
     static JsonFileReleaseStore fromBytes(String name, byte[] bytes) {
         Map<String, String> ref = new LinkedHashMap<>();
         ref.put("path", name);
-        ref.put("sha256", Digests.sha256(bytes));
+        ref.put("sha256", Sha256.hex(bytes));
         return new JsonFileReleaseStore(parse(name, bytes), ref);
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.release.ReleaseStore;
 import java.util.Map;
 
 /**

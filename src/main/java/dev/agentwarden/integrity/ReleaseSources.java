@@ -1,6 +1,8 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.release.ReleaseFloor;
+import dev.agentwarden.release.ReleaseLookup;
 import dev.agentwarden.release.SignedReleaseStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -97,7 +99,7 @@ public final class ReleaseSources {
     private static String sha256OrNull(Path file) {
         try (InputStream in = Files.newInputStream(file)) {
             byte[] bytes = in.readNBytes(JsonFileReleaseStore.MAX_BYTES + 1);
-            return bytes.length > JsonFileReleaseStore.MAX_BYTES ? null : Digests.sha256(bytes);
+            return bytes.length > JsonFileReleaseStore.MAX_BYTES ? null : Sha256.hex(bytes);
         } catch (IOException e) {
             return null;
         }

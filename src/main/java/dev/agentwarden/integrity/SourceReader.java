@@ -1,6 +1,8 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.integrity.IntegrityEvent.PayloadReadStatus;
+import dev.agentwarden.release.Normalizations;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -177,8 +179,8 @@ public final class SourceReader {
                 reason = "source_changed_during_read: " + describeChange(before, after, sizeAtOpen, sizeAtEnd, total, overLimit);
             }
         }
-        String sha = total > 0 ? Digests.sha256(bytes) : null;
-        Map<String, String> normalized = status == ReadStatus.LOADED ? Digests.normalized(bytes) : Map.of();
+        String sha = total > 0 ? Sha256.hex(bytes) : null;
+        Map<String, String> normalized = status == ReadStatus.LOADED ? Normalizations.digests(bytes) : Map.of();
         PayloadReadStatus event = new PayloadReadStatus(status, sha, normalized, total, sizeAtOpen, eof, stable,
                 total > 0 ? profile.check(bytes) : null, stampedVersion(bytes), realPath, reason);
         return new SourceRead(bytes, event);

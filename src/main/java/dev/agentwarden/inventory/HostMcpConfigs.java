@@ -52,6 +52,49 @@ public final class HostMcpConfigs {
         return c;
     }
 
+    /** The files {@link #read} looks at for {@code host} ({@code null}: all), present or not. */
+    public static List<Path> files(Path project, Path home, Map<String, String> env, String host) {
+        List<Path> out = new ArrayList<>();
+        for (String h : HOSTS) {
+            if (host != null && !host.equals(h)) {
+                continue;
+            }
+            switch (h) {
+                case "claude" -> {
+                    out.add(project.resolve(".mcp.json"));
+                    out.add(home.resolve(".claude.json"));
+                }
+                case "codex" -> {
+                    out.add(project.resolve(".codex").resolve("config.toml"));
+                    out.add(codexHome(home, env).resolve("config.toml"));
+                }
+                case "gemini" -> {
+                    out.add(project.resolve(".gemini").resolve("settings.json"));
+                    out.add(home.resolve(".gemini").resolve("settings.json"));
+                }
+                case "copilot" -> {
+                    out.add(copilotHome(home, env).resolve("mcp-config.json"));
+                    out.add(project.resolve(".vscode").resolve("mcp.json"));
+                }
+                default -> {
+                    out.add(project.resolve(".cursor").resolve("mcp.json"));
+                    out.add(home.resolve(".cursor").resolve("mcp.json"));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Path codexHome(Path home, Map<String, String> env) {
+        String codexHome = env.get("CODEX_HOME");
+        return codexHome == null ? home.resolve(".codex") : Path.of(codexHome);
+    }
+
+    private static Path copilotHome(Path home, Map<String, String> env) {
+        String copilotHome = env.get("COPILOT_HOME");
+        return copilotHome == null ? home.resolve(".copilot") : Path.of(copilotHome);
+    }
+
     public List<McpServerConfig> servers() {
         return servers;
     }
@@ -69,17 +112,14 @@ public final class HostMcpConfigs {
             }
             case "codex" -> {
                 tomlServers(host, project.resolve(".codex").resolve("config.toml"), true);
-                String codexHome = env.get("CODEX_HOME");
-                tomlServers(host, (codexHome == null ? home.resolve(".codex") : Path.of(codexHome)).resolve("config.toml"), false);
+                tomlServers(host, codexHome(home, env).resolve("config.toml"), false);
             }
             case "gemini" -> {
                 jsonServers(host, project.resolve(".gemini").resolve("settings.json"), true, "mcpServers", null);
                 jsonServers(host, home.resolve(".gemini").resolve("settings.json"), false, "mcpServers", null);
             }
             case "copilot" -> {
-                String copilotHome = env.get("COPILOT_HOME");
-                jsonServers(host, (copilotHome == null ? home.resolve(".copilot") : Path.of(copilotHome))
-                        .resolve("mcp-config.json"), false, "mcpServers", null);
+                jsonServers(host, copilotHome(home, env).resolve("mcp-config.json"), false, "mcpServers", null);
                 jsonServers(host, project.resolve(".vscode").resolve("mcp.json"), true, "servers", null);
             }
             case "cursor" -> {

@@ -45,24 +45,43 @@ public final class McpSnapshotter {
     }
 
     public ServerSnapshot snapshot(McpServerConfig server, ClientProfile profile, boolean allowProject) {
+        return take(server, profile, allowProject, false).snapshot();
+    }
+
+    /**
+     * A snapshot, and when it is {@link ServerStatus#OK} over stdio, the still-open channel (its
+     * caller closes it): a resident keeps it to hear later {@code notifications/tools/list_changed}.
+     *
+     * @param channel {@code null} unless kept open
+     */
+    record Taken(ServerSnapshot snapshot, McpChannel channel) {
+    }
+
+    Taken take(McpServerConfig server, ClientProfile profile, boolean allowProject, boolean keepOpen) {
         long started = System.nanoTime();
         Session session = new Session(server, profile);
         if (server.projectScoped() && server.transport().equals(McpServerConfig.STDIO) && !allowProject) {
-            return session.failed(new McpFailure(ServerStatus.SKIPPED_UNTRUSTED, "declared by project file "
-                    + server.source() + "; starting it runs repository code (pass --allow-project-servers)"), started);
+            return new Taken(session.failed(new McpFailure(ServerStatus.SKIPPED_UNTRUSTED, "declared by project file "
+                    + server.source() + "; starting it runs repository code (pass --allow-project-servers)"), started), null);
         }
         McpChannel channel = null;
         try {
             channel = open(server);
             session.run(channel);
-            return session.result(started);
+            ServerSnapshot ok = session.result(started);
+            if (keepOpen && channel instanceof StdioChannel) {
+                McpChannel kept = channel;
+                channel = null;
+                return new Taken(ok, kept);
+            }
+            return new Taken(ok, null);
         } catch (McpFailure f) {
-            return session.failed(f, started);
+            return new Taken(session.failed(f, started), null);
         } catch (IOException e) {
-            return session.failed(new McpFailure(ServerStatus.START_FAILED, "cannot reach the server: " + e), started);
+            return new Taken(session.failed(new McpFailure(ServerStatus.START_FAILED, "cannot reach the server: " + e), started), null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return session.failed(new McpFailure(ServerStatus.TIMEOUT, "interrupted"), started);
+            return new Taken(session.failed(new McpFailure(ServerStatus.TIMEOUT, "interrupted"), started), null);
         } finally {
             if (channel != null) {
                 channel.close();
@@ -96,6 +115,30 @@ public final class McpSnapshotter {
         } catch (IllegalArgumentException e) {
             return "(unparseable URL)";
         }
+    }
+
+    /** Answers a request the server sent: roots (none), ping; anything else is method-not-found. Notifications need no answer. */
+    static void answerRequest(McpChannel channel, Map<String, Object> m) throws IOException {
+        Object method = m.get("method");
+        if (!m.containsKey("id") || m.get("id") == null) {
+            return;
+        }
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("jsonrpc", "2.0");
+        reply.put("id", m.get("id"));
+        if ("roots/list".equals(method)) {
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("roots", new ArrayList<>());
+            reply.put("result", result);
+        } else if ("ping".equals(method)) {
+            reply.put("result", new LinkedHashMap<>());
+        } else {
+            Map<String, Object> error = new LinkedHashMap<>();
+            error.put("code", -32601L);
+            error.put("message", "the inventory client does not serve " + method);
+            reply.put("error", error);
+        }
+        channel.send(reply);
     }
 
     /** One conversation with one server. */
@@ -256,25 +299,7 @@ public final class McpSnapshotter {
                 dirty = true;
                 return;
             }
-            if (!m.containsKey("id") || m.get("id") == null) {
-                return;
-            }
-            Map<String, Object> reply = new LinkedHashMap<>();
-            reply.put("jsonrpc", "2.0");
-            reply.put("id", m.get("id"));
-            if ("roots/list".equals(method)) {
-                Map<String, Object> result = new LinkedHashMap<>();
-                result.put("roots", new ArrayList<>());
-                reply.put("result", result);
-            } else if ("ping".equals(method)) {
-                reply.put("result", new LinkedHashMap<>());
-            } else {
-                Map<String, Object> error = new LinkedHashMap<>();
-                error.put("code", -32601L);
-                error.put("message", "the inventory client does not serve " + method);
-                reply.put("error", error);
-            }
-            channel.send(reply);
+            answerRequest(channel, m);
         }
 
         private Map<String, Object> copyInfo(Map<?, ?> si) {

@@ -11,7 +11,7 @@ import java.util.Map;
  * those and one-line inline tables, and {@code #} comments. Anything else in a line that matters is
  * skipped; a malformed header fails the file.
  */
-final class MiniToml {
+public final class MiniToml {
     private final String s;
     private int i;
 
@@ -19,7 +19,7 @@ final class MiniToml {
         this.s = s;
     }
 
-    static Map<String, Object> parse(String text) {
+    public static Map<String, Object> parse(String text) {
         Map<String, Object> root = new LinkedHashMap<>();
         Map<String, Object> table = root;
         int lineNo = 0;

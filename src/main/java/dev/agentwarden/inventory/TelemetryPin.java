@@ -1,6 +1,7 @@
 package dev.agentwarden.inventory;
 
 import dev.agentwarden.canonical.Jcs;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ public record TelemetryPin(String artifact, String artifactSha256, String client
         if (Files.size(artifact) > MAX_ARTIFACT_BYTES) {
             throw new IOException(artifact + " is larger than " + MAX_ARTIFACT_BYTES + " bytes");
         }
-        return new TelemetryPin(artifact.toString(), Jcs.sha256Hex(Files.readAllBytes(artifact)), client, clientVersion,
+        return new TelemetryPin(artifact.toString(), Sha256.hex(Files.readAllBytes(artifact)), client, clientVersion,
                 model, tokenizer, condition, pinnedAt);
     }
 

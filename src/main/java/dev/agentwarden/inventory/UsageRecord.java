@@ -8,8 +8,9 @@ import java.util.Map;
  * @param turn     0 for the first user prompt of the session
  * @param client   {@code claude-code}, {@code codex}; {@code null} when the record does not say
  * @param usage    the raw usage object (cache fields included), unmodified
- * @param duplicateOf the line whose usage this repeats (Claude writes one line per content block), or 0
+ * @param duplicateOf {@code file:line} of the record whose usage this repeats (Claude writes one line per
+ *                    content block, and a continued session's transcript may copy earlier lines), or {@code null}
  */
 public record UsageRecord(String source, long line, String sessionId, long turn, String client, String clientVersion,
-                          String model, Map<String, Object> usage, long duplicateOf) {
+                          String model, Map<String, Object> usage, String duplicateOf) {
 }

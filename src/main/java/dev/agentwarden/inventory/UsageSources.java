@@ -16,20 +16,34 @@ import java.util.Map;
  * Usage records from where hosts write them:
  * <ul>
  * <li>Claude Code transcripts ({@code transcript_path} in hook payloads): JSONL; a {@code user} line
- *     whose content is the prompt (not a tool result, not meta, not a sidechain) starts a turn;
- *     each {@code assistant} line carries {@code message.model}, {@code message.usage} and the
- *     client {@code version}; lines of one message id repeat the same usage;
+ *     whose content is the prompt (not a tool result, not meta, not a sidechain) starts a turn of its
+ *     {@code sessionId}; each {@code assistant} line carries {@code message.model},
+ *     {@code message.usage} and the client {@code version}; lines of one message id repeat the same
+ *     usage;
  * <li>Codex {@code exec --json} streams: {@code turn.started} starts a turn, {@code turn.completed}
- *     carries {@code usage}; the stream names neither model nor client version.
+ *     carries {@code usage}; the stream names neither model nor client version;
+ * <li>Copilot CLI session state ({@code ~/.copilot/session-state/<id>/events.jsonl}, the
+ *     {@code transcriptPath} of its hook payloads): envelopes {@code {id, timestamp, parentId, type,
+ *     data}}; {@code session.start} names {@code data.sessionId} and {@code data.copilotVersion},
+ *     {@code user.message} starts a turn, and each {@code assistant.usage} carries {@code data.model},
+ *     {@code inputTokens}, {@code outputTokens}, {@code cacheReadTokens}, {@code cacheWriteTokens}
+ *     and its {@code apiCallId} (the repeat key). This reader follows the session-event schema
+ *     Copilot's SDKs publish; no captured session state of a real run with usage was available.
  * </ul>
- * Lines that are not JSON objects are returned as problems, never dropped silently.
+ * Turns are counted per session within a file. A usage id seen before, in any file read by this
+ * reader, marks the record a duplicate. Lines that are not JSON objects are returned as problems,
+ * never dropped silently.
  */
 public final class UsageSources {
     /** Longest line read. */
     static final int MAX_LINE_CHARS = 16 * 1024 * 1024;
+    public static final String CLAUDE = "claude-code";
+    public static final String CODEX = "codex";
+    public static final String COPILOT = "copilot-cli";
 
     private final List<UsageRecord> records = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
+    private final Map<String, String> firstSeen = new HashMap<>();
 
     public List<UsageRecord> records() {
         return records;
@@ -39,12 +53,18 @@ public final class UsageSources {
         return problems;
     }
 
+    /** Reads one file; one that is not a regular file (a FIFO, a directory) is a problem, not read. */
     @SuppressWarnings("unchecked")
     public void read(Path file) throws IOException {
-        long turn = -1;
+        if (!Files.isRegularFile(file)) {
+            problems.add(file + ": not a regular file; not read");
+            return;
+        }
         long lineNo = 0;
-        Map<String, Long> messageLines = new HashMap<>();
+        Map<String, Long> turns = new HashMap<>();
         String codexThread = null;
+        String copilotSession = null;
+        String copilotVersion = null;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
             while ((line = in.readLine()) != null) {
@@ -64,25 +84,44 @@ public final class UsageSources {
                     continue;
                 }
                 Object type = m.get("type");
+                Map<String, Object> data = m.get("data") instanceof Map<?, ?> d ? (Map<String, Object>) d : null;
                 if ("user".equals(type) && isPrompt(m)) {
-                    turn++;
+                    turns.merge(String.valueOf(m.get("sessionId")), 1L, Long::sum);
                 } else if ("assistant".equals(type) && m.get("message") instanceof Map<?, ?> message
                         && message.get("usage") instanceof Map<?, ?> usage) {
-                    String id = message.get("id") instanceof String s ? s : null;
-                    Long first = id == null ? null : messageLines.putIfAbsent(id, lineNo);
-                    records.add(new UsageRecord(file.toString(), lineNo, str(m.get("sessionId")), Math.max(turn, 0),
-                            "claude-code", str(m.get("version")), str(message.get("model")),
-                            (Map<String, Object>) usage, first == null ? 0 : first));
+                    String session = str(m.get("sessionId"));
+                    add(file, lineNo, session, turn(turns, String.valueOf(session)), CLAUDE, str(m.get("version")),
+                            str(message.get("model")), (Map<String, Object>) usage, str(message.get("id")));
                 } else if ("thread.started".equals(type)) {
                     codexThread = str(m.get("thread_id"));
                 } else if ("turn.started".equals(type)) {
-                    turn++;
+                    turns.merge("codex", 1L, Long::sum);
                 } else if ("turn.completed".equals(type) && m.get("usage") instanceof Map<?, ?> usage) {
-                    records.add(new UsageRecord(file.toString(), lineNo, codexThread, Math.max(turn, 0), "codex", null, null,
-                            (Map<String, Object>) usage, 0));
+                    add(file, lineNo, codexThread, turn(turns, "codex"), CODEX, null, null, (Map<String, Object>) usage, null);
+                } else if ("session.start".equals(type) && data != null) {
+                    copilotSession = str(data.get("sessionId"));
+                    copilotVersion = str(data.get("copilotVersion"));
+                } else if ("user.message".equals(type) && data != null) {
+                    turns.merge("copilot", 1L, Long::sum);
+                } else if ("assistant.usage".equals(type) && data != null) {
+                    String callId = str(data.get("apiCallId"));
+                    add(file, lineNo, copilotSession, turn(turns, "copilot"), COPILOT, copilotVersion, str(data.get("model")),
+                            data, callId == null ? str(data.get("providerCallId")) : callId);
                 }
             }
         }
+    }
+
+    private void add(Path file, long lineNo, String session, long turn, String client, String clientVersion, String model,
+                     Map<String, Object> usage, String usageId) {
+        String at = file + ":" + lineNo;
+        String first = usageId == null ? null : firstSeen.putIfAbsent(client + "\n" + usageId, at);
+        records.add(new UsageRecord(file.toString(), lineNo, session, turn, client, clientVersion, model, usage, first));
+    }
+
+    /** The 0-based index of the session's current turn (0 before any prompt line). */
+    private static long turn(Map<String, Long> turns, String session) {
+        return Math.max(turns.getOrDefault(session, 0L) - 1, 0);
     }
 
     /** A user line that is a prompt: string content, or blocks none of which is a tool result. */

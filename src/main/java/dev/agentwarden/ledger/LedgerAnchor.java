@@ -4,7 +4,7 @@ import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.io.UserState;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;

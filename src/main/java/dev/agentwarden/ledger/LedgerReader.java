@@ -1,12 +1,20 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.io.UnsafeFileException;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
  * Reads the ledger's segments in chain order. Lines that are not JSON objects (a write torn by a
  * crash) are skipped and reported as {@code ledger_torn_line}; a reader never fails on them.
+ *
+ * <p>{@link #scan} streams: each line is read in place as a {@link LedgerLine.View}, nothing is
+ * kept. {@link #read} hands out each line parsed into a map, for small ledgers and tests.
  */
 public final class LedgerReader {
 
@@ -48,7 +56,47 @@ public final class LedgerReader {
         }
     }
 
+    /** Receives lines read in place, and problems, in file order. */
+    public interface LineVisitor {
+        /**
+         * One chain line; {@code line} and the bytes {@code bytes[from, to)} are valid only during the call.
+         *
+         * @param number 1-based physical line number in {@code segment}
+         */
+        void entry(String segment, long number, LedgerLine.View line, byte[] bytes, int from, int to) throws IOException;
+
+        /** A skipped line. */
+        default void problem(LedgerProblem problem) {
+        }
+
+        /** Every physical line, torn ones included, before {@link #entry} or {@link #problem}. */
+        default void physicalLine(String segment, long number, byte[] bytes, int from, int to) {
+        }
+    }
+
     private LedgerReader() {
+    }
+
+    /** {@link #scan} with each chain line parsed into an {@link Entry}. */
+    public static void read(LedgerPaths paths, Visitor visitor) throws IOException {
+        scan(paths, ReadProgress.NONE, new LineVisitor() {
+            @Override
+            public void entry(String segment, long number, LedgerLine.View line, byte[] bytes, int from, int to)
+                    throws IOException {
+                byte[] copy = Arrays.copyOfRange(bytes, from, to);
+                visitor.entry(new Entry(segment, number, LedgerLine.parse(copy), copy));
+            }
+
+            @Override
+            public void problem(LedgerProblem problem) {
+                visitor.problem(problem);
+            }
+
+            @Override
+            public void physicalLine(String segment, long number, byte[] bytes, int from, int to) {
+                visitor.physicalLine(segment, number, Arrays.copyOfRange(bytes, from, to));
+            }
+        });
     }
 
     /**
@@ -56,34 +104,50 @@ public final class LedgerReader {
      * a regular file (a link, a FIFO, a device) or is over {@link LineScanner#MAX_FILE_BYTES} is not
      * opened; it is reported as the error {@code ledger_segment_unreadable} and the rest are read.
      */
-    public static void read(LedgerPaths paths, Visitor visitor) throws IOException {
-        for (String month : paths.segments()) {
-            LineScanner opened;
-            try {
-                opened = new LineScanner(paths.segment(month), LedgerLine.MAX_LINE_BYTES);
-            } catch (UnsafeFileException | LedgerException e) {
-                visitor.problem(LedgerProblem.error("ledger_segment_unreadable", month + ".jsonl", e.getMessage()));
-                continue;
+    public static void scan(LedgerPaths paths, ReadProgress progress, LineVisitor visitor) throws IOException {
+        java.util.List<String> months = paths.segments();
+        for (String month : months) {
+            Path file = paths.segment(month);
+            if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                progress.expect(Files.size(file));
             }
-            try (LineScanner scanner = opened) {
-                for (LineScanner.Line l = scanner.next(); l != null; l = scanner.next()) {
-                    String where = month + ".jsonl:" + l.number();
-                    visitor.physicalLine(month, l.number(), l.bytes());
-                    if (l.overlong()) {
-                        visitor.problem(LedgerProblem.warning("ledger_line_too_long", where,
-                                "line longer than " + LedgerLine.MAX_LINE_BYTES + " bytes; skipped"));
-                        continue;
+        }
+        LedgerLine.View view = new LedgerLine.View();
+        try {
+            for (String month : months) {
+                LineScanner opened;
+                try {
+                    opened = new LineScanner(paths.segment(month), LedgerLine.MAX_LINE_BYTES, LineScanner.MAX_FILE_BYTES,
+                            progress);
+                } catch (UnsafeFileException | LedgerException e) {
+                    visitor.problem(LedgerProblem.error("ledger_segment_unreadable", month + ".jsonl", e.getMessage()));
+                    continue;
+                }
+                try (LineScanner scanner = opened) {
+                    while (scanner.advance()) {
+                        byte[] buf = scanner.buffer();
+                        int from = scanner.lineStart();
+                        int to = scanner.lineEnd();
+                        int number = scanner.number();
+                        visitor.physicalLine(month, number, buf, from, to);
+                        if (scanner.overlong()) {
+                            visitor.problem(LedgerProblem.warning("ledger_line_too_long", month + ".jsonl:" + number,
+                                    "line longer than " + LedgerLine.MAX_LINE_BYTES + " bytes; skipped"));
+                            continue;
+                        }
+                        if (to == from || buf[from] != '{' || !view.read(buf, from, to)) {
+                            visitor.problem(LedgerProblem.warning("ledger_torn_line", month + ".jsonl:" + number,
+                                    scanner.terminated()
+                                            ? "line is not a JSON object (a write cut short by a crash, or an edit); skipped"
+                                            : "unterminated final line (a write cut short by a crash); skipped"));
+                            continue;
+                        }
+                        visitor.entry(month, number, view, buf, from, to);
                     }
-                    Map<String, Object> fields = LedgerLine.parse(l.bytes());
-                    if (fields == null) {
-                        visitor.problem(LedgerProblem.warning("ledger_torn_line", where, l.terminated()
-                                ? "line is not a JSON object (a write cut short by a crash, or an edit); skipped"
-                                : "unterminated final line (a write cut short by a crash); skipped"));
-                        continue;
-                    }
-                    visitor.entry(new Entry(month, l.number(), fields, l.bytes()));
                 }
             }
+        } finally {
+            progress.finish();
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.io.ReadProgress;
+import dev.agentwarden.ledger.LedgerLine.Event;
+import dev.agentwarden.ledger.LedgerLine.Key;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -227,15 +230,22 @@ public final class LedgerStats {
 
     /** Reads the whole ledger and the open set now. */
     public static Report compute(LedgerPaths paths, LedgerSettings settings, Clock clock) throws IOException {
+        return compute(paths, settings, clock, ReadProgress.NONE);
+    }
+
+    /** {@link #compute(LedgerPaths, LedgerSettings, Clock)}, showing {@code progress} while the ledger is read. */
+    public static Report compute(LedgerPaths paths, LedgerSettings settings, Clock clock, ReadProgress progress)
+            throws IOException {
         Report report = new Report(paths, settings);
-        LedgerReader.read(paths, new LedgerReader.Visitor() {
+        Tally[] pair = new Tally[2];
+        LedgerReader.scan(paths, progress, new LedgerReader.LineVisitor() {
             @Override
-            public void entry(LedgerReader.Entry e) {
+            public void entry(String segment, long number, LedgerLine.View e, byte[] bytes, int from, int to) {
                 report.chainLines++;
-                if ("ledger_gap".equals(e.string("event"))) {
+                if (e.is(Event.LEDGER_GAP)) {
                     report.gaps++;
                 }
-                add(report, settings, e);
+                add(report, settings, e, pair);
             }
 
             @Override
@@ -248,73 +258,72 @@ public final class LedgerStats {
         return report;
     }
 
-    private static void add(Report report, LedgerSettings settings, LedgerReader.Entry e) {
-        String event = e.string("event");
-        if (event == null || !event.startsWith("subagent_")) {
+    private static void add(Report report, LedgerSettings settings, LedgerLine.View e, Tally[] pair) {
+        if (!e.isSubagentEvent()) {
             return;
         }
-        String type = e.string("agent_type");
+        String type = e.string(Key.AGENT_TYPE);
         String key = type == null ? NO_TYPE : type;
-        Tally t = report.byType.computeIfAbsent(key, k -> new Tally());
-        for (Tally x : List.of(t, report.all)) {
-            String session = e.string("session_id");
+        Tally t = report.byType.get(key);
+        if (t == null) {
+            t = new Tally();
+            report.byType.put(key, t);
+        }
+        pair[0] = t;
+        pair[1] = report.all;
+        String session = e.string(Key.SESSION_ID);
+        boolean unidentified = e.isTrue(Key.UNIDENTIFIED);
+        boolean stop = e.is(Event.SUBAGENT_STOP);
+        for (Tally x : pair) {
             if (session != null) {
                 x.sessions.add(session);
             }
-            if (Boolean.TRUE.equals(e.fields().get("unidentified"))) {
+            if (unidentified) {
                 x.unidentified++;
                 continue;
             }
-            switch (event) {
-                case "subagent_start":
-                    x.starts++;
-                    break;
-                case "subagent_reaped":
-                    x.reaped++;
-                    break;
-                case "subagent_stop":
-                    addStop(x, e);
-                    break;
-                default:
-                    break;
+            if (e.is(Event.SUBAGENT_START)) {
+                x.starts++;
+            } else if (e.is(Event.SUBAGENT_REAPED)) {
+                x.reaped++;
+            } else if (stop) {
+                addStop(x, e);
             }
         }
-        Long duration = e.integer("duration_ms");
-        if ("subagent_stop".equals(event) && duration != null) {
+        Long duration = stop ? e.integer(Key.DURATION_MS) : null;
+        if (duration != null) {
             Long budget = settings.budgetFor(type);
             if (budget == null) {
                 report.unbudgeted.add(key);
             } else if (duration > budget * BUDGET_FACTOR) {
                 report.overBudgetCount++;
                 if (report.overBudget.size() < MAX_LISTED) {
-                    report.overBudget.add(new OverBudget(e.string("ts"), e.string("ref"), e.string("session_id"), type,
-                            duration, budget));
+                    report.overBudget.add(new OverBudget(e.string(Key.TS), e.string(Key.REF), session, type, duration,
+                            budget));
                 }
             }
         }
     }
 
-    private static void addStop(Tally x, LedgerReader.Entry e) {
+    private static void addStop(Tally x, LedgerLine.View e) {
         x.stops++;
-        if (Boolean.FALSE.equals(e.fields().get("start_seen"))) {
+        if (e.isFalse(Key.START_SEEN)) {
             x.orphanStops++;
         }
-        String verdict = e.string("envelope_parse");
+        String verdict = e.string(Key.ENVELOPE_PARSE);
         if (verdict != null) {
             x.envelope.merge(verdict, 1L, Long::sum);
             if (verdict.equals(ReturnEnvelope.Verdict.OK.wire())) {
                 x.envelopeOk++;
             }
         }
-        Long duration = e.integer("duration_ms");
+        Long duration = e.integer(Key.DURATION_MS);
         if (duration != null) {
             x.durations.add(duration);
         }
-        if (e.fields().get("stop_loss_arms_exceeded") instanceof List<?> arms) {
-            for (Object a : arms) {
-                if (a instanceof String label) {
-                    x.arms.merge(label, 1L, Long::sum);
-                }
+        if (e.has(Key.STOP_LOSS_ARMS_EXCEEDED)) {
+            for (String label : e.strings(Key.STOP_LOSS_ARMS_EXCEEDED)) {
+                x.arms.merge(label, 1L, Long::sum);
             }
         }
     }

@@ -329,13 +329,12 @@ public final class LedgerStore {
         /** Records in the chain that the ledger no longer holds what its head says it held. */
         private void appendGap(Tail found, ChainHead head, String detail) throws IOException {
             tail = found;
-            Map<String, Object> gap = new LinkedHashMap<>();
-            gap.put("event", "ledger_gap");
-            gap.put("expected_segment", head == null ? null : head.segment());
-            gap.put("expected_lines", head == null ? null : head.lines());
-            gap.put("expected_hash", head == null ? null : head.hash());
-            gap.put("detail", detail);
-            append(gap);
+            append(LedgerLine.of(LedgerLine.Event.LEDGER_GAP)
+                    .put(LedgerLine.Key.EXPECTED_SEGMENT, head == null ? null : head.segment())
+                    .put(LedgerLine.Key.EXPECTED_LINES, head == null ? null : head.lines())
+                    .put(LedgerLine.Key.EXPECTED_HASH, head == null ? null : head.hash())
+                    .put(LedgerLine.Key.DETAIL, detail)
+                    .fields());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.io.UnsafeFileException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -70,11 +71,15 @@ public final class LedgerVerifier {
         return verify(paths, null);
     }
 
+    public static Report verify(LedgerPaths paths, LedgerAnchor anchor) throws IOException {
+        return verify(paths, anchor, ReadProgress.NONE);
+    }
+
     /**
      * Verifies the chain and, when {@code anchor} is not {@code null}, that it still holds the
      * anchored line.
      */
-    public static Report verify(LedgerPaths paths, LedgerAnchor anchor) throws IOException {
+    public static Report verify(LedgerPaths paths, LedgerAnchor anchor, ReadProgress progress) throws IOException {
         List<LedgerProblem> problems = new ArrayList<>();
         List<String> segments;
         try {
@@ -98,7 +103,7 @@ public final class LedgerVerifier {
         }
         ChainHead head = loaded.head();
         Walk walk = new Walk(head, anchor);
-        LedgerReader.read(paths, walk);
+        LedgerReader.scan(paths, progress, walk);
         problems.addAll(walk.problems);
         if (loaded.problem() != null) {
             problems.add(LedgerProblem.error("ledger_head_invalid", "head.json", loaded.problem()
@@ -128,16 +133,21 @@ public final class LedgerVerifier {
      * trusted or read is itself an error ({@code ledger_anchor_unusable}).
      */
     public static Report verifyAnchored(LedgerPaths paths, Path anchorFile) throws IOException {
+        return verifyAnchored(paths, anchorFile, ReadProgress.NONE);
+    }
+
+    /** {@link #verifyAnchored(LedgerPaths, Path)}, showing {@code progress}. */
+    public static Report verifyAnchored(LedgerPaths paths, Path anchorFile, ReadProgress progress) throws IOException {
         LedgerAnchor anchor;
         try {
             anchor = LedgerAnchor.read(anchorFile);
         } catch (IOException e) {
-            Report r = verify(paths, null);
+            Report r = verify(paths, null, progress);
             List<LedgerProblem> problems = new ArrayList<>(r.problems());
             problems.add(LedgerProblem.error("ledger_anchor_unusable", anchorFile.toString(), e.getMessage()));
             return new Report(r.present(), r.segments(), r.chainLines(), problems);
         }
-        return verify(paths, anchor);
+        return verify(paths, anchor, progress);
     }
 
     /**
@@ -155,11 +165,11 @@ public final class LedgerVerifier {
         }
         ChainHead head = LedgerStore.readHead(paths).head();
         Walk walk = new Walk(head, null);
-        LedgerReader.read(paths, walk);
-        if (walk.lastHash == null) {
+        LedgerReader.scan(paths, ReadProgress.NONE, walk);
+        if (walk.lastHash() == null) {
             throw new LedgerException("ledger_empty", "the ledger holds no chain line to anchor");
         }
-        return new LedgerAnchor(project, walk.lastSegment, walk.lastLine, walk.lastHash, walk.chainLines, ts);
+        return new LedgerAnchor(project, walk.lastSegment, walk.lastLine, walk.lastHash(), walk.chainLines, ts);
     }
 
     private static LedgerProblem anchorGone(LedgerAnchor anchor, String what) {
@@ -178,19 +188,25 @@ public final class LedgerVerifier {
         }
     }
 
-    /** One pass over the lines: links each chain line to the one before it. */
-    static final class Walk implements LedgerReader.Visitor {
+    /**
+     * One pass over the lines: links each chain line to the one before it. Hashes are kept as hex
+     * bytes in reused buffers; text is made only for a problem found.
+     */
+    static final class Walk implements LedgerReader.LineVisitor {
+        private static final byte[] GENESIS_HEX = LedgerLine.GENESIS.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         private final ChainHead head;
         private final LedgerAnchor anchor;
         private final List<LedgerProblem> problems = new ArrayList<>();
         private final Map<String, Long> physical = new HashMap<>();
+        private final LedgerLine.Hasher hasher = new LedgerLine.Hasher();
         private String headLineHash;
         private String anchorLineHash;
         private long anchorChainIndex = -1;
         private long chainLines;
         private long physicalLines;
-        private String expectedPrev = LedgerLine.GENESIS;
-        private String previousAt;
+        private final byte[] expectedPrev = GENESIS_HEX.clone();
+        private String previousSegment;
+        private long previousLine;
         /** The last chain line: segment, physical line, hash. */
         String lastSegment;
         long lastLine;
@@ -206,14 +222,14 @@ public final class LedgerVerifier {
         }
 
         @Override
-        public void physicalLine(String segment, long line, byte[] bytes) {
+        public void physicalLine(String segment, long line, byte[] bytes, int from, int to) {
             physical.put(segment, line);
             physicalLines++;
-            if (head != null && segment.equals(head.segment()) && line == head.lines()) {
-                headLineHash = LedgerLine.hash(bytes);
+            if (head != null && line == head.lines() && segment.equals(head.segment())) {
+                headLineHash = hexText(hasher.hex(bytes, from, to));
             }
-            if (anchor != null && segment.equals(anchor.segment()) && line == anchor.line()) {
-                anchorLineHash = LedgerLine.hash(bytes);
+            if (anchor != null && line == anchor.line() && segment.equals(anchor.segment())) {
+                anchorLineHash = hexText(hasher.hex(bytes, from, to));
                 anchorChainIndex = chainLines + 1;
             }
         }
@@ -224,31 +240,49 @@ public final class LedgerVerifier {
         }
 
         @Override
-        public void entry(LedgerReader.Entry e) {
-            String prev = e.string("prev");
-            if (!(e.fields().get("v") instanceof Long v) || v != LedgerLine.VERSION) {
-                problems.add(LedgerProblem.warning("ledger_version_unknown", e.location(),
-                        "line format v=" + e.fields().get("v") + " is not " + LedgerLine.VERSION));
+        public void entry(String segment, long number, LedgerLine.View e, byte[] bytes, int from, int to) {
+            Long v = e.integer(LedgerLine.Key.V);
+            if (v == null || v != LedgerLine.VERSION) {
+                problems.add(LedgerProblem.warning("ledger_version_unknown", segment + ".jsonl:" + number,
+                        "line format v=" + e.value(LedgerLine.Key.V) + " is not " + LedgerLine.VERSION));
             }
-            if (prev == null) {
-                problems.add(LedgerProblem.error("ledger_prev_missing", e.location(), "line has no prev hash"));
-            } else if (!prev.equals(expectedPrev)) {
-                problems.add(LedgerProblem.error("ledger_chain_break", e.location(), previousAt == null
-                        ? "the first line does not start the chain (prev " + shortHash(prev)
-                                + " is not genesis): lines or segments before it are missing"
-                        : "prev " + shortHash(prev) + " is not the hash of " + previousAt + " ("
-                                + shortHash(expectedPrev) + "): a line was edited, removed or moved here"));
+            if (!e.prevIs(expectedPrev)) {
+                String prev = e.string(LedgerLine.Key.PREV);
+                String where = segment + ".jsonl:" + number;
+                if (prev == null) {
+                    problems.add(LedgerProblem.error("ledger_prev_missing", where, "line has no prev hash"));
+                } else {
+                    String expected = hexText(expectedPrev);
+                    problems.add(LedgerProblem.error("ledger_chain_break", where, previousSegment == null
+                            ? "the first line does not start the chain (prev " + shortHash(prev)
+                                    + " is not genesis): lines or segments before it are missing"
+                            : "prev " + shortHash(prev) + " is not the hash of " + previousSegment + ".jsonl:"
+                                    + previousLine + " (" + shortHash(expected) + "): a line was edited, removed or moved here"));
+                }
             }
-            if ("ledger_gap".equals(e.string("event"))) {
-                problems.add(LedgerProblem.error("ledger_gap", e.location(),
-                        "a writer found the ledger shorter than its head: " + e.string("detail")));
+            if (e.is(LedgerLine.Event.LEDGER_GAP)) {
+                problems.add(LedgerProblem.error("ledger_gap", segment + ".jsonl:" + number,
+                        "a writer found the ledger shorter than its head: " + e.string(LedgerLine.Key.DETAIL)));
             }
-            expectedPrev = LedgerLine.hash(e.bytes());
-            previousAt = e.location();
+            System.arraycopy(hasher.hex(bytes, from, to), 0, expectedPrev, 0, 64);
+            previousSegment = segment;
+            previousLine = number;
             chainLines++;
-            lastSegment = e.segment();
-            lastLine = e.line();
-            lastHash = expectedPrev;
+            lastSegment = segment;
+            lastLine = number;
+            lastHash = null;
+        }
+
+        /** The hash of the last chain line, or {@code null} when there is none. */
+        String lastHash() {
+            if (lastHash == null && lastSegment != null) {
+                lastHash = hexText(expectedPrev);
+            }
+            return lastHash;
+        }
+
+        private static String hexText(byte[] hex) {
+            return new String(hex, java.nio.charset.StandardCharsets.US_ASCII);
         }
     }
 

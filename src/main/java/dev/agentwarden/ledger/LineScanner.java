@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.io.StateFiles;
 import java.io.Closeable;
 import java.io.IOException;
@@ -12,9 +13,12 @@ import java.util.Arrays;
  * Reads a file's physical lines as bytes, without the terminating {@code '\n'}. A line longer than
  * the cap is reported as overlong and its bytes are not kept, so a damaged file cannot exhaust
  * memory. Only a regular file is opened (a link, FIFO or device is refused before opening, so a
- * read can neither block nor run forever), and one larger than {@link #MAX_FILE_BYTES} is refused.
+ * read can neither block nor run forever), and one larger than the size limit is refused.
+ *
+ * <p>{@link #advance} yields each line in place, as a span of an internal buffer valid until the
+ * next call, so a bulk read copies nothing per line; {@link #next} returns a copy.
  */
-final class LineScanner implements Closeable {
+public final class LineScanner implements Closeable {
 
     /**
      * One physical line.
@@ -29,70 +33,153 @@ final class LineScanner implements Closeable {
 
     /** Largest segment read: a month of events is a few megabytes; this is a hundred times that. */
     static final long MAX_FILE_BYTES = 256L * 1024 * 1024;
+    private static final int CHUNK = 1 << 20;
 
     private final FileChannel in;
     private final int maxLineBytes;
-    private final byte[] chunk = new byte[64 * 1024];
-    private int chunkPos;
-    private int chunkLen;
-    private byte[] buf = new byte[1024];
-    private int number;
+    private final ReadProgress progress;
+    private final byte[] buf;
+    private int head;
+    private int tail;
+    private int scanFrom;
+    private boolean eof;
     private long remaining;
+    private int number;
+    private int lineStart;
+    private int lineEnd;
+    private boolean terminated;
+    private boolean overlong;
 
     LineScanner(Path file, int maxLineBytes) throws IOException {
+        this(file, maxLineBytes, MAX_FILE_BYTES, null);
+    }
+
+    /**
+     * @param maxFileBytes a larger file is refused ({@code ledger_segment_too_large}); a file that grows
+     *                     while it is read is read up to this many bytes
+     * @param progress     told of every chunk read, or {@code null}
+     */
+    public LineScanner(Path file, int maxLineBytes, long maxFileBytes, ReadProgress progress) throws IOException {
         this.in = StateFiles.openRead(file, false);
         this.maxLineBytes = maxLineBytes;
+        this.progress = progress;
         long size = in.size();
-        if (size > MAX_FILE_BYTES) {
+        if (size > maxFileBytes) {
             in.close();
             throw new LedgerException("ledger_segment_too_large", file + " holds " + size + " bytes; the limit is "
-                    + MAX_FILE_BYTES);
+                    + maxFileBytes);
         }
-        this.remaining = MAX_FILE_BYTES;
+        this.remaining = maxFileBytes;
+        this.buf = new byte[Math.max(CHUNK, maxLineBytes + 1) + CHUNK];
     }
 
-    /** The next line, or {@code null} at the end of the file. */
+    /**
+     * Moves to the next line; {@code false} at the end of the file. The line is
+     * {@link #buffer()}{@code [}{@link #lineStart()}{@code , }{@link #lineEnd()}{@code )}.
+     */
+    public boolean advance() throws IOException {
+        boolean skipping = false;
+        while (true) {
+            int nl = indexOfNewline(scanFrom, tail);
+            if (nl >= 0) {
+                number++;
+                terminated = true;
+                overlong = skipping || nl - head > maxLineBytes;
+                lineStart = head;
+                lineEnd = overlong ? head : nl;
+                head = nl + 1;
+                scanFrom = head;
+                return true;
+            }
+            if (tail - head > maxLineBytes) {
+                skipping = true;
+                head = tail;
+            }
+            scanFrom = tail;
+            if (eof || !fill()) {
+                eof = true;
+                if (head == tail && !skipping) {
+                    return false;
+                }
+                number++;
+                terminated = false;
+                overlong = skipping;
+                lineStart = head;
+                lineEnd = skipping ? head : tail;
+                head = tail;
+                scanFrom = tail;
+                return true;
+            }
+        }
+    }
+
+    private int indexOfNewline(int from, int to) {
+        byte[] b = buf;
+        for (int i = from; i < to; i++) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Reads more bytes after the partial line; {@code false} at the end of the file. */
+    private boolean fill() throws IOException {
+        if (head > 0) {
+            int keep = tail - head;
+            System.arraycopy(buf, head, buf, 0, keep);
+            scanFrom -= head;
+            tail = keep;
+            head = 0;
+        }
+        if (remaining <= 0) {
+            return false;
+        }
+        int n = in.read(ByteBuffer.wrap(buf, tail, (int) Math.min(buf.length - tail, remaining)));
+        if (n <= 0) {
+            return false;
+        }
+        remaining -= n;
+        tail += n;
+        if (progress != null) {
+            progress.read(n);
+        }
+        return true;
+    }
+
+    public byte[] buffer() {
+        return buf;
+    }
+
+    public int lineStart() {
+        return lineStart;
+    }
+
+    public int lineEnd() {
+        return lineEnd;
+    }
+
+    /** 1-based number of the current line. */
+    public int number() {
+        return number;
+    }
+
+    /** The current line ends with {@code '\n'}. */
+    public boolean terminated() {
+        return terminated;
+    }
+
+    /** The current line was longer than the cap; its span is empty. */
+    public boolean overlong() {
+        return overlong;
+    }
+
+    /** The next line as a copy, or {@code null} at the end of the file. */
     Line next() throws IOException {
-        int len = 0;
-        boolean overlong = false;
-        int b;
-        while ((b = read()) >= 0) {
-            if (b == '\n') {
-                return line(len, true, overlong);
-            }
-            if (overlong) {
-                continue;
-            }
-            if (len == maxLineBytes) {
-                overlong = true;
-                continue;
-            }
-            if (len == buf.length) {
-                buf = Arrays.copyOf(buf, Math.min(maxLineBytes, buf.length * 2));
-            }
-            buf[len++] = (byte) b;
+        if (!advance()) {
+            return null;
         }
-        return len == 0 && !overlong ? null : line(len, false, overlong);
-    }
-
-    private int read() throws IOException {
-        if (chunkPos == chunkLen) {
-            chunkLen = remaining <= 0 ? -1 : in.read(ByteBuffer.wrap(chunk, 0, (int) Math.min(chunk.length, remaining)));
-            chunkPos = 0;
-            if (chunkLen > 0) {
-                remaining -= chunkLen;
-            }
-            if (chunkLen <= 0) {
-                chunkLen = 0;
-                return -1;
-            }
-        }
-        return chunk[chunkPos++] & 0xff;
-    }
-
-    private Line line(int len, boolean terminated, boolean overlong) {
-        number++;
-        return new Line(number, overlong ? new byte[0] : Arrays.copyOf(buf, len), terminated, overlong);
+        return new Line(number, Arrays.copyOfRange(buf, lineStart, lineEnd), terminated, overlong);
     }
 
     @Override

@@ -154,10 +154,9 @@ final class Spool {
                 problem = fold(tx, entry);
             }
             if (problem != null) {
-                Map<String, Object> gap = new LinkedHashMap<>();
-                gap.put("event", "ledger_gap");
-                gap.put("detail", "spool file " + name + " could not be folded: " + problem);
-                tx.append(gap);
+                tx.append(LedgerLine.of(LedgerLine.Event.LEDGER_GAP)
+                        .put(LedgerLine.Key.DETAIL, "spool file " + name + " could not be folded: " + problem)
+                        .fields());
             }
             StateFiles.delete(paths.root(), file);
         }

@@ -1,5 +1,26 @@
 package dev.agentwarden.ledger;
 
+import static dev.agentwarden.ledger.LedgerLine.Key.AGENT_TYPE;
+import static dev.agentwarden.ledger.LedgerLine.Key.AGE_MS;
+import static dev.agentwarden.ledger.LedgerLine.Key.CONCURRENT_OPEN;
+import static dev.agentwarden.ledger.LedgerLine.Key.DEPTH;
+import static dev.agentwarden.ledger.LedgerLine.Key.DEPTH_BASIS;
+import static dev.agentwarden.ledger.LedgerLine.Key.DUPLICATE_START;
+import static dev.agentwarden.ledger.LedgerLine.Key.DURATION_MS;
+import static dev.agentwarden.ledger.LedgerLine.Key.ENVELOPE_PARSE;
+import static dev.agentwarden.ledger.LedgerLine.Key.ENVELOPE_PROBLEM;
+import static dev.agentwarden.ledger.LedgerLine.Key.PARENT_REF;
+import static dev.agentwarden.ledger.LedgerLine.Key.REASON;
+import static dev.agentwarden.ledger.LedgerLine.Key.REF;
+import static dev.agentwarden.ledger.LedgerLine.Key.SESSION_ID;
+import static dev.agentwarden.ledger.LedgerLine.Key.SESSION_OPEN;
+import static dev.agentwarden.ledger.LedgerLine.Key.SPOOLED;
+import static dev.agentwarden.ledger.LedgerLine.Key.START_SEEN;
+import static dev.agentwarden.ledger.LedgerLine.Key.STOP_LOSS_ARMS_EXCEEDED;
+import static dev.agentwarden.ledger.LedgerLine.Key.TTL_MS;
+import static dev.agentwarden.ledger.LedgerLine.Key.UNIDENTIFIED;
+
+import dev.agentwarden.ledger.LedgerLine.Event;
 import dev.agentwarden.event.HookEvent;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -34,8 +55,7 @@ public final class SubagentLedger {
     /**
      * Records one event.
      *
-     * @param payload   the host payload
-     * @param sessionId the session id the host adapter read, or {@code null}
+     * @param event the normalized event (agent ids, session, last assistant message)
      * @return the lines appended, in order (reaped lines first)
      */
     public static List<Map<String, Object>> record(Kind kind, HookEvent event, LedgerSettings settings,
@@ -60,20 +80,19 @@ public final class SubagentLedger {
     private static List<Map<String, Object>> apply(LedgerStore.Transaction tx, Kind kind, SubagentFields f,
                                                    ReturnEnvelope.Result envelope, LedgerSettings settings,
                                                    boolean spooled) throws IOException {
-        String eventName = kind == Kind.START ? "subagent_start" : "subagent_stop";
+        Event event = kind == Kind.START ? Event.SUBAGENT_START : Event.SUBAGENT_STOP;
         List<Map<String, Object>> lines = new ArrayList<>();
         if (f.ref() == null) {
-            Map<String, Object> line = new LinkedHashMap<>();
-            line.put("event", eventName);
-            line.put("ref", null);
-            line.put("unidentified", true);
-            line.put("session_id", f.session());
-            line.put("agent_type", f.agentType());
-            line.put("reason", f.unidentifiedReason());
+            LedgerLine.Builder line = LedgerLine.of(event)
+                    .put(REF, null)
+                    .put(UNIDENTIFIED, true)
+                    .put(SESSION_ID, f.session())
+                    .put(AGENT_TYPE, f.agentType())
+                    .put(REASON, f.unidentifiedReason());
             if (spooled) {
-                line.put("spooled", true);
+                line.put(SPOOLED, true);
             }
-            lines.add(tx.append(line));
+            lines.add(tx.append(line.fields()));
             return lines;
         }
         OpenSet set = tx.openSet(settings.ttlMs());
@@ -165,23 +184,22 @@ public final class SubagentLedger {
         OpenRecord record = new OpenRecord(f.ref(), f.session(), f.agentType(), f.parentRef(), depth.depth(),
                 depth.basis(), now);
         tx.putOpen(record);
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("event", "subagent_start");
-        line.put("ref", f.ref());
-        line.put("session_id", f.session());
-        line.put("agent_type", f.agentType());
-        line.put("parent_ref", f.parentRef());
-        line.put("depth", depth.depth());
-        line.put("depth_basis", depth.basis());
-        line.put("concurrent_open", (long) liveOthers.size() + 1);
-        line.put("session_open", sessionCount(liveOthers, f.session()) + 1);
+        LedgerLine.Builder line = LedgerLine.of(Event.SUBAGENT_START)
+                .put(REF, f.ref())
+                .put(SESSION_ID, f.session())
+                .put(AGENT_TYPE, f.agentType())
+                .put(PARENT_REF, f.parentRef())
+                .put(DEPTH, depth.depth())
+                .put(DEPTH_BASIS, depth.basis())
+                .put(CONCURRENT_OPEN, (long) liveOthers.size() + 1)
+                .put(SESSION_OPEN, sessionCount(liveOthers, f.session()) + 1);
         if (duplicate) {
-            line.put("duplicate_start", true);
+            line.put(DUPLICATE_START, true);
         }
         if (spooled) {
-            line.put("spooled", true);
+            line.put(SPOOLED, true);
         }
-        return tx.append(line);
+        return tx.append(line.fields());
     }
 
     private static Map<String, Object> stop(LedgerStore.Transaction tx, SubagentFields f, OpenSet set, OpenRecord own,
@@ -209,26 +227,25 @@ public final class SubagentLedger {
                 }
             }
         }
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("event", "subagent_stop");
-        line.put("ref", f.ref());
-        line.put("session_id", f.session());
-        line.put("agent_type", agentType);
-        line.put("depth", depth.depth());
-        line.put("depth_basis", depth.basis());
-        line.put("duration_ms", duration);
-        line.put("stop_loss_arms_exceeded", exceeded);
-        line.put("start_seen", own != null);
-        line.put("envelope_parse", envelope.verdict().wire());
+        LedgerLine.Builder line = LedgerLine.of(Event.SUBAGENT_STOP)
+                .put(REF, f.ref())
+                .put(SESSION_ID, f.session())
+                .put(AGENT_TYPE, agentType)
+                .put(DEPTH, depth.depth())
+                .put(DEPTH_BASIS, depth.basis())
+                .put(DURATION_MS, duration)
+                .put(STOP_LOSS_ARMS_EXCEEDED, exceeded)
+                .put(START_SEEN, own != null)
+                .put(ENVELOPE_PARSE, envelope.verdict().wire());
         if (envelope.problem() != null) {
-            line.put("envelope_problem", envelope.problem());
+            line.put(ENVELOPE_PROBLEM, envelope.problem());
         }
-        line.put("concurrent_open", (long) liveOthers.size());
-        line.put("session_open", sessionCount(liveOthers, f.session()));
+        line.put(CONCURRENT_OPEN, (long) liveOthers.size())
+                .put(SESSION_OPEN, sessionCount(liveOthers, f.session()));
         if (spooled) {
-            line.put("spooled", true);
+            line.put(SPOOLED, true);
         }
-        return tx.append(line);
+        return tx.append(line.fields());
     }
 
     /** A dispatch's nesting depth and how it is known. */
@@ -248,17 +265,16 @@ public final class SubagentLedger {
     }
 
     private static Map<String, Object> reaped(OpenRecord r, long now, LedgerSettings settings) {
-        Map<String, Object> line = new LinkedHashMap<>();
-        line.put("event", "subagent_reaped");
-        line.put("ref", r.ref());
-        line.put("session_id", r.session());
-        line.put("agent_type", r.agentType());
-        line.put("depth", r.depth());
-        line.put("depth_basis", r.depthBasis());
-        line.put("age_ms", now - r.startedMs());
-        line.put("reason", "ttl_expired");
-        line.put("ttl_ms", settings.ttlMs());
-        return line;
+        return LedgerLine.of(Event.SUBAGENT_REAPED)
+                .put(REF, r.ref())
+                .put(SESSION_ID, r.session())
+                .put(AGENT_TYPE, r.agentType())
+                .put(DEPTH, r.depth())
+                .put(DEPTH_BASIS, r.depthBasis())
+                .put(AGE_MS, now - r.startedMs())
+                .put(REASON, "ttl_expired")
+                .put(TTL_MS, settings.ttlMs())
+                .fields();
     }
 
     private static long sessionCount(List<OpenRecord> records, String session) {

@@ -25,6 +25,64 @@ public final class UtcTime {
         return sb.toString();
     }
 
+    /**
+     * {@code Instant.parse(text)}, without the formatter for the form {@link #iso} writes
+     * ({@code 2026-05-04T10:00:00.000Z}, a valid date, no leap second); any other text goes to
+     * {@code Instant.parse}, which decides.
+     *
+     * @throws java.time.format.DateTimeParseException as {@code Instant.parse} does
+     */
+    public static java.time.Instant parse(String text) {
+        if (text.length() == 24 && text.charAt(4) == '-' && text.charAt(7) == '-' && text.charAt(10) == 'T'
+                && text.charAt(13) == ':' && text.charAt(16) == ':' && text.charAt(19) == '.' && text.charAt(23) == 'Z') {
+            int year = digits(text, 0, 4);
+            int month = digits(text, 5, 2);
+            int day = digits(text, 8, 2);
+            int hour = digits(text, 11, 2);
+            int minute = digits(text, 14, 2);
+            int second = digits(text, 17, 2);
+            int milli = digits(text, 20, 3);
+            if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= monthLength(year, month)
+                    && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59
+                    && milli >= 0) {
+                long days = daysFromCivil(year, month, day);
+                return java.time.Instant.ofEpochSecond(days * 86_400L + hour * 3600L + minute * 60L + second,
+                        milli * 1_000_000L);
+            }
+        }
+        return java.time.Instant.parse(text);
+    }
+
+    private static int monthLength(int year, int month) {
+        if (month == 2) {
+            return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28;
+        }
+        return month == 4 || month == 6 || month == 9 || month == 11 ? 30 : 31;
+    }
+
+    /** The decimal value of {@code n} digits at {@code from}, or -1 when one is not a digit. */
+    private static int digits(String s, int from, int n) {
+        int v = 0;
+        for (int i = from; i < from + n; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
+    }
+
+    /** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+    private static long daysFromCivil(long y, long m, long d) {
+        y -= m <= 2 ? 1 : 0;
+        long era = Math.floorDiv(y, 400);
+        long yoe = y - era * 400;
+        long doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+        long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        return era * 146_097 + doe - 719_468;
+    }
+
     /** The month, {@code 2026-05}, which names the ledger segment. */
     public static String month(long epochMillis) {
         long[] ymd = civil(Math.floorDiv(epochMillis, 86_400_000L));

@@ -15,8 +15,8 @@ final class DefaultManifest {
 
     static final String YAML = """
 # Agent Warden default manifest (schema v1, a superset of agent-config's hook_manifest.yaml).
-# A project's .warden/manifest.yaml replaces this file whole; `warden dispatch --manifest FILE`
-# replaces both.
+# A project's .warden/manifest.yaml replaces this file whole, unless it says `extends: default`
+# (then it is laid over this one); `warden dispatch --manifest FILE` replaces both.
 schema_version: 1
 
 concerns:

@@ -1,5 +1,6 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;

@@ -1,5 +1,7 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.Posture;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.json.Json;
 import java.util.ArrayList;
@@ -11,15 +13,26 @@ import java.util.Map;
 /** The compiled-manifest cache format: a JSON rendering of {@link Manifest}, read on the hot path. */
 final class ManifestCodec {
     /** Bumped whenever the compiled form or the compiler's semantics change. */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
 
     private ManifestCodec() {
     }
 
     static String write(Manifest m) {
+        return write(m, false);
+    }
+
+    /**
+     * @param overDefault the manifest extends the shipped default: its compiled form names that
+     *                    default's SHA-256 and is recompiled once Warden ships another
+     */
+    static String write(Manifest m, boolean overDefault) {
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("format", (long) FORMAT);
         root.put("source_sha256", m.sourceSha256());
+        if (overDefault) {
+            root.put("extends_sha256", ManifestMerge.defaultSha256());
+        }
         Map<String, Object> aliases = new LinkedHashMap<>();
         m.aliases().forEach((host, byNative) -> {
             Map<String, Object> h = new LinkedHashMap<>();
@@ -39,6 +52,7 @@ final class ManifestCodec {
             o.put("skip_on_refusal_retry", c.skipOnRefusalRetry());
             o.put("nudge_rank", (long) c.nudgeRank());
             o.put("settings", c.settings());
+            o.put("needs_payload_bodies", new ArrayList<>(c.payloadBodies()));
             concerns.put(name, o);
         });
         root.put("concerns", concerns);
@@ -53,6 +67,10 @@ final class ManifestCodec {
         Map<String, Object> root = Json.parseObject(text);
         if (!(root.get("format") instanceof Long f) || f != FORMAT) {
             throw new IllegalArgumentException("compiled manifest format " + root.get("format") + " is not " + FORMAT);
+        }
+        Object base = root.get("extends_sha256");
+        if (base != null && !base.equals(ManifestMerge.defaultSha256())) {
+            throw new IllegalArgumentException("compiled over another default manifest");
         }
         Map<String, Map<String, EventName>> aliases = new LinkedHashMap<>();
         for (Map.Entry<String, Object> host : ((Map<String, Object>) root.get("aliases")).entrySet()) {
@@ -69,7 +87,7 @@ final class ManifestCodec {
                     (Boolean) o.get("fail_closed"), Posture.fromWire((String) o.get("posture")),
                     new LinkedHashSet<>(strings(o.get("tools"))), ((Long) o.get("timeout_ms")).intValue(),
                     (Boolean) o.get("skip_on_refusal_retry"), ((Long) o.get("nudge_rank")).intValue(),
-                    (Map<String, Object>) o.get("settings")));
+                    (Map<String, Object>) o.get("settings"), new LinkedHashSet<>(strings(o.get("needs_payload_bodies")))));
         }
         Map<String, Map<String, Map<String, List<String>>>> chains = new LinkedHashMap<>();
         for (Map.Entry<String, Object> host : ((Map<String, Object>) root.get("chains")).entrySet()) {

@@ -1,7 +1,9 @@
 package dev.agentwarden.manifest;
 
 import dev.agentwarden.concern.BuiltinDescriptor;
-import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.Posture;
 import dev.agentwarden.concern.SettingProblem;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
@@ -32,7 +34,7 @@ import org.snakeyaml.engine.v2.nodes.Tag;
  */
 public final class ManifestCompiler {
     private static final List<String> TOP_LEVEL = List.of(
-            "schema_version", "concerns", "roles", "platforms", "native_event_aliases", "decision_log");
+            "schema_version", "extends", "concerns", "roles", "platforms", "native_event_aliases", "decision_log");
     private static final List<String> CONCERN_KEYS = List.of(
             "script", "args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
             "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies");
@@ -64,8 +66,20 @@ public final class ManifestCompiler {
         this.scriptRoot = scriptRoot;
     }
 
-    /** The outcome of compiling: the manifest when no fatal problem stands, and every problem. */
-    public record Result(Manifest manifest, List<ManifestProblem> problems) {
+    /** {@code extends: default} was read: the shipped default lies under this manifest. */
+    private ManifestMerge merge;
+    /** host → event → where a {@code {drop: [...]}} chain came from. */
+    private final Map<String, Map<String, String>> dropOrigins = new LinkedHashMap<>();
+
+    /**
+     * The outcome of compiling: the manifest when no fatal problem stands, every problem, and
+     * where each concern and chain came from ({@link ManifestMerge.Origins#NONE} unless it extends).
+     */
+    public record Result(Manifest manifest, List<ManifestProblem> problems, ManifestMerge.Origins origins) {
+        public Result(Manifest manifest, List<ManifestProblem> problems) {
+            this(manifest, problems, ManifestMerge.Origins.NONE);
+        }
+
         public boolean hasErrors() {
             return problems.stream().anyMatch(ManifestProblem::isError);
         }
@@ -96,26 +110,36 @@ public final class ManifestCompiler {
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
             int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(0);
-            throw unreadable(line, YamlErrors.keyPathAt(text, line), YamlErrors.plainWords(e.getProblem(), line, column));
+            throw unreadable("yaml-syntax", line, YamlErrors.keyPathAt(text, line), YamlErrors.plainWords(e.getProblem(), line, column));
         } catch (YamlEngineException e) {
-            throw unreadable(0, "", "not valid YAML: " + e.getMessage());
+            throw unreadable("yaml-syntax", 0, "", "not valid YAML: " + e.getMessage());
         }
         if (!(root instanceof MappingNode top)) {
-            throw unreadable(line(root), "", "a manifest is a YAML mapping with schema_version, concerns and platforms");
+            throw unreadable("not-a-manifest", line(root), "", "a manifest is a YAML mapping with schema_version, concerns and platforms");
         }
         Map<String, NodeTuple> keys = entries(top, "");
         agentConfig = isAgentConfigs(keys);
         for (String k : keys.keySet()) {
             if (!TOP_LEVEL.contains(k)) {
-                unknownKey(keys.get(k).getKeyNode(), k, "unknown top-level key; the keys are " + TOP_LEVEL
+                unknownKey("unknown-key", keys.get(k).getKeyNode(), k, "unknown top-level key; the keys are " + TOP_LEVEL
                         + NearMiss.hint(k, TOP_LEVEL));
             }
         }
         checkSchemaVersion(keys.get("schema_version"));
+        merge = readExtends(keys.get("extends"));
         Map<String, ConcernSpec> concerns = readConcerns(keys.get("concerns"));
+        if (merge != null) {
+            concerns = merge.concerns(concerns);
+        }
         Map<String, Set<String>> drops = readRoles(keys.get("roles"), concerns);
         Map<String, Map<String, EventName>> aliases = readAliases(keys.get("native_event_aliases"));
-        Map<String, Map<String, List<String>>> platforms = readPlatforms(keys.get("platforms"), concerns);
+        if (merge != null) {
+            aliases = merge.aliases(aliases);
+        }
+        Map<String, Map<String, List<String>>> platforms = readPlatforms(keys.get("platforms"), concerns, aliases);
+        if (merge != null) {
+            platforms = merge.platforms(platforms, dropOrigins);
+        }
         checkNudgeRanks(concerns);
         boolean verbatimReasons = readDecisionLog(keys.get("decision_log"));
 
@@ -137,7 +161,57 @@ public final class ManifestCompiler {
             chains.put(host, hostChains);
         });
         return new Result(new Manifest(file, sha256, aliases, concerns, chains, verbatimReasons),
-                List.copyOf(problems));
+                List.copyOf(problems), merge == null ? ManifestMerge.Origins.NONE : merge.origins());
+    }
+
+    /** {@code extends: default} lays this manifest over the shipped one; nothing else may be extended. */
+    private ManifestMerge readExtends(NodeTuple t) {
+        if (t == null) {
+            return null;
+        }
+        Object v = scalar(t.getValueNode());
+        if (!ManifestMerge.DEFAULT.equals(v)) {
+            error("extends-value", t.getValueNode(), "extends", "only `default` (the manifest shipped with Warden) can be extended, found "
+                    + describe(t.getValueNode()) + NearMiss.hint(String.valueOf(v), List.of(ManifestMerge.DEFAULT)), true);
+            return null;
+        }
+        return ManifestMerge.overDefault();
+    }
+
+    /**
+     * A chain written {@code {drop: [names]}} in a manifest that extends the default: the default
+     * chain for this host and event without those concerns; {@code null} when it cannot be read.
+     */
+    private List<String> droppedFromDefault(String chainPath, String host, String event, NodeTuple chain,
+                                            MappingNode map) {
+        if (merge == null) {
+            error("drop-needs-extends", chain.getValueNode(), chainPath, "a chain is a list of concern names; `{drop: [...]}` is for a"
+                    + " manifest with `extends: default`", true);
+            return null;
+        }
+        Map<String, NodeTuple> keys = entries(map, chainPath);
+        for (String k : keys.keySet()) {
+            if (!"drop".equals(k)) {
+                error("unknown-key", keys.get(k).getKeyNode(), chainPath + "." + k, "unknown chain key; a chain over the default"
+                        + " takes drop:" + NearMiss.hint(k, List.of("drop")), true);
+            }
+        }
+        List<String> base = merge.defaultChain(host, event);
+        List<String> dropped = stringList(keys.get("drop"), chainPath + ".drop");
+        for (String name : dropped) {
+            if (!base.contains(name)) {
+                error("drop-not-in-chain", keys.get("drop").getValueNode(), chainPath + ".drop", "'" + name + "' is not in the default"
+                        + " chain for " + host + "." + event + ", which is " + base + NearMiss.hint(name, base), true);
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (String name : base) {
+            if (!dropped.contains(name)) {
+                out.add(name);
+            }
+        }
+        dropOrigins.computeIfAbsent(host, h -> new LinkedHashMap<>()).put(event, "default without " + dropped);
+        return out;
     }
 
     /** {@code decision_log: {reasons: hashed|verbatim}}; whether reasons are recorded as written. */
@@ -146,13 +220,13 @@ public final class ManifestCompiler {
             return false;
         }
         if (!(t.getValueNode() instanceof MappingNode m)) {
-            error(t.getValueNode(), "decision_log", "a mapping, e.g. {reasons: verbatim}", true);
+            error("wrong-type", t.getValueNode(), "decision_log", "a mapping, e.g. {reasons: verbatim}", true);
             return false;
         }
         Map<String, NodeTuple> keys = entries(m, "decision_log");
         for (String k : keys.keySet()) {
             if (!"reasons".equals(k)) {
-                error(keys.get(k).getKeyNode(), "decision_log." + k, "unknown decision_log key; known: reasons", true);
+                error("unknown-key", keys.get(k).getKeyNode(), "decision_log." + k, "unknown decision_log key; known: reasons", true);
             }
         }
         NodeTuple reasons = keys.get("reasons");
@@ -164,19 +238,19 @@ public final class ManifestCompiler {
             return true;
         }
         if (!"hashed".equals(v)) {
-            error(reasons.getValueNode(), "decision_log.reasons", "'" + v + "' is not hashed or verbatim", true);
+            error("bad-value", reasons.getValueNode(), "decision_log.reasons", "'" + v + "' is not hashed or verbatim", true);
         }
         return false;
     }
 
     private void checkSchemaVersion(NodeTuple t) {
         if (t == null) {
-            error(null, "schema_version", "missing; this reader understands schema_version: 1", true);
+            error("missing-key", null, "schema_version", "missing; this reader understands schema_version: 1", true);
             return;
         }
         Object v = scalar(t.getValueNode());
         if (!(v instanceof Long n) || n != 1) {
-            error(t.getValueNode(), "schema_version", "must be 1, found " + describe(t.getValueNode()), true);
+            error("bad-value", t.getValueNode(), "schema_version", "must be 1, found " + describe(t.getValueNode()), true);
         }
     }
 
@@ -205,11 +279,13 @@ public final class ManifestCompiler {
     private Map<String, ConcernSpec> readConcerns(NodeTuple t) {
         Map<String, ConcernSpec> out = new LinkedHashMap<>();
         if (t == null) {
-            error(null, "concerns", "missing", true);
+            if (merge == null) {
+                error("missing-key", null, "concerns", "missing", true);
+            }
             return out;
         }
         if (!(t.getValueNode() instanceof MappingNode map)) {
-            error(t.getValueNode(), "concerns", "must be a mapping of concern name to definition", true);
+            error("wrong-type", t.getValueNode(), "concerns", "must be a mapping of concern name to definition", true);
             return out;
         }
         entries(map, "concerns").forEach((name, entry) -> {
@@ -223,7 +299,7 @@ public final class ManifestCompiler {
 
     private ConcernSpec readConcern(String path, String name, Node node) {
         if (!(node instanceof MappingNode map)) {
-            error(node, path, "a concern is a mapping with at least script:", true);
+            error("wrong-type", node, path, "a concern is a mapping with at least script:", true);
             return null;
         }
         Map<String, NodeTuple> keys = entries(map, path);
@@ -233,14 +309,14 @@ public final class ManifestCompiler {
         }
         String script = scriptNode == null ? null : string(scriptNode.getValueNode(), path + ".script", true);
         if (scriptNode == null) {
-            error(node, path + ".script", "missing script", true);
+            error("missing-key", node, path + ".script", "missing script", true);
         }
         Posture fromPath = null;
         if (script != null) {
             if (script.startsWith(ConcernSpec.BUILTIN_PREFIX)) {
                 String builtin = script.substring(ConcernSpec.BUILTIN_PREFIX.length());
                 if (!Builtins.exists(builtin)) {
-                    error(scriptNode.getValueNode(), path + ".script", "unknown built-in '" + builtin
+                    error("unknown-builtin", scriptNode.getValueNode(), path + ".script", "unknown built-in '" + builtin
                             + "'; built-ins are " + Builtins.NAMES + NearMiss.hint(builtin, Builtins.NAMES), true);
                 }
             } else {
@@ -251,7 +327,7 @@ public final class ManifestCompiler {
                 } else if (scriptRoot != null) {
                     String problem = ScriptCheck.problem(scriptRoot.resolve(script));
                     if (problem != null) {
-                        error(scriptNode.getValueNode(), path + ".script", problem
+                        error(ScriptCheck.code(problem), scriptNode.getValueNode(), path + ".script", problem
                                 + (problem.startsWith("script not found") ? " (and no built-in twin; built-ins are "
                                 + Builtins.NAMES + ")" : ""), false);
                     }
@@ -265,7 +341,7 @@ public final class ManifestCompiler {
             String s = string(keys.get("severity").getValueNode(), path + ".severity", false);
             severity = "advisory".equals(s) ? Posture.ADVISORY : "blocking".equals(s) ? Posture.BLOCKING : null;
             if (s != null && severity == null) {
-                error(keys.get("severity").getValueNode(), path + ".severity", "must be advisory or blocking, found '" + s + "'", true);
+                error("bad-value", keys.get("severity").getValueNode(), path + ".severity", "must be advisory or blocking, found '" + s + "'", true);
             }
         }
         Posture posture = null;
@@ -273,25 +349,27 @@ public final class ManifestCompiler {
             String s = string(keys.get("posture").getValueNode(), path + ".posture", false);
             posture = Posture.fromWire(s);
             if (s != null && posture == null) {
-                error(keys.get("posture").getValueNode(), path + ".posture", "must be shadow, advisory or blocking, found '" + s + "'", true);
+                error("bad-value", keys.get("posture").getValueNode(), path + ".posture", "must be shadow, advisory or blocking, found '" + s + "'", true);
             }
         }
         Posture effective = posture != null ? posture : fromPath != null ? fromPath : severity != null ? severity : Posture.BLOCKING;
         Set<String> tools = new LinkedHashSet<>(stringList(keys.get("tools"), path + ".tools"));
         long timeout = integer(keys.get("timeout_ms"), path + ".timeout_ms", ConcernSpec.DEFAULT_TIMEOUT_MS);
         if (timeout <= 0 || timeout > 600_000) {
-            error(keys.get("timeout_ms").getValueNode(), path + ".timeout_ms", "must be between 1 and 600000, found " + timeout, true);
+            error("out-of-range", keys.get("timeout_ms").getValueNode(), path + ".timeout_ms", "must be between 1 and 600000, found " + timeout, true);
         }
         boolean skipOnRetry = bool(keys.get("skip_on_refusal_retry"), path + ".skip_on_refusal_retry", false);
         long rank = integer(keys.get("nudge_rank"), path + ".nudge_rank", 0);
         if (keys.containsKey("nudge_rank") && rank <= 0) {
-            error(keys.get("nudge_rank").getValueNode(), path + ".nudge_rank", "must be a positive integer", true);
+            error("out-of-range", keys.get("nudge_rank").getValueNode(), path + ".nudge_rank", "must be a positive integer", true);
         }
+        Set<String> bodies = new LinkedHashSet<>();
         for (String body : stringList(keys.get("needs_payload_bodies"), path + ".needs_payload_bodies")) {
             if (!body.equals("input") && !body.equals("result")) {
-                error(keys.get("needs_payload_bodies").getValueNode(), path + ".needs_payload_bodies",
+                error("bad-value", keys.get("needs_payload_bodies").getValueNode(), path + ".needs_payload_bodies",
                         "entries are input or result, found '" + body + "'", true);
             }
+            bodies.add(body);
         }
         if (script == null) {
             return null;
@@ -300,7 +378,7 @@ public final class ManifestCompiler {
                 ? builtinSettings(path, node, keys, Builtins.descriptor(script.substring(ConcernSpec.BUILTIN_PREFIX.length())))
                 : processSettings(path, keys);
         return new ConcernSpec(name, script, args, failClosed, effective, Set.copyOf(tools), (int) timeout,
-                skipOnRetry, (int) rank, settings);
+                skipOnRetry, (int) rank, settings, Set.copyOf(bodies));
     }
 
     /**
@@ -323,20 +401,20 @@ public final class ManifestCompiler {
                 return;
             }
             if (k.equals(SETTINGS_KEY)) {
-                error(v.getKeyNode(), path + "." + k, "a built-in's settings go at the concern level, not under `settings:`"
+                error("settings-misplaced", v.getKeyNode(), path + "." + k, "a built-in's settings go at the concern level, not under `settings:`"
                         + (known.isEmpty() ? " (" + d.name() + " takes none)" : "; its settings are " + known), true);
                 return;
             }
             List<String> all = new ArrayList<>(CONCERN_KEYS);
             all.addAll(known);
-            unknownKey(v.getKeyNode(), path + "." + k, "unknown key for built-in " + d.name()
+            unknownKey("unknown-key", v.getKeyNode(), path + "." + k, "unknown key for built-in " + d.name()
                     + (known.isEmpty() ? " (it takes no settings)" : "; its settings are " + known)
                     + NearMiss.hint(k, all) + (agentConfig ? "; ignored" : ""));
         });
         for (SettingProblem p : Builtins.settingsProblems(d, settings)) {
             NodeTuple at = keys.get(p.key().split("[.\\[]", 2)[0]);
             Node where = at != null ? at.getKeyNode() : node;
-            error(where, p.key().isEmpty() ? path : path + "." + p.key(), p.message(), true);
+            error("required".equals(p.message()) ? "missing-setting" : "bad-setting", where, p.key().isEmpty() ? path : path + "." + p.key(), p.message(), true);
         }
         return settings;
     }
@@ -352,7 +430,7 @@ public final class ManifestCompiler {
             if (plain(block.getValueNode()) instanceof Map<?, ?> m) {
                 m.forEach((k, v) -> settings.put(String.valueOf(k), v));
             } else if (!(scalar(block.getValueNode()) == null && block.getValueNode() instanceof ScalarNode)) {
-                error(block.getValueNode(), path + "." + SETTINGS_KEY, "must be a mapping of setting to value, found "
+                error("wrong-type", block.getValueNode(), path + "." + SETTINGS_KEY, "must be a mapping of setting to value, found "
                         + describe(block.getValueNode()), true);
             }
         }
@@ -364,10 +442,10 @@ public final class ManifestCompiler {
             all.add(SETTINGS_KEY);
             String hint = NearMiss.hint(k, all);
             if (agentConfig) {
-                warn(v.getKeyNode(), path + "." + k, "not a concern key; passed to the script as a setting" + hint);
+                warn("unknown-key", v.getKeyNode(), path + "." + k, "not a concern key; passed to the script as a setting" + hint);
                 settings.putIfAbsent(k, plain(v.getValueNode()));
             } else {
-                error(v.getKeyNode(), path + "." + k, "not a concern key" + hint
+                error("unknown-key", v.getKeyNode(), path + "." + k, "not a concern key" + hint
                         + " (a script's own settings go under `settings:`; concern keys are " + CONCERN_KEYS + ")", true);
             }
         });
@@ -380,19 +458,19 @@ public final class ManifestCompiler {
             return drops;
         }
         if (!(t.getValueNode() instanceof MappingNode map)) {
-            error(t.getValueNode(), "roles", "must be a mapping of role to {drop: [...]}", true);
+            error("wrong-type", t.getValueNode(), "roles", "must be a mapping of role to {drop: [...]}", true);
             return drops;
         }
         entries(map, "roles").forEach((role, entry) -> {
             String path = "roles." + role;
             if (!(entry.getValueNode() instanceof MappingNode roleMap)) {
-                error(entry.getValueNode(), path, "must be a mapping with drop:", true);
+                error("wrong-type", entry.getValueNode(), path, "must be a mapping with drop:", true);
                 return;
             }
             Map<String, NodeTuple> keys = entries(roleMap, path);
             for (String k : keys.keySet()) {
                 if (!ROLE_KEYS.contains(k)) {
-                    unknownKey(keys.get(k).getKeyNode(), path + "." + k, "unknown role key; a role has drop:"
+                    unknownKey("unknown-key", keys.get(k).getKeyNode(), path + "." + k, "unknown role key; a role has drop:"
                             + NearMiss.hint(k, ROLE_KEYS));
                 }
             }
@@ -401,7 +479,7 @@ public final class ManifestCompiler {
                 Node list = keys.get("drop").getValueNode();
                 for (String name : stringList(keys.get("drop"), path + ".drop")) {
                     if (!concerns.containsKey(name)) {
-                        error(list, path + ".drop", "unknown concern '" + name + "'"
+                        error("unknown-concern", list, path + ".drop", "unknown concern '" + name + "'"
                                 + NearMiss.hint(name, concerns.keySet()), true);
                     }
                     dropped.add(name);
@@ -418,14 +496,14 @@ public final class ManifestCompiler {
             return out;
         }
         if (!(t.getValueNode() instanceof MappingNode map)) {
-            error(t.getValueNode(), "native_event_aliases", "must be a mapping of host to native-event aliases", true);
+            error("wrong-type", t.getValueNode(), "native_event_aliases", "must be a mapping of host to native-event aliases", true);
             return out;
         }
         entries(map, "native_event_aliases").forEach((host, entry) -> {
             String path = "native_event_aliases." + host;
             checkHost(entry.getKeyNode(), path, host);
             if (!(entry.getValueNode() instanceof MappingNode hostMap)) {
-                error(entry.getValueNode(), path, "must be a mapping of NativeEvent: canonical_event", true);
+                error("wrong-type", entry.getValueNode(), path, "must be a mapping of NativeEvent: canonical_event", true);
                 return;
             }
             Map<String, EventName> byNative = new LinkedHashMap<>();
@@ -433,7 +511,7 @@ public final class ManifestCompiler {
                 String ev = string(alias.getValueNode(), path + "." + nativeName, true);
                 EventName canonical = EventName.fromWire(ev);
                 if (ev != null && canonical == null) {
-                    error(alias.getValueNode(), path + "." + nativeName, "unknown event '" + ev + "'"
+                    error("unknown-event", alias.getValueNode(), path + "." + nativeName, "unknown event '" + ev + "'"
                             + NearMiss.hint(ev, EventName.wireNames()), true);
                 } else if (canonical != null) {
                     byNative.put(nativeName, canonical);
@@ -444,21 +522,24 @@ public final class ManifestCompiler {
         return out;
     }
 
-    private Map<String, Map<String, List<String>>> readPlatforms(NodeTuple t, Map<String, ConcernSpec> concerns) {
+    private Map<String, Map<String, List<String>>> readPlatforms(NodeTuple t, Map<String, ConcernSpec> concerns,
+                                                                Map<String, Map<String, EventName>> aliases) {
         Map<String, Map<String, List<String>>> out = new LinkedHashMap<>();
         if (t == null) {
-            error(null, "platforms", "missing", true);
+            if (merge == null) {
+                error("missing-key", null, "platforms", "missing", true);
+            }
             return out;
         }
         if (!(t.getValueNode() instanceof MappingNode map)) {
-            error(t.getValueNode(), "platforms", "must be a mapping of host to event chains", true);
+            error("wrong-type", t.getValueNode(), "platforms", "must be a mapping of host to event chains", true);
             return out;
         }
         entries(map, "platforms").forEach((host, entry) -> {
             String path = "platforms." + host;
             checkHost(entry.getKeyNode(), path, host);
             if (!(entry.getValueNode() instanceof MappingNode hostMap)) {
-                error(entry.getValueNode(), path, "must be a mapping of event to [concern, …]", true);
+                error("wrong-type", entry.getValueNode(), path, "must be a mapping of event to [concern, …]", true);
                 return;
             }
             Map<String, List<String>> byEvent = new LinkedHashMap<>();
@@ -470,24 +551,33 @@ public final class ManifestCompiler {
                 }
                 EventName ev = EventName.fromWire(event);
                 if (ev == null) {
-                    error(chain.getKeyNode(), chainPath, "unknown event '" + event + "'"
+                    error("unknown-event", chain.getKeyNode(), chainPath, "unknown event '" + event + "'"
                             + NearMiss.hint(event, EventName.wireNames()), true);
                     return;
                 }
-                List<String> names = stringList(chain, chainPath);
+                List<String> names = chain.getValueNode() instanceof MappingNode dropMap
+                        ? droppedFromDefault(chainPath, host, event, chain, dropMap) : stringList(chain, chainPath);
+                if (names == null) {
+                    return;
+                }
                 Set<String> seen = new LinkedHashSet<>();
                 for (String name : names) {
                     ConcernSpec c = concerns.get(name);
                     if (c == null) {
-                        error(chain.getValueNode(), chainPath, "unknown concern '" + name + "'"
+                        error("unknown-concern", chain.getValueNode(), chainPath, "unknown concern '" + name + "'"
                                 + NearMiss.hint(name, concerns.keySet()), true);
                     } else if (!seen.add(name)) {
-                        error(chain.getValueNode(), chainPath, "concern '" + name + "' listed twice", true);
+                        error("duplicate-concern", chain.getValueNode(), chainPath, "concern '" + name + "' listed twice", true);
                     } else if (c.isBuiltin() && Builtins.descriptor(c.builtinName()) != null
                             && !Builtins.descriptor(c.builtinName()).bindsTo(ev)) {
-                        error(chain.getValueNode(), chainPath, "built-in " + c.builtinName() + " (concern '" + name
+                        error("wrong-event", chain.getValueNode(), chainPath, "built-in " + c.builtinName() + " (concern '" + name
                                 + "') does nothing on " + event + "; it runs on "
                                 + wireNames(Builtins.descriptor(c.builtinName()).events()), true);
+                    } else {
+                        String cannot = CapabilityCheck.problem(host, ev, c, aliases.getOrDefault(host, Map.of()));
+                        if (cannot != null) {
+                            warn("cannot-refuse", chain.getValueNode(), chainPath, cannot);
+                        }
                     }
                 }
                 byEvent.put(event, List.copyOf(seen));
@@ -503,7 +593,7 @@ public final class ManifestCompiler {
             if (c.nudgeRank() > 0) {
                 String other = byRank.putIfAbsent(c.nudgeRank(), c.name());
                 if (other != null) {
-                    error(rankNodes.get(c.name()), "concerns." + c.name() + ".nudge_rank",
+                    error("duplicate-rank", rankNodes.get(c.name()), "concerns." + c.name() + ".nudge_rank",
                             "rank " + c.nudgeRank() + " already used by '" + other + "'", true);
                 }
             }
@@ -512,7 +602,7 @@ public final class ManifestCompiler {
 
     private void checkHost(Node node, String path, String host) {
         if (!Hosts.KNOWN.contains(host)) {
-            error(node, path, "unknown host '" + host + "'; known hosts are " + Hosts.KNOWN
+            error("unknown-host", node, path, "unknown host '" + host + "'; known hosts are " + Hosts.KNOWN
                     + NearMiss.hint(host, Hosts.KNOWN), true);
         }
     }
@@ -528,11 +618,11 @@ public final class ManifestCompiler {
     }
 
     /** A key Warden does not know: an error, or a warning in an agent-config manifest. */
-    private void unknownKey(Node node, String key, String message) {
+    private void unknownKey(String code, Node node, String key, String message) {
         if (agentConfig) {
-            warn(node, key, message);
+            warn(code, node, key, message);
         } else {
-            error(node, key, message, true);
+            error(code, node, key, message, true);
         }
     }
 
@@ -541,12 +631,12 @@ public final class ManifestCompiler {
         Map<String, NodeTuple> out = new LinkedHashMap<>();
         for (NodeTuple t : map.getValue()) {
             if (!(t.getKeyNode() instanceof ScalarNode key)) {
-                error(t.getKeyNode(), path, "keys must be plain strings", true);
+                error("wrong-type", t.getKeyNode(), path, "keys must be plain strings", true);
                 continue;
             }
             String name = key.getValue();
             if (out.containsKey(name)) {
-                error(key, path.isEmpty() ? name : path + "." + name, "duplicate key '" + name + "'", true);
+                error("duplicate-key", key, path.isEmpty() ? name : path + "." + name, "duplicate key '" + name + "'", true);
                 continue;
             }
             out.put(name, t);
@@ -561,7 +651,7 @@ public final class ManifestCompiler {
         if (node instanceof ScalarNode s && s.getTag().equals(Tag.NULL) && !required) {
             return null;
         }
-        error(node, path, "must be a string, found " + describe(node), true);
+        error("wrong-type", node, path, "must be a string, found " + describe(node), true);
         return null;
     }
 
@@ -574,7 +664,7 @@ public final class ManifestCompiler {
             return List.of();
         }
         if (!(node instanceof SequenceNode seq)) {
-            error(node, path, "must be a list of strings, found " + describe(node), true);
+            error("wrong-type", node, path, "must be a list of strings, found " + describe(node), true);
             return List.of();
         }
         List<String> out = new ArrayList<>();
@@ -594,7 +684,7 @@ public final class ManifestCompiler {
         if (scalar(t.getValueNode()) instanceof Boolean b) {
             return b;
         }
-        error(t.getValueNode(), path, "must be true or false, found " + describe(t.getValueNode()), true);
+        error("wrong-type", t.getValueNode(), path, "must be true or false, found " + describe(t.getValueNode()), true);
         return fallback;
     }
 
@@ -605,7 +695,7 @@ public final class ManifestCompiler {
         if (scalar(t.getValueNode()) instanceof Long n) {
             return n;
         }
-        error(t.getValueNode(), path, "must be an integer, found " + describe(t.getValueNode()), true);
+        error("wrong-type", t.getValueNode(), path, "must be an integer, found " + describe(t.getValueNode()), true);
         return fallback;
     }
 
@@ -670,17 +760,18 @@ public final class ManifestCompiler {
         return node == null ? 0 : node.getStartMark().map(m -> m.getLine() + 1).orElse(0);
     }
 
-    private void error(Node node, String key, String message, boolean fatal) {
-        problems.add(new ManifestProblem(file, line(node), key, message, ManifestProblem.Kind.ERROR, fatal));
+    /** A problem with its stable {@code code} (kebab-case, listed in the README), at the node's line. */
+    private void error(String code, Node node, String key, String message, boolean fatal) {
+        problems.add(new ManifestProblem(file, line(node), key, message, ManifestProblem.Kind.ERROR, fatal, code));
     }
 
-    private void warn(Node node, String key, String message) {
-        problems.add(new ManifestProblem(file, line(node), key, message, ManifestProblem.Kind.WARNING, false));
+    private void warn(String code, Node node, String key, String message) {
+        problems.add(new ManifestProblem(file, line(node), key, message, ManifestProblem.Kind.WARNING, false, code));
     }
 
     /** The text is not a manifest at all; the message is short, the one problem holds the detail. */
-    private ManifestException unreadable(int line, String key, String message) {
-        ManifestProblem p = new ManifestProblem(file, line, key, message, ManifestProblem.Kind.ERROR, true);
+    private ManifestException unreadable(String code, int line, String key, String message) {
+        ManifestProblem p = new ManifestProblem(file, line, key, message, ManifestProblem.Kind.ERROR, true, code);
         return new ManifestException(file + ": not a readable manifest", List.of(p), true);
     }
 }

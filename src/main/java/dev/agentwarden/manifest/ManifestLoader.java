@@ -1,6 +1,8 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.io.OwnedPath;
 import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Finds the manifest in force and returns it compiled, through a cache keyed by the source's
@@ -66,7 +69,34 @@ public final class ManifestLoader {
 
     /** The manifest shipped with Warden ({@link DefaultManifest}, kept in source, not as a jar resource). */
     public static Source builtinDefault() {
-        return new Source(DEFAULT_SOURCE, DefaultManifest.YAML.getBytes(StandardCharsets.UTF_8));
+        return BuiltinDefault.SOURCE;
+    }
+
+    /** The built-in source with its digest, computed once per process. */
+    private static final class BuiltinDefault {
+        static final Source SOURCE;
+
+        static {
+            byte[] bytes = DefaultManifest.YAML.getBytes(StandardCharsets.UTF_8);
+            SOURCE = new Source(DEFAULT_SOURCE, bytes, sha256(bytes));
+        }
+    }
+
+    /**
+     * Manifests this process has read from (or written to) a private cache file, by source name and
+     * SHA-256: a compiled manifest is a function of its source, so a long-lived server (the resident,
+     * {@code warden serve}) reads and parses each cache file once. The file is still checked on every
+     * load, so a cache that stopped being private is noted as by a process of its own.
+     */
+    private static final ConcurrentHashMap<String, Manifest> LOADED = new ConcurrentHashMap<>();
+    private static final int LOADED_MAX = 64;
+
+    private static Manifest remember(String key, Manifest manifest) {
+        if (LOADED.size() >= LOADED_MAX) {
+            LOADED.clear();
+        }
+        LOADED.put(key, manifest);
+        return manifest;
     }
 
     /**
@@ -84,7 +114,7 @@ public final class ManifestLoader {
             return new Source(file.toString(), readBytes(file));
         } catch (IOException e) {
             ManifestProblem p = new ManifestProblem(file.toString(), 0, "", "cannot read: " + e.getMessage(),
-                    ManifestProblem.Kind.ERROR, true);
+                    ManifestProblem.Kind.ERROR, true, ManifestProblem.UNREADABLE);
             throw new ManifestException(p.toString(), java.util.List.of(p), true);
         }
     }
@@ -108,12 +138,17 @@ public final class ManifestLoader {
         Path dir = cacheDir(env);
         Path cacheFile = dir.resolve("manifest-" + sha + "-v" + ManifestCodec.FORMAT + ".json");
         boolean cacheUsable = true;
+        String key = sha + "\0" + cacheFile + "\0" + source.name();
         if (Files.exists(cacheFile, LinkOption.NOFOLLOW_LINKS)) {
             String problem = OwnedPath.problem(cacheFile);
             if (problem == null) {
+                Manifest known = LOADED.get(key);
+                if (known != null) {
+                    return known;
+                }
                 try {
-                    return ManifestCodec.read(source.name(), new String(
-                            StateFiles.readAll(cacheFile, MAX_COMPILED_BYTES, false), StandardCharsets.UTF_8));
+                    return remember(key, ManifestCodec.read(source.name(), new String(
+                            StateFiles.readAll(cacheFile, MAX_COMPILED_BYTES, false), StandardCharsets.UTF_8)));
                 } catch (IOException | RuntimeException stale) {
                     // fall through to compile
                 }
@@ -129,7 +164,7 @@ public final class ManifestLoader {
                     result.problems(), false);
         }
         if (cacheUsable) {
-            String problem = writePrivately(dir, cacheFile, ManifestCodec.write(result.manifest()));
+            String problem = writePrivately(dir, cacheFile, ManifestCodec.write(result.manifest(), result.origins().base() != null));
             if (problem != null) {
                 notes.add(unsafeCacheNote(problem));
             }
@@ -150,7 +185,7 @@ public final class ManifestLoader {
      * Writes a compiled form (mode 0600, new directories 0700) when the cache directory is private;
      * returns why it is not, or {@code null}. A directory that cannot be made only costs speed.
      */
-    private static String writePrivately(Path dir, Path file, String text) {
+    static String writePrivately(Path dir, Path file, String text) {
         try {
             OwnedPath.createPrivateDirectories(dir);
         } catch (IOException | RuntimeException unwritable) {

@@ -9,10 +9,14 @@ package dev.agentwarden.manifest;
  * @param message  what is wrong
  * @param kind     error, or warning ({@code --strict} makes warnings errors)
  * @param fatal    the manifest cannot be compiled while this stands
+ * @param code     what kind of mistake, stable across releases ({@code unknown-setting}, {@code yaml-syntax}, …)
  */
-public record ManifestProblem(String file, int line, String key, String message, Kind kind, boolean fatal) {
+public record ManifestProblem(String file, int line, String key, String message, Kind kind, boolean fatal, String code) {
 
     public enum Kind { ERROR, WARNING }
+
+    /** The manifest file cannot be read at all. */
+    public static final String UNREADABLE = "unreadable";
 
     public boolean isError() {
         return kind == Kind.ERROR;
@@ -21,6 +25,6 @@ public record ManifestProblem(String file, int line, String key, String message,
     @Override
     public String toString() {
         return file + ":" + line + ": " + kind.name().toLowerCase(java.util.Locale.ROOT) + ": "
-                + (key.isEmpty() ? "" : key + ": ") + message;
+                + (key.isEmpty() ? "" : key + ": ") + message + " [" + code + "]";
     }
 }

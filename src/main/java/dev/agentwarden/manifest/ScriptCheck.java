@@ -85,4 +85,18 @@ final class ScriptCheck {
         }
         return false;
     }
+
+    /** The lint code of a {@link #problem}. */
+    static String code(String problem) {
+        if (problem.startsWith("script not found")) {
+            return "script-missing";
+        }
+        if (problem.startsWith("not a regular file")) {
+            return "script-not-a-file";
+        }
+        if (problem.startsWith("not executable")) {
+            return "script-not-executable";
+        }
+        return "interpreter-missing";
+    }
 }

@@ -1,7 +1,5 @@
 package dev.agentwarden.release;
 
-import dev.agentwarden.integrity.ReleaseEntry;
-import dev.agentwarden.integrity.ReleaseKey;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,7 +1,10 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.digest.Sha256;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -34,6 +37,15 @@ public final class Normalizations {
     private static final String BLOCK_END = "<!-- SQUAD:TEAM-CAPABILITIES:END -->";
 
     private Normalizations() {
+    }
+
+    /** SHA-256 of {@code bytes} under every profile, by profile name. */
+    public static Map<String, String> digests(byte[] bytes) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String profile : NAMES) {
+            out.put(profile, Sha256.hex(apply(profile, bytes)));
+        }
+        return out;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.agentwarden.release;
 
 import dev.agentwarden.canonical.Jcs;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
@@ -110,8 +111,8 @@ public final class Publisher {
                     + "'; known: " + Normalizations.NAMES);
         }
         byte[] bytes = readArtifact(artifact);
-        ManifestEntry entry = new ManifestEntry(agentId, agentVersion, clientId, clientVersion, Jcs.sha256Hex(bytes),
-                bytes.length, normalization == null ? null : Jcs.sha256Hex(Normalizations.apply(normalization, bytes)),
+        ManifestEntry entry = new ManifestEntry(agentId, agentVersion, clientId, clientVersion, Sha256.hex(bytes),
+                bytes.length, normalization == null ? null : Sha256.hex(Normalizations.apply(normalization, bytes)),
                 normalization);
 
         List<ManifestEntry> entries = new ArrayList<>();

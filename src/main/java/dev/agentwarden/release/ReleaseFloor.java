@@ -2,7 +2,7 @@ package dev.agentwarden.release;
 
 import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.io.UserState;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

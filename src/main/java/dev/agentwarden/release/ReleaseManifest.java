@@ -1,6 +1,5 @@
 package dev.agentwarden.release;
 
-import dev.agentwarden.integrity.ReleaseKey;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;

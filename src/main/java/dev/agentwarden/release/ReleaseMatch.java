@@ -1,7 +1,7 @@
 package dev.agentwarden.release;
 
 import dev.agentwarden.canonical.Jcs;
-import dev.agentwarden.integrity.ReleaseEntry;
+import dev.agentwarden.digest.Sha256;
 
 /**
  * Compares artifact bytes with a registered release. The raw SHA-256 and length must match, or,
@@ -17,10 +17,10 @@ import dev.agentwarden.integrity.ReleaseEntry;
 public record ReleaseMatch(boolean verified, String how, String sha256, long length, String normalizedSha256) {
 
     public static ReleaseMatch compare(ReleaseEntry entry, byte[] bytes) {
-        String sha = Jcs.sha256Hex(bytes);
+        String sha = Sha256.hex(bytes);
         String normalized = null;
         if (entry.normalization() != null && Normalizations.NAMES.contains(entry.normalization())) {
-            normalized = Jcs.sha256Hex(Normalizations.apply(entry.normalization(), bytes));
+            normalized = Sha256.hex(Normalizations.apply(entry.normalization(), bytes));
         }
         if (sha.equals(entry.sha256()) && bytes.length == entry.length()) {
             return new ReleaseMatch(true, "raw", sha, bytes.length, normalized);

@@ -1,8 +1,5 @@
 package dev.agentwarden.release;
 
-import dev.agentwarden.integrity.ReleaseKey;
-import dev.agentwarden.integrity.ReleaseLookup;
-import dev.agentwarden.integrity.ReleaseStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;

@@ -7,7 +7,7 @@ import dev.agentwarden.io.UserState;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.release.TrustFailure.Untrusted;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The front of {@link WardenServer}: one thread that accepts loopback connections and reads each
@@ -33,11 +34,23 @@ import java.util.Map;
  * is cheap so that a flood does not fill the kernel's accept queue: every pending connection is
  * accepted at once, one that its peer already closed is dropped unread, and the users behind the
  * rest are resolved with one pass over the socket tables ({@link PeerUid#ofAll}).
+ *
+ * <p>Keep-alive: a worker that answered a request may give its connection back ({@link #keep});
+ * the front then reads the next request on it as on a new connection, under the same caps, with
+ * {@link #KEEP_ALIVE_MS} for its head to arrive. A request whose head arrived with more bytes than
+ * its body (a pipelined next request) is not kept ({@link Request#keepable}).
  */
 final class Front implements Runnable {
     static final int HEAD_BYTES = 16 * 1024;
     static final long HEAD_DEADLINE_MS = 2_000;
     static final long BODY_DEADLINE_MS = 10_000;
+    /**
+     * How long a kept connection may wait for its next request's head: longer than the
+     * {@code Keep-Alive: timeout} the server announces ({@link #KEEP_ALIVE_ANNOUNCED_S}), so that a
+     * client closes an idle connection before the server does and never sends into a closing one.
+     */
+    static final long KEEP_ALIVE_MS = 10_000;
+    static final int KEEP_ALIVE_ANNOUNCED_S = 5;
     /** Twice the default payload cap plus the launcher's records (argv and environment) with room to spare. */
     static final int BODY_BYTES = 32 * 1024 * 1024;
     static final int PER_PEER = 32;
@@ -68,8 +81,13 @@ final class Front implements Runnable {
         }
     }
 
-    /** A complete request. */
-    record Request(Head head, byte[] body, SocketChannel channel) {
+    /**
+     * A complete request.
+     *
+     * @param keepable whether nothing beyond its body has been read, so that its connection can
+     *                 carry the next request
+     */
+    record Request(Head head, byte[] body, SocketChannel channel, int peerUid, boolean keepable) {
     }
 
     private final ServerSocketChannel listener;
@@ -80,6 +98,8 @@ final class Front implements Runnable {
     private final ArrayDeque<Conn> all = new ArrayDeque<>();
     /** Where a new connection's first bytes are read before it is known to be worth a buffer of its own. */
     private final ByteBuffer scratch = ByteBuffer.allocate(HEAD_BYTES);
+    /** Connections workers gave back after answering, to be read again. */
+    private final ConcurrentLinkedQueue<Request> kept = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
 
     Front(ServerSocketChannel listener, Gate gate) throws IOException {
@@ -89,6 +109,25 @@ final class Front implements Runnable {
         this.selector = Selector.open();
         listener.configureBlocking(false);
         listener.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    /**
+     * Gives the connection of an answered {@code request} back, to read its next request. Any
+     * thread; the connection is closed when the front has stopped.
+     */
+    void keep(Request request) {
+        kept.add(request);
+        selector.wakeup();
+        if (stopping) {
+            closeKept();
+        }
+    }
+
+    private void closeKept() {
+        Request r;
+        while ((r = kept.poll()) != null) {
+            close(r.channel());
+        }
     }
 
     /** Stops accepting and closes every connection still being read. */
@@ -119,6 +158,7 @@ final class Front implements Runnable {
                         }
                     }
                 }
+                resumeKept();
                 expire();
                 if (!complete.isEmpty()) {
                     handOver(complete);
@@ -127,6 +167,7 @@ final class Front implements Runnable {
         } catch (IOException | ClosedSelectorException e) {
             // the selector failed: nothing more can be served
         } finally {
+            closeKept();
             for (Conn c : new ArrayList<>(all)) {
                 if (c.head != null && !c.draining) {
                     gate.abandoned();
@@ -231,6 +272,37 @@ final class Front implements Runnable {
         }
     }
 
+    /** Reads kept connections again, each as a new connection of its user (same caps). */
+    private void resumeKept() {
+        Request r;
+        while ((r = kept.poll()) != null) {
+            SocketChannel ch = r.channel();
+            try {
+                ch.configureBlocking(false);
+            } catch (IOException e) {
+                close(ch);
+                continue;
+            }
+            Conn c = new Conn(ch, r.peerUid(), System.nanoTime(), ByteBuffer.allocate(HEAD_BYTES));
+            c.headDeadlineMs = KEEP_ALIVE_MS;
+            ArrayDeque<Conn> mine = byPeer.computeIfAbsent(c.uid, u -> new ArrayDeque<>());
+            if (mine.size() >= PER_PEER || all.size() >= TOTAL) {
+                if (mine.isEmpty()) {
+                    byPeer.remove(c.uid);
+                }
+                close(ch);
+                continue;
+            }
+            mine.addLast(c);
+            all.addLast(c);
+            try {
+                c.key = ch.register(selector, SelectionKey.OP_READ, c);
+            } catch (IOException e) {
+                drop(c);
+            }
+        }
+    }
+
     private void evictOldestIncomplete(ArrayDeque<Conn> queue) {
         for (Conn c : queue) {
             if (c.head == null || c.draining) {
@@ -280,6 +352,7 @@ final class Front implements Runnable {
                 c.body = new byte[(int) contentLength(head)];
                 c.headDoneAt = System.nanoTime();
                 int extra = c.headBuffer.position() - end;
+                c.pipelined = extra > c.body.length;
                 System.arraycopy(c.headBuffer.array(), end, c.body, 0, Math.min(extra, c.body.length));
                 c.filled = Math.min(extra, c.body.length);
                 c.headBuffer = null;
@@ -309,7 +382,7 @@ final class Front implements Runnable {
     private void expire() {
         long now = System.nanoTime();
         for (Conn c : new ArrayList<>(all)) {
-            if ((c.head == null || c.draining) && now - c.acceptedAt > HEAD_DEADLINE_MS * 1_000_000) {
+            if ((c.head == null || c.draining) && now - c.acceptedAt > c.headDeadlineMs * 1_000_000) {
                 drop(c);
             } else if (c.head != null && !c.draining && now - c.headDoneAt > BODY_DEADLINE_MS * 1_000_000) {
                 gate.abandoned();
@@ -332,7 +405,7 @@ final class Front implements Runnable {
                 close(c.channel);
                 continue;
             }
-            gate.accepted(new Request(c.head, c.body, c.channel));
+            gate.accepted(new Request(c.head, c.body, c.channel, c.uid, !c.pipelined));
         }
     }
 
@@ -356,6 +429,7 @@ final class Front implements Runnable {
         c.draining = true;
         c.headBuffer = ByteBuffer.allocate(4096);
         c.acceptedAt = System.nanoTime();
+        c.headDeadlineMs = HEAD_DEADLINE_MS;
     }
 
     private void drop(Conn c) {
@@ -464,7 +538,11 @@ final class Front implements Runnable {
         final int uid;
         /** When it was accepted, or when its refusal was sent while draining. */
         long acceptedAt;
+        /** How long after {@link #acceptedAt} its head (or, draining, its end) may take. */
+        long headDeadlineMs = HEAD_DEADLINE_MS;
         boolean draining;
+        /** More bytes than the body arrived with the head. */
+        boolean pipelined;
         SelectionKey key;
         ByteBuffer headBuffer;
         Head head;

@@ -1,7 +1,9 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.inventory.InventoryCache;
 import dev.agentwarden.io.OwnedPath;
 import java.io.IOException;
+import java.net.BindException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -71,6 +73,9 @@ public final class Resident {
 
     /** A resident's address, credential, process identity and proof, as its endpoint file states them. */
     public record Endpoint(int port, String token, long pid, long startTicks, String proof) {
+        /** The fields of the file's one line, in order, as the launcher reads them. */
+        public static final String FIELDS = "port token pid start proof";
+
         /** The file's one line. */
         String line() {
             return port + " " + token + " " + pid + " " + startTicks + " " + proof + "\n";
@@ -110,10 +115,23 @@ public final class Resident {
             if (start < 0) {
                 throw new IOException("cannot read this process's start time from /proc/" + pid + "/stat");
             }
-            server = WardenServer.startResident(token, proof, THREADS, env, clock);
+            WardenServer.HookPort hooks = HookPorts.read(dir);
+            try {
+                server = WardenServer.startResident(token, proof, THREADS, env, clock, hooks);
+            } catch (BindException e) {
+                if (hooks == null) {
+                    throw e;
+                }
+                // Another process holds the HTTP hook port (an older jar's resident until it goes idle,
+                // or someone else): serve the launcher anyway, and say so where `resident status` looks.
+                System.err.println("warden resident: HTTP hook port 127.0.0.1:" + hooks.port() + " is taken ("
+                        + e.getMessage() + "); serving command hooks only");
+                server = WardenServer.startResident(token, proof, THREADS, env, clock);
+            }
             Path endpoint = endpointFile(dir, key);
             ServeState.writeOwnerOnly(endpoint, new Endpoint(server.port(), token, pid, start, proof).line());
             Files.deleteIfExists(dir.resolve(key + ".starting"));
+            InventoryCache.keepInThisProcess();
             return new Resident(server, endpoint, token, channel, lock);
         } catch (IOException | RuntimeException e) {
             if (server != null) {
@@ -193,6 +211,7 @@ public final class Resident {
             }
         }
         server.close(STOP_GRACE);
+        InventoryCache.closeAll();
         try {
             if (lock.isValid()) {
                 lock.release();

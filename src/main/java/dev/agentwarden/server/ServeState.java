@@ -3,7 +3,7 @@ package dev.agentwarden.server;
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
-import dev.agentwarden.manifest.CacheDir;
+import dev.agentwarden.io.CacheDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,6 +3,7 @@ package dev.agentwarden.server;
 import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.DispatchRequest;
 import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
@@ -58,8 +59,14 @@ import java.util.regex.Pattern;
  * stdout followed by those it would write to stderr. A body that is not a forwarded event gets 400
  * and no dispatch runs.
  *
+ * <p>Host HTTP hooks: a resident given an HTTP port ({@link #startResident(String, String, int, Map, Clock, HookPort)})
+ * also serves {@code /dispatch} there as {@code serve} does, under its own token, to peers of its
+ * own uid only, without a greeting (an HTTP client speaks first).
+ *
  * <p>Either way: requests without {@code Authorization: Bearer <token>} get 401, other paths 404,
- * other methods 405, all as {@code {"error": code, "message": …}}, one request per connection. The
+ * other methods 405, all as {@code {"error": code, "message": …}}. {@code /forward} is one request per
+ * connection; {@code /dispatch} keeps the connection for the next request (HTTP/1.1 keep-alive)
+ * unless the client sends {@code Connection: close}. The
  * {@link Front} reads every request whole under deadlines before a worker sees it; workers run on a
  * fixed pool with a bounded queue, and a request that finds it full gets 503.
  */
@@ -75,13 +82,19 @@ public final class WardenServer implements AutoCloseable {
     /** The kernel's accept queue asked for; Linux caps it at net.core.somaxconn (4096 by default since 5.4). */
     static final int BACKLOG = 65535;
     private static final String DISPATCH_ENDPOINT = "the endpoint is POST /dispatch/<host>/<NativeEvent>";
-    private static final String FORWARD_ENDPOINT = "the endpoint is POST /forward";
+    private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward and POST /status";
+    /** The resident's status query ({@link #status}). */
+    public static final String STATUS_PATH = "/status";
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     private static final byte[] PROCESSING = "HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ServerSocketChannel listener;
     private final Front front;
     private final Thread frontThread;
+    /** The resident's host-hook port, or {@code null}. */
+    private final ServerSocketChannel hookListener;
+    private final Front hookFront;
+    private final Thread hookThread;
     private final ThreadPoolExecutor pool;
     private final byte[] token;
     /** The resident's greeting line; {@code null} for {@code serve}. */
@@ -96,9 +109,15 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicLong lastActivity;
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong forwarded = new AtomicLong();
+    private final long startedMillis;
+
+    /** A port for host HTTP hooks and the token they must send. */
+    public record HookPort(int port, String token) {
+    }
 
     private WardenServer(ServerSocketChannel listener, int threads, String token, String proof, String projectDir,
-                         String manifest, Map<String, String> env, Clock clock) throws IOException {
+                         String manifest, Map<String, String> env, Clock clock, ServerSocketChannel hookListener,
+                         String hookToken) throws IOException {
         this.listener = listener;
         AtomicInteger n = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
@@ -115,9 +134,23 @@ public final class WardenServer implements AutoCloseable {
         this.env = Map.copyOf(env);
         this.clock = clock;
         this.lastActivity = new AtomicLong(clock.millis());
-        this.front = new Front(listener, new Gate());
+        this.startedMillis = clock.millis();
+        Gate gate = proof != null ? new Gate(Mode.FORWARD, this.token, false) : new Gate(Mode.DISPATCH, this.token, false);
+        this.front = new Front(listener, gate);
+        gate.front = front;
         this.frontThread = new Thread(front, "warden-front");
         frontThread.setDaemon(true);
+        this.hookListener = hookListener;
+        if (hookListener != null) {
+            Gate hookGate = new Gate(Mode.DISPATCH, hookToken.getBytes(StandardCharsets.UTF_8), true);
+            this.hookFront = new Front(hookListener, hookGate);
+            hookGate.front = hookFront;
+            this.hookThread = new Thread(hookFront, "warden-hook-front");
+            hookThread.setDaemon(true);
+        } else {
+            this.hookFront = null;
+            this.hookThread = null;
+        }
     }
 
     /**
@@ -133,7 +166,7 @@ public final class WardenServer implements AutoCloseable {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " is outside 0..65535");
         }
-        return start(port, threads, token, null, projectDir, manifest, env, clock);
+        return start(port, threads, token, null, projectDir, manifest, env, clock, null);
     }
 
     /**
@@ -144,27 +177,53 @@ public final class WardenServer implements AutoCloseable {
      */
     public static WardenServer startResident(String token, String proof, int threads, Map<String, String> env,
                                              Clock clock) throws IOException {
+        return startResident(token, proof, threads, env, clock, null);
+    }
+
+    /**
+     * The resident, also serving host HTTP hooks on {@code hooks} (127.0.0.1) when it is not
+     * {@code null}; a port that cannot be bound (another process holds it) throws.
+     */
+    public static WardenServer startResident(String token, String proof, int threads, Map<String, String> env,
+                                             Clock clock, HookPort hooks) throws IOException {
         if (!proof.matches("[0-9a-f]{64}")) {
             throw new IllegalArgumentException("the proof must be 64 lowercase hex digits");
         }
-        return start(0, threads, token, proof, null, null, env, clock);
+        return start(0, threads, token, proof, null, null, env, clock, hooks);
     }
 
     private static WardenServer start(int port, int threads, String token, String proof, String projectDir,
-                                      String manifest, Map<String, String> env, Clock clock) throws IOException {
+                                      String manifest, Map<String, String> env, Clock clock, HookPort hooks)
+            throws IOException {
         if (threads < 1 || threads > 64) {
             throw new IllegalArgumentException("threads " + threads + " is outside 1..64");
         }
         ServerSocketChannel listener = ServerSocketChannel.open(StandardProtocolFamily.INET);
+        ServerSocketChannel hookListener = null;
         try {
-            listener.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port), BACKLOG);
-            WardenServer server = new WardenServer(listener, threads, token, proof, projectDir, manifest, env, clock);
+            listener.bind(loopback(port), BACKLOG);
+            if (hooks != null) {
+                hookListener = ServerSocketChannel.open(StandardProtocolFamily.INET);
+                hookListener.bind(loopback(hooks.port()), BACKLOG);
+            }
+            WardenServer server = new WardenServer(listener, threads, token, proof, projectDir, manifest, env, clock,
+                    hookListener, hooks == null ? null : hooks.token());
             server.frontThread.start();
+            if (server.hookThread != null) {
+                server.hookThread.start();
+            }
             return server;
         } catch (IOException | RuntimeException e) {
             listener.close();
+            if (hookListener != null) {
+                hookListener.close();
+            }
             throw e;
         }
+    }
+
+    private static InetSocketAddress loopback(int port) throws IOException {
+        return new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port);
     }
 
     public int port() {
@@ -202,13 +261,22 @@ public final class WardenServer implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         front.stop();
+        if (hookFront != null) {
+            hookFront.stop();
+        }
         try {
             frontThread.join(2_000);
+            if (hookThread != null) {
+                hookThread.join(2_000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         try {
             listener.close();
+            if (hookListener != null) {
+                hookListener.close();
+            }
         } catch (IOException e) {
             // closing anyway
         }
@@ -230,20 +298,35 @@ public final class WardenServer implements AutoCloseable {
         return inFlight.get() > 0 ? 0 : Math.max(0, clock.millis() - lastActivity.get());
     }
 
-    /** The server's side of the {@link Front}: who is greeted, which heads are accepted, where requests run. */
+    /** What a front serves: forwarded events (the resident's launcher port) or host dispatches. */
+    private enum Mode { FORWARD, DISPATCH }
+
+    /** The server's side of a {@link Front}: who is greeted, which heads are accepted, where requests run. */
     private final class Gate implements Front.Gate {
+        private final Mode mode;
+        private final byte[] token;
+        private final boolean ownUserOnly;
+        private Front front;
+
+        Gate(Mode mode, byte[] token, boolean ownUserOnly) {
+            this.mode = mode;
+            this.token = token;
+            this.ownUserOnly = ownUserOnly;
+        }
+
         @Override
         public byte[] greeting(int peerUid) {
-            if (greeting == null) {
-                return new byte[0];
+            boolean own = peerUid != PeerUid.UNKNOWN && peerUid == ownUid;
+            if (mode == Mode.FORWARD) {
+                return own ? greeting : null;
             }
-            return peerUid != PeerUid.UNKNOWN && peerUid == ownUid ? greeting : null;
+            return own || !ownUserOnly ? new byte[0] : null;
         }
 
         @Override
         public Reply check(Front.Head head) {
             try {
-                accept(head);
+                accept(head, mode, token);
             } catch (Refusal r) {
                 return Reply.of(r);
             }
@@ -254,7 +337,7 @@ public final class WardenServer implements AutoCloseable {
         @Override
         public void accepted(Front.Request request) {
             try {
-                pool.execute(() -> serve(request));
+                pool.execute(() -> serve(request, mode, this));
             } catch (RejectedExecutionException e) {
                 try (SocketChannel ch = request.channel()) {
                     write(ch, Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
@@ -271,14 +354,15 @@ public final class WardenServer implements AutoCloseable {
         }
     }
 
-    /** Refuses a head that is not an authorized request for this server's endpoint. */
-    private void accept(Front.Head head) {
-        if (!authorized(head.header("authorization"))) {
-            throw new Refusal(401, "unauthorized", greeting != null ? "send Authorization: Bearer <token from the endpoint file>"
+    /** Refuses a head that is not an authorized request for this front's endpoint. */
+    private void accept(Front.Head head, Mode mode, byte[] token) {
+        if (!authorized(head.header("authorization"), token)) {
+            throw new Refusal(401, "unauthorized", mode == Mode.FORWARD ? "send Authorization: Bearer <token from the endpoint file>"
+                    : greeting != null ? "send Authorization: Bearer $WARDEN_HOOK_TOKEN (the token warden install wrote)"
                     : "send Authorization: Bearer <token from serve.json>");
         }
-        if (greeting != null) {
-            if (!"/forward".equals(head.path())) {
+        if (mode == Mode.FORWARD) {
+            if (!"/forward".equals(head.path()) && !STATUS_PATH.equals(head.path())) {
                 throw new Refusal(404, "not_found", FORWARD_ENDPOINT);
             }
         } else {
@@ -289,44 +373,55 @@ public final class WardenServer implements AutoCloseable {
         }
     }
 
-    /** Runs one complete request on a worker and answers it. */
-    private void serve(Front.Request request) {
-        try (SocketChannel ch = request.channel()) {
+    /**
+     * Runs one complete request on a worker and answers it; a dispatch whose client keeps the
+     * connection goes back to its front for the next request.
+     */
+    private void serve(Front.Request request, Mode mode, Gate gate) {
+        SocketChannel ch = request.channel();
+        boolean keep = false;
+        try {
             Reply reply;
             try {
-                reply = greeting != null ? forward(request, ch) : dispatch(request);
+                reply = mode != Mode.FORWARD ? dispatch(request)
+                        : STATUS_PATH.equals(request.head().path()) ? status() : forward(request, ch);
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
             }
+            keep = mode == Mode.DISPATCH && reply != null && reply.status() == 200 && request.keepable()
+                    && !"close".equalsIgnoreCase(request.head().header("connection"));
             if (reply != null) {
-                write(ch, reply.bytes());
-                ch.shutdownOutput();
+                write(ch, reply.bytes(keep));
+                if (!keep) {
+                    ch.shutdownOutput();
+                }
             }
         } catch (IOException | RuntimeException e) {
-            // the client went away; nothing left to answer
+            keep = false;
         } finally {
-            lastActivity.set(clock.millis());
+            // a status query is not use: asking whether it runs does not keep it running
+            if (!STATUS_PATH.equals(request.head().path())) {
+                lastActivity.set(clock.millis());
+            }
             inFlight.decrementAndGet();
+            if (keep) {
+                gate.front.keep(request);
+            } else {
+                try {
+                    ch.close();
+                } catch (IOException e) {
+                    // the client went away
+                }
+            }
         }
     }
 
     private Reply dispatch(Front.Request request) {
         List<String> route = route(request.head().path());
-        List<String> argv = new ArrayList<>(List.of("dispatch", "--host", route.get(0)));
-        if (route.size() == 2) {
-            argv.add("--native-event");
-            argv.add(route.get(1));
-        }
-        if (manifest != null) {
-            argv.add("--manifest");
-            argv.add(manifest);
-        }
-        if (projectDir != null) {
-            argv.add("--project-dir");
-            argv.add(projectDir);
-        }
-        HostResponse response = DispatchMain.respond(argv.toArray(String[]::new),
-                new ByteArrayInputStream(request.body()), Caller.thisProcess(env), clock, DecisionLog.SERVE);
+        DispatchRequest dispatch = new DispatchRequest(route.get(0), null, route.size() == 2 ? route.get(1) : null,
+                manifest, projectDir);
+        HostResponse response = DispatchMain.respond(dispatch, new ByteArrayInputStream(request.body()),
+                Caller.thisProcess(env), clock, DecisionLog.SERVE);
         byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
     }
@@ -356,6 +451,19 @@ public final class WardenServer implements AutoCloseable {
         int stdoutBytes = out.size();
         out.write(err.toByteArray());
         return new Reply(200, out.toByteArray(), code, "", stdoutBytes);
+    }
+
+    /**
+     * The resident's {@code POST /status} answer: {@code {"pid", "started_at" (epoch ms), "forwarded",
+     * "in_progress"}}, for {@code warden doctor}; no dispatch runs.
+     */
+    private Reply status() {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("pid", ProcessHandle.current().pid());
+        s.put("started_at", startedMillis);
+        s.put("forwarded", forwarded.get());
+        s.put("in_progress", Math.max(0, inFlight.get() - 1));
+        return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
     }
 
     /** Whether the launcher sent {@code g} within {@link #GO_DEADLINE_MS}. */
@@ -389,7 +497,7 @@ public final class WardenServer implements AutoCloseable {
         return List.of(parts);
     }
 
-    private boolean authorized(String header) {
+    private static boolean authorized(String header, byte[] token) {
         String prefix = "Bearer ";
         if (header == null || !header.startsWith(prefix)) {
             return false;
@@ -450,6 +558,11 @@ public final class WardenServer implements AutoCloseable {
 
         /** The whole HTTP/1.1 response: status line, headers, body; the connection closes after it. */
         byte[] bytes() {
+            return bytes(false);
+        }
+
+        /** The whole HTTP/1.1 response; {@code keepAlive}: the connection stays open for the next request. */
+        byte[] bytes(boolean keepAlive) {
             StringBuilder h = new StringBuilder(256);
             h.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
             if (exitCode >= 0) {
@@ -468,7 +581,9 @@ public final class WardenServer implements AutoCloseable {
                 h.append("Content-Type: ").append(stdoutBytes >= 0 ? "application/octet-stream"
                         : "application/json; charset=utf-8").append("\r\n");
             }
-            h.append("Content-Length: ").append(body.length).append("\r\nConnection: close\r\n\r\n");
+            h.append("Content-Length: ").append(body.length).append(keepAlive
+                    ? "\r\nConnection: keep-alive\r\nKeep-Alive: timeout=" + Front.KEEP_ALIVE_ANNOUNCED_S + "\r\n\r\n"
+                    : "\r\nConnection: close\r\n\r\n");
             byte[] head = h.toString().getBytes(StandardCharsets.US_ASCII);
             byte[] all = new byte[head.length + body.length];
             System.arraycopy(head, 0, all, 0, head.length);

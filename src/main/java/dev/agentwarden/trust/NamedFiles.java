@@ -1,8 +1,8 @@
 package dev.agentwarden.trust;
 
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.io.UnsafeFileException;
 import java.io.IOException;

@@ -1,8 +1,9 @@
 package dev.agentwarden.trust;
 
+import dev.agentwarden.manifest.FirstError;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -37,7 +38,18 @@ public final class ProjectManifest {
      * @param scripts which process-concern files may run
      * @param notes   stderr lines saying what is not trusted and what is used instead
      */
-    public record Resolution(ManifestLoader.Source source, ScriptTrust scripts, List<String> notes) {
+    public record Resolution(ManifestLoader.Source source, ScriptTrust scripts, List<String> notes, String fallback) {
+        public Resolution(ManifestLoader.Source source, ScriptTrust scripts, List<String> notes) {
+            this(source, scripts, notes, null);
+        }
+    }
+
+    /**
+     * {@link Resolution#fallback}, when the project's file is not in force: what stands in
+     * ({@code last_trusted} or {@code default}) and why ({@code untrusted}, or {@code does_not_compile}).
+     */
+    static String fallback(String inForce, String broken) {
+        return inForce + (broken != null ? ":does_not_compile" : ":untrusted");
     }
 
     public static Resolution resolve(String explicitFile, String root, Map<String, String> env) throws ManifestException {
@@ -71,6 +83,12 @@ public final class ProjectManifest {
         } else if (record == null && unusable == null) {
             return new Resolution(ManifestLoader.builtinDefault(), ScriptTrust.ANY, notes);
         }
+        String broken = bytes == null ? null
+                : FirstError.of(new ManifestLoader.Source(file.toString(), bytes), env);
+        if (broken != null) {
+            notes.add("warden: " + TrustStore.PROJECT_MANIFEST + " does not compile, so it cannot take effect: "
+                    + broken + " (run `warden manifest lint`)");
+        }
         String what;
         String fix;
         if (unusable != null) {
@@ -91,12 +109,12 @@ public final class ProjectManifest {
                         + record.trustedAt() + ")");
                 return new Resolution(new ManifestLoader.Source(file + " (last trusted)", lastTrusted,
                         record.manifestSha256()),
-                        ScriptTrust.of(record, realRoot), notes);
+                        ScriptTrust.of(record, realRoot), notes, fallback("last_trusted", broken));
             } catch (TrustException e) {
                 notes.add("warden: ignoring trust record: " + e.getMessage());
             }
         }
         notes.add("warden: " + what + " (" + fix + "); using the default manifest");
-        return new Resolution(ManifestLoader.builtinDefault(), ScriptTrust.ANY, notes);
+        return new Resolution(ManifestLoader.builtinDefault(), ScriptTrust.ANY, notes, fallback("default", broken));
     }
 }

@@ -1,6 +1,6 @@
 package dev.agentwarden.trust;
 
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import java.nio.file.Path;
 import java.util.Map;
 

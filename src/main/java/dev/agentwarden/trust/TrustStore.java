@@ -6,7 +6,7 @@ import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -8,7 +8,8 @@ import java.util.List;
  * @param kind    the strongest decision in the chain
  * @param reason  why, for {@code ASK}, {@code BLOCK} and {@code HALT}: the deciding concerns' reasons
  *                joined with " · "; {@code null} otherwise
- * @param context text for the model: warnings and context notes joined with newlines, or {@code null}
+ * @param context text for the model when nothing blocks: warnings and built-ins' context notes
+ *                joined with " · ", or {@code null}
  */
 public record Verdict(Kind kind, String reason, String context) {
 
@@ -42,8 +43,9 @@ public record Verdict(Kind kind, String reason, String context) {
     }
 
     /**
-     * Combines contributions, in chain order, into one verdict: the strongest kind wins; the
-     * reasons of the contributions at that kind are joined; context gathers every warning and note.
+     * Combines contributions, in chain order, into one verdict, as agent-config does: the strongest
+     * kind wins and its contributions' messages decide (joined with " · "); on a block or halt the
+     * warnings are not sent, otherwise context gathers every warning and note.
      */
     public static Verdict combine(List<? extends Contribution> outcomes) {
         Kind kind = Kind.ALLOW;
@@ -62,8 +64,9 @@ public record Verdict(Kind kind, String reason, String context) {
             }
             if (o.effective() == kind && kind.decides()) {
                 append(reasons, " · ", o.message());
-            } else if (o.effective() == Kind.WARN || o.effective() == Kind.ALLOW) {
-                append(context, "\n", o.message());
+            } else if (kind != Kind.BLOCK && kind != Kind.HALT
+                    && (o.effective() == Kind.WARN || o.effective() == Kind.ALLOW)) {
+                append(context, " · ", o.message());
             }
         }
         String reason = null;

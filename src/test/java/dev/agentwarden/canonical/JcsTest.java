@@ -3,6 +3,7 @@ package dev.agentwarden.canonical;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.json.JsonException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -110,7 +111,7 @@ class JcsTest {
         byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
                 .digest(canonical.getBytes(StandardCharsets.UTF_8));
 
-        String hex = Jcs.sha256Hex(Jcs.canonicalize("{ \"b\" : [ true ], \"a\" : 1.0 }".getBytes(StandardCharsets.UTF_8)));
+        String hex = Sha256.hex(Jcs.canonicalize("{ \"b\" : [ true ], \"a\" : 1.0 }".getBytes(StandardCharsets.UTF_8)));
 
         assertThat(hex).isEqualTo(java.util.HexFormat.of().formatHex(digest));
         assertThat(Arrays.asList(hex.split(""))).allMatch(c -> "0123456789abcdef".contains(c));

@@ -61,9 +61,12 @@ class BrokenManifestCorpusTest {
                 "--project-dir", project.toString()}, new PrintWriter(out, true), new PrintWriter(err, true));
 
         List<String> findings = new ArrayList<>();
+        List<String> codes = new ArrayList<>();
         int exit = -1;
         for (String line : expected) {
-            if (line.startsWith("exit=")) {
+            if (line.startsWith("code=")) {
+                codes.add(line.substring("code=".length()));
+            } else if (line.startsWith("exit=")) {
                 exit = Integer.parseInt(line.substring("exit=".length()));
             } else if (line.startsWith("finding=")) {
                 String f = line.substring("finding=".length());
@@ -76,6 +79,38 @@ class BrokenManifestCorpusTest {
             assertThat(out.toString()).contains(f);
         }
         assertThat(out.toString()).as("no parser jargon, no empty key").doesNotContain("<block").doesNotContain(": : ");
+        assertThat(codes).as("expected message codes").isNotEmpty();
+        for (String c : codes) {
+            assertThat(out.toString()).contains(" [" + c + "]\n");
+        }
+        for (String line : out.toString().lines().toList()) {
+            if (line.contains(": error: ") || line.contains(": warning: ")) {
+                assertThat(line).as("every problem carries its code").matches(".* \\[[a-z-]+\\]$");
+            }
+        }
+    }
+
+    /** Every key of every built-in, and every concern key, is misspelled once in the corpus. */
+    @org.junit.jupiter.api.Test
+    void corpus_misspellsEveryBuiltinSettingAndConcernKeyOnce() throws Exception {
+        List<String> names = cases().toList();
+        List<String> missing = new ArrayList<>();
+        for (dev.agentwarden.concern.BuiltinDescriptor d : dev.agentwarden.concern.builtin.Builtins.ALL) {
+            for (String key : d.keys()) {
+                String want = d.name() + "-" + key.replace('_', '-') + "-misspelled";
+                if (!names.contains(want)) {
+                    missing.add(want);
+                }
+            }
+        }
+        for (String key : List.of("args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
+                "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies")) {
+            String want = "concern-key-" + key.replace('_', '-') + "-misspelled";
+            if (!names.contains(want)) {
+                missing.add(want);
+            }
+        }
+        assertThat(missing).as("corpus cases missing").isEmpty();
     }
 
     private void setUp(String[] words) throws IOException {

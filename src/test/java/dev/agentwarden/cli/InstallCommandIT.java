@@ -84,6 +84,38 @@ class InstallCommandIT {
     }
 
     @Test
+    void install_withoutFastHook_hooksRunTheLauncher_soADeletedCacheCannotTurnThemOff() throws Exception {
+        Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
+
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(Files.readString(settings)).contains("\"command\": \"" + launcher + " dispatch --host claude --native-event PreToolUse\"");
+        assertThat(r.stdout()).doesNotContain("compiled hook");
+    }
+
+    @Test
+    void install_fastHook_withACompiler_hooksRunTheCompiledClient() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler: nothing to build");
+        Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
+
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train", "--fast-hook");
+
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(hookLauncher()).isNotEqualTo(launcher);
+        assertThat(Files.readString(settings)).contains("\"command\": \"" + hookLauncher() + " dispatch --host claude --native-event PreToolUse\"");
+    }
+
+    private static boolean onPath(String program) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Test
     void install_projectScope_addsBoundEventsKeepsUserHooks() throws Exception {
         Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
 
@@ -91,11 +123,11 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 2 hook(s) for claude in " + settings).contains("PreToolUse  matcher=Bash")
-                .contains("  Stop\n");
+                .contains("  Stop  (added)\n");
         byte[] after = Files.readAllBytes(settings);
         assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactly("PreToolUse", "Stop");
         assertThat(new String(ClaudeSettings.uninstall(after, "claude"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
-        assertThat(Files.readString(settings)).contains("\"command\": \"" + launcher + " dispatch --host claude --native-event PreToolUse\"");
+        assertThat(Files.readString(settings)).contains("\"command\": \"" + hookLauncher() + " dispatch --host claude --native-event PreToolUse\"");
         assertThat(Files.exists(home.resolve(".claude/settings.json"))).as("user scope untouched").isFalse();
     }
 
@@ -226,7 +258,8 @@ class InstallCommandIT {
 
         assertThat(warden("uninstall", "--host", "claude", "--scope", "user").exitCode()).isZero();
 
-        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(home.resolve(".claude/settings.json")), "claude")).isEmpty();
+        // install created the user settings and uninstall left them empty: gone again
+        assertThat(home.resolve(".claude/settings.json")).doesNotExist();
         assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(project.resolve(".claude/settings.json")), "claude"))
                 .containsExactly("PreToolUse", "Stop");
     }
@@ -277,11 +310,11 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 2 hook(s) for codex in " + hooksJson).contains("PreToolUse  matcher=Bash")
-                .contains("  SubagentStart\n");
+                .contains("  SubagentStart  (added)\n");
         byte[] after = Files.readAllBytes(hooksJson);
         assertThat(ClaudeSettings.installedEvents(after, "codex")).containsExactly("PreToolUse", "SubagentStart");
         assertThat(Files.readString(hooksJson))
-                .contains("\"command\": \"" + launcher + " dispatch --host codex --native-event PreToolUse\"")
+                .contains("\"command\": \"" + hookLauncher() + " dispatch --host codex --native-event PreToolUse\"")
                 .contains("\"type\": \"command\"").contains("\"timeout\": 60");
         assertThat(new String(ClaudeSettings.uninstall(after, "codex"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
         assertThat(again.exitCode()).isZero();
@@ -533,6 +566,13 @@ class InstallCommandIT {
             assertThat(uninstall.exitCode()).as(uninstall.stderr()).isZero();
             assertThat(Files.readAllBytes(file)).as(host + ": the original bytes exactly").isEqualTo(user);
         }
+    }
+
+    /** What the installed hooks run: the compiled client where install could build one, else bin/warden. */
+    private String hookLauncher() {
+        Path compiled = tmp.resolve("cache/hook").resolve(WardenProcess.home().toAbsolutePath().normalize().toString()
+                .replace('/', '_')).resolve("bin/warden");
+        return Files.isExecutable(compiled) ? compiled.toString() : launcher;
     }
 
     private WardenProcess.Result warden(String... args) throws Exception {

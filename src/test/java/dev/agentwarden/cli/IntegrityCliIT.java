@@ -2,11 +2,11 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.integrity.AcceptanceFixtures;
-import dev.agentwarden.integrity.Digests;
+import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
 import dev.agentwarden.integrity.JsonFileReleaseStore;
-import dev.agentwarden.integrity.ReleaseKey;
-import dev.agentwarden.integrity.SquadArtifacts;
+import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.TestTrust;
 import java.io.IOException;
@@ -90,8 +90,8 @@ class IntegrityCliIT {
         assertThat(json.get("events")).isEqualTo(List.of("selected_agent_id", "payload_read_status", "prompt_attach_status",
                 "transport_integrity", "release_integrity"));
         assertThat(json).containsEntry("transport_integrity", "INTACT").containsEntry("release_integrity", "VERIFIED")
-                .containsEntry("outcome", "LOADED").containsEntry("source_sha_after_read", Digests.sha256(SQUAD))
-                .containsEntry("attached_sha", Digests.sha256(SQUAD));
+                .containsEntry("outcome", "LOADED").containsEntry("source_sha_after_read", Sha256.hex(SQUAD))
+                .containsEntry("attached_sha", Sha256.hex(SQUAD));
     }
 
     @Test
@@ -179,6 +179,20 @@ class IntegrityCliIT {
     }
 
     @Test
+    void stats_text_labelsEveryColumn_soZeroFalseHaltsBesideHaltsCannotBeMisread() throws Exception {
+        check("--attached", agentFile.toString());
+        check("--attached", Files.write(tmp.resolve("clipped.md"), Arrays.copyOf(SQUAD, 5_000)).toString());
+        check("--attached", Files.write(tmp.resolve("clipped2.md"), Arrays.copyOf(SQUAD, 4_000)).toString());
+
+        Run stats = warden(repo, Map.of(), "integrity", "stats", "--project-dir", repo.toString());
+
+        assertThat(stats.out()).contains("  OUTCOME                SESSIONS   WHAT IT MEANS")
+                .contains("halted sessions, all outcomes: 2")
+                .contains("of which halted (false halts): 0")
+                .doesNotContain("; halted: ");
+    }
+
+    @Test
     void evaluateAndStats_recomputeFromTheLogAndFlagForgedVerdicts() throws Exception {
         check("--attached", agentFile.toString());
         check("--attached", Files.write(tmp.resolve("clipped.md"), Arrays.copyOf(SQUAD, 5_000)).toString());
@@ -220,7 +234,7 @@ class IntegrityCliIT {
                 "sha256sum < \"$1\" | cut -d' ' -f1; echo \"$WARDEN_INTEGRITY_OUTCOME $WARDEN_AGENT_SHA256\"; stat -c %a \"$1\"",
                 "sh", "{agent_file}");
         assertThat(r.code()).as(r.err()).isZero();
-        String sha = Digests.sha256(SQUAD);
+        String sha = Sha256.hex(SQUAD);
         assertThat(r.out().lines().toList()).containsExactly(sha, "LOADED " + sha, "400");
         assertThat(r.err()).contains("(won: project .github/agents; git root " + repo + ")")
                 .contains("shadowed: " + copilotHome.resolve("agents/squad.agent.md"));
@@ -231,7 +245,7 @@ class IntegrityCliIT {
         Run r = warden(repo, Map.of(), "launch", "--agent", "squad", "--client", "copilot-cli", "--client-version", "1.0.3",
                 "--payload-stdin", "--", "sha256sum");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith(Digests.sha256(SQUAD));
+        assertThat(r.out()).startsWith(Sha256.hex(SQUAD));
     }
 
     @Test

@@ -2,10 +2,10 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.integrity.Digests;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.integrity.JsonFileReleaseStore;
-import dev.agentwarden.integrity.ReleaseKey;
-import dev.agentwarden.integrity.SquadArtifacts;
+import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.release.KeyFiles;
 import dev.agentwarden.release.Publisher;
@@ -123,6 +123,6 @@ class RequireTrustedManifestTest {
         Map<String, Object> released = check(0, "--release-manifest", signed[0].toString(), "--trust-root",
                 signed[1].toString(), "--require-trusted-manifest");
         assertThat(released).containsEntry("release_integrity", "VERIFIED").containsEntry("outcome", "LOADED")
-                .containsEntry("source_sha_after_read", Digests.sha256(RELEASED));
+                .containsEntry("source_sha_after_read", Sha256.hex(RELEASED));
     }
 }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -85,6 +85,43 @@ class DecisionLogTest {
                         .doesNotContain("PROMPT-7f3a").doesNotContain("INPUTsecret");
             }
         }
+    }
+
+    @Test
+    void processConcern_exitCode_isRecordedPerConcern_andNullForBuiltins() throws Exception {
+        DecisionProject p = withExitScript(3);
+        p.dispatch("PreToolUse", bash("s", "sudo ls"));
+
+        Map<String, Object> d = Json.parseObject(p.lines().get(0));
+        assertThat(concern(d, "exits").get("outcome")).isEqualTo("error");
+        assertThat(concern(d, "exits").get("exit_code")).isEqualTo(3L);
+        assertThat(concern(d, "sudo-shadow")).containsEntry("exit_code", null);
+        assertThat(concern(d, "env-files")).containsEntry("outcome", "skipped").containsEntry("exit_code", null);
+    }
+
+    @Test
+    void concernElapsedUs_isMeasuredInMicroseconds_notWholeMilliseconds() throws Exception {
+        DecisionProject p = withExitScript(0);
+        for (int i = 0; i < 3; i++) {
+            p.dispatch("PreToolUse", bash("s", "ls"));
+        }
+
+        // A process concern takes milliseconds; at millisecond resolution every value was a multiple of
+        // 1000. Three runs all landing on a whole millisecond by chance: one in a billion.
+        List<Long> elapsed = new ArrayList<>();
+        for (String line : p.lines()) {
+            elapsed.add((Long) concern(Json.parseObject(line), "exits").get("elapsed_us"));
+        }
+        assertThat(elapsed).hasSize(3).allMatch(us -> us > 0).anyMatch(us -> us % 1000 != 0);
+    }
+
+    private DecisionProject withExitScript(int exit) throws IOException {
+        Path script = tmp.resolve("exits.sh");
+        Files.writeString(script, "#!/bin/sh\ncat > /dev/null\nexit " + exit + "\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return new DecisionProject(tmp, DecisionProject.MANIFEST
+                .replace("concerns:\n", "concerns:\n  exits:\n    script: exits.sh\n")
+                .replace("pre_tool_use: [no-rm-root,", "pre_tool_use: [exits, no-rm-root,"));
     }
 
     @Test

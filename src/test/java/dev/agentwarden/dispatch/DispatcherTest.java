@@ -8,9 +8,9 @@ import dev.agentwarden.concern.Decision;
 import dev.agentwarden.verdict.Verdict.Kind;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
-import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.concern.Posture;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -60,7 +60,7 @@ class DispatcherTest {
                 Arguments.of("warn_shadow_emitsNothing", "shadow", false, ConcernResult.warn("w"), Kind.ALLOW, null,
                         "shadow: warn not emitted"),
                 Arguments.of("warnWithContext_messageJoined", "blocking", false,
-                        new ConcernResult(Decision.WARN, "w", "ctx"), Kind.WARN, "w\nctx", null),
+                        new ConcernResult(Decision.WARN, "w", "ctx"), Kind.WARN, "w\n\nctx", null),
                 Arguments.of("allowWithContext_contextIsMessage", "blocking", false, ConcernResult.allowWithContext("ctx"),
                         Kind.ALLOW, "ctx", null),
                 Arguments.of("allowWithContext_shadow_emitsNothing", "shadow", false, ConcernResult.allowWithContext("ctx"),
@@ -75,13 +75,14 @@ class DispatcherTest {
         ConcernSpec spec = TestManifests.spec("script: builtin:context-note\nposture: " + posture
                 + "\nfail_closed: " + failClosed);
 
-        ConcernOutcome o = Dispatcher.settle(spec, raw, 7);
+        ConcernOutcome o = Dispatcher.settle(spec, raw, 7_250);
 
         assertThat(o.effective()).isEqualTo(effective);
         assertThat(o.message()).isEqualTo(message);
         assertThat(o.note()).isEqualTo(note);
         assertThat(o.raw()).isSameAs(raw);
         assertThat(o.concern()).isEqualTo("c");
+        assertThat(o.durationUs()).isEqualTo(7_250);
         assertThat(o.durationMs()).isEqualTo(7);
     }
 
@@ -155,8 +156,9 @@ class DispatcherTest {
                         "{\"stop_hook_active\":true,\"last_assistant_message\":\"x\"}", "", List.of("no-tools-key")),
                 Arguments.of("stop_stopHookActiveNotBoolean_notARetry", "Stop", EventName.STOP,
                         "{\"stop_hook_active\":\"true\",\"last_assistant_message\":\"x\"}", "", List.of("retry-skipper", "no-tools-key")),
-                Arguments.of("subagentStop_refusalRetry_skipperSkipped", "SubagentStop", EventName.SUBAGENT_STOP,
-                        "{\"stop_hook_active\":true,\"last_assistant_message\":\"x\"}", "", List.of("no-tools-key")),
+                // agent-config (dispatch_hook.ts): skip_on_refusal_retry is read on stop only
+                Arguments.of("subagentStop_refusalRetry_skipperStillRuns", "SubagentStop", EventName.SUBAGENT_STOP,
+                        "{\"stop_hook_active\":true,\"last_assistant_message\":\"x\"}", "", List.of("retry-skipper", "no-tools-key")),
                 Arguments.of("postToolUse_stopHookActive_onlyStopsSkip", "PostToolUse", EventName.POST_TOOL_USE,
                         "{\"stop_hook_active\":true,\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"x\"}}", "",
                         List.of("retry-skipper", "note")));
@@ -208,9 +210,9 @@ class DispatcherTest {
     private static final Manifest NUDGES = TestManifests.compile("""
             schema_version: 1
             concerns:
-              rank3: {script: builtin:context-note, message: three, nudge_rank: 3}
-              rank1: {script: builtin:context-note, message: one, nudge_rank: 1}
-              rank2: {script: builtin:context-note, message: two, nudge_rank: 2, as: context}
+              rank3: {script: builtin:context-note, posture: advisory, message: three, nudge_rank: 3}
+              rank1: {script: builtin:context-note, posture: advisory, message: one, nudge_rank: 1}
+              rank2: {script: builtin:context-note, posture: advisory, message: two, nudge_rank: 2, as: context}
               unranked: {script: builtin:context-note, message: plain}
               ranked-blocker:
                 script: builtin:deny-pattern
@@ -230,7 +232,7 @@ class DispatcherTest {
 
         Dispatcher.Result r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
 
-        assertThat(r.verdict()).isEqualTo(new Verdict(Kind.WARN, null, "plain\none"));
+        assertThat(r.verdict()).isEqualTo(new Verdict(Kind.WARN, null, "plain · one"));
         assertThat(r.outcomes()).filteredOn(o -> o.note() != null && o.note().startsWith("nudge suppressed"))
                 .extracting(ConcernOutcome::concern).containsExactly("rank3", "rank2");
     }
@@ -241,7 +243,8 @@ class DispatcherTest {
 
         Dispatcher.Result r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
 
-        assertThat(r.verdict()).isEqualTo(new Verdict(Kind.BLOCK, "ranked block", "plain\none"));
+        assertThat(r.verdict()).as("the block decides; as in agent-config, warnings are not sent beside it")
+                .isEqualTo(new Verdict(Kind.BLOCK, "ranked block", null));
     }
 
     @Test

@@ -9,7 +9,7 @@ import dev.agentwarden.concern.Decision;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,27 +48,35 @@ class ExternalConcernTest {
     static Stream<Arguments> interpretCases() {
         return Stream.of(
                 Arguments.of("exit0_noOutput_allow", 0, "", "", Decision.ALLOW, null, null),
-                Arguments.of("exit0_jsonContext_allowWithContext", 0, "{\"additional_context\":\"note\"}", "",
-                        Decision.ALLOW, null, "note"),
-                Arguments.of("exit0_jsonContextKey_allowWithContext", 0, "{\"context\":\"note\"}", "",
-                        Decision.ALLOW, null, "note"),
-                Arguments.of("exit0_plainText_becomesContext", 0, "just text\n", "", Decision.ALLOW, null, "just text"),
+                // agent-config: a concern that exits 0 emits nothing
+                Arguments.of("exit0_jsonContext_emitsNothing", 0, "{\"additional_context\":\"note\"}", "",
+                        Decision.ALLOW, null, null),
+                Arguments.of("exit0_jsonContextKey_emitsNothing", 0, "{\"context\":\"note\"}", "",
+                        Decision.ALLOW, null, null),
+                Arguments.of("exit0_plainText_emitsNothing", 0, "just text\n", "", Decision.ALLOW, null, null),
                 Arguments.of("exit1_jsonReason_block", 1, "{\"decision\":\"block\",\"reason\":\"nope\"}", "",
                         Decision.BLOCK, "nope", null),
-                Arguments.of("exit1_reasonAndContext_joinedByNewline", 1,
-                        "{\"reason\":\"nope\",\"additional_context\":\"why\"}", "", Decision.BLOCK, "nope\nwhy", null),
-                Arguments.of("exit1_plainText_isReason", 1, "  refused: secrets  \n", "", Decision.BLOCK, "refused: secrets", null),
+                Arguments.of("exit1_reasonAndContext_joinedByBlankLine", 1,
+                        "{\"reason\":\"nope\",\"additional_context\":\"why\"}", "", Decision.BLOCK, "nope\n\nwhy", null),
+                Arguments.of("exit1_plainText_isNotTheMessage", 1, "  refused: secrets  \n", "", Decision.BLOCK, null, null),
+                Arguments.of("exit1_plainTextAndStderr_stderrIsTheMessage", 1, "refused: secrets", "from stderr",
+                        Decision.BLOCK, "from stderr", null),
                 Arguments.of("exit1_noStdout_stderrIsReason", 1, "", "from stderr\n", Decision.BLOCK, "from stderr", null),
                 Arguments.of("exit1_nothing_blockWithoutReason", 1, "", "", Decision.BLOCK, null, null),
-                Arguments.of("exit1_brokenJson_keptAsRawText", 1, "{\"reason\": \"unterminated", "",
-                        Decision.BLOCK, "{\"reason\": \"unterminated", null),
+                Arguments.of("exit1_brokenJson_isNotTheMessage", 1, "{\"reason\": \"unterminated", "",
+                        Decision.BLOCK, null, null),
                 Arguments.of("exit1_jsonEmptyReason_fallsBackToStderr", 1, "{\"reason\":\"\"}", "err text",
                         Decision.BLOCK, "err text", null),
-                Arguments.of("exit1_jsonArray_keptAsRawText", 1, "[1,2]", "", Decision.BLOCK, "[1,2]", null),
-                Arguments.of("exit2_plainText_warn", 2, "heads up", "", Decision.WARN, "heads up", null),
+                Arguments.of("exit1_jsonWhitespaceReason_fallsBackToStderr", 1, "{\"reason\":\"  \"}", "err text",
+                        Decision.BLOCK, "err text", null),
+                Arguments.of("exit1_jsonArray_isNotTheMessage", 1, "[1,2]", "e", Decision.BLOCK, "e", null),
+                Arguments.of("exit0_decisionBlockInStdout_exitCodeDecides", 0, "{\"decision\":\"block\",\"reason\":\"r\"}",
+                        "", Decision.ALLOW, null, null),
+                Arguments.of("exit2_plainText_warnWithoutMessage", 2, "heads up", "", Decision.WARN, null, null),
+                Arguments.of("exit2_stderr_warn", 2, "", "heads up", Decision.WARN, "heads up", null),
                 Arguments.of("exit2_jsonContextOnly_warnMessageIsContext", 2, "{\"additional_context\":\"fyi\"}", "",
                         Decision.WARN, "fyi", null),
-                Arguments.of("exit3_error", 3, "x", "", Decision.ERROR, "exit code 3: x", null),
+                Arguments.of("exit3_error", 3, "x", "y", Decision.ERROR, "exit code 3: y", null),
                 Arguments.of("exit42_errorWithoutMessage", 42, "", "", Decision.ERROR, "exit code 42", null),
                 Arguments.of("exit127_commandNotFound_error", 127, "", "sh: foo: not found", Decision.ERROR,
                         "exit code 127: sh: foo: not found", null),
@@ -88,14 +96,14 @@ class ExternalConcernTest {
 
     @Test
     void interpret_plainTextOver500Chars_clipped() {
-        ConcernResult r = ExternalConcern.interpret(1, "x".repeat(5000), "", false);
+        ConcernResult r = ExternalConcern.interpret(1, "", "x".repeat(5000), false);
 
         assertThat(r.reason()).hasSize(ExternalConcern.RAW_TEXT_CHARS);
     }
 
     @Test
     void interpret_overflowed_saysOutputWasDropped() {
-        ConcernResult r = ExternalConcern.interpret(2, "warned", "", true);
+        ConcernResult r = ExternalConcern.interpret(2, "", "warned", true);
 
         assertThat(r.reason()).isEqualTo("warned [output over 65536 bytes dropped]");
     }
@@ -105,7 +113,7 @@ class ExternalConcernTest {
     @Test
     void run_exitCodes_fromRealProcess() throws IOException {
         for (int exit : new int[] {0, 1, 2, 3}) {
-            Path s = script("exit" + exit + ".sh", "cat > /dev/null\necho 'said " + exit + "'\nexit " + exit);
+            Path s = script("exit" + exit + ".sh", "cat > /dev/null\necho 'said " + exit + "' >&2\nexit " + exit);
             ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of());
             Decision expected = switch (exit) {
                 case 0 -> Decision.ALLOW;
@@ -114,7 +122,11 @@ class ExternalConcernTest {
                 default -> Decision.ERROR;
             };
             assertThat(r.decision()).as("exit %d", exit).isEqualTo(expected);
-            assertThat(exit == 0 ? r.context() : r.reason()).as("exit %d", exit).contains("said " + exit);
+            if (exit == 0) {
+                assertThat(r.reason() == null && r.context() == null).as("exit 0 emits nothing").isTrue();
+            } else {
+                assertThat(r.reason()).as("exit %d", exit).contains("said " + exit);
+            }
         }
     }
 
@@ -125,7 +137,7 @@ class ExternalConcernTest {
         ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of());
 
         assertThat(r.decision()).isEqualTo(Decision.BLOCK);
-        assertThat(r.reason()).isEqualTo("ré\nc");
+        assertThat(r.reason()).isEqualTo("ré\n\nc");
     }
 
     @Test
@@ -168,7 +180,7 @@ class ExternalConcernTest {
 
     @Test
     void run_largeEnvelopeUnreadButQuickExit_usesExitCode() throws Exception {
-        Path s = script("quick.sh", "echo fine\nexit 2");
+        Path s = script("quick.sh", "echo fine >&2\nexit 2");
         byte[] big = ("{\"payload\":\"" + "a".repeat(1024 * 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
 
         ConcernResult r = assertTimeoutPreemptively(NO_HANG,
@@ -240,7 +252,7 @@ class ExternalConcernTest {
 
     @Test
     void run_hugeOutputThenExit_cappedAndNotHung() throws Exception {
-        Path s = script("loud.sh", "head -c 20000000 /dev/zero | tr '\\000' a\nhead -c 5000000 /dev/zero | tr '\\000' e >&2\nexit 1");
+        Path s = script("loud.sh", "head -c 20000000 /dev/zero | tr '\\000' e\nhead -c 5000000 /dev/zero | tr '\\000' a >&2\nexit 1");
 
         ConcernResult r = assertTimeoutPreemptively(NO_HANG,
                 () -> ExternalConcern.run(spec(s, 20_000), dir, ENVELOPE, null, Map.of()));
@@ -331,7 +343,7 @@ class ExternalConcernTest {
     @Test
     void run_relativeScript_resolvedAgainstWorkspaceRoot() throws IOException {
         Files.createDirectories(dir.resolve("hooks"));
-        Path s = script("hooks/rel.sh", "echo relative\nexit 2");
+        Path s = script("hooks/rel.sh", "echo relative >&2\nexit 2");
 
         ConcernResult r = ExternalConcern.run(TestManifests.spec("script: hooks/rel.sh"), dir, ENVELOPE, null, Map.of());
 

@@ -48,7 +48,7 @@ class ForwardedDispatchTest {
     @Test
     void relativeManifest_resolvedAgainstCallersWorkingDir() throws IOException {
         Path launcherDir = Files.createDirectories(tmp.resolve("launcher"));
-        Path deny = script(tmp.resolve("deny.sh"), "echo 'denied by policy/m.yaml'\nexit 1");
+        Path deny = script(tmp.resolve("deny.sh"), "echo '{\"reason\": \"denied by policy/m.yaml\"}'\nexit 1");
         writeManifest(launcherDir.resolve("policy/m.yaml"), "deny", "'" + deny + "'");
         assertThat(Path.of("policy/m.yaml")).as("precondition: absent from this JVM's working dir").doesNotExist();
         String payload = withCwd(project);

@@ -2,7 +2,7 @@ package dev.agentwarden.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.server.Resident;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -8,7 +8,7 @@ import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;
-import dev.agentwarden.manifest.ConcernSpec;
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
 import java.nio.charset.StandardCharsets;

@@ -57,6 +57,15 @@ public final class WardenProcess {
         return runCommand(command, env, stdin, workDir);
     }
 
+    /** Runs {@code program args…} as {@link #runLauncher} runs the launcher (an installed hook that is not bin/warden). */
+    public static Result runProgram(Path program, List<String> args, Map<String, String> env, byte[] stdin, Path workDir)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(program.toString());
+        command.addAll(args);
+        return runCommand(command, env, stdin, workDir);
+    }
+
     /** The result of one run; stdout and stderr decoded as UTF-8 (the bytes are also kept). */
     public record Result(int exitCode, byte[] stdoutBytes, String stdout, String stderr) {
     }

@@ -18,6 +18,9 @@ import java.util.Map;
  * assistant messages between user messages. A spawn is a call of the {@code Agent} tool.
  */
 final class AnthropicMessagesApi implements ModelApi {
+    /** Distinguishes this server's message ids from another session's, as the real API's ids are unique. */
+    private final String idPrefix = "msg_e2e_" + Long.toHexString(System.nanoTime()) + "_";
+
     static final String SPAWN_TOOL = "Agent";
 
     @Override
@@ -74,7 +77,7 @@ final class AnthropicMessagesApi implements ModelApi {
     public String stream(Turn turn, Map<String, Object> request, int seq) {
         Sse sse = new Sse();
         Map<String, Object> message = new LinkedHashMap<>();
-        message.put("id", "msg_e2e_" + seq);
+        message.put("id", idPrefix + seq);
         message.put("type", "message");
         message.put("role", "assistant");
         message.put("model", request.getOrDefault("model", "scripted"));

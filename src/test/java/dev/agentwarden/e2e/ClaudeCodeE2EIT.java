@@ -3,11 +3,11 @@ package dev.agentwarden.e2e;
 import dev.agentwarden.server.Resident;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.builtin.Builtins;
 import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.EvidenceReplay;
 import dev.agentwarden.integrity.Outcome;
-import dev.agentwarden.integrity.SquadArtifacts;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -116,6 +116,7 @@ class ClaudeCodeE2EIT {
     private static ClaudeCodeSession claude;
     private static String host = "claude-code";
     private static String unavailable;
+    private static String claudeVersion;
 
     private static ClaudeRun subagentRun;
     private static E2eProject subagentProject;
@@ -135,6 +136,7 @@ class ClaudeCodeE2EIT {
             return;
         }
         host = "claude-code " + outcome.version();
+        claudeVersion = outcome.version();
         LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
         claude = new ClaudeCodeSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
         Map<String, String> trainEnv = new LinkedHashMap<>(claude.baseEnv());
@@ -898,6 +900,142 @@ class ClaudeCodeE2EIT {
         row.pass();
     }
 
+    @Test
+    @Order(16)
+    void inventoryTurns_freshThenResumedSessions_telemetryJoinKeepsEachPinAndNamesEveryExclusion(@TempDir Path dir)
+            throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "inventory per turn + telemetry join (fresh, then resumed x3)",
+                "turn records t0 fresh NONE, t1..t3 continued, t3 INVALIDATING; joins keep only the pinned condition and model");
+        E2eProject project = project(dir, row);
+        String cache = System.getenv().getOrDefault("WARDEN_E2E_CACHE", System.getProperty("user.home") + "/.cache/agent-warden-e2e");
+        Path everything = Path.of(cache, "mcp-everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        Path node = Command.onPath("node").orElse(null);
+        if (node == null || !Files.isRegularFile(everything)) {
+            pending(row, "server-everything is not installed at " + everything + " (.ci/run installs it)");
+        }
+        Path mcp = project.root().resolve(".mcp.json");
+        Files.writeString(mcp, Json.writePretty(Map.of("mcpServers", Map.of("everything",
+                Map.of("command", node.toString(), "args", List.of(everything.toString(), "stdio"))))));
+        Map<String, String> env = new LinkedHashMap<>(claude.baseEnv());
+        env.put("HOME", project.home().toString());
+        Command.Result snap = Command.run(List.of(launcher.toString(), "inventory", "snapshot", "--host", "claude",
+                "--allow-project-servers", "--no-store", "--json", "--project-dir", project.root().toString(),
+                "--user-home", project.home().toString()), project.root(), env, Duration.ofMinutes(2));
+        assertThat(snap.exitCode()).as("baseline snapshot: " + snap.stdout() + snap.stderr()).isZero();
+        String baseline = (String) Json.parseObject(snap.stdout()).get("inventory_sha256");
+        Files.writeString(project.root().resolve(".warden/prereg.yaml"), "baseline: " + baseline
+                + "\nrequired_tools: [claude/everything/echo]\n");
+        project.manifest(manifest("""
+                inventory:
+                  script: builtin:inventory-turns
+                  prereg: .warden/prereg.yaml
+                  allow_project_servers: true
+                  wait_ms: 20s
+                  timeout_ms: 30000
+                """, """
+                session_start: [inventory]
+                user_prompt_submit: [inventory]
+                """));
+        install(project);
+        Path artifact = Files.writeString(project.root().resolve("CLAUDE.md"), "Answer briefly.\n");
+
+        String model = "claude-sonnet-4-5";
+        // A resumed request carries the whole conversation, so each script repeats the turns before it.
+        Turn[] turns = {Turn.tool("t0", "Bash", Map.of("command", "true", "description", "nothing")),
+                Turn.text("FINAL: one"), Turn.text("FINAL: two"), Turn.text("FINAL: three"), Turn.text("FINAL: four")};
+        ClaudeRun fresh = session(project, "first", List.of("--model", model),
+                ModelScript.of(java.util.Arrays.copyOf(turns, 2)));
+        assertCompleted(fresh);
+        String sessionId = (String) fresh.output().get("session_id");
+        ClaudeRun resumed = session(project, "second", List.of("--resume", sessionId, "--model", model),
+                ModelScript.of(java.util.Arrays.copyOf(turns, 3)));
+        ClaudeRun otherModel = session(project, "third", List.of("--resume", sessionId, "--model", "claude-haiku-4-5"),
+                ModelScript.of(java.util.Arrays.copyOf(turns, 4)));
+        Files.writeString(mcp, Json.writePretty(Map.of("mcpServers", Map.of("everything",
+                Map.of("command", project.root().resolve("no-such-server").toString())))));
+        ClaudeRun voided = session(project, "fourth", List.of("--resume", sessionId, "--model", model),
+                ModelScript.of(turns));
+        row.timing(fresh);
+        for (ClaudeRun r : List.of(resumed, otherModel, voided)) {
+            assertCompleted(r);
+            assertThat(r.output().get("session_id")).as("--resume keeps the session id").isEqualTo(sessionId);
+        }
+
+        List<Map<String, Object>> records = new dev.agentwarden.inventory.TurnRecords(project.root(),
+                project.root().resolve(".warden")).read(sessionId);
+        List<String> trace = records.stream().map(r -> r.get("phase") + "#" + r.get("turn_index") + ":" + r.get("condition")
+                + ":" + r.get("inventory_drift")).toList();
+        Map<String, Object> joinedFresh = join(project, env, artifact, model, "fresh");
+        Map<String, Object> joinedContinued = join(project, env, artifact, model, "continued");
+        row.observed("turns " + trace + "; fresh join kept " + reasons(joinedFresh, "joined") + " excluded "
+                + reasons(joinedFresh, "excluded") + "; continued join kept " + reasons(joinedContinued, "joined")
+                + " excluded " + reasons(joinedContinued, "excluded"));
+
+        assertThat(trace).containsExactly("session_start#0:fresh:NONE", "turn#0:fresh:NONE",
+                "session_start#1:continued:NONE", "turn#1:continued:NONE",
+                "session_start#2:continued:NONE", "turn#2:continued:NONE",
+                "session_start#3:continued:INVALIDATING", "turn#3:continued:INVALIDATING");
+        assertThat(records).allSatisfy(r -> assertThat(r.get("transcript_path")).asString().endsWith(sessionId + ".jsonl"));
+        assertThat(joinedFresh.get("sources")).asList().hasSize(1);
+        assertThat(reasons(joinedFresh, "joined")).containsOnly("t0");
+        assertThat(reasons(joinedFresh, "excluded")).containsExactly("t1 condition_mismatch", "t2 model_mismatch",
+                "t3 condition_mismatch");
+        assertThat(reasons(joinedContinued, "joined")).containsExactly("t1");
+        assertThat(reasons(joinedContinued, "excluded")).containsSubsequence("t0 condition_mismatch", "t2 model_mismatch",
+                "t3 turn_voided").allMatch(r -> r.startsWith("t0 condition_mismatch") || !r.startsWith("t0"));
+        assertThat((List<?>) joinedFresh.get("joined")).allSatisfy(j -> {
+            Map<?, ?> usage = (Map<?, ?>) ((Map<?, ?>) j).get("usage");
+            assertThat(usage.containsKey("input_tokens") && usage.containsKey("output_tokens")).as("raw usage " + usage).isTrue();
+        });
+
+        // The one exclusion a scripted session cannot produce itself: the same message's usage twice.
+        // The real transcript, with its first usage line written again right after itself.
+        Path transcript = Path.of((String) records.get(0).get("transcript_path"));
+        List<String> lines = new ArrayList<>(Files.readAllLines(transcript, StandardCharsets.UTF_8));
+        int usageLine = -1;
+        for (int i = 0; i < lines.size() && usageLine < 0; i++) {
+            if (lines.get(i).contains("\"usage\"") && lines.get(i).contains("\"assistant\"")) {
+                usageLine = i;
+            }
+        }
+        assertThat(usageLine).as("a usage line in " + transcript).isNotNegative();
+        lines.add(usageLine + 1, lines.get(usageLine));
+        Path repeated = Files.write(project.dir().resolve("transcript-with-a-repeat.jsonl"), lines, StandardCharsets.UTF_8);
+        Command.Result withRepeat = Command.run(List.of(launcher.toString(), "telemetry", "join", "--pin",
+                project.dir().resolve("pin-fresh.json").toString(), "--turn-records", "--project-dir", project.root().toString(),
+                repeated.toString()), project.root(), env, Duration.ofMinutes(1));
+        assertThat(withRepeat.exitCode()).as("telemetry join: " + withRepeat.stderr()).isIn(0, 1);
+        Map<String, Object> joinedRepeat = Json.parseObject(withRepeat.stdout());
+        assertThat(reasons(joinedRepeat, "joined")).containsOnly("t0");
+        assertThat(reasons(joinedRepeat, "excluded")).contains("t0 duplicate_usage");
+        row.pass();
+    }
+
+    /** {@code warden telemetry join --turn-records} under a pin of this condition; the parsed result. */
+    private static Map<String, Object> join(E2eProject project, Map<String, String> env, Path artifact, String model,
+                                            String condition) throws IOException {
+        Path pin = project.dir().resolve("pin-" + condition + ".json");
+        Command.Result pinned = Command.run(List.of(launcher.toString(), "telemetry", "pin", "--artifact", artifact.toString(),
+                "--client", "claude-code", "--client-version", claudeVersion, "--model", model,
+                "--tokenizer", "claude", "--condition", condition, "--out", pin.toString()), project.root(), env,
+                Duration.ofMinutes(1));
+        assertThat(pinned.exitCode()).as("telemetry pin: " + pinned.stderr()).isZero();
+        Command.Result joined = Command.run(List.of(launcher.toString(), "telemetry", "join", "--pin", pin.toString(),
+                "--turn-records", "--project-dir", project.root().toString()), project.root(), env, Duration.ofMinutes(1));
+        assertThat(joined.exitCode()).as("telemetry join: " + joined.stderr()).isIn(0, 1);
+        return Json.parseObject(joined.stdout());
+    }
+
+    /** {@code t<turn>} of each joined record, or {@code t<turn> <reason>} of each excluded one. */
+    private static List<String> reasons(Map<String, Object> join, String list) {
+        List<String> out = new ArrayList<>();
+        for (Object o : (List<?>) join.get(list)) {
+            Map<?, ?> r = (Map<?, ?>) o;
+            out.add("t" + r.get("turn") + (r.get("reason") instanceof String reason ? " " + reason.split(":")[0] : ""));
+        }
+        return out;
+    }
+
     // ---- Helpers ------------------------------------------------------------------------------
 
     private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
@@ -964,6 +1102,13 @@ class ClaudeCodeE2EIT {
     private static ClaudeRun session(E2eProject project, String prompt, ModelScript script) throws IOException {
         try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), script)) {
             return claude.run(project, server, prompt);
+        }
+    }
+
+    private static ClaudeRun session(E2eProject project, String prompt, List<String> hostArgs, ModelScript script)
+            throws IOException {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), script)) {
+            return claude.run(project, server, prompt, Map.of(), List.of(), hostArgs);
         }
     }
 

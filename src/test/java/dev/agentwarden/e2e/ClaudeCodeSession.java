@@ -67,6 +67,12 @@ final class ClaudeCodeSession {
      */
     ClaudeRun run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv,
                   List<String> inside) throws IOException {
+        return run(project, server, prompt, extraEnv, inside, List.of());
+    }
+
+    /** {@link #run(E2eProject, ScriptedModelServer, String, Map, List)} with {@code hostArgs} after the prompt ({@code --resume ID}). */
+    ClaudeRun run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv,
+                  List<String> inside, List<String> hostArgs) throws IOException {
         seedHome(project);
         try (LoopbackSandbox.Launch launch = sandbox.launch(server, project.dir())) {
             Map<String, String> env = new LinkedHashMap<>(baseEnv);
@@ -80,6 +86,7 @@ final class ClaudeCodeSession {
             env.putAll(extraEnv);
             List<String> host = new ArrayList<>(inside);
             host.addAll(List.of(binary.toString(), "-p", prompt, "--output-format", "json"));
+            host.addAll(hostArgs);
             List<String> command = launch.wrap(host);
             Command.Result result = Command.run(command, project.root(), env, LIMIT);
             return new ClaudeRun(result, project, server);

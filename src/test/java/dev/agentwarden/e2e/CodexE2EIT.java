@@ -141,8 +141,8 @@ class CodexE2EIT {
                 "next request: function_call_output with the halt reason; command not run; session completes");
         E2eProject project = project(dir, row);
         Path agents = Files.createDirectories(project.root().resolve(".github/agents"));
-        Files.write(agents.resolve("squad.agent.md"), dev.agentwarden.integrity.SquadArtifacts.coordinator("0.13.1",
-                dev.agentwarden.integrity.SquadArtifacts.TEMPLATE_TEAM, dev.agentwarden.integrity.SquadArtifacts.SDK_TEMPLATE_BYTES));
+        Files.write(agents.resolve("squad.agent.md"), dev.agentwarden.integrity.fixture.SquadArtifacts.coordinator("0.13.1",
+                dev.agentwarden.integrity.fixture.SquadArtifacts.TEMPLATE_TEAM, dev.agentwarden.integrity.fixture.SquadArtifacts.SDK_TEMPLATE_BYTES));
         project.manifest("""
                 schema_version: 1
                 concerns:

@@ -7,7 +7,7 @@ import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerSettings;
 import dev.agentwarden.ledger.LedgerStore;
 import dev.agentwarden.ledger.SubagentLedger;
-import dev.agentwarden.manifest.Posture;
+import dev.agentwarden.concern.Posture;
 import dev.agentwarden.testing.MutableClock;
 import java.io.IOException;
 import java.io.PrintWriter;

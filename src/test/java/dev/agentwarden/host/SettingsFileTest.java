@@ -153,8 +153,55 @@ class SettingsFileTest {
             assertThat(s.map(p -> p.getFileName().toString())).containsExactly("settings.json");
         }
         try (Stream<Path> s = Files.list(locks)) {
-            assertThat(s.map(p -> p.getFileName().toString())).singleElement().asString().startsWith("settings-").endsWith(".lock");
+            // the lock, and the record of what this update created (for uninstall)
+            assertThat(s.map(p -> p.getFileName().toString())).allMatch(n -> n.startsWith("settings-"))
+                    .filteredOn(n -> n.endsWith(".lock")).hasSize(1);
         }
+    }
+
+    /** Regression: a retired lock file left at its path (an uninstall stopped between marking and removing it) blocked every edit. */
+    @Test
+    void update_retiredLockLeftAtItsPath_isReplacedAndTheEditGoesAhead() throws Exception {
+        Path file = dir.resolve("project/.claude/settings.json");
+        settings(file).update(INSTALL);
+        Path lock;
+        try (Stream<Path> s = Files.list(locks)) {
+            lock = s.filter(p -> p.getFileName().toString().endsWith(".lock")).findFirst().orElseThrow();
+        }
+        Files.writeString(lock, "retired\n");
+
+        settings(file).update(doc -> ClaudeSettings.uninstall(doc, "claude"));
+
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(file), "claude")).isEmpty();
+        assertThat(Files.size(lock)).as("a fresh lock, in use").isZero();
+    }
+
+    /** Regression: uninstall left the settings file install had created (holding only "{}") and its lock. */
+    @Test
+    void updateAndTidy_emptiedFileThatAnUpdateCreated_removesFileDirectoryAndLock() throws Exception {
+        Path file = Files.createDirectories(dir.resolve("project")).resolve(".claude/settings.json");
+        settings(file).update(INSTALL);
+        java.util.List<Path> removed = new java.util.ArrayList<>();
+
+        settings(file).updateAndTidy(doc -> ClaudeSettings.uninstall(doc, "claude"), removed);
+
+        assertThat(removed).containsExactlyInAnyOrder(file, file.getParent());
+        assertThat(file.getParent()).doesNotExist();
+        try (Stream<Path> s = Files.list(locks)) {
+            assertThat(s).isEmpty();
+        }
+    }
+
+    @Test
+    void updateAndTidy_fileThatExistedBefore_staysEvenWhenEmptied() throws Exception {
+        Path file = Files.writeString(Files.createDirectories(dir.resolve("project/.claude")).resolve("settings.json"), "{}\n");
+        settings(file).update(INSTALL);
+        java.util.List<Path> removed = new java.util.ArrayList<>();
+
+        settings(file).updateAndTidy(doc -> ClaudeSettings.uninstall(doc, "claude"), removed);
+
+        assertThat(removed).isEmpty();
+        assertThat(Files.readString(file)).isEqualTo("{}\n");
     }
 
     /** Regression: a symlinked settings file (dotfiles) was replaced by a regular file. */

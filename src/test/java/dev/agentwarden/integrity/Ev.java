@@ -1,5 +1,9 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
+import dev.agentwarden.release.Normalizations;
+import dev.agentwarden.release.ReleaseKey;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -36,12 +40,12 @@ final class Ev {
 
     /** A complete, stable read of {@code bytes}. */
     static IntegrityEvent.PayloadReadStatus loaded(byte[] bytes, BoundaryProfile profile) {
-        return new IntegrityEvent.PayloadReadStatus(ReadStatus.LOADED, Digests.sha256(bytes), Digests.normalized(bytes),
+        return new IntegrityEvent.PayloadReadStatus(ReadStatus.LOADED, Sha256.hex(bytes), Normalizations.digests(bytes),
                 bytes.length, bytes.length, true, true, profile.check(bytes), null, null, null);
     }
 
     static IntegrityEvent.PromptAttachStatus attached(AttachStatus status, byte[] bytes, BoundaryProfile profile) {
-        return new IntegrityEvent.PromptAttachStatus(status, Digests.sha256(bytes), bytes.length, profile.check(bytes),
+        return new IntegrityEvent.PromptAttachStatus(status, Sha256.hex(bytes), bytes.length, profile.check(bytes),
                 "test", true, null);
     }
 

@@ -8,6 +8,10 @@ import static dev.agentwarden.integrity.Ev.registered;
 import static dev.agentwarden.integrity.Ev.selected;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
+import dev.agentwarden.release.Normalizations;
+import dev.agentwarden.release.ReleaseLookup;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The decision table and every frozen invariant of seed 000. */
+/** The decision table and every frozen invariant of docs/integrity-gate.md. */
 class EvaluatorTest {
     static final BoundaryProfile SQUAD = BoundaryProfile.squad();
     static final byte[] WHOLE = Ev.squad();
@@ -47,7 +51,7 @@ class EvaluatorTest {
     @Test
     void evaluate_unknownTransportDominatesVerifiedRelease() {
         IntegrityEvent.PayloadReadStatus unstable = new IntegrityEvent.PayloadReadStatus(ReadStatus.LOADED,
-                Digests.sha256(WHOLE), Digests.normalized(WHOLE), WHOLE.length, WHOLE.length, true, false,
+                Sha256.hex(WHOLE), Normalizations.digests(WHOLE), WHOLE.length, WHOLE.length, true, false,
                 SQUAD.check(WHOLE), null, null, "source_changed_during_read: test");
         Evaluation e = evaluate(RELEASED, selected(SQUAD), unstable, attached(AttachStatus.ATTACHED_FULL, WHOLE, SQUAD));
         assertThat(e.transportValue()).isEqualTo(TransportIntegrity.UNKNOWN);
@@ -120,7 +124,7 @@ class EvaluatorTest {
     @Test
     void evaluate_equalShasWithInconsistentReadCounts_isUnknown() {
         IntegrityEvent.PayloadReadStatus shortRead = new IntegrityEvent.PayloadReadStatus(ReadStatus.LOADED,
-                Digests.sha256(WHOLE), Digests.normalized(WHOLE), WHOLE.length, WHOLE.length + 500L, true, true,
+                Sha256.hex(WHOLE), Normalizations.digests(WHOLE), WHOLE.length, WHOLE.length + 500L, true, true,
                 SQUAD.check(WHOLE), null, null, null);
         Evaluation e = evaluate(ReleaseSource.NONE, selected(SQUAD), shortRead, attached(AttachStatus.ATTACHED_FULL, WHOLE, SQUAD));
         assertThat(e.transportValue()).isEqualTo(TransportIntegrity.UNKNOWN);
@@ -243,7 +247,7 @@ class EvaluatorTest {
     void evaluate_truncatedWithCounts_isProvenLoss() {
         byte[] part = Arrays.copyOf(WHOLE, 1000);
         IntegrityEvent.PayloadReadStatus truncated = new IntegrityEvent.PayloadReadStatus(ReadStatus.TRUNCATED,
-                Digests.sha256(part), Map.of(), part.length, WHOLE.length, false, false, SQUAD.check(part), null, null,
+                Sha256.hex(part), Map.of(), part.length, WHOLE.length, false, false, SQUAD.check(part), null, null,
                 "source_over_limit: test");
         Evaluation e = evaluate(RELEASED, selected(SQUAD), truncated, notAttached());
         assertThat(e.transportValue()).isEqualTo(TransportIntegrity.PARTIAL);
@@ -254,7 +258,7 @@ class EvaluatorTest {
     @Test
     void evaluate_truncatedWithoutCounts_isOnlyUnknown() {
         IntegrityEvent.PayloadReadStatus claimed = new IntegrityEvent.PayloadReadStatus(ReadStatus.TRUNCATED,
-                Digests.sha256(WHOLE), Map.of(), WHOLE.length, WHOLE.length, true, true, SQUAD.check(WHOLE), null, null, null);
+                Sha256.hex(WHOLE), Map.of(), WHOLE.length, WHOLE.length, true, true, SQUAD.check(WHOLE), null, null, null);
         Evaluation e = evaluate(RELEASED, selected(SQUAD), claimed, notAttached());
         assertThat(e.transportValue()).isEqualTo(TransportIntegrity.UNKNOWN);
         assertThat(e.outcome()).isEqualTo(Outcome.UNKNOWN_HALT);

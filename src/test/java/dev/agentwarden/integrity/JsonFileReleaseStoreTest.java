@@ -3,6 +3,10 @@ package dev.agentwarden.integrity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.release.ReleaseEntry;
+import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.release.ReleaseLookup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +45,7 @@ class JsonFileReleaseStoreTest {
         byte[] bytes = Ev.squad();
         String text = JsonFileReleaseStore.render(List.of(JsonFileReleaseStore.register("squad", Ev.KEY, bytes, "squad-template")));
         ReleaseEntry e = JsonFileReleaseStore.fromBytes("m", Ev.utf8(text)).lookup(Ev.KEY).entry();
-        assertThat(e.sha256()).isEqualTo(Digests.sha256(bytes));
+        assertThat(e.sha256()).isEqualTo(Sha256.hex(bytes));
         assertThat(e.length()).isEqualTo(bytes.length);
         assertThat(e.normalization()).isEqualTo("squad-template");
     }

@@ -6,6 +6,7 @@ import static dev.agentwarden.integrity.Ev.selected;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
@@ -123,13 +124,13 @@ class RecorderTest {
 
     static Stream<Arguments> invalidEvidence() {
         return Stream.of(
-                Arguments.of(new IntegrityEvent.PayloadReadStatus(ReadStatus.TRUNCATED, Digests.sha256(WHOLE), Map.of(),
+                Arguments.of(new IntegrityEvent.PayloadReadStatus(ReadStatus.TRUNCATED, Sha256.hex(WHOLE), Map.of(),
                         WHOLE.length, WHOLE.length, true, true, null, null, null, null), "truncated_without_proof"),
-                Arguments.of(new IntegrityEvent.PayloadReadStatus(ReadStatus.TRUNCATED, Digests.sha256(WHOLE), Map.of(),
+                Arguments.of(new IntegrityEvent.PayloadReadStatus(ReadStatus.TRUNCATED, Sha256.hex(WHOLE), Map.of(),
                         WHOLE.length, -1, false, false, null, null, null, null), "truncated_without_proof"),
                 Arguments.of(new IntegrityEvent.PayloadReadStatus(ReadStatus.LOADED, null, Map.of(), 10, 10, true, true,
                         null, null, null, null), "read_without_sha"),
-                Arguments.of(new IntegrityEvent.PayloadReadStatus(ReadStatus.EMPTY, Digests.sha256(WHOLE), Map.of(), 3, 3, true, true,
+                Arguments.of(new IntegrityEvent.PayloadReadStatus(ReadStatus.EMPTY, Sha256.hex(WHOLE), Map.of(), 3, 3, true, true,
                         null, null, null, null), "event_field_invalid"),
                 Arguments.of(new IntegrityEvent.PromptAttachStatus(AttachStatus.ATTACHED_PARTIAL, null, 10, null, "x", true,
                         null), "attach_without_sha"));

@@ -2,6 +2,7 @@ package dev.agentwarden.integrity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.digest.Sha256;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ class SourceReaderTest {
         assertThat(e.expectedBytes()).isEqualTo(WHOLE.length);
         assertThat(e.eofReached()).isTrue();
         assertThat(e.sourceStable()).isTrue();
-        assertThat(e.sourceShaAfterRead()).isEqualTo(Digests.sha256(WHOLE));
+        assertThat(e.sourceShaAfterRead()).isEqualTo(Sha256.hex(WHOLE));
         assertThat(e.normalizedSha256()).containsKey("squad-template");
         assertThat(e.boundaries()).isEqualTo(new Boundaries(6, true));
         assertThat(e.stampedVersion()).isEqualTo(Ev.VERSION);
@@ -93,7 +94,7 @@ class SourceReaderTest {
         IntegrityEvent.PayloadReadStatus e = read(link).event();
         assertThat(e.status()).isEqualTo(ReadStatus.LOADED);
         assertThat(e.realPath()).isEqualTo(target.toRealPath().toString());
-        assertThat(e.sourceShaAfterRead()).isEqualTo(Digests.sha256(WHOLE));
+        assertThat(e.sourceShaAfterRead()).isEqualTo(Sha256.hex(WHOLE));
     }
 
     @Test

@@ -15,10 +15,29 @@ import java.util.Map;
  * once), {@code hang} (never answers), {@code garbage} (prints text), {@code duplicate} (lists
  * {@code echo} twice), {@code paginate} (three pages), {@code cursor-loop} (the same cursor forever),
  * {@code late-tool} (after {@code initialized}: registers one more tool and sends list_changed),
- * {@code hang-list} (answers initialize, never tools/list).
+ * {@code hang-list} (answers initialize, never tools/list), {@code file PATH} (lists the tool names
+ * the file holds, one a line; a line {@code hang} makes tools/list hang, {@code delay MS} delays its
+ * answer; sends list_changed whenever the file's size or modification time changes).
  */
 public final class FakeMcpServer {
     private FakeMcpServer() {
+    }
+
+    /** Waits (bounded) until no {@link FakeMcpServer} this JVM started is still running, so no later test sees one. */
+    public static void awaitNoneRunning() {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (ProcessHandle.current().descendants().anyMatch(p -> p.info().commandLine().orElse("")
+                .contains(FakeMcpServer.class.getName()))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("a FakeMcpServer outlived its test");
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -30,6 +49,10 @@ public final class FakeMcpServer {
         }
         if (mode.equals("garbage")) {
             out.println("Welcome! this is not JSON-RPC");
+        }
+        if (mode.equals("file")) {
+            fileMode(out, java.nio.file.Path.of(args[1]));
+            return;
         }
         List<String> tools = new ArrayList<>(List.of("alpha", "beta"));
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -56,6 +79,72 @@ public final class FakeMcpServer {
                 }
                 reply(out, id, list(mode, tools, (Map<?, ?>) m.get("params")));
             }
+        }
+    }
+
+    private static void fileMode(PrintStream out, java.nio.file.Path file) throws Exception {
+        Thread watcher = new Thread(() -> {
+            String seen = stamp(file);
+            while (true) {
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                String now = stamp(file);
+                if (!now.equals(seen)) {
+                    seen = now;
+                    synchronized (out) {
+                        out.println("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}");
+                    }
+                }
+            }
+        });
+        watcher.setDaemon(true);
+        watcher.start();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        String line;
+        while ((line = in.readLine()) != null) {
+            Map<String, Object> m = Json.parseObject(line);
+            Object method = m.get("method");
+            Object id = m.get("id");
+            if ("initialize".equals(method)) {
+                Map<String, Object> result = new LinkedHashMap<>();
+                result.put("protocolVersion", "2025-06-18");
+                result.put("capabilities", Map.of("tools", Map.of("listChanged", true)));
+                result.put("serverInfo", Map.of("name", "fake-file", "version", "1"));
+                synchronized (out) {
+                    reply(out, id, result);
+                }
+            } else if ("tools/list".equals(method)) {
+                List<Object> page = new ArrayList<>();
+                boolean hang = false;
+                for (String t : java.nio.file.Files.readAllLines(file)) {
+                    if (t.equals("hang")) {
+                        hang = true;
+                    } else if (t.startsWith("delay ")) {
+                        Thread.sleep(Long.parseLong(t.substring(6).trim()));
+                    } else if (!t.isBlank()) {
+                        page.add(tool(t.strip(), "the " + t.strip() + " tool"));
+                    }
+                }
+                if (hang) {
+                    continue;
+                }
+                Map<String, Object> result = new LinkedHashMap<>();
+                result.put("tools", page);
+                synchronized (out) {
+                    reply(out, id, result);
+                }
+            }
+        }
+    }
+
+    private static String stamp(java.nio.file.Path file) {
+        try {
+            return java.nio.file.Files.size(file) + ":" + java.nio.file.Files.getLastModifiedTime(file).toMillis();
+        } catch (java.io.IOException e) {
+            return "gone";
         }
     }
 

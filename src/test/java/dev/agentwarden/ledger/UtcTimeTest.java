@@ -33,4 +33,32 @@ class UtcTimeTest {
             assertThat(UtcTime.iso(ms)).isEqualTo(ISO_MILLIS.format(Instant.ofEpochMilli(ms)));
         }
     }
+
+    @Test
+    void parse_agreesWithInstantParse_onWrittenFormsAndOddOnes() {
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 10_000; i++) {
+            String text = UtcTime.iso(random.nextLong(-2_208_988_800_000L, 7_258_118_400_000L));
+
+            assertThat(UtcTime.parse(text)).isEqualTo(Instant.parse(text));
+        }
+        for (String odd : new String[] {"2026-02-29T00:00:00.000Z", "2024-02-30T00:00:00.000Z", "2026-04-31T00:00:00.000Z",
+                "2026-08-10T24:00:00.000Z", "2026-08-10T23:60:00.000Z", "2026-08-10T23:59:60.000Z",
+                "2026-08-10T10:00:00Z", "2026-8-10T10:00:00.000Z", "2026-08-10T1a:00:00.000Z", "0999-01-01T00:00:00.000Z",
+                "2026-08-10T10:00:00.000+01:00"}) {
+            Object expected;
+            try {
+                expected = Instant.parse(odd);
+            } catch (java.time.format.DateTimeParseException e) {
+                expected = "refused";
+            }
+            Object actual;
+            try {
+                actual = UtcTime.parse(odd);
+            } catch (java.time.format.DateTimeParseException e) {
+                actual = "refused";
+            }
+            assertThat(actual).as(odd).isEqualTo(expected);
+        }
+    }
 }

@@ -2,6 +2,7 @@ package dev.agentwarden.manifest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;

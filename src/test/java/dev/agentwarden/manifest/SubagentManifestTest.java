@@ -2,7 +2,9 @@ package dev.agentwarden.manifest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.concern.Builtins;
+import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.Posture;
 import dev.agentwarden.event.EventName;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -80,7 +82,7 @@ class SubagentManifestTest {
 
         assertThat(r.manifest()).isNull();
         assertThat(r.problems()).singleElement().hasToString(
-                "test.yaml:5: error: concerns.spawn-guard.candidates[0].max_concurrent: must be an integer from 1 to 10000, found 0");
+                "test.yaml:5: error: concerns.spawn-guard.candidates[0].max_concurrent: must be an integer from 1 to 10000, found 0 [bad-setting]");
     }
 
     @Test

@@ -2,8 +2,6 @@ package dev.agentwarden.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.integrity.ReleaseKey;
-import dev.agentwarden.integrity.ReleaseLookup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

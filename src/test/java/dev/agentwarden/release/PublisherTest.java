@@ -5,6 +5,7 @@ import static dev.agentwarden.release.ReleaseFixture.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentwarden.digest.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -69,9 +70,9 @@ class PublisherTest {
         assertThat(written.keyIds()).containsExactly(a.keyId(), b.keyId());
         assertThat(v.trusted()).as(v.detail()).isTrue();
         ManifestEntry entry = v.entries().get(0);
-        assertThat(entry.sha256()).isEqualTo(dev.agentwarden.canonical.Jcs.sha256Hex(Files.readAllBytes(artifact)));
+        assertThat(entry.sha256()).isEqualTo(Sha256.hex(Files.readAllBytes(artifact)));
         assertThat(entry.length()).isEqualTo(Files.size(artifact));
-        assertThat(entry.normalizedSha256()).isEqualTo(dev.agentwarden.canonical.Jcs.sha256Hex(
+        assertThat(entry.normalizedSha256()).isEqualTo(Sha256.hex(
                 "<!-- version: * -->\nhello\n".getBytes(StandardCharsets.UTF_8)));
     }
 

@@ -9,9 +9,6 @@ import static dev.agentwarden.release.ReleaseFixture.rootSigned;
 import static dev.agentwarden.release.ReleaseFixture.statement;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.integrity.ReleaseEntry;
-import dev.agentwarden.integrity.ReleaseKey;
-import dev.agentwarden.integrity.ReleaseLookup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -98,7 +98,7 @@ class ResidentIT {
 
     /** {@code conf/m.yaml}: one process concern that blocks with what it sees ($MARK, $HOME, $PWD). */
     private void writeProbeProject() throws IOException {
-        writeOneConcernProject("probe", "echo \"probe MARK=$MARK HOME=${HOME:-unset} PWD=$PWD\"\nexit 1\n",
+        writeOneConcernProject("probe", "echo \"probe MARK=$MARK HOME=${HOME:-unset} PWD=$PWD\" >&2\nexit 1\n",
                 ", severity: blocking");
     }
 
@@ -598,7 +598,7 @@ class ResidentIT {
     @Test
     void forwarded_concernGetsTheLaunchersUmaskNiceAndLimits_asItsOwnJvmWould() throws Exception {
         writeOneConcernProject("attrs",
-                "echo \"attrs umask=$(umask) stack=$(ulimit -s) nofile=$(ulimit -n) nice=$(nice)\"\nexit 1\n",
+                "echo \"attrs umask=$(umask) stack=$(ulimit -s) nofile=$(ulimit -n) nice=$(nice)\" >&2\nexit 1\n",
                 ", severity: blocking");
         try (ResidentProcess ignored = resident()) {
             String forwarded = underAttributes(env(ResidentProcess.noJvm(forbiddenJava)));

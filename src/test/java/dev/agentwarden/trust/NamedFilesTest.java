@@ -2,7 +2,7 @@ package dev.agentwarden.trust;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;

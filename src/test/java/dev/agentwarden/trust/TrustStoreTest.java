@@ -3,7 +3,7 @@ package dev.agentwarden.trust;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentwarden.manifest.Sha256;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.testing.TestTrust;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;

@@ -124,7 +124,7 @@ public final class ClaudeAdapter implements HostAdapter {
                 toolName, kind, toolInput, commandOf(toolInput), filePathsOf(toolInput),
                 str(payload, "prompt", null), str(payload, "last_assistant_message", null),
                 Boolean.TRUE.equals(payload.get("stop_hook_active")),
-                str(payload, "cwd", null), workspaceRoot, payload, raw);
+                str(payload, "cwd", null), str(payload, "transcript_path", null), workspaceRoot, payload, raw);
     }
 
     /**

@@ -67,6 +67,12 @@ public final class ClaudeHooksFile implements Installer {
     }
 
     @Override
+    public List<String> changeReport(byte[] before, byte[] after) {
+        List<ClaudeSettings.Entry> entries = ClaudeSettings.wardenEntries(after, host);
+        return InstallReport.between(ClaudeSettings.wardenEntries(before, host), entries).perEntry(entries);
+    }
+
+    @Override
     public List<String> lookalikes(byte[] document) {
         return ClaudeSettings.lookalikes(document, host);
     }

@@ -27,6 +27,10 @@ import java.util.Set;
  * like Warden's (an environment prefix, extra arguments or keys) is the user's: it is kept and
  * reported ({@link #lookalikes}).
  *
+ * <p>Under {@code install --transport http}, an event's entry may instead be the HTTP handler
+ * {@link ClaudeHttpHooks} writes, recognised just as exactly (its five keys, a loopback URL for that
+ * host and event, the token header and its one allowed variable).
+ *
  * <p>Removing a handler removes its group when the group holds nothing else, the event when its
  * list holds nothing else, and {@code hooks} when it holds nothing else; so an empty list or
  * {@code hooks} object that Warden filled is gone again after uninstall.
@@ -136,6 +140,39 @@ public final class ClaudeSettings {
         return out;
     }
 
+    /** One of Warden's own entries as written: its event, its group's matcher ({@code null} for none) and its command. */
+    public record Entry(String nativeEvent, String matcher, String command) {
+        /** The launcher path the command runs, unquoted. */
+        public String launcher() {
+            String quoted = command.substring(0, command.lastIndexOf(DISPATCH));
+            return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
+        }
+    }
+
+    /** Warden's own entries (as {@link #installedEvents} recognises them), in written order. */
+    public static List<Entry> wardenEntries(byte[] document, String host) {
+        List<Entry> out = new ArrayList<>();
+        for (JsonSpans.Member top : JsonSpans.parse(document).named("hooks")) {
+            if (top.value().kind() != JsonSpans.Kind.OBJECT) {
+                continue;
+            }
+            for (JsonSpans.Member event : top.value().members()) {
+                for (JsonSpans.Value group : event.value().elements()) {
+                    JsonSpans.Value handlers = handlersOf(group);
+                    if (handlers == null) {
+                        continue;
+                    }
+                    for (JsonSpans.Value handler : handlers.elements()) {
+                        if (isWardenHandler(document, handler, event.key(), hostsSharing(host))) {
+                            out.add(new Entry(event.key(), stringMember(group, "matcher"), stringMember(handler, "command")));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /**
      * Hook entries that run a Warden dispatch command but are not exactly Warden's own (a
      * customised copy), as {@code hooks.<Event>: <command>}: install and uninstall leave them.
@@ -152,10 +189,15 @@ public final class ClaudeSettings {
     }
 
     private static Map<String, Object> group(String launcher, String host, Binding b) {
-        Map<String, Object> handler = new LinkedHashMap<>();
-        handler.put("type", "command");
-        handler.put("command", command(launcher, host, b.nativeEvent()));
-        handler.put("timeout", HOOK_TIMEOUT_SECONDS);
+        Map<String, Object> handler;
+        if (b.httpPort() > 0) {
+            handler = ClaudeHttpHooks.handler(b.httpPort(), host, b.nativeEvent());
+        } else {
+            handler = new LinkedHashMap<>();
+            handler.put("type", "command");
+            handler.put("command", command(launcher, host, b.nativeEvent()));
+            handler.put("timeout", HOOK_TIMEOUT_SECONDS);
+        }
         Map<String, Object> group = new LinkedHashMap<>();
         if (b.matcher() != null) {
             group.put("matcher", b.matcher());
@@ -241,6 +283,11 @@ public final class ClaudeSettings {
 
     /** Exactly the handler Warden writes: {@code type}, {@code command} and {@code timeout}, each once, nothing else. */
     private static boolean isWardenHandler(byte[] doc, JsonSpans.Value handler, String event, Set<String> hosts) {
+        if (handler.kind() == JsonSpans.Kind.OBJECT && handler.members().size() == 5) {
+            List<JsonSpans.Member> timeout = handler.named("timeout");
+            return timeout.size() == 1 && timeout.get(0).value().kind() == JsonSpans.Kind.NUMBER
+                    && ClaudeHttpHooks.isWardens(handler, event, hosts, text(doc, timeout.get(0).value()));
+        }
         if (handler.kind() != JsonSpans.Kind.OBJECT || handler.members().size() != 3) {
             return false;
         }

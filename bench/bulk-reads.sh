@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Bulk reads (issue 12 item 3): `warden ledger stats`, `guard derive`, `log --summary` and `ledger verify`
+# on a generated ledger and decision log, side by side with jq and a Python hashlib chain walk.
+#
+#   bench/bulk-reads.sh [LINES] [RUNS]      default 1,000,000 lines, 3 runs of each program
+#
+# bench/bulk-gen.py writes LINES ledger lines (hash-chained, shaped as SubagentLedger and SpawnGuard
+# write them, over six monthly segments) and LINES decision lines into a scratch project
+# (BULK_DIR=DIR keeps and reuses it). The programs then run in turn, RUNS rounds, each round all of
+# them once in the same order, so they share the machine's noise; the table gives each one's median
+# wall time (whole process: JVM start included) and the ratio to its yardstick:
+#   - stats and derive: jq -c 'select(.event=="subagent_stop") | .duration_ms' over the ledger segments;
+#   - log --summary: the same jq over the decision segments;
+#   - verify: bench/chain-walk.py, Warden's chain rule in Python (hashlib, json); its --hash-only
+#     floor (hash every line, parse nothing) is shown beside it.
+# Targets: stats, derive, log --summary <= 0.2 x jq; verify <= 1.5 x the Python walk.
+# jq and python3 are needed here only (not by .ci/run); without jq its rows are left out.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+lines="${1:-1000000}"
+runs="${2:-3}"
+command -v python3 >/dev/null || { echo "bulk-reads: python3 is needed (bulk-gen.py, chain-walk.py)" >&2; exit 2; }
+have_jq=1
+command -v jq >/dev/null || { have_jq=""; echo "bulk-reads: no jq on this machine; its rows are left out" >&2; }
+
+project="${BULK_DIR:-$work/project}"
+if [ ! -f "$project/.generated-$lines" ]; then
+  rm -rf "$project"
+  echo "generating $lines ledger and decision lines in $project ..." >&2
+  python3 "$here/bulk-gen.py" "$project" "$lines"
+  touch "$project/.generated-$lines"
+fi
+ledger=("$project"/.warden/state/ledger/2026-*.jsonl)
+decisions=("$project"/.warden/state/decisions/2026-*.jsonl)
+export WARDEN_RESIDENT=off
+warden=("$home/bin/warden")
+
+# The generated ledger verifies, by Warden and by the Python walk, before anything is timed.
+"${warden[@]}" ledger verify --project-dir "$project" >/dev/null || { echo "bulk-reads: ledger verify fails" >&2; exit 1; }
+python3 "$here/chain-walk.py" "$project" >/dev/null || { echo "bulk-reads: chain-walk.py fails" >&2; exit 1; }
+
+jq_filter='select(.event=="subagent_stop") | .duration_ms'
+declare -A cmd=(
+  [jq_ledger]="jq -c '$jq_filter' ${ledger[*]}"
+  [stats]="${warden[*]} ledger stats --project-dir $project"
+  [derive]="${warden[*]} guard derive --project-dir $project"
+  [jq_decisions]="jq -c '$jq_filter' ${decisions[*]}"
+  [summary]="${warden[*]} log --summary --project-dir $project"
+  [python_walk]="python3 $here/chain-walk.py $project"
+  [python_hash_only]="python3 $here/chain-walk.py $project --hash-only"
+  [verify]="${warden[*]} ledger verify --project-dir $project"
+)
+order=(stats derive summary verify python_walk python_hash_only)
+[ -n "$have_jq" ] && order=(jq_ledger stats derive jq_decisions summary verify python_walk python_hash_only)
+
+for name in "${order[@]}"; do : > "$work/$name"; done
+for round in $(seq "$runs"); do
+  for name in "${order[@]}"; do
+    start=$EPOCHREALTIME
+    eval "${cmd[$name]}" >/dev/null
+    end=$EPOCHREALTIME
+    awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f\n", b - a}' >> "$work/$name"
+  done
+  echo "round $round of $runs done" >&2
+done
+
+median() { pct "$work/$1" 0.5 2; }
+ratio() { awk -v a="$(median "$1")" -v b="$(median "$2")" 'BEGIN {printf "%.3f", a / b}'; }
+printf '%s, %s ledger lines (%s MB), %s decision lines (%s MB), %s runs each, medians of wall time\n' \
+  "$(date -u '+%Y-%m-%d %H:%M UTC')" "$lines" "$(du -cm "${ledger[@]}" | tail -1 | cut -f1)" "$lines" \
+  "$(du -cm "${decisions[@]}" | tail -1 | cut -f1)" "$runs"
+printf '%-28s %9s %10s %10s %7s\n' program "median s" yardstick ratio target
+row() { # name yardstick target
+  if [ -z "$2" ]; then printf '%-28s %9s\n' "$1" "$(median "$1")"; return; fi
+  local r; r="$(ratio "$1" "$2")"
+  printf '%-28s %9s %10s %10s %7s %s\n' "$1" "$(median "$1")" "$2" "$r" "<= $3" \
+    "$(awk -v r="$r" -v t="$3" 'BEGIN {print (r <= t ? "met" : "NOT met")}')"
+}
+if [ -n "$have_jq" ]; then
+  row jq_ledger "" ""
+  row stats jq_ledger 0.2
+  row derive jq_ledger 0.2
+  row jq_decisions "" ""
+  row summary jq_decisions 0.2
+fi
+row python_walk "" ""
+row python_hash_only "" ""
+row verify python_walk 1.5
+printf '%-28s %9s %10s %10s\n' "verify vs the hash-only floor" "" python_hash_only "$(ratio verify python_hash_only)"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,485 @@
+/*
+ * Agent Warden's installed hook: the fast path of `bin/warden dispatch` (see bin/warden).
+ *
+ * Compiled by `bin/warden build-hook` into the user's private cache, with the checkout's path and
+ * the launcher facts (hook-facts.h, generated from the jar) compiled in. Per event it does only
+ * what answering needs: read the resident's 0600 endpoint file, check that the process it names is
+ * this user's live resident in this network namespace, read stdin under the JVM's deadline,
+ * connect within 2 s, require the resident's proof within 2 s before sending anything, forward
+ * the event (the same warden-forward/1 records bin/warden sends), print the answer and exit with
+ * its code.
+ *
+ * Whatever it cannot do it leaves to bin/warden, which picks a JVM, trains the archive, builds the
+ * jar and starts a resident: before stdin is read it execs bin/warden unchanged; after, it execs
+ * `bin/warden __replayed dispatch ...` with the payload as stdin (a memfd), which evaluates the
+ * event in a JVM without trying the resident again. When the resident took the event and gave no
+ * answer in time, or stdin stayed open past its deadline, it applies the fail mode itself, as
+ * bin/warden does.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hook-facts.h" /* WARDEN_HOME, SOURCE_MTIME, SOURCE_SIZE, FACT_* */
+
+extern char **environ;
+
+static char **args;  /* argv from "dispatch" on */
+static int nargs;
+
+/* ---- small growable buffer ------------------------------------------------------------------- */
+typedef struct { char *p; size_t n, cap; } buf;
+
+static void put(buf *b, const void *s, size_t n) {
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->n + n + 1) cap *= 2;
+        char *p = realloc(b->p, cap);
+        if (!p) _exit(70);
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void puts0(buf *b, const char *s) { put(b, s, strlen(s)); }
+/* One NUL-terminated record: kind, then text. */
+static void rec(buf *b, char kind, const char *s, size_t n) { put(b, &kind, 1); put(b, s, n); put(b, "", 1); }
+
+static long long now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long) t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* ---- giving up: to bin/warden, or the fail mode ---------------------------------------------- */
+static const char launcher[] = WARDEN_HOME "/bin/warden";
+
+static void no_opinion(void) {
+    const char *host = "", *event = "";
+    for (int i = 0; i + 1 < nargs; i++) {
+        if (!strcmp(args[i], "--host") || !strcmp(args[i], "--platform")) host = args[i + 1];
+        else if (!strcmp(args[i], "--native-event")) event = args[i + 1];
+    }
+    if (!strcmp(host, "codex") && (!strcmp(event, "Stop") || !strcmp(event, "SubagentStop")))
+        (void) !write(1, "{}", 2);
+}
+
+/* A host is waiting and Warden cannot answer: the runtime failure mode, as bin/warden's cannot_run. */
+static void cannot_run(const char *why) {
+    const char *mode = getenv("WARDEN_FAIL_MODE");
+    if (mode && !strcmp(mode, "closed")) {
+        dprintf(2, "warden: %s; refusing (WARDEN_FAIL_MODE=closed)\n", why);
+        _exit(2);
+    }
+    dprintf(2, "warden: %s; allowing\n", why);
+    no_opinion();
+    _exit(0);
+}
+
+/* Stdin untouched: bin/warden does everything this client does not. */
+static void to_launcher(void) {
+    char **v = calloc((size_t) nargs + 2, sizeof *v);
+    if (!v) cannot_run("out of memory");
+    v[0] = (char *) launcher;
+    for (int i = 0; i < nargs; i++) v[i + 1] = args[i];
+    execv(launcher, v);
+    cannot_run("cannot run " WARDEN_HOME "/bin/warden");
+}
+
+/* Stdin spent: the payload becomes bin/warden's stdin and it evaluates the event in a JVM. */
+static void replay(const char *note, const char *payload, size_t len) {
+    if (note) dprintf(2, "warden: %s; evaluating this event in a new JVM\n", note);
+    int fd = (int) syscall(SYS_memfd_create, "warden-payload", 0);
+    if (fd >= 0) {
+        size_t off = 0;
+        while (off < len) {
+            ssize_t w = write(fd, payload + off, len - off);
+            if (w <= 0) { close(fd); fd = -1; break; }
+            off += (size_t) w;
+        }
+    }
+    if (fd < 0 || lseek(fd, 0, SEEK_SET) != 0 || dup2(fd, 0) < 0) cannot_run("cannot hand the event to a JVM");
+    if (fd != 0) close(fd);
+    char **v = calloc((size_t) nargs + 3, sizeof *v);
+    if (!v) cannot_run("out of memory");
+    v[0] = (char *) launcher;
+    v[1] = "__replayed";
+    for (int i = 0; i < nargs; i++) v[i + 2] = args[i];
+    execv(launcher, v);
+    cannot_run("cannot run " WARDEN_HOME "/bin/warden");
+}
+
+/* ---- parsing helpers ------------------------------------------------------------------------- */
+static int all_of(const char *s, size_t min, size_t max, const char *set) {
+    size_t n = strlen(s);
+    return n >= min && n <= max && strspn(s, set) == n;
+}
+static const char DIG[] = "0123456789", HEX[] = "0123456789abcdef";
+
+/* Reads a small file whole (at most cap-1 bytes), NUL-terminated; length, or -1. */
+static ssize_t slurp(const char *path, char *out, size_t cap, int nofollow) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+    if (fd < 0) return -1;
+    size_t n = 0;
+    ssize_t r;
+    while (n + 1 < cap && (r = read(fd, out + n, cap - 1 - n)) > 0) n += (size_t) r;
+    close(fd);
+    out[n] = 0;
+    return (ssize_t) n;
+}
+
+/* Field `index` (0 = state) of a /proc/PID/stat line, after the command name. */
+static int stat_field(const char *line, int index, char *out, size_t cap) {
+    const char *p = strrchr(line, ')');
+    if (!p || p[1] != ' ') return -1;
+    p += 2;
+    for (int i = 0; i < index; i++) {
+        p = strchr(p, ' ');
+        if (!p) return -1;
+        p++;
+    }
+    size_t n = strcspn(p, " \n");
+    if (n == 0 || n >= cap) return -1;
+    memcpy(out, p, n);
+    out[n] = 0;
+    return 0;
+}
+
+/* A bash variable name, as bin/warden's ${!prefix@} walk lists them. */
+static int bash_name(const char *s, size_t n) {
+    if (n == 0 || !(s[0] == '_' || (s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z'))) return 0;
+    for (size_t i = 1; i < n; i++)
+        if (!(s[i] == '_' || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')))
+            return 0;
+    return 1;
+}
+
+/* ---- the socket, read with deadlines --------------------------------------------------------- */
+static int sock = -1;
+static char in[8192];
+static size_t in_at, in_len;
+
+/* Waits up to ms for fd to be ready for `events`; 1 ready, 0 timed out, -1 error. */
+static int wait_fd(int fd, short events, long long ms) {
+    struct pollfd p = { fd, events, 0 };
+    long long end = now_ms() + ms;
+    for (;;) {
+        long long left = end - now_ms();
+        if (left < 0) left = 0;
+        int r = poll(&p, 1, (int) left);
+        if (r > 0) return 1;
+        if (r == 0) return 0;
+        if (errno != EINTR) return -1;
+    }
+}
+
+/* One byte within ms: the byte, -1 at end or error, -2 when the deadline passed. */
+static int getbyte(long long ms) {
+    if (in_at == in_len) {
+        int w = wait_fd(sock, POLLIN, ms);
+        if (w == 0) return -2;
+        if (w < 0) return -1;
+        ssize_t r = read(sock, in, sizeof in);
+        if (r <= 0) return -1;
+        in_at = 0;
+        in_len = (size_t) r;
+    }
+    return (unsigned char) in[in_at++];
+}
+
+/* A line without its "\n" (and "\r") within ms of each byte; 0, -1 at end or too long, -2 late. */
+static int getline_ms(char *out, size_t cap, long long ms) {
+    size_t n = 0;
+    for (;;) {
+        int c = getbyte(ms);
+        if (c < 0) return c;
+        if (c == '\n') break;
+        if (n + 1 >= cap) return -1;
+        out[n++] = (char) c;
+    }
+    if (n && out[n - 1] == '\r') n--;
+    out[n] = 0;
+    return 0;
+}
+
+static int send_all(const char *p, size_t n) {
+    while (n) {
+        if (wait_fd(sock, POLLOUT, 10000) != 1) return -1;
+        ssize_t w = send(sock, p, n, MSG_NOSIGNAL);
+        if (w <= 0) {
+            if (w < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t) w;
+    }
+    return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n) {
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w <= 0) {
+            if (w < 0 && errno == EINTR) continue;
+            return -1;
+        }
+        p += w;
+        n -= (size_t) w;
+    }
+    return 0;
+}
+
+/* The number after "Name:" in a header line (case-insensitive name), or -1. */
+static long long header_number(const char *line, const char *name) {
+    size_t n = strlen(name);
+    if (strncasecmp(line, name, n) != 0) return -1;
+    const char *p = line + n;
+    while (*p == ' ') p++;
+    char digits[16];
+    size_t k = 0;
+    while (*p >= '0' && *p <= '9' && k < 10) digits[k++] = *p++;
+    while (*p == ' ') p++;
+    if (k == 0 || *p) return -1;
+    digits[k] = 0;
+    return atoll(digits);
+}
+
+int main(int argc, char **argv) {
+    args = argv + 1;
+    nargs = argc - 1;
+    if (nargs < 1 || strcmp(args[0], "dispatch") != 0) to_launcher();
+    const char *resident = getenv("WARDEN_RESIDENT");
+    if (resident && !strcmp(resident, "off")) to_launcher();
+    /* SessionStart is bin/warden's: once a session, it starts the resident and checks the HTTP hook token. */
+    for (int i = 0; i < nargs; i++)
+        if (!strcmp(args[i], "SessionStart")) to_launcher();
+
+    /* This build still matches its source (else bin/warden rebuilds it), and the jar's hash file is current. */
+    struct stat st, st2;
+    if (stat(WARDEN_HOME "/src/main/c/warden-hook.c", &st) != 0 || (long long) st.st_mtime != SOURCE_MTIME
+        || (long long) st.st_size != SOURCE_SIZE)
+        to_launcher();
+    if (stat(WARDEN_HOME "/target/warden.jar", &st) != 0 || stat(WARDEN_HOME "/target/warden.jar.sha256", &st2) != 0
+        || st.st_mtim.tv_sec > st2.st_mtim.tv_sec
+        || (st.st_mtim.tv_sec == st2.st_mtim.tv_sec && st.st_mtim.tv_nsec > st2.st_mtim.tv_nsec))
+        to_launcher();
+    char key[64];
+    if (slurp(WARDEN_HOME "/target/warden.jar.sha256", key, sizeof key, 0) != 17 || key[16] != '\n') to_launcher();
+    key[16] = 0;
+    if (!all_of(key, 16, 16, HEX)) to_launcher();
+
+    /* The resident directory, as bin/warden names it; this user's, a directory, no symlink. */
+    char cwd[4096];
+    const char *pwd = getenv("PWD");
+    struct stat dot, pst;
+    if (pwd && pwd[0] == '/' && strlen(pwd) < sizeof cwd && stat(".", &dot) == 0 && stat(pwd, &pst) == 0
+        && dot.st_dev == pst.st_dev && dot.st_ino == pst.st_ino)
+        strcpy(cwd, pwd);
+    else if (!getcwd(cwd, sizeof cwd))
+        to_launcher();
+    buf dir = {0};
+    const char *cache = getenv("WARDEN_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    if (cache && *cache) puts0(&dir, cache);
+    else if (xdg && *xdg) { puts0(&dir, xdg); puts0(&dir, "/agent-warden"); }
+    else if (home) { puts0(&dir, home); puts0(&dir, "/.cache/agent-warden"); }
+    else to_launcher();
+    puts0(&dir, "/resident");
+    if (dir.p[0] != '/') {
+        buf abs = {0};
+        puts0(&abs, cwd);
+        puts0(&abs, "/");
+        puts0(&abs, dir.p);
+        dir = abs;
+    }
+    uid_t me = geteuid();
+    if (lstat(dir.p, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != me) to_launcher();
+    puts0(&dir, "/");
+    puts0(&dir, key);
+    puts0(&dir, ".endpoint");
+    if (stat(dir.p, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != me) to_launcher();
+    char line[512];
+    if (slurp(dir.p, line, sizeof line, 0) < 0) to_launcher();
+    char port[8], token[72], pid[16], start[24], proof[72], extra[2];
+    if (sscanf(line, "%7s %71s %15s %23s %71s %1s", port, token, pid, start, proof, extra) != 5
+        || !all_of(port, 1, 5, DIG) || !all_of(token, 64, 64, HEX) || !all_of(pid, 1, 10, DIG)
+        || !all_of(start, 1, 20, DIG) || !all_of(proof, 64, 64, HEX))
+        to_launcher();
+
+    /* Ours, alive, the very process that wrote the file (its start time), on this namespace's loopback. */
+    char path[64], stat_line[1024], field[32];
+    snprintf(path, sizeof path, "/proc/%s", pid);
+    if (stat(path, &st) != 0 || st.st_uid != me) to_launcher();
+    snprintf(path, sizeof path, "/proc/%s/ns/net", pid);
+    if (stat(path, &st) != 0 || stat("/proc/self/ns/net", &st2) != 0 || st.st_dev != st2.st_dev || st.st_ino != st2.st_ino)
+        to_launcher();
+    snprintf(path, sizeof path, "/proc/%s/stat", pid);
+    if (slurp(path, stat_line, sizeof stat_line, 0) < 0 || stat_field(stat_line, 19, field, sizeof field) != 0
+        || strcmp(field, start) != 0)
+        to_launcher();
+
+    /* The payload cap and stdin deadline, read as the JVM reads them; unusual caps are the JVM's. */
+    long long cap = FACT_MAX_PAYLOAD_BYTES, stdin_ms = FACT_STDIN_TIMEOUT_MS, answer_s = 50;
+    const char *v = getenv("WARDEN_MAX_PAYLOAD_BYTES");
+    if (v) {
+        if (!all_of(v, 1, 9, DIG)) to_launcher();
+        cap = atoll(v);
+        if (cap < 1) cap = 1;
+    }
+    v = getenv("WARDEN_STDIN_TIMEOUT_MS");
+    if (v && all_of(v, 1, 9, DIG)) {
+        stdin_ms = atoll(v);
+        if (stdin_ms < 1) stdin_ms = 1;
+        if (stdin_ms > 600000) stdin_ms = 600000;
+    }
+    v = getenv("WARDEN_RESIDENT_ANSWER_SECONDS");
+    if (v && all_of(v, 1, 5, DIG) && atoll(v) >= 1) answer_s = atoll(v);
+
+    /* The records bin/warden sends: what a JVM of its own would see besides stdin. */
+    buf body = {0};
+    put(&body, "warden-forward/1", 17);
+    rec(&body, 'd', cwd, strlen(cwd));
+    for (int i = 0; i < nargs; i++) rec(&body, 'a', args[i], strlen(args[i]));
+    for (char **e = environ; *e; e++) {
+        const char *eq = strchr(*e, '=');
+        if (eq && bash_name(*e, (size_t) (eq - *e))) rec(&body, 'e', *e, strlen(*e));
+    }
+    char status[4096];
+    if (slurp("/proc/self/status", status, sizeof status, 0) > 0) {
+        char *u = strstr(status, "\nUmask:");
+        if (u) {
+            u += 7;
+            while (*u == '\t' || *u == ' ') u++;
+            rec(&body, 'u', u, strcspn(u, "\n"));
+        }
+    }
+    if (slurp("/proc/self/stat", stat_line, sizeof stat_line, 0) > 0 && stat_field(stat_line, 16, field, sizeof field) == 0)
+        rec(&body, 'n', field, strlen(field));
+    char limits[8192];
+    if (slurp("/proc/self/limits", limits, sizeof limits, 0) > 0) {
+        for (char *l = limits; *l;) {
+            size_t n = strcspn(l, "\n");
+            rec(&body, 'l', l, n);
+            l += n;
+            if (*l) l++;
+        }
+    }
+
+    /* Stdin, at most cap + 1 bytes, under the deadline; a stdin still open then is forwarded as far as it came. */
+    size_t records = body.n;
+    long long stdin_end = now_ms() + stdin_ms;
+    int cut = 0;
+    char chunk[65536];
+    size_t payload_start;
+    put(&body, "", 1);
+    payload_start = body.n;
+    for (;;) {
+        long long want = cap + 1 - (long long) (body.n - payload_start);
+        if (want <= 0) break;
+        long long left = stdin_end - now_ms();
+        int w = wait_fd(0, POLLIN, left < 0 ? 0 : left);
+        if (w == 0) { cut = 1; break; }
+        if (w < 0) break;
+        ssize_t r = read(0, chunk, want < (long long) sizeof chunk ? (size_t) want : sizeof chunk);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        put(&body, chunk, (size_t) r);
+    }
+    size_t payload_len = body.n - payload_start;
+    if (cut) {
+        /* the t record goes with the others, before the empty one */
+        char t[24];
+        int n = snprintf(t, sizeof t, "t%lld", stdin_ms);
+        buf b2 = {0};
+        put(&b2, body.p, records);
+        put(&b2, t, (size_t) n + 1);
+        put(&b2, "", 1);
+        put(&b2, body.p + payload_start, payload_len);
+        body = b2;
+        payload_start = body.n - payload_len;
+    }
+    const char *payload = body.p + payload_start;
+    char why[160];
+    snprintf(why, sizeof why, "stdin still open after %lld ms (WARDEN_STDIN_TIMEOUT_MS)", stdin_ms);
+#define FAILED(note) do { if (cut) cannot_run(why); replay(note, payload, payload_len); } while (0)
+
+    /* Connect within 2 s. */
+    signal(SIGPIPE, SIG_IGN);
+    sock = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (sock < 0) FAILED("the resident server did not answer");
+    struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((unsigned short) atoi(port)) };
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(sock, (struct sockaddr *) &addr, sizeof addr) != 0) {
+        if (errno != EINPROGRESS) FAILED("the resident server did not answer");
+        int w = wait_fd(sock, POLLOUT, 2000), err = 0;
+        socklen_t len = sizeof err;
+        if (w == 0)
+            FAILED("the resident's port accepted no connection within 2 s (its queue is full: a connection flood?); sent it nothing");
+        if (w < 0 || getsockopt(sock, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0)
+            FAILED("the resident server did not answer");
+    }
+    int one = 1;
+    setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+
+    /* The proof within 2 s, before a byte is sent. */
+    char greeting[160];
+    snprintf(greeting, sizeof greeting, "warden-resident/2 %s", proof);
+    if (getline_ms(line, sizeof line, 2000) != 0 || strcmp(line, greeting) != 0)
+        FAILED("the server on the resident's port did not prove within 2 s that it is the resident (a stale endpoint file,"
+               " or a resident slowed down by load); sent it nothing");
+
+    char head[512];
+    int hn = snprintf(head, sizeof head, "POST /forward HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"
+                      "Content-Type: application/octet-stream\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+                      token, body.n);
+    /* "102" once a worker holds the event (within 3 s), then "g" to let it run. */
+    if (send_all(head, (size_t) hn) != 0 || send_all(body.p, body.n) != 0 || getline_ms(line, sizeof line, 3000) != 0
+        || strncmp(line, "HTTP/1.1 102 ", 13) != 0 || getline_ms(line, sizeof line, 3000) != 0 || line[0]
+        || send_all("g", 1) != 0)
+        FAILED("the resident server did not answer");
+
+    /* It holds the event and was told to go: from here a JVM could run it twice, so lateness is the fail mode. */
+    int r = getline_ms(line, sizeof line, answer_s * 1000);
+    if (r == -2) {
+        snprintf(why, sizeof why, "the resident server took this event but gave no answer within %lld s", answer_s);
+        cannot_run(why);
+    }
+    if (r != 0 || strncmp(line, "HTTP/1.1 200 ", 13) != 0) FAILED("the resident server did not answer");
+    long long code = -1, out_bytes = -1, body_bytes = 0, n;
+    for (;;) {
+        if (getline_ms(line, sizeof line, 2000) != 0) FAILED("the resident server did not answer");
+        if (!line[0]) break;
+        if ((n = header_number(line, "x-warden-exit:")) >= 0) code = n;
+        else if ((n = header_number(line, "x-warden-stdout-bytes:")) >= 0) out_bytes = n;
+        else if ((n = header_number(line, "content-length:")) >= 0) body_bytes = n;
+    }
+    if (code < 0 || code > 255 || out_bytes < 0 || out_bytes > body_bytes || body_bytes > 1000000000LL)
+        FAILED("the resident server did not answer");
+    char *answer = malloc((size_t) body_bytes + 1);
+    if (!answer) FAILED("the resident server did not answer");
+    for (long long i = 0; i < body_bytes; i++) {
+        int c = getbyte(2000);
+        if (c < 0) FAILED("the resident server did not answer");
+        answer[i] = (char) c;
+    }
+    close(sock);
+    write_all(1, answer, (size_t) out_bytes);
+    write_all(2, answer + out_bytes, (size_t) (body_bytes - out_bytes));
+    return (int) code;
+}

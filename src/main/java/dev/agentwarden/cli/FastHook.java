@@ -1,0 +1,62 @@
+package dev.agentwarden.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The compiled hook client ({@code bin/warden build-hook}): where a C compiler exists, installed
+ * hooks run it instead of the bash launcher, and it hands whatever it cannot answer to
+ * {@code bin/warden}. Without a compiler (or when the build fails) hooks run {@code bin/warden}.
+ */
+final class FastHook {
+    private FastHook() {
+    }
+
+    /** The launcher hooks should run: the compiled client's path, or {@code launcher} itself. */
+    static String build(Path launcher, PrintWriter out) {
+        Path stdout = null;
+        Path stderr = null;
+        try {
+            stdout = Files.createTempFile("warden-build-hook", ".out");
+            stderr = Files.createTempFile("warden-build-hook", ".err");
+            // Output goes to files, so a build that hangs is bounded by the wait below, not by a read.
+            Process p = new ProcessBuilder(launcher.toString(), "build-hook")
+                    .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+            p.getOutputStream().close();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                out.println("compiled hook: build timed out; hooks run " + launcher);
+                return launcher.toString();
+            }
+            String path = Files.readString(stdout, StandardCharsets.UTF_8).strip();
+            String why = Files.readString(stderr, StandardCharsets.UTF_8).strip();
+            if (p.exitValue() == 0 && path.startsWith("/") && path.endsWith("/bin/warden") && Files.isExecutable(Path.of(path))) {
+                out.println("compiled hook: " + path + " (falls back to " + launcher + ")");
+                return path;
+            }
+            out.println("compiled hook: none (" + (why.isEmpty() ? "build failed" : why.replace("warden: ", "")) + ")");
+        } catch (IOException e) {
+            out.println("compiled hook: none (" + e.getMessage() + "); hooks run " + launcher);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            deleteQuietly(stdout);
+            deleteQuietly(stderr);
+        }
+        return launcher.toString();
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // a temporary file left behind costs nothing
+            }
+        }
+    }
+}

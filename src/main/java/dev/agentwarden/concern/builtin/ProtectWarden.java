@@ -1,0 +1,95 @@
+package dev.agentwarden.concern.builtin;
+
+import dev.agentwarden.concern.Concern;
+import dev.agentwarden.concern.ConcernContext;
+import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.io.CacheDir;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Refuses tool calls by which the governed agent would change Warden's own trust or hooks: a shell
+ * command running {@code warden trust}, {@code install} or {@code uninstall}
+ * ({@link WardenSelfChange}), and a file edit (a path the event's {@code filePaths} names: Claude
+ * Code's Write, Edit, MultiEdit, NotebookEdit) whose target lies under Warden's state directory
+ * ({@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden}, the trust store's home), its cache
+ * directory ({@link CacheDir}), or is a host's hook settings file ({@code .claude/settings*.json},
+ * {@code .codex/hooks.json}, in the project or the home directory).
+ *
+ * <p>Best effort: an agent that runs code as the user can write those files by other means; this
+ * closes the direct routes and tells the user to make such changes themselves. Paths are compared
+ * as written (relative ones against the event's working directory), without following links.
+ */
+final class ProtectWarden implements Concern {
+
+    static final String PREFIX = "Warden's own trust and hooks are the user's to change: ";
+
+    static final String ASK_USER = "ask the user to run it themselves, in their own terminal";
+
+    @Override
+    public ConcernResult evaluate(ConcernContext context) {
+        HookEvent event = context.event();
+        String reason = null;
+        if (event.shellCommand() != null) {
+            reason = WardenSelfChange.reasonFor(event.shellCommand());
+        }
+        for (int i = 0; reason == null && i < event.filePaths().size(); i++) {
+            reason = reasonForPath(event.filePaths().get(i), event.cwd() != null ? event.cwd() : event.workspaceRoot(),
+                    context.env());
+        }
+        return reason == null ? ConcernResult.allow() : ConcernResult.block(reason);
+    }
+
+    /** Why editing {@code path} (relative to {@code cwd}) changes Warden's trust or hooks, or {@code null}. */
+    static String reasonForPath(String path, String cwd, Map<String, String> env) {
+        Path target;
+        try {
+            target = resolve(path, cwd, env);
+        } catch (InvalidPathException e) {
+            return null;
+        }
+        String what = null;
+        Path name = target.getFileName();
+        Path parent = target.getParent();
+        String parentName = parent == null || parent.getFileName() == null ? "" : parent.getFileName().toString();
+        String file = name == null ? "" : name.toString();
+        if (target.startsWith(stateDir(env))) {
+            what = "Warden's state directory (its trust store)";
+        } else if (target.startsWith(CacheDir.root(env).toAbsolutePath().normalize())) {
+            what = "Warden's cache directory (its compiled manifests and server endpoint)";
+        } else if (parentName.equals(".claude") && file.startsWith("settings") && file.endsWith(".json")) {
+            what = "Claude Code's hook settings";
+        } else if (parentName.equals(".codex") && file.equals("hooks.json")) {
+            what = "Codex's hook settings";
+        }
+        return what == null ? null : PREFIX + HookBypass.quote(path) + " is " + what
+                + "; ask the user to make the change themselves, in their own terminal";
+    }
+
+    private static Path resolve(String path, String cwd, Map<String, String> env) {
+        Path p;
+        if (path.equals("~") || path.startsWith("~/")) {
+            p = Path.of(home(env) + path.substring(1));
+        } else {
+            p = Path.of(path);
+            if (!p.isAbsolute()) {
+                p = (cwd != null && !cwd.isEmpty() ? Path.of(cwd) : Path.of("")).toAbsolutePath().resolve(p);
+            }
+        }
+        return p.normalize();
+    }
+
+    /** {@code $XDG_STATE_HOME/agent-warden} when that is absolute, else {@code ~/.local/state/agent-warden}. */
+    static Path stateDir(Map<String, String> env) {
+        String xdg = env.get("XDG_STATE_HOME");
+        Path state = xdg != null && xdg.startsWith("/") ? Path.of(xdg) : Path.of(home(env), ".local", "state");
+        return state.resolve("agent-warden").normalize();
+    }
+
+    private static String home(Map<String, String> env) {
+        String home = env.get("HOME");
+        return home != null && home.startsWith("/") ? home : System.getProperty("user.home");
+    }
+}

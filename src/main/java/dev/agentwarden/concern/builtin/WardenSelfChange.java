@@ -1,0 +1,191 @@
+package dev.agentwarden.concern.builtin;
+
+import dev.agentwarden.shell.ShellScript;
+import dev.agentwarden.shell.ShellWord;
+import dev.agentwarden.shell.SimpleCommand;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Finds, in a shell command line, a run of Warden that changes its own trust or hooks:
+ * {@code warden trust}, {@code install} or {@code uninstall}, by any path whose last part is
+ * {@code warden} ({@code bin/warden}, {@code ./bin/warden}), {@code java … dev.agentwarden.Main}
+ * or {@code java -jar …warden.jar}, at any word of a command (so through {@code env},
+ * {@code sudo}, {@code nohup} and other wrappers). Scripts handed on ({@code sh -c}, {@code eval},
+ * here-documents, an interpreter's {@code -c}/{@code -e} program) are read too; one that cannot
+ * be read (a computed program name, a script piped into a shell, a program in another language)
+ * is refused when its text names warden and one of those subcommands.
+ *
+ * <p>{@code warden trust --show} and {@code --help} change nothing and are allowed. Commands that
+ * only print or search text ({@code echo}, {@code grep}, …) are not read as running anything.
+ */
+final class WardenSelfChange {
+
+    /** Scripts nested deeper than this are judged by their text alone. */
+    private static final int MAX_DEPTH = 8;
+
+    private final String lowerSource;
+    private String reason;
+
+    private WardenSelfChange(String source) {
+        this.lowerSource = source.toLowerCase(Locale.ROOT);
+    }
+
+    /** Why {@code command} would change Warden's trust or hooks, or {@code null} when it would not. */
+    static String reasonFor(String command) {
+        WardenSelfChange check = new WardenSelfChange(command);
+        if (command.length() > HookBypass.MAX_COMMAND_CHARS) {
+            check.byText(command, "the command is too long to check");
+        } else {
+            check.script(command, 0);
+        }
+        return check.reason;
+    }
+
+    private void script(String text, int depth) {
+        if (reason != null) {
+            return;
+        }
+        if (depth > MAX_DEPTH) {
+            byText(text, "its scripts nest too deep to check");
+            return;
+        }
+        for (SimpleCommand c : ShellScript.parse(text).commands()) {
+            command(c, depth);
+            if (reason != null) {
+                return;
+            }
+        }
+    }
+
+    private void command(SimpleCommand c, int depth) {
+        List<ShellWord> w = c.words();
+        if (w.isEmpty()) {
+            return;
+        }
+        boolean onlyPrints = w.get(0).literal() && printsOnly(basename(w.get(0).text()));
+        for (int k = 0; k < w.size() && reason == null; k++) {
+            ShellWord a = w.get(k);
+            String t = a.text();
+            if (!a.literal()) {
+                if (k + 1 < w.size() && isProtectedSubcommand(w.get(k + 1).text()) && lowerSource.contains("warden")) {
+                    refuse(quote(t) + "… " + w.get(k + 1).text() + " (a program name computed at run time, and the"
+                            + " command mentions warden)");
+                }
+                continue;
+            }
+            if (!onlyPrints) {
+                if (basename(t).equals("warden") || t.equals("dev.agentwarden.Main")) {
+                    subcommand(w, k + 1, t);
+                } else if (t.equals("-jar") && k + 1 < w.size() && w.get(k + 1).text().endsWith("warden.jar")) {
+                    subcommand(w, k + 2, "java -jar " + w.get(k + 1).text());
+                    k++;
+                }
+            }
+            if (reason == null && k > 0 && handsOnScript(w, k) && t.toLowerCase(Locale.ROOT).contains("warden")) {
+                script(t, depth + 1);
+                byText(t, "a program it hands to " + basename(w.get(0).text()));
+            }
+        }
+        if (reason == null && c.stdin() != null && c.stdin().toLowerCase(Locale.ROOT).contains("warden")) {
+            script(c.stdin(), depth + 1);
+            byText(c.stdin(), "a script on its standard input");
+        }
+        if (reason == null && c.pipedInput() && w.get(0).literal() && readsProgram(basename(w.get(0).text()))) {
+            byText(lowerSource, "a script piped into " + quote(basename(w.get(0).text())));
+        }
+    }
+
+    /** Whether {@code w[k]} is a script another program runs: after {@code -c}/{@code -e}-like options, or under {@code eval}. */
+    private static boolean handsOnScript(List<ShellWord> w, int k) {
+        String first = basename(w.get(0).text());
+        if (first.equals("eval") || first.equals("watch") || first.equals("trap")) {
+            return true;
+        }
+        String prev = w.get(k - 1).text();
+        if (prev.startsWith("--")) {
+            return prev.equals("--command") || prev.equals("--eval") || prev.equals("--exec");
+        }
+        return prev.length() > 1 && prev.charAt(0) == '-'
+                && (prev.indexOf('c') > 0 || prev.indexOf('e') > 0 || prev.indexOf('x') > 0);
+    }
+
+    /** {@code warden SUBCOMMAND …} from {@code w[from]}, its global options skipped. */
+    private void subcommand(List<ShellWord> w, int from, String program) {
+        int k = from;
+        while (k < w.size() && w.get(k).literal() && w.get(k).text().startsWith("-")) {
+            k++;
+        }
+        if (k >= w.size()) {
+            return;
+        }
+        ShellWord sub = w.get(k);
+        if (!sub.literal()) {
+            refuse(quote(program) + " with a subcommand computed at run time");
+            return;
+        }
+        if (!isProtectedSubcommand(sub.text())) {
+            return;
+        }
+        for (int m = k + 1; m < w.size(); m++) {
+            String t = w.get(m).text();
+            if (t.equals("--help") || t.equals("-h") || (sub.text().equals("trust") && t.equals("--show"))) {
+                return;
+            }
+        }
+        refuse(quote(program) + " " + sub.text());
+    }
+
+    /** Refuses when {@code text} names warden and a protected subcommand. */
+    private void byText(String text, String where) {
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (reason == null && lower.contains("warden") && (lower.contains("trust") || lower.contains("install"))) {
+            reason = ProtectWarden.PREFIX + "the command is too indirect to check (" + where + ") and mentions warden"
+                    + " trust or install; " + ProtectWarden.ASK_USER;
+        }
+    }
+
+    private void refuse(String what) {
+        if (reason == null) {
+            reason = ProtectWarden.PREFIX + "the command runs " + what + "; " + ProtectWarden.ASK_USER;
+        }
+    }
+
+    private static boolean isProtectedSubcommand(String t) {
+        return t.equals("trust") || t.equals("install") || t.equals("uninstall");
+    }
+
+    /** A shell, interpreter or xargs: given no script, it runs what it reads. */
+    private static boolean readsProgram(String base) {
+        if (base.startsWith("python") || base.endsWith("sh")) {
+            return true;
+        }
+        switch (base) {
+            case "xargs": case "perl": case "ruby": case "node": case "nodejs": case "php": case "deno": case "bun":
+            case "lua": case "tclsh": case "parallel": case "eval": case "source": case ".":
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static boolean printsOnly(String base) {
+        switch (base) {
+            case "echo": case "printf": case "grep": case "egrep": case "fgrep": case "rg": case "ag": case "cat":
+            case "man": case "less": case "more": case "head": case "tail": case "which": case "type": case "ls":
+            case "wc": case "file": case "stat":
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private static String basename(String path) {
+        int slash = path.lastIndexOf('/');
+        return slash < 0 ? path : path.substring(slash + 1);
+    }
+
+    private static String quote(String text) {
+        return HookBypass.quote(text);
+    }
+}

@@ -1,0 +1,36 @@
+package dev.agentwarden.host;
+
+import dev.agentwarden.host.codex.CodexHookTrust;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A host's own gate in front of hooks: what the host checks before it runs the hooks Warden
+ * installed (Codex: a trusted project, and each hook reviewed by hash), so that {@code warden
+ * doctor} can say when Warden's entries are written but would not run. One per host that has such
+ * a gate ({@link #forHost}); Copilot's and Gemini's folder trust belong here once those hosts are
+ * installable.
+ */
+public interface HostTrustGate {
+    /**
+     * What the host's gate says about the hooks in {@code hooksFile}.
+     *
+     * @param user        whether {@code hooksFile} is the user's (not a project's)
+     * @param projectRoot the project the doctor looks at
+     * @param env         the environment the host would run in ({@code HOME}, {@code CODEX_HOME})
+     */
+    List<Finding> check(Path hooksFile, boolean user, Path projectRoot, Map<String, String> env);
+
+    /**
+     * @param problem whether it keeps Warden's hooks from running (else a note)
+     * @param fix     the command or step that fixes it, {@code null} for a note
+     */
+    record Finding(boolean problem, String text, String fix) {
+    }
+
+    /** The gate of {@code host}, or {@code null} when the host runs whatever its settings name. */
+    static HostTrustGate forHost(String host) {
+        return host.equals("codex") ? new CodexHookTrust() : null;
+    }
+}

@@ -1,5 +1,0 @@
-package dev.agentwarden.integrity;
-
-/** The key a trusted release manifest is looked up by, as seed 000 specifies. */
-public record ReleaseKey(String agentVersion, String clientId, String clientVersion) {
-}

@@ -1,0 +1,636 @@
+package dev.agentwarden.json;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Reads one JSON object from UTF-8 bytes in place and records where the values of a fixed set of
+ * top-level keys are, without building a map: the bulk readers' codec for lines Warden wrote.
+ *
+ * <p>{@link #scan} accepts a subset of JSON: the text {@link Json#parse} reads the same way, with
+ * the same values. Whatever falls outside the subset, or is not valid, makes it return
+ * {@code false}, and the caller parses the line with {@link Json#parse} instead, which decides. So
+ * a line this scanner accepts is one the parser accepts, and a line it refuses costs only speed.
+ * Outside the subset: a duplicate key at any level, nesting deeper than the limit, an object of
+ * more than {@link #MAX_KEYS} keys, a key with an escape, a number beyond the range of a double,
+ * and in strict mode any byte above 0x7f and any {@code \\u}
+ * escape (which could be a lone surrogate); in lenient mode a non-ASCII byte is read as
+ * {@link Json#parse} reads it without strict UTF-8 (malformed input becomes U+FFFD).
+ *
+ * <p>One instance is reused line after line; values are valid until the next {@link #scan}.
+ */
+public final class FieldScanner {
+    /** Kinds of a recorded value. */
+    public static final byte ABSENT = 0;
+    public static final byte STRING = 1;
+    /** An integer literal of at most 18 digits: {@link #integer} holds it. */
+    public static final byte INTEGER = 2;
+    /** Any other number: {@link #value} parses it. */
+    public static final byte NUMBER = 3;
+    public static final byte TRUE = 4;
+    public static final byte FALSE = 5;
+    public static final byte NULL = 6;
+    public static final byte ARRAY = 7;
+    public static final byte OBJECT = 8;
+
+    /** Most keys an object may have on the fast path (duplicates are checked pairwise). */
+    static final int MAX_KEYS = 64;
+
+    private final byte[][] keys;
+    private final int[] table;
+    private final int mask;
+    private final int maxDepth;
+    private final boolean strict;
+    private final byte[] kind;
+    private final int[] start;
+    private final int[] end;
+    private final long[] integer;
+    private final boolean[] escaped;
+    private final int[] touched;
+    private int touchedCount;
+    /** Key spans of the objects being read, innermost last: start, end, and key index or -1. */
+    private int[] keyStack = new int[3 * MAX_KEYS];
+    private int keyTop;
+    private byte[] buf;
+    private int pos;
+    private int limit;
+    private int depth;
+
+    /**
+     * @param keys     the top-level keys to record, by index
+     * @param maxDepth deepest nesting accepted (the parser's limit for these lines)
+     * @param strict   the parser runs with strict UTF-8 and rejects lone surrogates
+     */
+    public FieldScanner(String[] keys, int maxDepth, boolean strict) {
+        this.keys = new byte[keys.length][];
+        int size = Integer.highestOneBit(Math.max(4, keys.length * 4) - 1) << 1;
+        this.table = new int[size];
+        this.mask = size - 1;
+        Arrays.fill(table, -1);
+        for (int i = 0; i < keys.length; i++) {
+            byte[] k = keys[i].getBytes(StandardCharsets.UTF_8);
+            this.keys[i] = k;
+            int slot = hash(k, 0, k.length) & mask;
+            while (table[slot] >= 0) {
+                slot = (slot + 1) & mask;
+            }
+            table[slot] = i;
+        }
+        this.maxDepth = maxDepth;
+        this.strict = strict;
+        this.kind = new byte[keys.length];
+        this.start = new int[keys.length];
+        this.end = new int[keys.length];
+        this.integer = new long[keys.length];
+        this.escaped = new boolean[keys.length];
+        this.touched = new int[keys.length];
+    }
+
+    /**
+     * Reads the object in {@code bytes[from, to)}; {@code true} when it is one within the subset
+     * (every key then recorded or {@link #ABSENT}), {@code false} when the parser must decide.
+     */
+    public boolean scan(byte[] bytes, int from, int to) {
+        for (int i = 0; i < touchedCount; i++) {
+            kind[touched[i]] = ABSENT;
+        }
+        touchedCount = 0;
+        keyTop = 0;
+        depth = 0;
+        buf = bytes;
+        pos = from;
+        limit = to;
+        skipWhitespace();
+        if (pos >= limit || buf[pos] != '{') {
+            return false;
+        }
+        if (!object(true)) {
+            return false;
+        }
+        skipWhitespace();
+        return pos == limit;
+    }
+
+    /** The bytes last scanned. */
+    public byte[] bytes() {
+        return buf;
+    }
+
+    public byte kind(int key) {
+        return kind[key];
+    }
+
+    /** Start of the value (for a string, after its opening quote). */
+    public int start(int key) {
+        return start[key];
+    }
+
+    /** End of the value, exclusive (for a string, at its closing quote). */
+    public int end(int key) {
+        return end[key];
+    }
+
+    /** The value of an {@link #INTEGER}. */
+    public long integer(int key) {
+        return integer[key];
+    }
+
+    /** The {@link #STRING} value, decoded; {@code null} for another kind. */
+    public String string(int key) {
+        if (kind[key] != STRING) {
+            return null;
+        }
+        if (escaped[key]) {
+            return (String) Json.parse(new String(buf, start[key] - 1, end[key] - start[key] + 2, StandardCharsets.UTF_8),
+                    JsonLimits.LENIENT);
+        }
+        return new String(buf, start[key], end[key] - start[key], StandardCharsets.UTF_8);
+    }
+
+    /** Whether the value is the string {@code ascii} (no escapes assumed in {@code ascii}). */
+    public boolean stringIs(int key, byte[] ascii) {
+        if (kind[key] != STRING) {
+            return false;
+        }
+        if (escaped[key]) {
+            return new String(ascii, StandardCharsets.ISO_8859_1).equals(string(key));
+        }
+        return Arrays.equals(buf, start[key], end[key], ascii, 0, ascii.length);
+    }
+
+    /** The value as {@link Json#parse} reads it ({@code null} for absent or JSON null). */
+    public Object value(int key) {
+        switch (kind[key]) {
+            case ABSENT:
+            case NULL:
+                return null;
+            case STRING:
+                return string(key);
+            case INTEGER:
+                return integer[key];
+            case TRUE:
+                return Boolean.TRUE;
+            case FALSE:
+                return Boolean.FALSE;
+            default:
+                return Json.parse(new String(buf, start[key], end[key] - start[key], StandardCharsets.UTF_8),
+                        JsonLimits.LENIENT);
+        }
+    }
+
+    private static int hash(byte[] b, int from, int to) {
+        int h = 0;
+        for (int i = from; i < to; i++) {
+            h = 31 * h + b[i];
+        }
+        int r = h ^ (h >>> 7);
+        return r == Integer.MIN_VALUE ? 0 : r;
+    }
+
+    private boolean object(boolean top) {
+        if (++depth > maxDepth) {
+            return false;
+        }
+        pos++;
+        int frame = keyTop;
+        skipWhitespace();
+        if (pos < limit && buf[pos] == '}') {
+            pos++;
+            depth--;
+            return true;
+        }
+        while (true) {
+            skipWhitespace();
+            if (pos >= limit || buf[pos] != '"') {
+                return false;
+            }
+            int keyStart = pos + 1;
+            int h = stringHash();
+            if (h == Integer.MIN_VALUE) {
+                return false;
+            }
+            int keyEnd = pos - 1;
+            if (lastEscaped) {
+                return false;
+            }
+            int index = top ? lookup(keyStart, keyEnd, h) : -1;
+            if (index >= 0) {
+                if (kind[index] != ABSENT) {
+                    return false;
+                }
+            } else if (!unique(frame, keyStart, keyEnd)) {
+                return false;
+            }
+            skipWhitespace();
+            if (pos >= limit || buf[pos] != ':') {
+                return false;
+            }
+            pos++;
+            skipWhitespace();
+            if (!readValue(index)) {
+                return false;
+            }
+            skipWhitespace();
+            if (pos >= limit) {
+                return false;
+            }
+            byte c = buf[pos++];
+            if (c == '}') {
+                keyTop = frame;
+                depth--;
+                return true;
+            }
+            if (c != ',') {
+                return false;
+            }
+        }
+    }
+
+    /** Records an unrecorded key of the current object; {@code false} when it repeats one. */
+    private boolean unique(int frame, int from, int to) {
+        int len = to - from;
+        for (int i = frame; i < keyTop; i += 2) {
+            if (keyStack[i + 1] - keyStack[i] == len && sameSpan(keyStack[i], from, len)) {
+                return false;
+            }
+        }
+        if (keyTop - frame >= 2 * MAX_KEYS) {
+            return false;
+        }
+        if (keyTop + 2 > keyStack.length) {
+            keyStack = Arrays.copyOf(keyStack, keyStack.length * 2);
+        }
+        keyStack[keyTop++] = from;
+        keyStack[keyTop++] = to;
+        return true;
+    }
+
+    private int lookup(int from, int to, int h) {
+        int slot = h & mask;
+        int len = to - from;
+        while (true) {
+            int i = table[slot];
+            if (i < 0) {
+                return -1;
+            }
+            if (same(keys[i], from, len)) {
+                return i;
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    private boolean same(byte[] k, int from, int len) {
+        if (k.length != len) {
+            return false;
+        }
+        for (int i = 0; i < len; i++) {
+            if (buf[from + i] != k[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean sameSpan(int a, int b, int len) {
+        for (int i = 0; i < len; i++) {
+            if (buf[a + i] != buf[b + i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The end of the value that starts at {@code pos} in text {@link #scan} accepted (so no check
+     * is repeated): after its closing quote or bracket, or at the first byte that ends a number or word.
+     */
+    public static int valueEnd(byte[] b, int pos, int limit) {
+        int depth = 0;
+        int p = pos;
+        while (p < limit) {
+            byte c = b[p];
+            if (c == '"') {
+                p++;
+                while (b[p] != '"') {
+                    p += b[p] == '\\' ? 2 : 1;
+                }
+                p++;
+                if (depth == 0) {
+                    return p;
+                }
+                continue;
+            }
+            if (c == '{' || c == '[') {
+                depth++;
+            } else if (c == '}' || c == ']') {
+                if (depth == 0) {
+                    return p;
+                }
+                if (--depth == 0) {
+                    return p + 1;
+                }
+            } else if (depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+                return p;
+            }
+            p++;
+        }
+        return p;
+    }
+
+    private boolean readValue(int index) {
+        if (pos >= limit) {
+            return false;
+        }
+        int from = pos;
+        byte c = buf[pos];
+        byte k;
+        long n = 0;
+        boolean esc = false;
+        switch (c) {
+            case '"': {
+                int before = pos;
+                if (!skipString()) {
+                    return false;
+                }
+                esc = lastEscaped;
+                from = before + 1;
+                k = STRING;
+                if (index >= 0) {
+                    record(index, k, from, pos - 1, 0, esc);
+                }
+                return true;
+            }
+            case '{':
+                if (!object(false)) {
+                    return false;
+                }
+                k = OBJECT;
+                break;
+            case '[':
+                if (!array()) {
+                    return false;
+                }
+                k = ARRAY;
+                break;
+            case 't':
+                if (!word(TRUE_BYTES)) {
+                    return false;
+                }
+                k = TRUE;
+                break;
+            case 'f':
+                if (!word(FALSE_BYTES)) {
+                    return false;
+                }
+                k = FALSE;
+                break;
+            case 'n':
+                if (!word(NULL_BYTES)) {
+                    return false;
+                }
+                k = NULL;
+                break;
+            default: {
+                boolean negative = c == '-';
+                if (negative) {
+                    pos++;
+                }
+                int digitsFrom = pos;
+                if (pos < limit && buf[pos] == '0') {
+                    pos++;
+                } else {
+                    while (pos < limit && buf[pos] >= '0' && buf[pos] <= '9') {
+                        n = n * 10 + (buf[pos] - '0');
+                        pos++;
+                    }
+                }
+                int digits = pos - digitsFrom;
+                if (digits == 0) {
+                    return false;
+                }
+                boolean integral = true;
+                if (pos < limit && buf[pos] == '.') {
+                    integral = false;
+                    pos++;
+                    if (!digits()) {
+                        return false;
+                    }
+                }
+                if (pos < limit && (buf[pos] == 'e' || buf[pos] == 'E')) {
+                    integral = false;
+                    pos++;
+                    if (pos < limit && (buf[pos] == '+' || buf[pos] == '-')) {
+                        pos++;
+                    }
+                    if (!digits()) {
+                        return false;
+                    }
+                }
+                if (integral && digits <= 18) {
+                    k = INTEGER;
+                    n = negative ? -n : n;
+                } else {
+                    // The parser refuses a number beyond double's range; this is rare enough to parse here.
+                    String literal = new String(buf, from, pos - from, StandardCharsets.US_ASCII);
+                    if (!(integral && literal.length() <= 20 && fitsLong(literal))
+                            && Double.isInfinite(Double.parseDouble(literal))) {
+                        return false;
+                    }
+                    k = NUMBER;
+                }
+                break;
+            }
+        }
+        if (index >= 0) {
+            record(index, k, from, pos, n, esc);
+        }
+        return true;
+    }
+
+    private static boolean fitsLong(String literal) {
+        try {
+            Long.parseLong(literal);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private boolean digits() {
+        int from = pos;
+        while (pos < limit && buf[pos] >= '0' && buf[pos] <= '9') {
+            pos++;
+        }
+        return pos > from;
+    }
+
+    private void record(int index, byte k, int from, int to, long n, boolean esc) {
+        kind[index] = k;
+        start[index] = from;
+        end[index] = to;
+        integer[index] = n;
+        escaped[index] = esc;
+        touched[touchedCount++] = index;
+    }
+
+    private boolean array() {
+        if (++depth > maxDepth) {
+            return false;
+        }
+        pos++;
+        skipWhitespace();
+        if (pos < limit && buf[pos] == ']') {
+            pos++;
+            depth--;
+            return true;
+        }
+        while (true) {
+            skipWhitespace();
+            if (!readValue(-1)) {
+                return false;
+            }
+            skipWhitespace();
+            if (pos >= limit) {
+                return false;
+            }
+            byte c = buf[pos++];
+            if (c == ']') {
+                depth--;
+                return true;
+            }
+            if (c != ',') {
+                return false;
+            }
+        }
+    }
+
+    private static final byte[] TRUE_BYTES = {'t', 'r', 'u', 'e'};
+    private static final byte[] FALSE_BYTES = {'f', 'a', 'l', 's', 'e'};
+    private static final byte[] NULL_BYTES = {'n', 'u', 'l', 'l'};
+
+    private boolean word(byte[] w) {
+        if (limit - pos < w.length || !Arrays.equals(buf, pos, pos + w.length, w, 0, w.length)) {
+            return false;
+        }
+        pos += w.length;
+        return true;
+    }
+
+    private boolean lastEscaped;
+
+    /**
+     * Moves past the string at {@code pos} (its opening quote); returns the hash of its raw bytes,
+     * or {@link Integer#MIN_VALUE} when it is outside the subset or invalid.
+     */
+    private int stringHash() {
+        int p = pos + 1;
+        int h = 0;
+        boolean esc = false;
+        byte[] b = buf;
+        int lim = limit;
+        while (p < lim) {
+            byte c = b[p];
+            if (c == '"') {
+                pos = p + 1;
+                lastEscaped = esc;
+                int r = h ^ (h >>> 7);
+                return r == Integer.MIN_VALUE ? 0 : r;
+            }
+            if (c == '\\') {
+                esc = true;
+                if (p + 1 >= lim) {
+                    return Integer.MIN_VALUE;
+                }
+                byte e = b[p + 1];
+                if (e == 'u') {
+                    if (strict || p + 6 > lim || !hex(b[p + 2]) || !hex(b[p + 3]) || !hex(b[p + 4]) || !hex(b[p + 5])) {
+                        return Integer.MIN_VALUE;
+                    }
+                    h = 31 * h + c;
+                    p += 2;
+                    continue;
+                }
+                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
+                    return Integer.MIN_VALUE;
+                }
+                h = 31 * (31 * h + c) + e;
+                p += 2;
+                continue;
+            }
+            if (c >= 0 && c < 0x20 || c < 0 && strict) {
+                return Integer.MIN_VALUE;
+            }
+            h = 31 * h + c;
+            p++;
+        }
+        return Integer.MIN_VALUE;
+    }
+
+    /** {@link #stringHash} for a value: the same checks, no hash. */
+    private boolean skipString() {
+        int p = pos + 1;
+        boolean esc = false;
+        byte[] b = buf;
+        int lim = limit;
+        while (p < lim) {
+            byte c = b[p];
+            if (c == '"') {
+                pos = p + 1;
+                lastEscaped = esc;
+                return true;
+            }
+            if (c == '\\') {
+                esc = true;
+                if (p + 1 >= lim) {
+                    return false;
+                }
+                byte e = b[p + 1];
+                if (e == 'u') {
+                    if (strict || p + 6 > lim || !hex(b[p + 2]) || !hex(b[p + 3]) || !hex(b[p + 4]) || !hex(b[p + 5])) {
+                        return false;
+                    }
+                    p += 2;
+                    continue;
+                }
+                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
+                    return false;
+                }
+                p += 2;
+                continue;
+            }
+            if (c >= 0 && c < 0x20 || c < 0 && strict) {
+                return false;
+            }
+            p++;
+        }
+        return false;
+    }
+
+    /** Whether the {@link #STRING} value starts with {@code ascii}. */
+    public boolean stringStartsWith(int key, byte[] ascii) {
+        if (kind[key] != STRING) {
+            return false;
+        }
+        if (escaped[key]) {
+            return string(key).startsWith(new String(ascii, StandardCharsets.ISO_8859_1));
+        }
+        return end[key] - start[key] >= ascii.length
+                && Arrays.equals(buf, start[key], start[key] + ascii.length, ascii, 0, ascii.length);
+    }
+
+    private static boolean hex(byte c) {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F';
+    }
+
+    private void skipWhitespace() {
+        while (pos < limit) {
+            byte c = buf[pos];
+            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                pos++;
+            } else {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.agentwarden.server;
+
+import dev.agentwarden.io.OwnedPath;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+/**
+ * {@code http-hooks} in the private resident directory: {@code PORT TOKEN}, one line, mode 0600,
+ * written by {@code warden install --transport http}. The resident serves host HTTP hooks on
+ * 127.0.0.1:PORT ({@link WardenServer.HookPort}) when the file is there; the host sends the token
+ * as {@code Authorization: Bearer $WARDEN_HOOK_TOKEN}, taken from its own environment, so the token
+ * is written nowhere but this file.
+ */
+public final class HookPorts {
+    public static final String FILE = "http-hooks";
+    /** The environment variable the host's HTTP hook headers interpolate. */
+    public static final String TOKEN_VARIABLE = "WARDEN_HOOK_TOKEN";
+    /** Ports below Linux's ephemeral range (32768..60999), so outgoing connections do not take them. */
+    static final int FIRST_PORT = 27000;
+    static final int SPAN = 5000;
+
+    private HookPorts() {
+    }
+
+    /** The configured hook port, or {@code null} when none is (or the file is not this user's alone). */
+    public static WardenServer.HookPort read(Path residentDir) {
+        Path file = residentDir.resolve(FILE);
+        try {
+            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || OwnedPath.problem(residentDir) != null) {
+                return null;
+            }
+            PosixFileAttributes attrs = Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            Set<PosixFilePermission> perms = attrs.permissions();
+            if (perms.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))
+                    || Files.size(file) > 256) {
+                return null;
+            }
+            String[] f = Files.readString(file, StandardCharsets.US_ASCII).strip().split(" ");
+            if (f.length != 2 || !f[0].matches("[0-9]{1,5}") || !f[1].matches("[0-9a-f]{64}")) {
+                return null;
+            }
+            int port = Integer.parseInt(f[0]);
+            return port >= 1 && port <= 65535 ? new WardenServer.HookPort(port, f[1]) : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The configured hook port, or a new one (a port free now, chosen from the user id, and a fresh
+     * token) written to the file.
+     */
+    public static WardenServer.HookPort ensure(Path residentDir) throws IOException {
+        WardenServer.HookPort existing = read(residentDir);
+        if (existing != null) {
+            return existing;
+        }
+        if (!Files.exists(residentDir, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createDirectories(residentDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        Resident.requirePrivate(residentDir);
+        int first = FIRST_PORT + Math.floorMod(PeerUid.self(), SPAN);
+        for (int i = 0; i < 64; i++) {
+            int port = FIRST_PORT + (first - FIRST_PORT + i * 7) % SPAN;
+            if (free(port)) {
+                WardenServer.HookPort chosen = new WardenServer.HookPort(port, ServeState.newToken());
+                ServeState.writeOwnerOnly(residentDir.resolve(FILE), port + " " + chosen.token() + "\n");
+                return chosen;
+            }
+        }
+        throw new IOException("no free port for HTTP hooks among 64 tried in " + FIRST_PORT + ".." + (FIRST_PORT + SPAN - 1));
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package dev.agentwarden.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The streaming readers give what the map-building readers gave: {@code ledger stats}, {@code guard
+ * derive}, {@code ledger verify} and {@code log --summary} (all {@code --json}) on generated ledgers
+ * ({@code bench/bulk-gen.py}), one with odd and torn lines and one tampered with, print byte for byte
+ * what the release before the streaming readers printed on the same files (recorded in
+ * {@code ledger/bulk/*.json} and {@code decision/bulk-summary.json}).
+ */
+class BulkReadEquivalenceTest {
+    private static final List<String> MONTHS = List.of("2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11");
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void stats_onGeneratedLedger_equalsTheMapReadersOutput() throws IOException {
+        assertSame(clean(), "ledger stats", "clean-ledger-stats.json");
+    }
+
+    @Test
+    void stats_onLedgerWithOddAndTornLines_equalsTheMapReadersOutput() throws IOException {
+        assertSame(odd(), "ledger stats", "odd-ledger-stats.json");
+    }
+
+    @Test
+    void derive_onGeneratedLedger_equalsTheMapReadersOutput() throws IOException {
+        assertSame(clean(), "guard derive", "clean-guard-derive.json");
+    }
+
+    @Test
+    void derive_onLedgerWithOddAndTornLines_equalsTheMapReadersOutput() throws IOException {
+        assertSame(odd(), "guard derive", "odd-guard-derive.json");
+    }
+
+    @Test
+    void verify_onGeneratedLedger_isIntactAsBefore() throws IOException {
+        assertSame(clean(), "ledger verify", "clean-ledger-verify.json");
+    }
+
+    @Test
+    void verify_onLedgerWithOddAndTornLines_reportsTheSameProblems() throws IOException {
+        assertSame(odd(), "ledger verify", "odd-ledger-verify.json");
+    }
+
+    @Test
+    void verify_onTamperedLedger_reportsTheSameChainBreak() throws IOException {
+        Path project = clean();
+        Path segment = project.resolve(".warden/state/ledger/2026-09.jsonl");
+        byte[] b = Files.readAllBytes(segment);
+        int at = new String(b, StandardCharsets.ISO_8859_1).indexOf("\"duration_ms\":", 50_000) + 14;
+        b[at] = (byte) (b[at] != '9' ? '9' : '8');
+        Files.write(segment, b);
+
+        assertSame(project, "ledger verify", "tampered-ledger-verify.json");
+    }
+
+    @Test
+    void logSummary_onGeneratedAndOddDecisions_equalsTheMapReadersOutput() throws IOException {
+        Path project = tmp.resolve("decisions");
+        Path dir = Files.createDirectories(project.resolve(".warden/state/decisions"));
+        for (String month : MONTHS) {
+            Files.write(dir.resolve(month + ".jsonl"), resource("/decision/bulk/" + month + ".jsonl"));
+        }
+        CliRun run = CliRun.of("log", "--summary", "--json", "--project-dir", project.toString());
+
+        assertThat(run.out().strip()).isEqualTo(new String(resource("/decision/bulk-summary.json"), StandardCharsets.UTF_8).strip());
+        assertThat(run.err()).isEmpty();
+    }
+
+    private void assertSame(Path project, String command, String expected) throws IOException {
+        String[] words = command.split(" ");
+        CliRun run = CliRun.of(words[0], words[1], "--json", "--project-dir", project.toString());
+        String out = run.out().strip().replace(project.resolve(".warden/state/ledger").toString(), "<ledger>");
+
+        assertThat(out).isEqualTo(new String(resource("/ledger/bulk/" + expected), StandardCharsets.UTF_8).strip());
+        assertThat(run.err()).isEmpty();
+    }
+
+    private Path clean() throws IOException {
+        Path project = tmp.resolve("project");
+        Path dir = Files.createDirectories(project.resolve(".warden/state/ledger"));
+        for (String month : MONTHS) {
+            Files.write(dir.resolve(month + ".jsonl"), resource("/ledger/bulk/clean/" + month + ".jsonl"));
+        }
+        Files.write(dir.resolve("head.json"), resource("/ledger/bulk/clean/head.json"));
+        return project;
+    }
+
+    private Path odd() throws IOException {
+        Path project = clean();
+        Files.write(project.resolve(".warden/state/ledger/2026-08.jsonl"), resource("/ledger/bulk/odd/2026-08.jsonl"));
+        return project;
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (InputStream in = BulkReadEquivalenceTest.class.getResourceAsStream(name)) {
+            return in.readAllBytes();
+        }
+    }
+}

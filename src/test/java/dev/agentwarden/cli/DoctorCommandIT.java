@@ -1,0 +1,201 @@
+package dev.agentwarden.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.json.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+
+/**
+ * {@code warden doctor} through the packaged jar against real installs in a temporary project and
+ * home: installed as install writes it, drifted from the manifest, pointing at a launcher that is
+ * gone, with an untrusted manifest, and behind Codex's own hook trust. The start-up archive is
+ * left out ({@code WARDEN_NO_ARCHIVE=1}): whether this checkout trained one is not the subject.
+ */
+@Execution(ExecutionMode.CONCURRENT)
+class DoctorCommandIT {
+    private static final String MANIFEST = """
+            schema_version: 1
+            concerns:
+              no-verify: {script: builtin:block-no-verify, tools: [Bash]}
+              note: {script: builtin:context-note, message: hi}
+            platforms:
+              claude:
+                pre_tool_use: [no-verify]
+                stop: [note]
+              codex:
+                pre_tool_use: [no-verify]
+            native_event_aliases:
+              claude: {PreToolUse: pre_tool_use, Stop: stop, SessionStart: session_start}
+              codex: {PreToolUse: pre_tool_use, Stop: stop}
+            """;
+
+    /** The same manifest moved on: Edit joins Bash, Stop is no longer bound, SessionStart is. */
+    private static final String DRIFTED = """
+            schema_version: 1
+            concerns:
+              no-verify: {script: builtin:block-no-verify, tools: [Bash, Edit]}
+              note: {script: builtin:context-note, message: hi}
+            platforms:
+              claude:
+                pre_tool_use: [no-verify]
+                session_start: [note]
+            native_event_aliases:
+              claude: {PreToolUse: pre_tool_use, Stop: stop, SessionStart: session_start}
+            """;
+
+    @TempDir
+    Path tmp;
+
+    private Path project;
+    private Path home;
+
+    @BeforeEach
+    void dirs() throws Exception {
+        project = Files.createDirectories(tmp.resolve("project"));
+        home = Files.createDirectories(tmp.resolve("home"));
+        Files.createDirectories(project.resolve(".warden"));
+        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST);
+    }
+
+    @Test
+    void doctor_installedAsInstallWrites_exitsZero() throws Exception {
+        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+
+        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project");
+
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).contains("2 entries (PreToolUse, Stop), as `warden install` would write them now")
+                .contains("in force: .warden/manifest.yaml").contains("lints clean").contains("trusted as it is now")
+                .contains("resident server").contains("no decisions recorded yet").endsWith("all in order\n");
+    }
+
+    @Test
+    void doctor_manifestMovedOnAfterInstall_namesEachDriftAndInstallFixesIt() throws Exception {
+        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+        Files.writeString(project.resolve(".warden/manifest.yaml"), DRIFTED);
+        assertThat(warden("trust").exitCode()).isZero();
+
+        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project");
+
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(1);
+        assertThat(r.stdout()).contains("hooks.PreToolUse: matcher \"Bash\" misses Edit")
+                .contains("an entry for Stop, which nothing in the manifest binds")
+                .contains("no entry for SessionStart, which the manifest binds")
+                .contains("3 problem(s):")
+                .contains("fix: warden install --host claude --scope project --project-dir " + project);
+
+        WardenProcess.Result install = warden("install", "--host", "claude", "--no-train");
+        assertThat(install.stdout()).contains("PreToolUse  matcher=Bash|Edit  (changed: matcher \"Bash\" -> \"Bash|Edit\")")
+                .contains("SessionStart  (added)").contains("Stop  (removed: the manifest binds it no longer)");
+        assertThat(warden("doctor", "--host", "claude", "--scope", "project").exitCode()).isZero();
+    }
+
+    @Test
+    void doctor_entriesRunALauncherThatIsGone_saysSoWithTheFix() throws Exception {
+        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+        Path settings = project.resolve(".claude/settings.json");
+        String launcher = WardenProcess.home().toAbsolutePath().resolve("bin/warden").toString();
+        Files.writeString(settings, Files.readString(settings).replace(launcher, "/gone/old-checkout/bin/warden"));
+
+        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project");
+
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(1);
+        assertThat(r.stdout()).contains("entries run /gone/old-checkout/bin/warden, which no longer exists")
+                .contains("runs /gone/old-checkout/bin/warden, not this Warden's " + launcher)
+                .contains("fix: warden install --host claude --scope project");
+    }
+
+    @Test
+    void doctor_manifestChangedWithoutTrust_saysItIsNotInForce() throws Exception {
+        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST + "# edited\n");
+
+        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project", "--json");
+
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(1);
+        Map<String, Object> json = Json.parseObject(r.stdout());
+        assertThat(json.get("ok")).isEqualTo(false);
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> problems = (List<Map<String, Object>>) json.get("problems");
+        assertThat(problems).anySatisfy(p -> {
+            assertThat(p.get("section")).isEqualTo("manifest");
+            assertThat((String) p.get("problem")).contains("not trusted");
+            assertThat((String) p.get("fix")).contains("warden trust");
+        });
+    }
+
+    @Test
+    void doctor_manifestWithLintError_namesTheError() throws Exception {
+        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST.replace("builtin:block-no-verify", "builtin:nosuch"));
+
+        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project");
+
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(1);
+        assertThat(r.stdout()).contains("fix: warden manifest lint");
+    }
+
+    @Test
+    void doctor_codexProjectNotTrustedByCodex_namesCodexsGate() throws Exception {
+        Path codexHome = Files.createDirectories(home.resolve(".codex"));
+        assertThat(warden("install", "--host", "codex", "--no-train").exitCode()).isZero();
+
+        WardenProcess.Result r = warden("doctor", "--host", "codex", "--scope", "project");
+
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(1);
+        assertThat(r.stdout()).contains("Codex loads " + project.resolve(".codex/hooks.json") + " only in a trusted project")
+                .contains("Codex has recorded no trust for the hooks in")
+                .contains("open /hooks and trust Warden's entries");
+
+        Path hooks = project.resolve(".codex/hooks.json");
+        Path config = Files.writeString(codexHome.resolve("config.toml"), """
+                [projects."%s"]
+                trust_level = "trusted"
+
+                [hooks.state."%s:pre_tool_use:0:0"]
+                trusted_hash = "sha256:0000"
+                """.formatted(project, hooks));
+        Files.setLastModifiedTime(hooks, FileTime.fromMillis(Files.getLastModifiedTime(config).toMillis() - 10_000));
+        WardenProcess.Result trusted = warden("doctor", "--host", "codex", "--scope", "project");
+        assertThat(trusted.exitCode()).as(trusted.stdout()).isZero();
+        assertThat(trusted.stdout()).contains("Codex records trust for 1 hook(s)");
+
+        Files.setLastModifiedTime(hooks, FileTime.fromMillis(Files.getLastModifiedTime(config).toMillis() + 10_000));
+        WardenProcess.Result changed = warden("doctor", "--host", "codex", "--scope", "project");
+        assertThat(changed.exitCode()).isEqualTo(1);
+        assertThat(changed.stdout()).contains("changed after Codex last recorded hook trust");
+    }
+
+    @Test
+    void doctor_recentErrorInTheDecisionLog_isAProblem() throws Exception {
+        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+        WardenProcess.Result d = WardenProcess.run(List.of(), List.of("dispatch", "--host", "claude", "--native-event",
+                "PreToolUse"), env(), "not json".getBytes(), project);
+        assertThat(d.exitCode()).isZero();
+
+        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project");
+
+        assertThat(r.exitCode()).as(r.stdout()).isEqualTo(1);
+        assertThat(r.stdout()).contains("last 1 decision(s)").contains("payload_not_json, fail mode open decided")
+                .contains("fix: warden log --since 24h");
+    }
+
+    private Map<String, String> env() {
+        return Map.of("HOME", home.toString(), "WARDEN_CACHE_DIR", tmp.resolve("cache").toString(),
+                "CODEX_HOME", home.resolve(".codex").toString(), "WARDEN_NO_ARCHIVE", "1");
+    }
+
+    private WardenProcess.Result warden(String... args) throws Exception {
+        return WardenProcess.run(List.of("-Dwarden.home=" + WardenProcess.home().toAbsolutePath()), List.of(args), env(),
+                new byte[0], project);
+    }
+}

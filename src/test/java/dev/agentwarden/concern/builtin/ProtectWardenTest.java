@@ -1,0 +1,106 @@
+package dev.agentwarden.concern.builtin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Issue 10 F5: the governed agent approving its own manifest ({@code sed -i … manifest.yaml &&
+ * bin/warden trust}) or rewriting Warden's state or the hosts' hook settings through a tool call.
+ */
+class ProtectWardenTest {
+
+    private static final boolean DENY = true;
+    private static final boolean ALLOW = false;
+
+    private static final Map<String, String> ENV = Map.of("HOME", "/home/dev", "XDG_CACHE_HOME", "/home/dev/.cache");
+
+    static Stream<Arguments> commands() {
+        return Stream.of(
+                c("f5_sedManifestThenTrust", "sed -i /block-no-verify/d .warden/manifest.yaml && bin/warden trust", DENY),
+                c("trust_plainName", "warden trust", DENY),
+                c("trust_dotSlashPath", "./bin/warden trust --project-dir .", DENY),
+                c("trust_absolutePath", "/opt/agent-warden/bin/warden trust", DENY),
+                c("install_claude", "bin/warden install --host claude", DENY),
+                c("uninstall", "bin/warden uninstall --host codex", DENY),
+                c("trust_revoke", "bin/warden trust --revoke", DENY),
+                c("trust_viaEnv", "env FOO=1 bin/warden trust", DENY),
+                c("trust_viaNohup", "nohup bin/warden trust", DENY),
+                c("trust_javaMain", "java -cp target/warden.jar dev.agentwarden.Main trust", DENY),
+                c("trust_javaJar", "java -jar target/warden.jar trust", DENY),
+                c("trust_shDashC", "sh -c 'cd /x && bin/warden trust'", DENY),
+                c("trust_bashLc", "bash -lc \"bin/warden install --host claude\"", DENY),
+                c("trust_eval", "eval 'bin/warden trust'", DENY),
+                c("trust_heredocToShell", "bash <<EOF\nbin/warden trust\nEOF", DENY),
+                c("trust_pipedToShell", "echo 'bin/warden trust' | sh", DENY),
+                c("trust_python", "python3 -c 'import subprocess; subprocess.run([\"bin/warden\", \"trust\"])'", DENY),
+                c("trust_computedProgram", "W=bin/warden; $W trust", DENY),
+                c("trust_computedSubcommand", "bin/warden $(echo trust)", DENY),
+                c("trust_inSubstitution", "echo $(bin/warden trust)", DENY),
+                c("trust_show", "bin/warden trust --show", ALLOW),
+                c("trust_help", "bin/warden trust --help", ALLOW),
+                c("dispatch", "bin/warden dispatch --host claude", ALLOW),
+                c("ledgerStats", "bin/warden ledger stats", ALLOW),
+                c("lint", "bin/warden manifest lint .warden/manifest.yaml", ALLOW),
+                c("mention_echo", "echo 'run bin/warden trust yourself'", ALLOW),
+                c("mention_grep", "grep -rn 'warden trust' README.md", ALLOW),
+                c("mention_commitMessage", "git commit -m 'docs: explain bin/warden trust'", ALLOW),
+                c("mention_npmInstall", "npm install && mvn -q package", ALLOW),
+                c("empty", "", ALLOW));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("commands")
+    void reasonFor_command(String name, String command, boolean denied) {
+        assertThat(WardenSelfChange.reasonFor(command) != null).as(command).isEqualTo(denied);
+    }
+
+    static Stream<Arguments> paths() {
+        return Stream.of(
+                c("trustStore", "/home/dev/.local/state/agent-warden/trust/abc.json", DENY),
+                c("stateDirTilde", "~/.local/state/agent-warden/release/x.json", DENY),
+                c("stateDirDotDot", "/home/dev/proj/../.local/state/agent-warden/trust/abc.json", DENY),
+                c("cacheDir", "/home/dev/.cache/agent-warden/manifests/x.bin", DENY),
+                c("projectClaudeSettings", ".claude/settings.json", DENY),
+                c("projectClaudeLocalSettings", "/home/dev/proj/.claude/settings.local.json", DENY),
+                c("userClaudeSettings", "/home/dev/.claude/settings.json", DENY),
+                c("codexHooks", ".codex/hooks.json", DENY),
+                c("userCodexHooks", "~/.codex/hooks.json", DENY),
+                c("projectManifestNeedsTrustAnyway", ".warden/manifest.yaml", ALLOW),
+                c("sourceFile", "src/main/java/App.java", ALLOW),
+                c("otherStateDir", "/home/dev/.local/state/other/x", ALLOW),
+                c("claudeAgentsFile", ".claude/agents/reviewer.md", ALLOW),
+                c("codexConfigElsewhere", "docs/hooks.json", ALLOW));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("paths")
+    void reasonForPath_edit(String name, String path, boolean denied) {
+        assertThat(ProtectWarden.reasonForPath(path, "/home/dev/proj", ENV) != null).as(path).isEqualTo(denied);
+    }
+
+    @Test
+    void reasonFor_trust_tellsTheUserToRunItThemselves() {
+        assertThat(WardenSelfChange.reasonFor("sed -i /block-no-verify/d .warden/manifest.yaml && bin/warden trust"))
+                .isEqualTo("Warden's own trust and hooks are the user's to change: the command runs bin/warden trust;"
+                        + " ask the user to run it themselves, in their own terminal");
+    }
+
+    @Test
+    void reasonForPath_stateDirFollowsXdgStateHome() {
+        Map<String, String> env = Map.of("HOME", "/home/dev", "XDG_STATE_HOME", "/srv/state");
+
+        assertThat(ProtectWarden.reasonForPath("/srv/state/agent-warden/trust/x.json", "/p", env))
+                .contains("Warden's state directory").contains("in their own terminal");
+        assertThat(ProtectWarden.reasonForPath("/home/dev/.local/state/agent-warden/trust/x.json", "/p", env)).isNull();
+    }
+
+    private static Arguments c(String name, String input, boolean denied) {
+        return Arguments.of(name, input, denied);
+    }
+}

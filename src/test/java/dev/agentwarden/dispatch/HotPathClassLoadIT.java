@@ -1,0 +1,139 @@
+package dev.agentwarden.dispatch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.testing.EmptyMain;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The dispatch hot path, pinned: every golden case ({@link GoldenCorpus}) runs through the packaged
+ * jar with {@code -Xlog:class+load}, once under the default manifest (no {@code --manifest}) and once
+ * under the corpus manifest, from a compiled manifest cache. A run fails when it loads a class of a
+ * {@link #FORBIDDEN} family that a JVM running an empty main with the same flags does not load: what
+ * the JDK loads at start-up regardless (from the CDS archive, the module system) is not dispatch's.
+ *
+ * <p>Named exceptions, each the cost of what the manifest binds rather than of dispatch:
+ * <ul>
+ *   <li>{@code java.util.regex} and lambda forms under the corpus manifest: its chains bind
+ *       {@code deny-pattern}, whose patterns {@code java.util.regex} compiles with lambdas of its own;</li>
+ *   <li>the warm-up dispatch that compiles each manifest into the cache (YAML) is not checked.</li>
+ * </ul>
+ */
+class HotPathClassLoadIT {
+    /** Class-name families the hot path must not load: a name matches when it contains the text. */
+    static final List<String> FORBIDDEN = List.of("picocli.", "org.snakeyaml.", "java.util.regex.", "LambdaForm$",
+            "$$Lambda", "java.util.stream.", "java.security.Provider", "java.security.Security", "sun.security.jca.",
+            "sun.security.provider.", "java.security.MessageDigest");
+
+    @RegisterExtension
+    static final GoldenCorpus.Project project = new GoldenCorpus.Project();
+
+    private static Set<String> startup;
+
+    static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
+        return GoldenCorpus.cases();
+    }
+
+    @BeforeAll
+    static void warmUp() throws Exception {
+        startup = emptyMainLoads();
+        GoldenCorpus.Case any = GoldenCorpus.cases().findFirst().orElseThrow().getPayload();
+        WardenProcess.run(List.of(), any.argv(), project.env(any), any.stdin(), project.dir);
+        WardenProcess.run(List.of(), defaultManifest(any.argv()), project.env(any), any.stdin(), project.dir);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void dispatch_defaultManifest_loadsNoColdFamily(GoldenCorpus.Case c) throws Exception {
+        assertThat(forbidden(loads(defaultManifest(c.argv()), c), List.of())).as("classes %s loaded under the default manifest", c)
+                .isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void dispatch_corpusManifest_loadsNoColdFamilyButRegex(GoldenCorpus.Case c) throws Exception {
+        assertThat(forbidden(loads(c.argv(), c), List.of("java.util.regex.", "LambdaForm$", "$$Lambda"))).as("classes %s loaded under the corpus manifest", c)
+                .isEmpty();
+    }
+
+    private static List<String> defaultManifest(List<String> argv) {
+        List<String> out = new ArrayList<>(argv);
+        int at = out.indexOf("--manifest");
+        out.remove(at + 1);
+        out.remove(at);
+        return out;
+    }
+
+    private static List<String> forbidden(Set<String> loaded, List<String> excepted) {
+        List<String> out = new ArrayList<>();
+        for (String name : loaded) {
+            if (startup.contains(name)) {
+                continue;
+            }
+            for (String family : FORBIDDEN) {
+                if (name.contains(family) && !excepted.contains(family)) {
+                    out.add(name);
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> loads(List<String> argv, GoldenCorpus.Case c) throws IOException, InterruptedException {
+        Path log = Files.createTempFile("warden-class-load", ".log");
+        try {
+            WardenProcess.Result r = WardenProcess.run(List.of("-Xlog:class+load=info:file=" + log), argv, project.env(c), c.stdin(),
+                    project.dir);
+            assertThat(r.exitCode()).as("%s exit code (stderr %s)", c, r.stderr()).isIn(0, 2);
+            return classes(log);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static Set<String> emptyMainLoads() throws IOException, InterruptedException, URISyntaxException {
+        Path log = Files.createTempFile("warden-class-load", ".log");
+        try {
+            List<String> command = new ArrayList<>(List.of(WardenProcess.java().toString()));
+            command.addAll(WardenProcess.FLAGS);
+            command.addAll(List.of("-Xlog:class+load=info:file=" + log, "-cp",
+                    Path.of(EmptyMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
+                    EmptyMain.class.getName()));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS)).as("empty main ran").isTrue();
+            return classes(log);
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    /** Class names from a {@code class+load} log: {@code [time][info][class,load] NAME source: ...}. */
+    private static Set<String> classes(Path log) throws IOException {
+        Set<String> out = new LinkedHashSet<>();
+        for (String line : Files.readAllLines(log, StandardCharsets.UTF_8)) {
+            int tag = line.indexOf("[class,load] ");
+            if (tag >= 0) {
+                String rest = line.substring(tag + "[class,load] ".length());
+                int space = rest.indexOf(' ');
+                out.add(space < 0 ? rest : rest.substring(0, space));
+            }
+        }
+        assertThat(out).as("class-load log %s", log).isNotEmpty();
+        return out;
+    }
+}

@@ -1,0 +1,261 @@
+package dev.agentwarden.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.agentwarden.dispatch.WardenProcess;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The compiled hook ({@code bin/warden build-hook}, {@code src/main/c/warden-hook.c}) when the
+ * resident cannot answer: it hands the event to {@code bin/warden} (which answers from a JVM) or
+ * applies the fail mode, and sends nothing to a peer that has not proved it is the resident.
+ * Needs a C compiler.
+ */
+class FastHookIT {
+    private static final String NO_VERIFY = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+            + "\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}";
+    private static final List<String> DISPATCH = List.of("dispatch", "--host", "claude", "--native-event", "PreToolUse");
+
+    private Path dir;
+    private Path residentDir;
+    private Path hook;
+    private Map<String, String> env;
+
+    @BeforeEach
+    void buildHook() throws Exception {
+        assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler: the compiled hook cannot be built here");
+        dir = Files.createTempDirectory("warden-fasthook-it");
+        Path cache = Files.createDirectory(dir.resolve("cache"), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        residentDir = Files.createDirectory(cache.resolve("resident"), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        Path project = Files.createDirectories(dir.resolve("project"));
+        env = new LinkedHashMap<>();
+        env.put("WARDEN_CACHE_DIR", cache.toString());
+        env.put("CLAUDE_PROJECT_DIR", project.toString());
+        env.put("HOME", dir.toString());
+        WardenProcess.Result built = WardenProcess.runLauncher(List.of("build-hook"), env, new byte[0], dir);
+        assertThat(built.exitCode()).as(built.stderr()).isZero();
+        hook = Path.of(built.stdout().strip());
+        assertThat(hook.toString()).startsWith(cache.toString()).endsWith("/bin/warden");
+    }
+
+    @AfterEach
+    void stopResident() throws Exception {
+        if (dir != null) {
+            WardenProcess.runLauncher(List.of("resident", "stop"), env, new byte[0], dir);
+        }
+    }
+
+    @Test
+    void fastHook_noResident_fallsBackToTheLauncherAndAnswers() throws Exception {
+        WardenProcess.Result r = runHook();
+        assertDeny(r);
+    }
+
+    @Test
+    void fastHook_staleEndpoint_deadProcess_connectsNowhereAndAnswersFromTheLauncher() throws Exception {
+        try (FakeResident fake = new FakeResident("0".repeat(64), FakeResident.Behaviour.GREET_ONLY)) {
+            writeEndpoint(fake.port(), 999_999_999L, 1, "0".repeat(64));
+            assertDeny(runHook());
+            assertThat(fake.connections.get()).as("connections to the stale endpoint's port").isZero();
+        }
+    }
+
+    @Test
+    void fastHook_endpointStartTimeIsAnotherProcesses_connectsNowhere() throws Exception {
+        long me = ProcessHandle.current().pid();
+        try (FakeResident fake = new FakeResident("0".repeat(64), FakeResident.Behaviour.GREET_ONLY)) {
+            writeEndpoint(fake.port(), me, ProcessIdentity.startTicks(me) + 1, "0".repeat(64));
+            assertDeny(runHook());
+            assertThat(fake.connections.get()).isZero();
+        }
+    }
+
+    @Test
+    void fastHook_wrongProof_sendsNothingAndAnswersFromAJvm() throws Exception {
+        long me = ProcessHandle.current().pid();
+        try (FakeResident fake = new FakeResident("1".repeat(64), FakeResident.Behaviour.GREET_ONLY)) {
+            writeEndpoint(fake.port(), me, ProcessIdentity.startTicks(me), "2".repeat(64));
+            WardenProcess.Result r = runHook();
+            assertDeny(r);
+            assertThat(r.stderr()).contains("did not prove");
+            fake.awaitDone();
+            assertThat(fake.connections.get()).isEqualTo(1);
+            assertThat(fake.received.size()).as("bytes sent to the unproven peer").isZero();
+        }
+    }
+
+    @Test
+    void fastHook_foreignOwnedEndpoint_isNotUsed() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "only root can give a file to another user");
+        long me = ProcessHandle.current().pid();
+        String proof = "3".repeat(64);
+        try (FakeResident fake = new FakeResident(proof, FakeResident.Behaviour.GREET_ONLY)) {
+            Path endpoint = writeEndpoint(fake.port(), me, ProcessIdentity.startTicks(me), proof);
+            Files.setAttribute(endpoint, "unix:uid", 65534);
+            assertDeny(runHook());
+            assertThat(fake.connections.get()).isZero();
+        }
+    }
+
+    @Test
+    void fastHook_residentTakesTheEventAndNeverAnswers_failsOpenWithANote() throws Exception {
+        long me = ProcessHandle.current().pid();
+        String proof = "4".repeat(64);
+        try (FakeResident fake = new FakeResident(proof, FakeResident.Behaviour.TAKE_AND_HOLD)) {
+            writeEndpoint(fake.port(), me, ProcessIdentity.startTicks(me), proof);
+            env.put("WARDEN_RESIDENT_ANSWER_SECONDS", "1");
+            WardenProcess.Result r = runHook();
+            assertThat(r.exitCode()).isZero();
+            assertThat(r.stdout()).isEmpty();
+            assertThat(r.stderr()).contains("took this event but gave no answer within 1 s; allowing");
+            assertThat(fake.gotGo).as("the launcher said go").isTrue();
+        }
+    }
+
+    @Test
+    void fastHook_residentNeverAnswers_failModeClosed_refuses() throws Exception {
+        long me = ProcessHandle.current().pid();
+        String proof = "5".repeat(64);
+        try (FakeResident fake = new FakeResident(proof, FakeResident.Behaviour.TAKE_AND_HOLD)) {
+            writeEndpoint(fake.port(), me, ProcessIdentity.startTicks(me), proof);
+            env.put("WARDEN_RESIDENT_ANSWER_SECONDS", "1");
+            env.put("WARDEN_FAIL_MODE", "closed");
+            WardenProcess.Result r = runHook();
+            assertThat(r.exitCode()).isEqualTo(2);
+            assertThat(r.stderr()).contains("refusing (WARDEN_FAIL_MODE=closed)");
+        }
+    }
+
+    private WardenProcess.Result runHook() throws Exception {
+        return WardenProcess.runProgram(hook, DISPATCH, env, NO_VERIFY.getBytes(StandardCharsets.UTF_8), dir);
+    }
+
+    private static void assertDeny(WardenProcess.Result r) {
+        assertThat(r.exitCode()).as(r.stderr()).isZero();
+        assertThat(r.stdout()).contains("\"permissionDecision\":\"deny\"");
+    }
+
+    /** An endpoint file as a resident writes it, for the jar bin/warden uses. */
+    private Path writeEndpoint(int port, long pid, long start, String proof) throws IOException {
+        String key = Files.readString(WardenProcess.home().resolve("target/warden.jar.sha256")).strip();
+        Path endpoint = residentDir.resolve(key + ".endpoint");
+        Files.writeString(endpoint, port + " " + "a".repeat(64) + " " + pid + " " + start + " " + proof + "\n");
+        Files.setPosixFilePermissions(endpoint, PosixFilePermissions.fromString("rw-------"));
+        return endpoint;
+    }
+
+    private static boolean onPath(String program) {
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            if (!d.isEmpty() && Files.isExecutable(Path.of(d, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A listener on 127.0.0.1 that greets as a resident with {@code proof} and then does what it is told. */
+    static final class FakeResident implements AutoCloseable {
+        enum Behaviour { GREET_ONLY, TAKE_AND_HOLD }
+
+        final AtomicInteger connections = new AtomicInteger();
+        final ByteArrayOutputStream received = new ByteArrayOutputStream();
+        volatile boolean gotGo;
+        private final ServerSocket server;
+        private final Thread thread;
+        private volatile boolean done;
+
+        FakeResident(String proof, Behaviour behaviour) throws IOException {
+            server = new ServerSocket();
+            server.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0));
+            thread = new Thread(() -> {
+                try (Socket s = server.accept()) {
+                    connections.incrementAndGet();
+                    s.setSoTimeout(30_000);
+                    OutputStream out = s.getOutputStream();
+                    InputStream in = s.getInputStream();
+                    out.write((WardenServer.GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    if (behaviour == Behaviour.GREET_ONLY) {
+                        byte[] b = new byte[4096];
+                        for (int n; (n = in.read(b)) > 0; ) {
+                            synchronized (received) {
+                                received.write(b, 0, n);
+                            }
+                        }
+                        return;
+                    }
+                    readRequest(in);
+                    out.write("HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    out.flush();
+                    gotGo = in.read() == 'g';
+                    // hold the event: no answer, until the client gives up and closes
+                    while (in.read() >= 0) {
+                        // discard
+                    }
+                } catch (SocketTimeoutException e) {
+                    // the client never closed
+                } catch (IOException e) {
+                    // closed
+                } finally {
+                    done = true;
+                }
+            }, "fake-resident");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        void awaitDone() throws InterruptedException {
+            thread.join(30_000);
+            assertThat(done).as("the fake resident's connection ended").isTrue();
+        }
+
+        private static void readRequest(InputStream in) throws IOException {
+            StringBuilder head = new StringBuilder();
+            while (!head.toString().endsWith("\r\n\r\n")) {
+                int c = in.read();
+                if (c < 0) {
+                    throw new IOException("closed in the head");
+                }
+                head.append((char) c);
+            }
+            int at = head.indexOf("Content-Length: ") + 16;
+            long length = Long.parseLong(head.substring(at, head.indexOf("\r", at)));
+            for (long i = 0; i < length; i++) {
+                if (in.read() < 0) {
+                    throw new IOException("closed in the body");
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+}

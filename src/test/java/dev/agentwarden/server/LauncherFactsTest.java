@@ -1,0 +1,24 @@
+package dev.agentwarden.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.dispatch.DispatchMain;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The facts bin/warden shares with the JVM are stated once, in {@link LauncherFacts}, not repeated in the script. */
+class LauncherFactsTest {
+    @Test
+    void launcher_sharedFacts_comeFromTheGeneratedFileNotTheScript() throws Exception {
+        String facts = LauncherFacts.shell();
+        assertThat(facts).contains("fact_max_payload_bytes=" + DispatchMain.DEFAULT_MAX_PAYLOAD_BYTES + "\n")
+                .contains("fact_stdin_timeout_ms=" + DispatchMain.DEFAULT_STDIN_TIMEOUT_MS + "\n")
+                .contains("fact_greeting='" + WardenServer.GREETING + "'\n")
+                .contains("fact_endpoint_fields='" + Resident.Endpoint.FIELDS + "'\n");
+        String script = Files.readString(Path.of("bin/warden"));
+        assertThat(script).doesNotContain(Integer.toString(DispatchMain.DEFAULT_MAX_PAYLOAD_BYTES))
+                .doesNotContain("warden-resident/2").doesNotContain("-XX:TieredStopAtLevel=1").doesNotContain("-Xmx256m")
+                .contains(". \"$facts\"");
+    }
+}
