@@ -20,11 +20,26 @@ import java.util.regex.Pattern;
  * too), or {@code WARDEN_E2E_<ID>_VERSION}; {@code latest} reuses whatever the cache holds.
  */
 final class HostInstall {
-    /** An installable host: cache id, npm package and the command it provides. */
-    record Host(String id, String npmPackage, String command) {
+    /**
+     * An installable host: cache id (its key in {@code hosts.properties}), npm package and the command
+     * it provides; {@code dirStem}, when set, names the cache folder {@code <dirStem>-<version>}
+     * instead of {@code <id>}, for a second version of a host kept beside the first.
+     */
+    record Host(String id, String npmPackage, String command, String dirStem) {
+        Host(String id, String npmPackage, String command) {
+            this(id, npmPackage, command, null);
+        }
+
+        /** The npm prefix this host's {@code version} lives in under {@code cacheRoot}. */
+        Path prefix(Path cacheRoot, String version) {
+            return cacheRoot.resolve(dirStem == null ? id : dirStem + "-" + version);
+        }
     }
 
     static final Host CLAUDE_CODE = new Host("claude-code", "@anthropic-ai/claude-code", "claude");
+    /** Claude Code as it ships today (npm latest when last measured), in {@code claude-code-<version>}. */
+    static final Host CLAUDE_CODE_CURRENT = new Host("claude-code-current", "@anthropic-ai/claude-code", "claude",
+            "claude-code");
     static final Host CODEX = new Host("codex", "@openai/codex", "codex");
 
     /** The result: a runnable binary and its version, or why there is none. */
@@ -81,7 +96,7 @@ final class HostInstall {
         String why = name + " unavailable: " + outcome.unavailable().replace("\n", " / ");
         String banner = "#".repeat(100);
         String text = banner + "\n# E2E SKIPPED: " + why + "\n# Install it with: npm install --prefix "
-                + cacheRoot().resolve(host.id()) + " " + host.npmPackage() + "@" + version + "\n" + banner;
+                + host.prefix(cacheRoot(), version) + " " + host.npmPackage() + "@" + version + "\n" + banner;
         System.out.println(text);
         System.err.println(text);
         summary.note("SKIPPED: " + why);
@@ -90,7 +105,7 @@ final class HostInstall {
 
     /** The cached binary when it runs and has the wanted version, else a fresh npm install into the cache. */
     static Outcome ensure(Host host, Path cacheRoot, String version) throws IOException {
-        Path prefix = cacheRoot.resolve(host.id());
+        Path prefix = host.prefix(cacheRoot, version);
         Outcome cached = locate(host, prefix);
         if (cached.available() && (version.equals("latest") || version.equals(cached.version()))) {
             return new Outcome(cached.binary(), cached.version(), "reused " + prefix, null);
