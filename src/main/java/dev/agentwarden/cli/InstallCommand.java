@@ -154,7 +154,11 @@ final class InstallCommand implements Callable<Integer> {
         List<String> events = allEvents ? new ArrayList<>(new TreeSet<>(userScopeEvents(manifest, host)))
                 : manifest.boundNativeEvents(host);
         List<Installer.Binding> out = new ArrayList<>();
+        Map<String, EventName> named = manifest.aliases().getOrDefault(host, Map.of());
         for (String nativeEvent : events) {
+            if (Hosts.installedOnlyWhenNamed(host, nativeEvent) && !named.containsKey(nativeEvent)) {
+                continue;
+            }
             String matcher = null;
             if (target.isToolEvent(nativeEvent)) {
                 matcher = "*";

@@ -14,7 +14,13 @@ public enum EventName {
     PRE_COMPACT("pre_compact"),
     AGENT_ERROR("agent_error"),
     SUBAGENT_START("subagent_start"),
-    SUBAGENT_STOP("subagent_stop");
+    SUBAGENT_STOP("subagent_stop"),
+    /** Before the session's model changes (Claude Code 2.1.332 PreModelSwitch); may refuse the switch. */
+    PRE_MODEL_SWITCH("pre_model_switch"),
+    /** After the session's model changed (Claude Code 2.1.332 PostModelSwitch). */
+    POST_MODEL_SWITCH("post_model_switch"),
+    /** A directory joined the session's workspace (Claude Code 2.1.332 DirectoryAdded, {@code /add-dir}). */
+    DIRECTORY_ADDED("directory_added");
 
     private final String wire;
 

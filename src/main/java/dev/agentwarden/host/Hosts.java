@@ -34,6 +34,15 @@ public final class Hosts {
         return null;
     }
 
+    /**
+     * Whether {@code install} writes a hook for {@code nativeEvent} of {@code host} only when the
+     * manifest names the event in its own aliases: events older versions of the host refuse.
+     */
+    public static boolean installedOnlyWhenNamed(String host, String nativeEvent) {
+        return (host.equals(ClaudeHosts.CLAUDE.id()) || host.equals(ClaudeHosts.COWORK.id()))
+                && ClaudeHosts.SINCE_2_1_332.contains(nativeEvent);
+    }
+
     /** The ids of {@link #ALL}. */
     public static List<String> ids() {
         List<String> out = new ArrayList<>(ALL.size());

@@ -4,7 +4,8 @@ package dev.agentwarden.e2e;
  * What differs, for the scenarios' assertions, between the Claude Code versions the suite runs:
  * the pinned 2.1.197 and 2.1.332 (npm latest when measured). Each fact is read from a session of
  * both with this harness; a version between the two is treated as the older one, which is right
- * for 2.1.197 and may be wrong for versions nobody measured.
+ * for 2.1.197 and may be wrong for versions nobody measured. Stop and SubagentStop carry
+ * {@code background_tasks[]} on both.
  *
  * @param version the host's {@code --version}
  * @param current whether the host behaves as 2.1.332 does (2.1.332 or later)
@@ -39,11 +40,6 @@ record ClaudeCodeFacts(String version, boolean current) {
      * the tool_result's user message, not as a text block beside the tool_result.
      */
     boolean toolContextAsSystemMessage() {
-        return current;
-    }
-
-    /** Stop and SubagentStop payloads carry {@code background_tasks[]}. */
-    boolean backgroundTasksOnStop() {
         return current;
     }
 
