@@ -12,6 +12,8 @@ import dev.agentwarden.integrity.AgentSelection;
 import dev.agentwarden.integrity.AttachForm;
 import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.EvidenceLog;
+import dev.agentwarden.integrity.EvidenceReplay;
+import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.IntegrityGate;
 import dev.agentwarden.integrity.ReleaseSources;
@@ -174,6 +176,10 @@ class ModelProxyTest {
         assertTrue(log.contains("\"attached_sha\":\"" + Sha256.hex(body().getBytes(StandardCharsets.UTF_8)) + "\""), log);
         assertTrue(log.contains("\"attached_form\":\"agent-body\""), log);
         assertTrue(!log.contains("sk-secret") && !notes.toString().contains("sk-secret"), "credential written");
+        EvidenceReplay.Report replay = EvidenceReplay.replay(evidence, null);
+        assertEquals(0, replay.disagreeing(), "the recorded verdict is the one recomputed from the raw events");
+        assertEquals(0, replay.invalidLines());
+        assertEquals(Outcome.LOADED_WITH_REPORT, replay.sessions().get(0).recomputed().decision().outcome());
     }
 
     @Test
