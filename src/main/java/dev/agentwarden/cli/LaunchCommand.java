@@ -4,6 +4,7 @@ import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.launch.AgentResolver;
 import dev.agentwarden.integrity.AgentSelection;
+import dev.agentwarden.integrity.AttachForm;
 import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
@@ -103,6 +104,10 @@ final class LaunchCommand implements Callable<Integer> {
             + " set to the proxy URL (default by --client-id: copilot* COPILOT_PROVIDER_BASE_URL, claude* ANTHROPIC_BASE_URL,"
             + " gemini* GOOGLE_GEMINI_BASE_URL); " + ObservedLaunch.PROXY_PLACEHOLDER + " in the command also names it."})
     String baseUrlEnv;
+    @Option(names = "--attach-form", paramLabel = "FORM", description = {"With --observe-prompt: what of the agent file"
+            + " the host puts in its requests: agent-body-lf (Copilot: front matter removed, CRLF as LF, trimmed),"
+            + " agent-body (Claude Code: front matter removed, trimmed) or file (default by --client-id)."})
+    String attachForm;
     @Option(names = "--upstream-timeout-ms", defaultValue = "300000", paramLabel = "MS",
             description = "With --observe-prompt: deadline for the provider's response head, and for each gap in its body (default: 300000).")
     long upstreamTimeoutMs;
@@ -148,6 +153,13 @@ final class LaunchCommand implements Callable<Integer> {
             err.println("warden launch: --upstream-timeout-ms and --max-request-bytes must be positive (at most 2 GiB)");
             return ExitCode.UNREADABLE.code();
         }
+        AttachForm form;
+        try {
+            form = attachForm != null ? AttachForm.of(attachForm) : ObservedLaunch.attachForm(client);
+        } catch (IllegalArgumentException e) {
+            err.println("warden launch: --attach-form: " + e.getMessage());
+            return ExitCode.UNREADABLE.code();
+        }
         printResolution(err, resolution);
         Path file = resolution.chosen() != null ? resolution.chosen() : resolution.searched().get(0);
         AgentSelection selection = AgentSelection.of(agent, file)
@@ -160,7 +172,7 @@ final class LaunchCommand implements Callable<Integer> {
         byte[] payload = session.read();
         if (observePrompt && session.readStatus() == ReadStatus.LOADED) {
             err.println("session " + session.id() + " (selection and read; each model request is gated)");
-            return ObservedLaunch.run(err, gate, selection, profile.resolve(), session, upstream,
+            return ObservedLaunch.run(err, gate, selection, profile.resolve(), form, session, upstream,
                     baseUrlEnv != null ? baseUrlEnv : ObservedLaunch.baseUrlEnv(client),
                     new ModelProxy.Limits(5_000, 60_000, maxRequestBytes, 10_000, upstreamTimeoutMs, upstreamTimeoutMs),
                     command, env);

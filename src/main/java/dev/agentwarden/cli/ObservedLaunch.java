@@ -44,13 +44,22 @@ final class ObservedLaunch {
     }
 
     /**
+     * How a host places a custom agent in its requests, by client id: Copilot as
+     * {@link AttachForm#AGENT_BODY_LF}, every other host as {@link AttachForm#AGENT_BODY}.
+     */
+    static AttachForm attachForm(String clientId) {
+        return clientId != null && clientId.toLowerCase(Locale.ROOT).startsWith("copilot")
+                ? AttachForm.AGENT_BODY_LF : AttachForm.AGENT_BODY;
+    }
+
+    /**
      * Starts the proxy, runs the host against it, and returns launch's exit status: the host's, or
      * {@link ExitCode#HALT} when the gate refused a model request or the host made none.
      */
     static int run(PrintWriter err, IntegrityGate gate, AgentSelection selection, BoundaryProfile profile,
-                   GateSession session, URI upstream, String envName, ModelProxy.Limits limits, List<String> command,
+                   AttachForm form, GateSession session, URI upstream, String envName, ModelProxy.Limits limits, List<String> command,
                    Map<String, String> hostEnv) throws InterruptedException {
-        PromptGate promptGate = new PromptGate(gate, selection, profile, AttachForm.AGENT_BODY, session);
+        PromptGate promptGate = new PromptGate(gate, selection, profile, form, session);
         ModelProxy proxy;
         try {
             proxy = ModelProxy.start(upstream, promptGate, limits, err);

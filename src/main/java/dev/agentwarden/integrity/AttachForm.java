@@ -8,17 +8,42 @@ import java.util.Arrays;
  * assembled request.
  */
 public enum AttachForm {
+    /** The file exactly as read. */
+    FILE("file", false, false),
     /**
-     * The agent's instructions as Copilot CLI 1.0.102 and Claude Code attach a custom agent: the
-     * YAML front matter (a first line {@code ---} up to the next line {@code ---}) removed, CRLF
-     * turned into LF, and spaces, tabs and line breaks trimmed at both ends.
+     * The agent's instructions as Claude Code 2.1 attaches {@code --agent NAME}: the YAML front matter
+     * (a first line {@code ---} up to the next line {@code ---}) removed, and spaces, tabs and line
+     * breaks trimmed at both ends.
      */
-    AGENT_BODY("agent-body");
+    AGENT_BODY("agent-body", true, false),
+    /** {@link #AGENT_BODY} with CRLF turned into LF, as Copilot CLI 1.0.102 attaches {@code --agent NAME}. */
+    AGENT_BODY_LF("agent-body-lf", true, true);
+
+    /** The names {@link #of} accepts. */
+    public static final java.util.List<String> NAMES = java.util.List.of("file", "agent-body", "agent-body-lf");
 
     private final String wire;
+    private final boolean body;
+    private final boolean lf;
 
-    AttachForm(String wire) {
+    AttachForm(String wire, boolean body, boolean lf) {
         this.wire = wire;
+        this.body = body;
+        this.lf = lf;
+    }
+
+    /**
+     * The form named {@code name}.
+     *
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public static AttachForm of(String name) {
+        for (AttachForm f : values()) {
+            if (f.wire.equals(name)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException("unknown attach form '" + name + "'; known: " + NAMES);
     }
 
     /** The name recorded as {@code attached_form}. */
@@ -28,7 +53,10 @@ public enum AttachForm {
 
     /** The form of {@code source}. */
     public byte[] apply(byte[] source) {
-        byte[] lf = withoutCarriageReturns(source);
+        if (!body) {
+            return source.clone();
+        }
+        byte[] lf = this.lf ? withoutCarriageReturns(source) : source;
         int start = afterFrontMatter(lf);
         int end = lf.length;
         while (start < end && isSpace(lf[start])) {

@@ -66,6 +66,7 @@ class ModelProxyTest {
     PromptGate gate;
     Path evidence;
     final StringWriter notes = new StringWriter();
+    AttachForm form = AttachForm.AGENT_BODY_LF;
 
     @BeforeEach
     void upstream() throws IOException {
@@ -123,7 +124,7 @@ class ModelProxyTest {
         AgentSelection sel = AgentSelection.of("squad", agent).withAgentVersion("0.13.1").withClient("copilot-cli", "1.0.102");
         GateSession first = g.select(sel);
         first.read();
-        gate = new PromptGate(g, sel, BoundaryProfile.squad(), AttachForm.AGENT_BODY, first);
+        gate = new PromptGate(g, sel, BoundaryProfile.squad(), form, first);
         proxy = ModelProxy.start(URI.create("http://127.0.0.1:" + upstream.getAddress().getPort() + "/v1"), gate, limits,
                 new PrintWriter(notes, true));
         return proxy;
@@ -153,7 +154,7 @@ class ModelProxyTest {
     }
 
     static String body() {
-        return new String(AttachForm.AGENT_BODY.apply(FILE.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+        return new String(AttachForm.AGENT_BODY_LF.apply(FILE.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
     }
 
     HttpResponse<byte[]> post(String path, String json) throws Exception {
@@ -174,7 +175,7 @@ class ModelProxyTest {
         String log = Files.readString(evidence);
         assertTrue(log.contains("\"outcome\":\"LOADED_WITH_REPORT\""), log);
         assertTrue(log.contains("\"attached_sha\":\"" + Sha256.hex(body().getBytes(StandardCharsets.UTF_8)) + "\""), log);
-        assertTrue(log.contains("\"attached_form\":\"agent-body\""), log);
+        assertTrue(log.contains("\"attached_form\":\"agent-body-lf\""), log);
         assertTrue(!log.contains("sk-secret") && !notes.toString().contains("sk-secret"), "credential written");
         EvidenceReplay.Report replay = EvidenceReplay.replay(evidence, null);
         assertEquals(0, replay.disagreeing(), "the recorded verdict is the one recomputed from the raw events");
@@ -193,6 +194,24 @@ class ModelProxyTest {
         assertEquals(3, lines.stream().map(EvidenceLog.Line::session).distinct().count());
         assertEquals(1, lines.stream().filter(l -> l.recorded().event().kind().wire().equals("payload_read_status"))
                 .map(l -> Json.write(l.recorded().event().toString())).distinct().count(), "one read, adopted");
+    }
+
+    /** Claude Code's {@code --agent}: the body, CRLF kept, as a block of {@code system}. */
+    @Test
+    void anthropicSystemBlock_withTheAgentBody_isForwarded() throws Exception {
+        form = AttachForm.AGENT_BODY;
+        String crlf = FILE.replace("You coordinate the team.\n", "You coordinate the team.\r\n");
+        start(crlf);
+        String agentBody = new String(AttachForm.AGENT_BODY.apply(crlf.getBytes(StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
+        Map<String, Object> req = Json.object();
+        req.put("model", "claude");
+        req.put("system", List.of(Map.of("type", "text", "text", "x-anthropic-billing-header: cc"),
+                Map.of("type", "text", "text", agentBody)));
+        req.put("messages", List.of(Map.of("role", "user", "content", "hi")));
+        HttpResponse<byte[]> r = post(proxy.baseUrl() + "/v1/messages?beta=true", Json.write(req));
+        assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
+        assertEquals(List.of("Bearer sk-secret /v1/v1/messages?beta=true"), upstreamAuth);
+        assertTrue(Files.readString(evidence).contains("system[1].text"));
     }
 
     @Test
