@@ -234,12 +234,11 @@ public final class ModelProxy implements Closeable {
         } catch (IOException e) {
             return;
         }
-        String prefix = "/" + secret;
-        if (!secretMatches(req.path) ) {
+        if (!secretMatches(req.path)) {
             respondPlain(s, 404, "not found");
             return;
         }
-        String rest = req.path.substring(prefix.length());
+        String rest = req.path.substring(1 + secret.length());
         ModelWire wire = "POST".equals(req.method) ? ModelWire.ofPath(rest) : null;
         long t0 = System.nanoTime();
         if (wire != null) {
@@ -260,7 +259,16 @@ public final class ModelProxy implements Closeable {
                         "[warden] the model request is not a JSON object; it was not forwarded"));
                 return;
             }
-            PromptGate.Decision d = gate.check(wire, json);
+            PromptGate.Decision d;
+            try {
+                d = gate.check(wire, json);
+            } catch (RuntimeException e) {
+                refused.incrementAndGet();
+                note("the gate failed on " + wire.label() + " " + rest + " (" + e + "); not forwarded");
+                respond(s, 500, "application/json", wire.errorBody("warden_gate_error",
+                        "[warden] the integrity gate failed on this request; it was not forwarded"));
+                return;
+            }
             long gated = System.nanoTime() - t0;
             if (!d.forwards()) {
                 refused.incrementAndGet();
@@ -485,6 +493,7 @@ public final class ModelProxy implements Closeable {
             case 408: return "Request Timeout";
             case 411: return "Length Required";
             case 413: return "Payload Too Large";
+            case 500: return "Internal Server Error";
             case 431: return "Request Header Fields Too Large";
             case 502: return "Bad Gateway";
             case 504: return "Gateway Timeout";
