@@ -68,7 +68,7 @@ final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", paramLabel = "H", description = "Check only this host: claude, cowork or codex (default: all).")
+    @Option(names = "--host", paramLabel = "H", description = "Check only this host: claude, cowork, codex or cline (default: all).")
     String host;
 
     @Option(names = "--scope", paramLabel = "S", description = "Check only this scope: project or user (default: both).")

@@ -158,8 +158,10 @@ public final class HookFiles {
                 Files.deleteIfExists(dir.resolve(event));
                 report.add("removed " + dir.resolve(event));
             }
-            for (Path p : CreatedPaths.remove(record(), dir)) {
-                report.add("removed " + p + " (install created it; nothing else was in it)");
+            if (isEmptyDirectory(dir)) {
+                for (Path p : CreatedPaths.remove(record(), dir)) {
+                    report.add("removed " + p + " (install created it; nothing else was in it)");
+                }
             }
             for (Map.Entry<String, String> kept : state.foreign().entrySet()) {
                 report.add("kept " + dir.resolve(kept.getKey()) + " (" + kept.getValue() + ": yours)");
@@ -192,6 +194,16 @@ public final class HookFiles {
             if (!attrs.isDirectory()) {
                 throw new SettingsException("hook_dir_not_a_directory", p + " is not a directory; nothing was written.");
             }
+        }
+    }
+
+    /** Whether {@code d} is a directory with nothing in it; while it holds anything, the record of what install created stays. */
+    private static boolean isEmptyDirectory(Path d) throws IOException {
+        if (!Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        try (java.nio.file.DirectoryStream<Path> entries = Files.newDirectoryStream(d)) {
+            return !entries.iterator().hasNext();
         }
     }
 
