@@ -1,6 +1,5 @@
 package dev.agentwarden.host;
 
-import dev.agentwarden.host.SettingsFile.SettingsException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -9,7 +8,7 @@ import java.util.Map;
  * An installer whose hooks are files of their own, one per native event, in a hooks directory
  * (Cline's {@code .clinerules/hooks/PreToolUse}), rather than entries in one settings document.
  * {@link HookFiles} writes and removes them; the document methods of {@link Installer} do not apply
- * and refuse, so that nothing edits such a directory as if it were a JSON file.
+ * and refuse ({@code install} throws), so that nothing edits such a directory as if it were a JSON file.
  */
 public interface HookFileInstaller extends Installer {
 
@@ -42,9 +41,10 @@ public interface HookFileInstaller extends Installer {
         return hooksDirectory(projectRoot, env);
     }
 
+    /** A caller's mistake: such a host's hooks go through {@link HookFiles}. */
     @Override
-    default byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
-        throw new SettingsException("hook_files_not_a_document", describe() + " holds hook files, not a settings document");
+    default byte[] install(byte[] document, String launcher, List<Binding> bindings) {
+        throw new IllegalStateException(describe() + " holds hook files, not a settings document");
     }
 
     @Override
