@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
@@ -97,6 +98,13 @@ final class InstallCommand implements Callable<Integer> {
             err.println("warden install: cannot find bin/warden (run it as bin/warden install from a Warden checkout)");
             return ExitCode.UNREADABLE.code();
         }
+        if (target.installer() instanceof HookFileInstaller) {
+            int code = HookFilesInstall.install(target, launcher.toString(), bindings, dryRun, out, err);
+            if (code == ExitCode.OK.code() && !dryRun) {
+                finish(target, launcher, out);
+            }
+            return code;
+        }
         SettingsFile file = target.settingsFile();
         // With --fast-hook the hook runs the compiled client where one can be built (FastHook), else bin/warden.
         String hookLauncher = dryRun || !fastHook ? launcher.toString() : FastHook.build(launcher, out);
@@ -122,6 +130,12 @@ final class InstallCommand implements Callable<Integer> {
         if (http != null) {
             http.report(out);
         }
+        finish(target, launcher, out);
+        return ExitCode.OK.code();
+    }
+
+    /** What every install does once the hooks are written: trust the manifest, train the archive, say how hooks run. */
+    private void finish(Target target, Path launcher, PrintWriter out) {
         if (manifestFile == null) {
             out.println(TrustCommand.onInstall(target.root(), System.getenv(), Clock.systemUTC()));
         }
@@ -130,7 +144,6 @@ final class InstallCommand implements Callable<Integer> {
         }
         out.println("the first hook starts a resident Warden server (stops after 30 min idle) that later hooks hand"
                 + " events to; WARDEN_RESIDENT=off in the host's environment keeps one JVM per event");
-        return ExitCode.OK.code();
     }
 
     /** Why a manifest gives {@code host} no hook to install, in words that say what to add. */

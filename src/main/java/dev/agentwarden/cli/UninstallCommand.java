@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
@@ -82,6 +83,9 @@ final class UninstallCommand implements Callable<Integer> {
 
     /** Removes Warden's entries from one target; a target without any is added to {@code without} when given, else said. */
     private static int uninstall(InstallCommand.Target target, List<String> without, PrintWriter out, PrintWriter err) {
+        if (target.installer() instanceof HookFileInstaller) {
+            return HookFilesInstall.uninstall(target, without, out, err);
+        }
         SettingsFile file = target.settingsFile();
         try {
             byte[] current = file.read();

@@ -25,7 +25,7 @@ concerns:
     script: builtin:block-no-verify
     posture: blocking
     fail_closed: false
-    tools: [Bash]
+    tools: [Bash, run_commands]
 
   # Refuses tool calls that would change Warden's own trust or hooks (`warden trust`, `install`,
   # `uninstall`; edits of its state and cache directories and of the hosts' hook settings files):
@@ -34,7 +34,7 @@ concerns:
     script: builtin:protect-warden
     posture: blocking
     fail_closed: false
-    tools: [Bash, Write, Edit, MultiEdit, NotebookEdit]
+    tools: [Bash, Write, Edit, MultiEdit, NotebookEdit, run_commands, editor, apply_patch]
 
   # Subagent lifecycle ledger: one hash-chained line per subagent start and stop under
   # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. Capture

@@ -26,7 +26,7 @@ class HostsTest {
     void all_idsAreUniqueAndKnownToManifests() {
         assertThat(new HashSet<>(Hosts.ids())).hasSameSizeAs(Hosts.ids());
         assertThat(Hosts.KNOWN).containsAll(Hosts.ids());
-        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex");
+        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex", "cline");
         for (Host h : Hosts.ALL) {
             assertThat(Hosts.byId(h.id())).isSameAs(h);
             assertThat(h.adapter().id()).isEqualTo(h.id());
@@ -40,8 +40,11 @@ class HostsTest {
     void defaultAliases_coverEveryToolEventAndInstallScope(Host host) {
         assertThat(host.defaultAliases()).isNotEmpty();
         assertThat(host.defaultAliases().keySet()).containsAll(host.toolEvents());
-        assertThat(host.defaultAliases()).containsEntry("PreToolUse", EventName.PRE_TOOL_USE)
-                .containsEntry("Stop", EventName.STOP).containsEntry("SubagentStart", EventName.SUBAGENT_START);
+        assertThat(host.defaultAliases()).containsEntry("PreToolUse", EventName.PRE_TOOL_USE);
+        if (host.defaultAliases().containsKey("Stop")) {
+            assertThat(host.defaultAliases()).containsEntry("Stop", EventName.STOP)
+                    .containsEntry("SubagentStart", EventName.SUBAGENT_START);
+        }
         assertThat(host.installer(host.defaultScope())).as("installable at its default scope").isNotNull();
     }
 
@@ -52,7 +55,10 @@ class HostsTest {
                 Arguments.of("cowork", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.claude/settings.json"),
                 Arguments.of("codex", Host.Scope.PROJECT, Map.of(), "/proj/.codex/hooks.json"),
                 Arguments.of("codex", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.codex/hooks.json"),
-                Arguments.of("codex", Host.Scope.USER, Map.of("HOME", "/home/u", "CODEX_HOME", "/opt/cx"), "/opt/cx/hooks.json"));
+                Arguments.of("codex", Host.Scope.USER, Map.of("HOME", "/home/u", "CODEX_HOME", "/opt/cx"), "/opt/cx/hooks.json"),
+                Arguments.of("cline", Host.Scope.PROJECT, Map.of(), "/proj/.clinerules/hooks"),
+                Arguments.of("cline", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.cline/hooks"),
+                Arguments.of("cline", Host.Scope.USER, Map.of("HOME", "/home/u", "CLINE_DIR", "/opt/cl"), "/opt/cl/hooks"));
     }
 
     /** The files install edits, as InstallCommand's own switch chose them before the registry. */
@@ -81,7 +87,13 @@ class HostsTest {
                 Arguments.of("codex", "Bash", ToolKind.SHELL),
                 Arguments.of("codex", "spawn_agent", ToolKind.SUBAGENT_DISPATCH),
                 Arguments.of("codex", "apply_patch", ToolKind.FILE_EDIT),
-                Arguments.of("codex", "Agent", ToolKind.OTHER));
+                Arguments.of("codex", "Agent", ToolKind.OTHER),
+                Arguments.of("cline", "run_commands", ToolKind.SHELL),
+                Arguments.of("cline", "spawn_agent", ToolKind.SUBAGENT_DISPATCH),
+                Arguments.of("cline", "editor", ToolKind.FILE_EDIT),
+                Arguments.of("cline", "apply_patch", ToolKind.FILE_EDIT),
+                Arguments.of("cline", "read_files", ToolKind.FILE_READ),
+                Arguments.of("cline", "Bash", ToolKind.OTHER));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -100,7 +112,8 @@ class HostsTest {
     @Test
     void outputCap_isTheHostsAndTheLargestBoundsSettings() {
         assertThat(Hosts.byId("claude").outputCapChars()).isEqualTo(10_000);
-        assertThat(Hosts.largestOutputCap()).isEqualTo(10_000);
+        assertThat(Hosts.byId("cline").outputCapChars()).isEqualTo(50_000);
+        assertThat(Hosts.largestOutputCap()).isEqualTo(50_000);
     }
 
     /** {@code warden serve} prints Claude's HTTP hook block, as ServeCommand.CLAUDE_EVENTS gave it. */
