@@ -14,7 +14,13 @@ public enum EventName {
     PRE_COMPACT("pre_compact"),
     AGENT_ERROR("agent_error"),
     SUBAGENT_START("subagent_start"),
-    SUBAGENT_STOP("subagent_stop");
+    SUBAGENT_STOP("subagent_stop"),
+    /** Before a request goes to the model (Gemini CLI's BeforeModel); no other canonical event is a model call. */
+    PRE_MODEL_REQUEST("pre_model_request"),
+    /** After the model answered, before the answer is used (Gemini CLI's AfterModel). */
+    POST_MODEL_RESPONSE("post_model_response"),
+    /** Before the host chooses which tools the model may call (Gemini CLI's BeforeToolSelection). */
+    PRE_TOOL_SELECTION("pre_tool_selection");
 
     private final String wire;
 

@@ -63,6 +63,9 @@ final class ProtectWarden implements Concern {
             what = "Claude Code's hook settings";
         } else if (parentName.equals(".codex") && file.equals("hooks.json")) {
             what = "Codex's hook settings";
+        } else if (parentName.equals(".gemini") && (file.equals("settings.json") || file.equals("trusted_hooks.json")
+                || file.equals("trustedFolders.json"))) {
+            what = "Gemini CLI's hook settings or trust";
         }
         return what == null ? null : PREFIX + HookBypass.quote(path) + " is " + what
                 + "; ask the user to make the change themselves, in their own terminal";
