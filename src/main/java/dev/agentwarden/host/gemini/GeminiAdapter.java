@@ -77,7 +77,8 @@ public final class GeminiAdapter implements HostAdapter {
     /**
      * Gemini's snake_case payload. There is no agent marker: a subagent's tool calls carry the
      * parent's {@code session_id}, so {@code agentId} is always {@code null}; on the subagent tool
-     * ({@code invoke_agent}) the agent type is its {@code agent_name}. AfterAgent's
+     * ({@code invoke_agent}) the agent type is its {@code agent_name}. The prompt is BeforeAgent's
+     * (AfterAgent repeats it, but it is no longer the subject there); AfterAgent's
      * {@code prompt_response} is the last assistant message.
      */
     @Override
@@ -93,7 +94,8 @@ public final class GeminiAdapter implements HostAdapter {
                 event == EventName.SESSION_START ? str(payload, "source") : null,
                 null, false, agentType, null,
                 toolName, kind, toolInput, input.get("command") instanceof String c ? c : null, filePaths(input),
-                str(payload, "prompt"), str(payload, "prompt_response"),
+                "BeforeAgent".equals(nativeEvent) ? str(payload, "prompt") : null,
+                "AfterAgent".equals(nativeEvent) ? str(payload, "prompt_response") : null,
                 Boolean.TRUE.equals(payload.get("stop_hook_active")),
                 str(payload, "cwd"), str(payload, "transcript_path"), workspaceRoot, payload, raw);
     }
