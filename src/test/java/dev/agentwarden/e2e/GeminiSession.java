@@ -17,7 +17,8 @@ import java.util.Map;
  * Gemini exits 55 in an untrusted folder, and skips project hooks there) and
  * {@code GEMINI_CLI_NO_RELAUNCH=true}. Hooks come from the project's {@code .gemini/settings.json}
  * (written by {@code warden install --host gemini}); the user's {@code ~/.gemini/settings.json}
- * turns usage statistics and update checks off.
+ * selects the API-key auth (else: "Invalid auth method selected", exit 41) and turns usage
+ * statistics and update checks off.
  */
 final class GeminiSession {
     static final Duration LIMIT = Duration.ofSeconds(120);
@@ -39,7 +40,8 @@ final class GeminiSession {
     Command.Result run(E2eProject project, ScriptedModelServer server, String prompt) throws IOException {
         Path geminiHome = Files.createDirectories(project.home().resolve(".gemini"));
         Files.writeString(geminiHome.resolve("settings.json"), """
-                {"privacy": {"usageStatisticsEnabled": false},
+                {"security": {"auth": {"selectedType": "gemini-api-key"}},
+                 "privacy": {"usageStatisticsEnabled": false},
                  "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false}}
                 """, StandardCharsets.UTF_8);
         try (LoopbackSandbox.Launch launch = sandbox.launch(server, project.dir())) {
