@@ -146,7 +146,7 @@ public final class GeminiHookTrust implements HostTrustGate {
         if (settings == null) {
             return;
         }
-        List<ClaudeSettings.Entry> entries = ClaudeSettings.wardenEntries(settings, "gemini");
+        List<Installer.Entry> entries = ClaudeSettings.wardenEntries(settings, "gemini");
         if (entries.isEmpty()) {
             return;
         }
@@ -154,8 +154,8 @@ public final class GeminiHookTrust implements HostTrustGate {
         Map<String, Object> trusted = readObject(file, out);
         List<?> keys = trusted.get(root.toAbsolutePath().normalize().toString()) instanceof List<?> l ? l : List.of();
         int missing = 0;
-        for (ClaudeSettings.Entry e : entries) {
-            if (!keys.contains(ClaudeSettings.Handler.GEMINI.name() + ":" + e.command())) {
+        for (Installer.Entry e : entries) {
+            if (!keys.contains(ClaudeSettings.Handler.GEMINI.name() + ":" + e.target())) {
                 missing++;
             }
         }
