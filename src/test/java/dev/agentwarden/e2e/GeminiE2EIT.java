@@ -31,7 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>How Gemini CLI 0.61.0 behaves, as observed with this harness: a BeforeTool deny comes back to
  * the model as the call's {@code functionResponse} ({@code Tool execution blocked: <reason>}) and the
  * command does not run; AfterTool {@code additionalContext} is appended to the result inside
- * {@code <hook_context>}; an AfterAgent deny sends the reason as the next user message.
+ * {@code <hook_context>}; an AfterAgent deny sends the reason as the next user message, and the
+ * retry's {@code prompt_response} still holds the refused text (it is every model text of the
+ * prompt), so a concern on {@code stop} needs {@code skip_on_refusal_retry}, else it refuses forever.
  */
 @Tag("e2e")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -94,7 +96,7 @@ class GeminiE2EIT {
                   posture: blocking
                   tools: [run_shell_command]
                   patterns:
-                    - match: 'touch denied-marker'
+                    - match: 'touch .*denied-marker'
                       reason: "DENY-g61: denied-marker is off limits"
                 closed-gate:
                   script: .warden/concerns/crash-on.sh
@@ -113,6 +115,7 @@ class GeminiE2EIT {
                 unfinished:
                   script: builtin:deny-pattern
                   posture: blocking
+                  skip_on_refusal_retry: true
                   patterns:
                     - match: 'UNFINISHED-g61'
                       reason: "STOP-g61: finish the work first"
@@ -124,10 +127,10 @@ class GeminiE2EIT {
         install(project);
 
         Run run = session(project, "touch the markers", ModelScript.of(
-                Turn.tool("denied", SHELL, Map.of("command", "touch denied-marker")),
-                Turn.tool("closed", SHELL, Map.of("command", "touch closed-marker")),
-                Turn.tool("open", SHELL, Map.of("command", "touch open-marker")),
-                Turn.tool("allowed", SHELL, Map.of("command", "touch allowed-marker")),
+                Turn.tool("denied", SHELL, Map.of("command", "touch \"$TMPDIR/denied-marker\"")),
+                Turn.tool("closed", SHELL, Map.of("command", "touch \"$TMPDIR/closed-marker\"")),
+                Turn.tool("open", SHELL, Map.of("command", "touch \"$TMPDIR/open-marker\"")),
+                Turn.tool("allowed", SHELL, Map.of("command", "touch \"$TMPDIR/allowed-marker\"")),
                 Turn.text("UNFINISHED-g61: I stopped early"),
                 Turn.text("FINAL: done")));
 
@@ -141,20 +144,20 @@ class GeminiE2EIT {
         assertThat(run.process().exitCode()).as(run.describe()).isZero();
         assertThat(denied).as("the denied call's functionResponse: " + run.describe())
                 .contains("Tool execution blocked").contains("[warden] DENY-g61: denied-marker is off limits");
-        assertThat(project.exists("denied-marker")).as("the denied command ran").isFalse();
+        assertThat(made(project, "denied-marker")).as("the denied command ran").isFalse();
         deny.pass();
 
         closed.observed("result=" + cut(closedResult) + "; marker " + marker(project, "closed-marker"));
         assertThat(closedResult).contains("Tool execution blocked").contains("fail_closed");
-        assertThat(project.exists("closed-marker")).as("the fail-closed command ran").isFalse();
+        assertThat(made(project, "closed-marker")).as("the fail-closed command ran").isFalse();
         closed.pass();
 
         open.observed("marker " + marker(project, "open-marker"));
-        assertThat(project.exists("open-marker")).as("the fail-open command ran").isTrue();
+        assertThat(made(project, "open-marker")).as("the fail-open command ran").isTrue();
         open.pass();
 
         allow.observed("result=" + cut(allowed) + "; marker " + marker(project, "allowed-marker"));
-        assertThat(project.exists("allowed-marker")).as("the allowed command ran").isTrue();
+        assertThat(made(project, "allowed-marker")).as("the allowed command ran").isTrue();
         assertThat(allowed).doesNotContain("blocked");
         allow.pass();
 
@@ -189,7 +192,7 @@ class GeminiE2EIT {
                 .filter(l -> String.valueOf(l.get("event")).startsWith("subagent_")).toList();
         row.timing(run.process().millis(), run.firstModelCallMillis());
         row.observed("ledger " + ledger.stream().map(l -> l.get("event") + "/" + l.get("basis") + "/" + l.get("ref")).toList()
-                + "; sub-marker " + marker(project, "sub-marker"));
+                + "; sub-marker " + (project.exists("sub-marker") ? "created" : "absent"));
         assertThat(run.process().exitCode()).as(run.describe()).isZero();
         assertThat(project.exists("sub-marker")).as("the subagent's command ran: " + run.describe()).isTrue();
         assertThat(ledger).extracting(l -> l.get("event")).containsExactly("subagent_start", "subagent_stop");
@@ -243,7 +246,16 @@ class GeminiE2EIT {
     }
 
     private static String marker(E2eProject project, String name) {
-        return project.exists(name) ? "created" : "absent";
+        return made(project, name) ? "created" : "absent";
+    }
+
+    /**
+     * Whether a marker the model's shell call makes exists: markers go to the session's
+     * {@code $TMPDIR}, outside the project, whose files Warden's script trust covers (a new file
+     * there makes the project's process concerns untrusted, and so fail open).
+     */
+    private static boolean made(E2eProject project, String name) {
+        return Files.exists(project.scratch().resolve(name));
     }
 
     private static String cut(String s) {
