@@ -127,6 +127,11 @@ final class InstallCommand implements Callable<Integer> {
         }
         target.installer().changeReport(before[0], after).forEach(line -> out.println("  " + line));
         target.reportLookalikes(after, out);
+        dev.agentwarden.host.HostTrustGate gate = dev.agentwarden.host.HostTrustGate.forHost(target.host().id());
+        if (gate != null) {
+            gate.installNotes(target.settings(), target.user(), target.root(), System.getenv())
+                    .forEach(note -> out.println("note: " + note));
+        }
         if (http != null) {
             http.report(out);
         }

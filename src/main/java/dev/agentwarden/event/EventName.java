@@ -20,7 +20,13 @@ public enum EventName {
     /** After the session's model changed (Claude Code 2.1.332 PostModelSwitch). */
     POST_MODEL_SWITCH("post_model_switch"),
     /** A directory joined the session's workspace (Claude Code 2.1.332 DirectoryAdded, {@code /add-dir}). */
-    DIRECTORY_ADDED("directory_added");
+    DIRECTORY_ADDED("directory_added"),
+    /** Before a request goes to the model (Gemini CLI's BeforeModel); no other canonical event is a model call. */
+    PRE_MODEL_REQUEST("pre_model_request"),
+    /** After the model answered, before the answer is used (Gemini CLI's AfterModel). */
+    POST_MODEL_RESPONSE("post_model_response"),
+    /** Before the host chooses which tools the model may call (Gemini CLI's BeforeToolSelection). */
+    PRE_TOOL_SELECTION("pre_tool_selection");
 
     private final String wire;
 

@@ -45,6 +45,7 @@ final class HostInstall {
     /** Copilot CLI: its loader unpacks a ~235 MB native package on first run, into {@link #copilotCache}. */
     static final Host COPILOT = new Host("copilot", "@github/copilot", "copilot");
     static final Host CLINE = new Host("cline", "cline", "cline");
+    static final Host GEMINI_CLI = new Host("gemini-cli", "@google/gemini-cli", "gemini");
 
     /** The result: a runnable binary and its version, or why there is none. */
     record Outcome(Path binary, String version, String how, String unavailable) {

@@ -35,19 +35,37 @@ class DefaultManifestTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("hosts")
     void defaultManifest_everyHost_hasTheChainsAndTheHostsEvents(Host host) {
-        assertThat(DEFAULT.chain(host.id(), EventName.PRE_TOOL_USE, Manifest.DEFAULT_ROLE)).extracting(ConcernSpec::name)
-                .containsExactly("block-no-verify", "protect-warden", "spawn-guard");
-        assertThat(DEFAULT.chain(host.id(), EventName.SUBAGENT_STOP, Manifest.DEFAULT_ROLE)).extracting(ConcernSpec::name)
-                .containsExactly("subagent-ledger");
         for (Map.Entry<String, EventName> e : host.defaultAliases().entrySet()) {
             assertThat(DEFAULT.canonicalEvent(host.id(), e.getKey())).isEqualTo(e.getValue());
         }
         assertThat(DEFAULT.aliasesFor(host.id())).isEqualTo(host.defaultAliases());
+        if (!host.defaultAliases().containsValue(EventName.SUBAGENT_START)) {
+            return;
+        }
+        assertThat(DEFAULT.chain(host.id(), EventName.PRE_TOOL_USE, Manifest.DEFAULT_ROLE)).extracting(ConcernSpec::name)
+                .containsExactly("block-no-verify", "protect-warden", "spawn-guard");
+        assertThat(DEFAULT.chain(host.id(), EventName.SUBAGENT_STOP, Manifest.DEFAULT_ROLE)).extracting(ConcernSpec::name)
+                .containsExactly("subagent-ledger");
         // Events only newer host versions send (Claude Code 2.1.332's PreSkillShellCommand) are bound, but installed only when named.
-        List<String> bound = new ArrayList<>(List.of("PreToolUse", "SubagentStart", "SubagentStop"));
-        bound.retainAll(host.defaultAliases().keySet());
         assertThat(DEFAULT.boundNativeEvents(host.id())).filteredOn(e -> !Hosts.installedOnlyWhenNamed(host.id(), e))
-                .containsExactlyElementsOf(bound);
+                .containsExactly("PreToolUse", "SubagentStart", "SubagentStop");
+    }
+
+    /**
+     * A host without subagent events (Gemini CLI) gets the ledger on its subagent tool's call and
+     * result instead, since there is nothing else that would record its subagents.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("hosts")
+    void defaultManifest_hostWithoutSubagentEvents_bracketsTheSubagentTool(Host host) {
+        if (host.defaultAliases().containsValue(EventName.SUBAGENT_START)) {
+            return;
+        }
+        assertThat(DEFAULT.chain(host.id(), EventName.PRE_TOOL_USE, Manifest.DEFAULT_ROLE)).extracting(ConcernSpec::name)
+                .containsExactly("block-no-verify", "protect-warden", "spawn-guard", "subagent-ledger");
+        assertThat(DEFAULT.chain(host.id(), EventName.POST_TOOL_USE, Manifest.DEFAULT_ROLE)).extracting(ConcernSpec::name)
+                .containsExactly("subagent-ledger");
+        assertThat(DEFAULT.concerns().get("subagent-ledger").tools()).containsAll(host.tools().subagentDispatch());
     }
 
     /** The tool filters name every host's shell tools (block-no-verify) and subagent-dispatch tools (spawn-guard). */

@@ -68,6 +68,9 @@ final class ProtectWarden implements Concern {
                 && (parent.getParent().getFileName().toString().equals(".clinerules")
                 || parent.getParent().getFileName().toString().equals(".cline"))) {
             what = "a Cline hook file";
+        } else if (parentName.equals(".gemini") && (file.equals("settings.json") || file.equals("trusted_hooks.json")
+                || file.equals("trustedFolders.json"))) {
+            what = "Gemini CLI's hook settings or trust";
         }
         return what == null ? null : PREFIX + HookBypass.quote(path) + " is " + what
                 + "; ask the user to make the change themselves, in their own terminal";
