@@ -14,7 +14,15 @@ public enum EventName {
     PRE_COMPACT("pre_compact"),
     AGENT_ERROR("agent_error"),
     SUBAGENT_START("subagent_start"),
-    SUBAGENT_STOP("subagent_stop");
+    SUBAGENT_STOP("subagent_stop"),
+    /** A batch of tool calls has finished (Qwen Code's {@code PostToolBatch}). */
+    POST_TOOL_BATCH("post_tool_batch"),
+    /** An instructions file was loaded into the context (Qwen Code's {@code InstructionsLoaded}). */
+    INSTRUCTIONS_LOADED("instructions_loaded"),
+    /** A todo item is being created (Qwen Code's {@code TodoCreated}). */
+    TODO_CREATED("todo_created"),
+    /** A todo item is being marked done (Qwen Code's {@code TodoCompleted}). */
+    TODO_COMPLETED("todo_completed");
 
     private final String wire;
 

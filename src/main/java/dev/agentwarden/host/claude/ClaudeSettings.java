@@ -51,9 +51,12 @@ public final class ClaudeSettings {
         return shellQuote(launcher) + DISPATCH + host + NATIVE_EVENT + nativeEvent;
     }
 
-    /** The hosts whose entries live in the same file as {@code host}'s: Claude Code and Cowork share user settings. */
+    /**
+     * The hosts whose entries live in the same file as {@code host}'s: Claude Code and Cowork share
+     * user settings; every other Claude-shaped host (Codex, Qwen Code) has its own file.
+     */
     public static Set<String> hostsSharing(String host) {
-        return host.equals("codex") ? Set.of("codex") : Set.of("claude", "cowork");
+        return host.equals("claude") || host.equals("cowork") ? Set.of("claude", "cowork") : Set.of(host);
     }
 
     /**
