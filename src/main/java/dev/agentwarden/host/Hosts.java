@@ -1,8 +1,11 @@
 package dev.agentwarden.host;
 
+import dev.agentwarden.host.augment.AugmentHost;
 import dev.agentwarden.host.claude.ClaudeHosts;
 import dev.agentwarden.host.codex.CodexHost;
+import dev.agentwarden.host.cursor.CursorHost;
 import dev.agentwarden.host.qwen.QwenHost;
+import dev.agentwarden.host.windsurf.WindsurfHost;
 import dev.agentwarden.text.NearMiss;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +17,8 @@ public final class Hosts {
 
     /** Every host Warden can install for and answer, in the order commands list them. */
     public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX,
-            QwenHost.QWEN);
+            QwenHost.QWEN, CursorHost.CURSOR, WindsurfHost.WINDSURF,
+            AugmentHost.AUGMENT);
 
     /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
     public static final Host ASSUMED = ClaudeHosts.CLAUDE;

@@ -39,11 +39,19 @@ public final class ClaudeSettings {
     /** Hook timeout written into each entry, in seconds (Claude's own default is 600). */
     public static final long HOOK_TIMEOUT_SECONDS = 60;
 
+    /** The same, in the milliseconds Augment reads a handler's {@code timeout} in. */
+    public static final long AUGMENT_HOOK_TIMEOUT_MILLIS = HOOK_TIMEOUT_SECONDS * 1000;
+
     private static final String DISPATCH = " dispatch --host ";
     private static final String NATIVE_EVENT = " --native-event ";
     private static final String LAUNCHER_SUFFIX = "/bin/warden";
 
     private ClaudeSettings() {
+    }
+
+    /** The {@code timeout} Warden writes for {@code host}'s handlers, in the unit that host reads. */
+    public static long timeoutFor(String host) {
+        return host.equals("augment") ? AUGMENT_HOOK_TIMEOUT_MILLIS : HOOK_TIMEOUT_SECONDS;
     }
 
     /** The command line the host runs for one event. */
@@ -199,7 +207,7 @@ public final class ClaudeSettings {
             handler = new LinkedHashMap<>();
             handler.put("type", "command");
             handler.put("command", command(launcher, host, b.nativeEvent()));
-            handler.put("timeout", HOOK_TIMEOUT_SECONDS);
+            handler.put("timeout", timeoutFor(host));
         }
         Map<String, Object> group = new LinkedHashMap<>();
         if (b.matcher() != null) {
@@ -299,7 +307,7 @@ public final class ClaudeSettings {
         List<JsonSpans.Member> timeout = handler.named("timeout");
         return type.size() == 1 && type.get(0).value().isString("command")
                 && timeout.size() == 1 && timeout.get(0).value().kind() == JsonSpans.Kind.NUMBER
-                && text(doc, timeout.get(0).value()).equals(Long.toString(HOOK_TIMEOUT_SECONDS))
+                && text(doc, timeout.get(0).value()).equals(Long.toString(timeoutFor(hosts.iterator().next())))
                 && command.size() == 1 && command.get(0).value().kind() == JsonSpans.Kind.STRING
                 && isWardenCommand(command.get(0).value().text(), event, hosts);
     }
