@@ -45,8 +45,15 @@ public final class CursorHost {
     static final Set<String> FAIL_CLOSED = Set.of("preToolUse", "beforeShellExecution", "beforeMCPExecution",
             "beforeReadFile", "beforeSubmitPrompt", "subagentStart");
 
-    private static final HooksJsonFile.EntryExtras EXTRAS = nativeEvent -> Map.of("failClosed",
-            FAIL_CLOSED.contains(nativeEvent));
+    /** {@code failClosed} per event (a class, not a lambda: the registry loads on the dispatch hot path). */
+    private static final class FailClosedExtras implements HooksJsonFile.EntryExtras {
+        @Override
+        public Map<String, Object> of(String nativeEvent) {
+            return Map.of("failClosed", FAIL_CLOSED.contains(nativeEvent));
+        }
+    }
+
+    private static final HooksJsonFile.EntryExtras EXTRAS = new FailClosedExtras();
 
     public static final Host CURSOR = new Host("cursor", "Cursor", new CursorAdapter(),
             Map.of(Host.Scope.PROJECT, new HooksJsonFile("cursor", ".cursor/hooks.json", ".cursor", "hooks.json", false,

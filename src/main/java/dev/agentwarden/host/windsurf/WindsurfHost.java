@@ -31,7 +31,15 @@ public final class WindsurfHost {
             "post_mcp_tool_use", EventName.POST_TOOL_USE,
             "post_cascade_response", EventName.STOP);
 
-    private static final HooksJsonFile.EntryExtras EXTRAS = nativeEvent -> Map.of("show_output", Boolean.TRUE);
+    /** {@code show_output: true} on every entry (a class, not a lambda: the registry loads on the hot path). */
+    private static final class ShowOutput implements HooksJsonFile.EntryExtras {
+        @Override
+        public Map<String, Object> of(String nativeEvent) {
+            return Map.of("show_output", Boolean.TRUE);
+        }
+    }
+
+    private static final HooksJsonFile.EntryExtras EXTRAS = new ShowOutput();
 
     public static final Host WINDSURF = new Host("windsurf", "Windsurf", new WindsurfAdapter(),
             Map.of(Host.Scope.PROJECT, new HooksJsonFile("windsurf", ".windsurf/hooks.json", ".windsurf", "hooks.json",
