@@ -26,7 +26,15 @@ public enum EventName {
     /** After the model answered, before the answer is used (Gemini CLI's AfterModel). */
     POST_MODEL_RESPONSE("post_model_response"),
     /** Before the host chooses which tools the model may call (Gemini CLI's BeforeToolSelection). */
-    PRE_TOOL_SELECTION("pre_tool_selection");
+    PRE_TOOL_SELECTION("pre_tool_selection"),
+    /** A batch of tool calls has finished (Qwen Code's {@code PostToolBatch}). */
+    POST_TOOL_BATCH("post_tool_batch"),
+    /** An instructions file was loaded into the context (Qwen Code's {@code InstructionsLoaded}). */
+    INSTRUCTIONS_LOADED("instructions_loaded"),
+    /** A todo item is being created (Qwen Code's {@code TodoCreated}). */
+    TODO_CREATED("todo_created"),
+    /** A todo item is being marked done (Qwen Code's {@code TodoCompleted}). */
+    TODO_COMPLETED("todo_completed");
 
     private final String wire;
 

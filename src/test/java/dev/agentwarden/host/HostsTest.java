@@ -26,12 +26,16 @@ class HostsTest {
     void all_idsAreUniqueAndKnownToManifests() {
         assertThat(new HashSet<>(Hosts.ids())).hasSameSizeAs(Hosts.ids());
         assertThat(Hosts.KNOWN).containsAll(Hosts.ids());
-        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex", "cline", "gemini");
+        assertThat(Hosts.ids()).startsWith("claude", "cowork", "codex").contains("qwen");
         for (Host h : Hosts.ALL) {
             assertThat(Hosts.byId(h.id())).isSameAs(h);
             assertThat(h.adapter().id()).isEqualTo(h.id());
         }
-        assertThat(Hosts.byId("cursor")).as("known to manifests, no adapter yet").isNull();
+        for (String id : Hosts.KNOWN) {
+            if (!Hosts.ids().contains(id)) {
+                assertThat(Hosts.byId(id)).as("known to manifests, no adapter yet: " + id).isNull();
+            }
+        }
     }
 
     /** Every native event the adapter has an output rule for is one the host's default aliases name. */
@@ -40,7 +44,11 @@ class HostsTest {
     void defaultAliases_coverEveryToolEventAndInstallScope(Host host) {
         assertThat(host.defaultAliases()).isNotEmpty();
         assertThat(host.defaultAliases().keySet()).containsAll(host.toolEvents());
-        assertThat(host.defaultAliases()).containsValue(EventName.PRE_TOOL_USE).containsValue(EventName.STOP);
+        assertThat(host.defaultAliases()).containsValues(EventName.PRE_TOOL_USE, EventName.STOP);
+        if (host.defaultAliases().containsKey("PreToolUse")) {
+            assertThat(host.defaultAliases()).containsEntry("PreToolUse", EventName.PRE_TOOL_USE)
+                    .containsEntry("Stop", EventName.STOP);
+        }
         assertThat(host.installer(host.defaultScope())).as("installable at its default scope").isNotNull();
     }
 
@@ -103,7 +111,8 @@ class HostsTest {
 
     @Test
     void projectDirVariables_unionOfHosts_eachOnce() {
-        assertThat(Hosts.projectDirVariables()).containsExactly("CLAUDE_PROJECT_DIR", "GEMINI_PROJECT_DIR");
+        assertThat(Hosts.projectDirVariables()).startsWith("CLAUDE_PROJECT_DIR").contains("QWEN_PROJECT_DIR")
+                .doesNotHaveDuplicates();
         assertThat(Hosts.byId("codex").projectDirVariables()).isEmpty();
     }
 

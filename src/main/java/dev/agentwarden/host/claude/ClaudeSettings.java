@@ -42,6 +42,9 @@ public final class ClaudeSettings {
     /** Hook timeout written into each entry, in seconds (Claude's own default is 600). */
     public static final long HOOK_TIMEOUT_SECONDS = 60;
 
+    /** The same, in the milliseconds Augment reads a handler's {@code timeout} in. */
+    public static final long AUGMENT_HOOK_TIMEOUT_MILLIS = HOOK_TIMEOUT_SECONDS * 1000;
+
     /**
      * The keys besides {@code type} and {@code command} that Warden's handler has in one host's file.
      *
@@ -55,9 +58,12 @@ public final class ClaudeSettings {
         /** Gemini CLI's: named {@code warden}, the same 60 s in milliseconds. */
         public static final Handler GEMINI = new Handler("warden", HOOK_TIMEOUT_SECONDS * 1000);
 
+        /** Augment's: no name, the same 60 s in the milliseconds Augment reads. */
+        public static final Handler AUGMENT = new Handler(null, AUGMENT_HOOK_TIMEOUT_MILLIS);
+
         /** The handler written into {@code host}'s file. */
         public static Handler forHost(String host) {
-            return host.equals("gemini") ? GEMINI : CLAUDE;
+            return host.equals("gemini") ? GEMINI : host.equals("augment") ? AUGMENT : CLAUDE;
         }
 
         int keys() {
@@ -72,12 +78,20 @@ public final class ClaudeSettings {
     private ClaudeSettings() {
     }
 
+    /** The {@code timeout} Warden writes for {@code host}'s handlers, in the unit that host reads. */
+    public static long timeoutFor(String host) {
+        return host.equals("augment") ? AUGMENT_HOOK_TIMEOUT_MILLIS : HOOK_TIMEOUT_SECONDS;
+    }
+
     /** The command line the host runs for one event. */
     public static String command(String launcher, String host, String nativeEvent) {
         return shellQuote(launcher) + DISPATCH + host + NATIVE_EVENT + nativeEvent;
     }
 
-    /** The hosts whose entries live in the same file as {@code host}'s: Claude Code and Cowork share user settings. */
+    /**
+     * The hosts whose entries live in the same file as {@code host}'s: Claude Code and Cowork share
+     * user settings; every other Claude-shaped host (Codex, Qwen Code) has its own file.
+     */
     public static Set<String> hostsSharing(String host) {
         return host.equals("claude") || host.equals("cowork") ? Set.of("claude", "cowork") : Set.of(host);
     }
