@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.host.ModelEndpoints;
 import dev.agentwarden.integrity.AgentSelection;
 import dev.agentwarden.integrity.AttachForm;
 import dev.agentwarden.integrity.BoundaryProfile;
@@ -30,17 +31,7 @@ final class ObservedLaunch {
 
     /** The variable that points a host at its model endpoint, by client id; {@code null} when there is none. */
     static String baseUrlEnv(String clientId) {
-        String c = clientId == null ? "" : clientId.toLowerCase(Locale.ROOT);
-        if (c.startsWith("copilot")) {
-            return "COPILOT_PROVIDER_BASE_URL";
-        }
-        if (c.startsWith("claude")) {
-            return "ANTHROPIC_BASE_URL";
-        }
-        if (c.startsWith("gemini")) {
-            return "GOOGLE_GEMINI_BASE_URL";
-        }
-        return null;
+        return ModelEndpoints.baseUrlVariable(clientId);
     }
 
     /**
@@ -48,8 +39,7 @@ final class ObservedLaunch {
      * {@link AttachForm#AGENT_BODY_LF}, every other host as {@link AttachForm#AGENT_BODY}.
      */
     static AttachForm attachForm(String clientId) {
-        return clientId != null && clientId.toLowerCase(Locale.ROOT).startsWith("copilot")
-                ? AttachForm.AGENT_BODY_LF : AttachForm.AGENT_BODY;
+        return ModelEndpoints.agentBodyInLf(clientId) ? AttachForm.AGENT_BODY_LF : AttachForm.AGENT_BODY;
     }
 
     /**

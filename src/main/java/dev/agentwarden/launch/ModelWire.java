@@ -24,7 +24,7 @@ public enum ModelWire {
     OPENAI_CHAT("openai-chat"),
     OPENAI_RESPONSES("openai-responses"),
     ANTHROPIC_MESSAGES("anthropic-messages"),
-    GEMINI("gemini");
+    GEMINI("gemini-generate-content");
 
     private final String label;
 

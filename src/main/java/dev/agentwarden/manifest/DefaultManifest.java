@@ -49,7 +49,7 @@ concerns:
     script: builtin:subagent-ledger
     posture: shadow
     fail_closed: false
-    tools: [Agent, Task, spawn_agent, invoke_agent]   # on tool events, only the subagent tools' calls
+    tools: [Agent, Task, spawn_agent, invoke_agent, agent, sub-agent]   # on tool events, only the subagent tools' calls
     ttl: 24h                            # open records older than this are reaped
     stop_loss_arms: [5m, 15m, 30m, 2h]  # a stop records each arm its duration exceeded
     # duration_budgets:                 # per agent type, for the Phase-1 falsifier in `ledger stats`
