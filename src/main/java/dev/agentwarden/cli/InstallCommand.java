@@ -2,6 +2,7 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile;
@@ -79,6 +80,7 @@ final class InstallCommand implements Callable<Integer> {
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
         List<Installer.Binding> bindings = bindings(manifest, target.host(), target.user());
+        bindings.removeIf(b -> !target.installer().writes(b.nativeEvent()));
         HttpInstall http = null;
         if (!"command".equals(transport)) {
             http = HttpInstall.prepare(transport, target.host().id(), manifest, bindings, err);
@@ -119,6 +121,12 @@ final class InstallCommand implements Callable<Integer> {
         }
         target.installer().changeReport(before[0], after).forEach(line -> out.println("  " + line));
         target.reportLookalikes(after, out);
+        HostTrustGate gate = HostTrustGate.forHost(target.host().id());
+        if (gate != null) {
+            for (HostTrustGate.Finding f : gate.check(file.path(), target.user(), target.root(), System.getenv())) {
+                out.println("  " + (f.problem() ? "warning: " : "note: ") + f.text() + (f.fix() == null ? "" : "; " + f.fix()));
+            }
+        }
         if (http != null) {
             http.report(out);
         }

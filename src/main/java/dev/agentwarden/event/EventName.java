@@ -14,7 +14,9 @@ public enum EventName {
     PRE_COMPACT("pre_compact"),
     AGENT_ERROR("agent_error"),
     SUBAGENT_START("subagent_start"),
-    SUBAGENT_STOP("subagent_stop");
+    SUBAGENT_STOP("subagent_stop"),
+    /** The prompt after the host rewrote it (Copilot's {@code userPromptTransformed}): what the model reads. */
+    USER_PROMPT_TRANSFORMED("user_prompt_transformed");
 
     private final String wire;
 

@@ -1,6 +1,7 @@
 package dev.agentwarden.host;
 
 import dev.agentwarden.host.codex.CodexHookTrust;
+import dev.agentwarden.host.copilot.CopilotFolderTrust;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -9,8 +10,7 @@ import java.util.Map;
  * A host's own gate in front of hooks: what the host checks before it runs the hooks Warden
  * installed (Codex: a trusted project, and each hook reviewed by hash), so that {@code warden
  * doctor} can say when Warden's entries are written but would not run. One per host that has such
- * a gate ({@link #forHost}); Copilot's and Gemini's folder trust belong here once those hosts are
- * installable.
+ * a gate ({@link #forHost}): Codex's, and Copilot's folder trust.
  */
 public interface HostTrustGate {
     /**
@@ -31,6 +31,6 @@ public interface HostTrustGate {
 
     /** The gate of {@code host}, or {@code null} when the host runs whatever its settings name. */
     static HostTrustGate forHost(String host) {
-        return host.equals("codex") ? new CodexHookTrust() : null;
+        return host.equals("codex") ? new CodexHookTrust() : host.equals("copilot") ? new CopilotFolderTrust() : null;
     }
 }

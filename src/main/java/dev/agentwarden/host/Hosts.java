@@ -2,6 +2,7 @@ package dev.agentwarden.host;
 
 import dev.agentwarden.host.claude.ClaudeHosts;
 import dev.agentwarden.host.codex.CodexHost;
+import dev.agentwarden.host.copilot.CopilotHost;
 import dev.agentwarden.text.NearMiss;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,7 @@ public final class Hosts {
     }
 
     /** Every host Warden can install for and answer, in the order commands list them. */
-    public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX);
+    public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX, CopilotHost.COPILOT);
 
     /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
     public static final Host ASSUMED = ClaudeHosts.CLAUDE;
