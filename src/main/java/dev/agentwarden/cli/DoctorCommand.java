@@ -67,7 +67,7 @@ final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", paramLabel = "H", description = "Check only this host: claude, cowork or codex (default: all).")
+    @Option(names = "--host", paramLabel = "H", description = "Check only this host: claude, cowork, codex or copilot (default: all).")
     String host;
 
     @Option(names = "--scope", paramLabel = "S", description = "Check only this scope: project or user (default: both).")
@@ -292,7 +292,7 @@ final class DoctorCommand implements Callable<Integer> {
         for (String kept : target.installer().lookalikes(current)) {
             found.add(Finding.note("an entry that runs Warden but is not Warden's own (kept as yours): " + kept));
         }
-        List<ClaudeSettings.Entry> entries = ClaudeSettings.wardenEntries(current, host);
+        List<ClaudeSettings.Entry> entries = target.installer().wardenEntries(current);
         if (entries.isEmpty()) {
             found.add(Finding.note("not installed (`" + install + "` installs it)"));
             return section;
@@ -322,7 +322,7 @@ final class DoctorCommand implements Callable<Integer> {
             found.add(Finding.problem("install could not rewrite it: " + e.getMessage(), "fix " + target.settings()));
             return section;
         }
-        InstallReport report = InstallReport.between(entries, ClaudeSettings.wardenEntries(wanted, host));
+        InstallReport report = InstallReport.between(entries, target.installer().wardenEntries(wanted));
         if (report.isEmpty()) {
             found.add(Finding.ok(entries.size() + " entr" + (entries.size() == 1 ? "y" : "ies") + " ("
                     + events(entries) + "), as `warden install` would write them now for " + shortName(manifest.source(), root)));

@@ -80,7 +80,6 @@ final class InstallCommand implements Callable<Integer> {
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
         List<Installer.Binding> bindings = bindings(manifest, target.host(), target.user());
-        bindings.removeIf(b -> !target.installer().writes(b.nativeEvent()));
         HttpInstall http = null;
         if (!"command".equals(transport)) {
             http = HttpInstall.prepare(transport, target.host().id(), manifest, bindings, err);
@@ -162,7 +161,11 @@ final class InstallCommand implements Callable<Integer> {
         List<String> events = allEvents ? new ArrayList<>(new TreeSet<>(userScopeEvents(manifest, host)))
                 : manifest.boundNativeEvents(host);
         List<Installer.Binding> out = new ArrayList<>();
+        Installer installer = target.installer(allEvents ? Host.Scope.USER : Host.Scope.PROJECT);
         for (String nativeEvent : events) {
+            if (installer != null && !installer.writes(nativeEvent)) {
+                continue;
+            }
             String matcher = null;
             if (target.isToolEvent(nativeEvent)) {
                 matcher = "*";

@@ -1,6 +1,7 @@
 package dev.agentwarden.host;
 
 import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.claude.ClaudeSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +37,9 @@ public interface Installer {
 
     /** The native events Warden has entries for, in written order. */
     List<String> installedEvents(byte[] document);
+
+    /** Warden's own entries in {@code document} as written, in order (what {@code doctor} compares). */
+    List<ClaudeSettings.Entry> wardenEntries(byte[] document);
 
     /** What an install changed, one line per Warden entry in {@code after} (and per entry it removed). */
     List<String> changeReport(byte[] before, byte[] after);

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,6 +27,8 @@ final class HostInstall {
 
     static final Host CLAUDE_CODE = new Host("claude-code", "@anthropic-ai/claude-code", "claude");
     static final Host CODEX = new Host("codex", "@openai/codex", "codex");
+    /** Copilot CLI: its loader unpacks a ~235 MB native package on first run, into {@link #copilotCache}. */
+    static final Host COPILOT = new Host("copilot", "@github/copilot", "copilot");
 
     /** The result: a runnable binary and its version, or why there is none. */
     record Outcome(Path binary, String version, String how, String unavailable) {
@@ -38,6 +41,11 @@ final class HostInstall {
     private static final Duration INSTALL_LIMIT = Duration.ofMinutes(15);
 
     private HostInstall() {
+    }
+
+    /** {@code COPILOT_CACHE_HOME} for every Copilot run, shared under the e2e cache so that the unpack happens once. */
+    static Path copilotCache() {
+        return cacheRoot().resolve("copilot-cache");
     }
 
     static Path cacheRoot() {
@@ -137,7 +145,14 @@ final class HostInstall {
             if (!Files.isExecutable(candidate)) {
                 continue;
             }
-            Command.Result r = Command.run(List.of(candidate.toString(), "--version"), prefix, null, Duration.ofSeconds(60));
+            Map<String, String> env = null;
+            if (host.equals(COPILOT)) {
+                env = new java.util.HashMap<>(System.getenv());
+                env.put("COPILOT_CACHE_HOME", copilotCache().toString());
+                env.put("COPILOT_AUTO_UPDATE", "false");
+                env.put("COPILOT_OFFLINE", "true");
+            }
+            Command.Result r = Command.run(List.of(candidate.toString(), "--version"), prefix, env, Duration.ofSeconds(60));
             Matcher m = VERSION.matcher(r.stdout());
             if (r.ok() && m.find()) {
                 return new Outcome(candidate, m.group(), "found", null);

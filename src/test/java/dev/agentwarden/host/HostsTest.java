@@ -26,7 +26,7 @@ class HostsTest {
     void all_idsAreUniqueAndKnownToManifests() {
         assertThat(new HashSet<>(Hosts.ids())).hasSameSizeAs(Hosts.ids());
         assertThat(Hosts.KNOWN).containsAll(Hosts.ids());
-        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex");
+        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex", "copilot");
         for (Host h : Hosts.ALL) {
             assertThat(Hosts.byId(h.id())).isSameAs(h);
             assertThat(h.adapter().id()).isEqualTo(h.id());
@@ -93,7 +93,7 @@ class HostsTest {
 
     @Test
     void projectDirVariables_unionOfHosts_eachOnce() {
-        assertThat(Hosts.projectDirVariables()).containsExactly("CLAUDE_PROJECT_DIR");
+        assertThat(Hosts.projectDirVariables()).containsExactly("CLAUDE_PROJECT_DIR", "COPILOT_PROJECT_DIR");
         assertThat(Hosts.byId("codex").projectDirVariables()).isEmpty();
     }
 

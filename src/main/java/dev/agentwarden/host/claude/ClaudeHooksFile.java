@@ -67,6 +67,11 @@ public final class ClaudeHooksFile implements Installer {
     }
 
     @Override
+    public List<ClaudeSettings.Entry> wardenEntries(byte[] document) {
+        return ClaudeSettings.wardenEntries(document, host);
+    }
+
+    @Override
     public List<String> changeReport(byte[] before, byte[] after) {
         List<ClaudeSettings.Entry> entries = ClaudeSettings.wardenEntries(after, host);
         return InstallReport.between(ClaudeSettings.wardenEntries(before, host), entries).perEntry(entries);

@@ -2,6 +2,7 @@ package dev.agentwarden.host.copilot;
 
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.claude.ClaudeSettings;
 import dev.agentwarden.host.claude.InstallReport;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,6 +54,11 @@ final class CopilotHooksFile implements Installer {
     @Override
     public List<String> installedEvents(byte[] document) {
         return CopilotHooks.installedEvents(document);
+    }
+
+    @Override
+    public List<ClaudeSettings.Entry> wardenEntries(byte[] document) {
+        return CopilotHooks.entries(document);
     }
 
     @Override
