@@ -13,14 +13,14 @@ import org.junit.jupiter.api.Test;
  * now that the default manifest binds chains for {@code copilot} too.
  */
 class FallbackOnlyTest {
-    private static Manifest compile(String yaml) {
+    private static Manifest compile(String yaml) throws ManifestException {
         ManifestCompiler.Result r = ManifestCompiler.compile("m.yaml", yaml, Sha256.hex(yaml.getBytes(StandardCharsets.UTF_8)));
         assertThat(r.problems()).noneMatch(ManifestProblem::isError);
         return r.manifest();
     }
 
     @Test
-    void fallbackOnly_underExtendsDefault_bindsNothingForTheHost() {
+    void fallbackOnly_underExtendsDefault_bindsNothingForTheHost() throws Exception {
         Manifest m = compile("""
                 schema_version: 1
                 extends: default
@@ -34,7 +34,7 @@ class FallbackOnlyTest {
     }
 
     @Test
-    void fallbackOnlyFalse_orTheDefaultAlone_bindsTheDefaultChainsForCopilot() {
+    void fallbackOnlyFalse_orTheDefaultAlone_bindsTheDefaultChainsForCopilot() throws Exception {
         Manifest m = compile("""
                 schema_version: 1
                 extends: default
