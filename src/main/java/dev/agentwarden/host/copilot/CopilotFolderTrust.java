@@ -95,7 +95,14 @@ public final class CopilotFolderTrust implements HostTrustGate {
         if (bytes.length > MAX_CONFIG_BYTES) {
             throw new IOException("over " + MAX_CONFIG_BYTES + " bytes");
         }
-        Object parsed = Json.parse(new String(bytes, StandardCharsets.UTF_8), JsonLimits.LENIENT);
+        // Copilot writes the file with `//` comment lines above the object ("This file is managed automatically").
+        StringBuilder json = new StringBuilder(bytes.length);
+        for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n", -1)) {
+            if (!line.strip().startsWith("//")) {
+                json.append(line).append('\n');
+            }
+        }
+        Object parsed = Json.parse(json.toString(), JsonLimits.LENIENT);
         List<String> out = new ArrayList<>();
         if (parsed instanceof Map<?, ?> map && map.get("trustedFolders") instanceof List<?> list) {
             for (Object o : list) {

@@ -19,8 +19,10 @@ import java.util.Set;
  * <p>Warden's entry is recognised exactly: an object with exactly {@code type: "command"},
  * {@code bash: "<launcher> dispatch --host copilot --native-event <event>"} (the launcher an
  * absolute path ending in {@code /bin/warden}, quoted as {@link ClaudeSettings#command} quotes it,
- * the event the one the entry is listed under), {@code timeoutSec: 60} and, on tool events, a
- * string {@code matcher}. Anything else that runs a Warden dispatch is the user's: kept and
+ * the event the one the entry is listed under), {@code timeoutSec: 60} and, on tool events
+ * narrowed to some tools, a string {@code matcher}. Copilot reads {@code matcher} as a regular
+ * expression ({@code "*"} matches no tool at all in 1.0.102, measured), so "every tool" is an entry
+ * without one. Anything else that runs a Warden dispatch is the user's: kept and
  * reported ({@link #lookalikes}).
  *
  * <p>An install into a document without {@code version} adds {@code "version": 1} first; a
@@ -129,7 +131,7 @@ final class CopilotHooks {
         e.put("type", "command");
         e.put("bash", ClaudeSettings.command(launcher, "copilot", b.nativeEvent()));
         e.put("timeoutSec", TIMEOUT_SEC);
-        if (b.matcher() != null) {
+        if (b.matcher() != null && !b.matcher().equals("*")) {
             e.put("matcher", b.matcher());
         }
         return e;

@@ -35,7 +35,8 @@ class CopilotFolderTrustTest {
     void projectHooks_parentInTrustedFolders_orPromptModeVariable_isFine() throws Exception {
         Path project = Files.createDirectories(dir.resolve("work/proj"));
         Path home = Files.createDirectories(dir.resolve("copilot-home"));
-        Files.writeString(home.resolve("config.json"), "{\"trustedFolders\": [\"" + dir.resolve("work") + "\"]}");
+        Files.writeString(home.resolve("config.json"), "// User settings belong in settings.json.\n"
+                + "// This file is managed automatically.\n{\"trustedFolders\": [\"" + dir.resolve("work") + "\"]}");
         assertThat(check(project, false, Map.of("COPILOT_HOME", home.toString()))).singleElement()
                 .satisfies(f -> assertThat(f.problem()).isFalse());
         assertThat(check(project, false, Map.of("HOME", dir.toString(), "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")))

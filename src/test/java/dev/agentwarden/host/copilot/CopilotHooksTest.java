@@ -45,6 +45,18 @@ class CopilotHooksTest {
         assertThat(CopilotHooks.installedEvents(doc)).containsExactly("preToolUse", "subagentStart", "subagentStop");
     }
 
+    /** Copilot 1.0.102 reads matcher as a regular expression: "*" matches no tool, so every tool is no matcher (measured). */
+    @Test
+    @SuppressWarnings("unchecked")
+    void install_everyToolMatcher_writesNoMatcher() throws Exception {
+        byte[] doc = CopilotHooks.install(b("{}"), LAUNCHER, List.of(new Binding("preToolUse", "*")));
+        Map<String, Object> entry = (Map<String, Object>) ((List<Object>) ((Map<String, Object>) Json.parseObject(s(doc))
+                .get("hooks")).get("preToolUse")).get(0);
+        assertThat(entry).doesNotContainKey("matcher");
+        assertThat(CopilotHooks.installedEvents(doc)).containsExactly("preToolUse");
+        assertThat(s(CopilotHooks.uninstall(doc))).isEqualTo("{}");
+    }
+
     @Test
     void installThenUninstall_givesBackTheBytesFromBefore_andInstallIsIdempotent() throws Exception {
         for (String before : List.of("{}\n", "{\n  \"version\": 1,\n  \"hooks\": {\n    \"preToolUse\": [\n      {\"type\": \"command\", \"bash\": \"./mine.sh\"}\n    ]\n  }\n}\n")) {
