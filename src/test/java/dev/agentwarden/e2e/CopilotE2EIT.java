@@ -40,6 +40,11 @@ import org.junit.jupiter.api.io.TempDir;
  *       {@code parentAgentId}; subagentStart names the main agent's session as the parent.</li>
  *   <li>In {@code -p} mode, without {@code --trust-folder} (or a trusted folder), the project's hooks
  *       are skipped without a word.</li>
+ *   <li>A hook's {@code matcher} is a regular expression: {@code "*"} matches no tool at all (the
+ *       hook never runs), {@code ".*"} and {@code "bash|task"} match; so Warden writes no matcher for
+ *       "every tool".</li>
+ *   <li>Copilot's {@code ~/.copilot/config.json} starts with {@code //} comment lines.</li>
+ *   <li>A subagent may call {@code task} itself; its preToolUse carries its own {@code agentId}.</li>
  * </ul>
  *
  * <p>The host comes from npm into the e2e cache ({@link HostInstall#COPILOT}); its native package is
