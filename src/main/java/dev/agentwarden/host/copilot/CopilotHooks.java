@@ -1,5 +1,6 @@
 package dev.agentwarden.host.copilot;
 
+import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.Installer.Binding;
 import dev.agentwarden.host.JsonSpans;
 import dev.agentwarden.host.JsonSplice;
@@ -89,12 +90,13 @@ final class CopilotHooks {
     }
 
     /** Warden's entries as written, in order. */
-    static List<ClaudeSettings.Entry> entries(byte[] document) {
-        List<ClaudeSettings.Entry> out = new ArrayList<>();
+    static List<Installer.Entry> entries(byte[] document) {
+        List<Installer.Entry> out = new ArrayList<>();
         for (JsonSpans.Member event : events(JsonSpans.parse(document))) {
             for (JsonSpans.Value e : event.value().elements()) {
                 if (isWardens(document, e, event.key())) {
-                    out.add(new ClaudeSettings.Entry(event.key(), string(e, "matcher"), string(e, "bash")));
+                    String bash = string(e, "bash");
+                    out.add(new Installer.Entry(event.key(), string(e, "matcher"), launcherOf(bash), bash));
                 }
             }
         }
@@ -103,7 +105,7 @@ final class CopilotHooks {
 
     static List<String> installedEvents(byte[] document) {
         List<String> out = new ArrayList<>();
-        for (ClaudeSettings.Entry e : entries(document)) {
+        for (Installer.Entry e : entries(document)) {
             if (!out.contains(e.nativeEvent())) {
                 out.add(e.nativeEvent());
             }
@@ -124,6 +126,12 @@ final class CopilotHooks {
             }
         }
         return out;
+    }
+
+    /** The launcher a Warden entry's command runs, unquoted. */
+    private static String launcherOf(String command) {
+        String quoted = command.substring(0, command.lastIndexOf(" dispatch --host "));
+        return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
     }
 
     private static Map<String, Object> entry(String launcher, Binding b) {

@@ -2,8 +2,7 @@ package dev.agentwarden.host.copilot;
 
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile.SettingsException;
-import dev.agentwarden.host.claude.ClaudeSettings;
-import dev.agentwarden.host.claude.InstallReport;
+import dev.agentwarden.host.InstallReport;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -57,7 +56,7 @@ final class CopilotHooksFile implements Installer {
     }
 
     @Override
-    public List<ClaudeSettings.Entry> wardenEntries(byte[] document) {
+    public List<Installer.Entry> entries(byte[] document) {
         return CopilotHooks.entries(document);
     }
 
