@@ -16,7 +16,7 @@ import java.util.Map;
  * <p>A tool call is {@code delta.tool_calls[{index, id, type: "function", function: {name,
  * arguments}}]} with {@code arguments} a JSON string, e.g. Copilot's {@code bash} with
  * {@code {"command": …, "description": …}}. A spawn is a call of Copilot's {@code task} tool with
- * {@code {name, prompt, agent_type, description, mode: "sync"}}. In the request's {@code messages},
+ * {@code {name, prompt, agent_type, description, mode}} ({@code mode: "background"} for a background spawn). In the request's {@code messages},
  * each run of assistant messages is one model turn; a {@code tool} message ends it.
  */
 final class OpenAiChatCompletionsApi implements ModelApi {
@@ -115,7 +115,7 @@ final class OpenAiChatCompletionsApi implements ModelApi {
                 args.put("prompt", spawn.prompt());
                 args.put("agent_type", spawn.agentType());
                 args.put("name", spawn.id());
-                args.put("mode", "sync");
+                args.put("mode", spawn.background() ? "background" : "sync");
                 delta.put("content", null);
                 delta.put("tool_calls", List.of(toolCall(callId(spawn.id()), SPAWN_TOOL, Json.write(args))));
                 finish = "tool_calls";
