@@ -27,11 +27,30 @@ import java.util.Set;
  * @param serveHooks          the hook block {@code warden serve} prints for this host, or {@code null}
  *                            when the host has no HTTP hooks
  * @param training            representative payloads the start-up archive is trained on (may be empty)
+ * @param trustGate           the host's own gate in front of Warden's hooks ({@code install} and
+ *                            {@code doctor} report it), or {@code null} when it runs whatever its settings name
+ * @param payloadTemplate     fills in what a policy-test case omits as the host would send it, or
+ *                            {@code null} when no payload of the host was captured
  */
 public record Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
                    Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
                    ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
-                   TrainingPayloads training) {
+                   TrainingPayloads training, HostTrustGate trustGate, PayloadTemplate payloadTemplate) {
+
+    /** A host with no trust gate of its own and no payload template. */
+    public Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
+                Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
+                ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
+                TrainingPayloads training) {
+        this(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
+                projectDirVariables, outputCapChars, serveHooks, training, null, null);
+    }
+
+    /** This host with {@code gate} and {@code template}, for the host records that have them. */
+    public Host with(HostTrustGate gate, PayloadTemplate template) {
+        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
+                projectDirVariables, outputCapChars, serveHooks, training, gate, template);
+    }
 
     /** Where a host's hook settings live: the project's, or the user's. */
     public enum Scope {

@@ -1,8 +1,5 @@
 package dev.agentwarden.host;
 
-import dev.agentwarden.host.codex.CodexHookTrust;
-import dev.agentwarden.host.gemini.GeminiHookTrust;
-import dev.agentwarden.host.copilot.CopilotFolderTrust;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -39,17 +36,9 @@ public interface HostTrustGate {
         return List.of();
     }
 
-    /** The gate of {@code host}, or {@code null} when the host runs whatever its settings name. */
+    /** The gate of {@code host} ({@link Host#trustGate}), or {@code null} when the host runs whatever its settings name. */
     static HostTrustGate forHost(String host) {
-        switch (host) {
-            case "codex":
-                return new CodexHookTrust();
-            case "gemini":
-                return new GeminiHookTrust();
-            case "copilot":
-                return new CopilotFolderTrust();
-            default:
-                return null;
-        }
+        Host h = Hosts.byId(host);
+        return h == null ? null : h.trustGate();
     }
 }

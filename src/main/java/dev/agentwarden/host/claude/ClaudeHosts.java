@@ -56,12 +56,14 @@ public final class ClaudeHosts {
                     Host.Scope.USER, new ClaudeHooksFile("claude", "~/.claude/settings.json", ".claude", "settings.json",
                             true, null)),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks("claude", SERVE_EVENTS), new ClaudeTraining());
+            ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks("claude", SERVE_EVENTS), new ClaudeTraining())
+            .with(null, new ClaudePayloadTemplate());
 
     /** Cowork honours only the user's {@code ~/.claude/settings.json} (it runs the CLI with {@code --setting-sources user}). */
     public static final Host COWORK = new Host("cowork", "Cowork", new ClaudeAdapter("cowork"),
             Map.<Host.Scope, Installer>of(Host.Scope.USER, new ClaudeHooksFile("cowork", "~/.claude/settings.json",
                     ".claude", "settings.json", true, null)),
             Host.Scope.USER, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null);
+            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
+            .with(null, new ClaudePayloadTemplate());
 }

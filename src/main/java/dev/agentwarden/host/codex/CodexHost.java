@@ -36,5 +36,6 @@ public final class CodexHost {
                     Host.Scope.USER, new ClaudeHooksFile("codex", "$CODEX_HOME/hooks.json", ".codex", "hooks.json", true,
                             "CODEX_HOME")),
             Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse", "PermissionRequest"), CodexAdapter.TOOLS,
-            List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null);
+            List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
+            .with(new CodexHookTrust(), new CodexPayloadTemplate());
 }

@@ -59,5 +59,6 @@ public final class CopilotHost {
     public static final Host COPILOT = new Host("copilot", "Copilot CLI", new CopilotAdapter(),
             Map.of(Host.Scope.PROJECT, new CopilotHooksFile(false), Host.Scope.USER, new CopilotHooksFile(true)),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("COPILOT_PROJECT_DIR"),
-            CopilotAdapter.OUTPUT_CAP_CHARS, null, null);
+            CopilotAdapter.OUTPUT_CAP_CHARS, null, null)
+            .with(new CopilotFolderTrust(), new CopilotPayloadTemplate());
 }

@@ -44,5 +44,6 @@ public final class GeminiHost {
                     Host.Scope.USER, new ClaudeHooksFile("gemini", "~/.gemini/settings.json", ".gemini", "settings.json",
                             true, null)),
             Host.Scope.PROJECT, EVENTS, Set.of("BeforeTool", "AfterTool"), GeminiAdapter.TOOLS,
-            List.of("GEMINI_PROJECT_DIR"), 0, null, null);
+            List.of("GEMINI_PROJECT_DIR"), 0, null, null)
+            .with(new GeminiHookTrust(), null);
 }
