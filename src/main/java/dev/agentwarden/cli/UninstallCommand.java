@@ -82,7 +82,7 @@ final class UninstallCommand implements Callable<Integer> {
 
     /** Removes Warden's entries from one target; a target without any is added to {@code without} when given, else said. */
     private static int uninstall(InstallCommand.Target target, List<String> without, PrintWriter out, PrintWriter err) {
-        SettingsFile file = target.settingsFile();
+        dev.agentwarden.host.HookFile file = target.settingsFile();
         try {
             byte[] current = file.read();
             List<String> before = target.installer().installedEvents(current);

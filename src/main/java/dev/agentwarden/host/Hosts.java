@@ -2,6 +2,7 @@ package dev.agentwarden.host;
 
 import dev.agentwarden.host.claude.ClaudeHosts;
 import dev.agentwarden.host.codex.CodexHost;
+import dev.agentwarden.host.opencode.OpenCodeHost;
 import dev.agentwarden.text.NearMiss;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,8 @@ public final class Hosts {
     }
 
     /** Every host Warden can install for and answer, in the order commands list them. */
-    public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX);
+    public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX,
+            OpenCodeHost.OPENCODE, OpenCodeHost.KILO);
 
     /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
     public static final Host ASSUMED = ClaudeHosts.CLAUDE;
@@ -20,9 +22,9 @@ public final class Hosts {
     /** The host whose recorded sessions ({@code examples/}) the demos replay. */
     public static final Host DEMO = ClaudeHosts.CLAUDE;
 
-    /** Every host id the manifest accepts, agent-config's {@code KNOWN_PLATFORMS} plus codex. */
+    /** Every host id the manifest accepts, agent-config's {@code KNOWN_PLATFORMS} plus codex, opencode and kilo. */
     public static final List<String> KNOWN = List.of(
-            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment");
+            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment", "opencode", "kilo");
 
     /** The host with this id, or {@code null} when Warden has no adapter for it. */
     public static Host byId(String id) {

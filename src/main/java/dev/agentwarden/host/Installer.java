@@ -43,6 +43,14 @@ public interface Installer {
     /** Entries that run a Warden dispatch but are not exactly Warden's, which install and uninstall leave. */
     List<String> lookalikes(byte[] document);
 
+    /**
+     * Whether the file is Warden's alone (a plugin the host loads), written whole and removed whole
+     * ({@link PluginFile}), rather than a settings document shared with the user ({@link SettingsFile}).
+     */
+    default boolean ownsWholeFile() {
+        return false;
+    }
+
     /** {@code $HOME} first (as the host sees it), then the JVM's idea of the home directory. */
     static Path userHome(Map<String, String> env) {
         String home = env.get("HOME");

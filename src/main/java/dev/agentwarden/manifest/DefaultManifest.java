@@ -25,7 +25,7 @@ concerns:
     script: builtin:block-no-verify
     posture: blocking
     fail_closed: false
-    tools: [Bash]
+    tools: [Bash, bash]
 
   # Refuses tool calls that would change Warden's own trust or hooks (`warden trust`, `install`,
   # `uninstall`; edits of its state and cache directories and of the hosts' hook settings files):
@@ -34,7 +34,7 @@ concerns:
     script: builtin:protect-warden
     posture: blocking
     fail_closed: false
-    tools: [Bash, Write, Edit, MultiEdit, NotebookEdit]
+    tools: [Bash, Write, Edit, MultiEdit, NotebookEdit, bash, write, edit, patch, multiedit]
 
   # Subagent lifecycle ledger: one hash-chained line per subagent start and stop under
   # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. Capture
@@ -57,7 +57,7 @@ concerns:
     script: builtin:spawn-guard
     posture: shadow
     fail_closed: false
-    tools: [Agent, Task, spawn_agent]   # every host's subagent-dispatch tools (DefaultManifestTest)
+    tools: [Agent, Task, spawn_agent, task]   # every host's subagent-dispatch tools (DefaultManifestTest)
     candidates:
       - {label: n2m4, max_depth: 2, max_concurrent: 4}
       - {label: n3m6, max_depth: 3, max_concurrent: 6}

@@ -26,7 +26,7 @@ class HostsTest {
     void all_idsAreUniqueAndKnownToManifests() {
         assertThat(new HashSet<>(Hosts.ids())).hasSameSizeAs(Hosts.ids());
         assertThat(Hosts.KNOWN).containsAll(Hosts.ids());
-        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex");
+        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex", "opencode", "kilo");
         for (Host h : Hosts.ALL) {
             assertThat(Hosts.byId(h.id())).isSameAs(h);
             assertThat(h.adapter().id()).isEqualTo(h.id());
@@ -40,8 +40,7 @@ class HostsTest {
     void defaultAliases_coverEveryToolEventAndInstallScope(Host host) {
         assertThat(host.defaultAliases()).isNotEmpty();
         assertThat(host.defaultAliases().keySet()).containsAll(host.toolEvents());
-        assertThat(host.defaultAliases()).containsEntry("PreToolUse", EventName.PRE_TOOL_USE)
-                .containsEntry("Stop", EventName.STOP).containsEntry("SubagentStart", EventName.SUBAGENT_START);
+        assertThat(host.defaultAliases().values()).contains(EventName.PRE_TOOL_USE, EventName.STOP, EventName.SUBAGENT_START);
         assertThat(host.installer(host.defaultScope())).as("installable at its default scope").isNotNull();
     }
 
@@ -52,7 +51,11 @@ class HostsTest {
                 Arguments.of("cowork", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.claude/settings.json"),
                 Arguments.of("codex", Host.Scope.PROJECT, Map.of(), "/proj/.codex/hooks.json"),
                 Arguments.of("codex", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.codex/hooks.json"),
-                Arguments.of("codex", Host.Scope.USER, Map.of("HOME", "/home/u", "CODEX_HOME", "/opt/cx"), "/opt/cx/hooks.json"));
+                Arguments.of("codex", Host.Scope.USER, Map.of("HOME", "/home/u", "CODEX_HOME", "/opt/cx"), "/opt/cx/hooks.json"),
+                Arguments.of("opencode", Host.Scope.PROJECT, Map.of(), "/proj/.opencode/plugin/warden-bridge.js"),
+                Arguments.of("opencode", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.config/opencode/plugin/warden-bridge.js"),
+                Arguments.of("opencode", Host.Scope.USER, Map.of("HOME", "/home/u", "XDG_CONFIG_HOME", "/x"), "/x/opencode/plugin/warden-bridge.js"),
+                Arguments.of("kilo", Host.Scope.PROJECT, Map.of(), "/proj/.kilo/plugin/warden-bridge.js"));
     }
 
     /** The files install edits, as InstallCommand's own switch chose them before the registry. */
@@ -78,6 +81,13 @@ class HostsTest {
                 Arguments.of("claude", "mcp__github__create_issue", ToolKind.MCP),
                 Arguments.of("claude", "WebFetch", ToolKind.OTHER),
                 Arguments.of("claude", "spawn_agent", ToolKind.OTHER),
+                Arguments.of("opencode", "bash", ToolKind.SHELL),
+                Arguments.of("opencode", "task", ToolKind.SUBAGENT_DISPATCH),
+                Arguments.of("opencode", "edit", ToolKind.FILE_EDIT),
+                Arguments.of("opencode", "write", ToolKind.FILE_EDIT),
+                Arguments.of("opencode", "read", ToolKind.FILE_READ),
+                Arguments.of("opencode", "Bash", ToolKind.OTHER),
+                Arguments.of("kilo", "bash", ToolKind.SHELL),
                 Arguments.of("codex", "Bash", ToolKind.SHELL),
                 Arguments.of("codex", "spawn_agent", ToolKind.SUBAGENT_DISPATCH),
                 Arguments.of("codex", "apply_patch", ToolKind.FILE_EDIT),
