@@ -23,6 +23,17 @@ final class AnthropicMessagesApi implements ModelApi {
 
     static final String SPAWN_TOOL = "Agent";
 
+    /** The tool a {@link Turn.Spawn} calls: Claude Code's {@code Agent}, OpenCode's {@code task}. */
+    private final String spawnTool;
+
+    AnthropicMessagesApi() {
+        this(SPAWN_TOOL);
+    }
+
+    AnthropicMessagesApi(String spawnTool) {
+        this.spawnTool = spawnTool;
+    }
+
     @Override
     public String name() {
         return "anthropic-messages";
@@ -107,7 +118,7 @@ final class AnthropicMessagesApi implements ModelApi {
                 if (spawn.background()) {
                     input.put("run_in_background", Boolean.TRUE);
                 }
-                toolUseBlock(sse, toolUseId(spawn.id()), SPAWN_TOOL, input);
+                toolUseBlock(sse, toolUseId(spawn.id()), spawnTool, input);
                 stopReason = "tool_use";
                 break;
             }

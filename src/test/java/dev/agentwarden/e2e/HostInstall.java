@@ -26,6 +26,7 @@ final class HostInstall {
 
     static final Host CLAUDE_CODE = new Host("claude-code", "@anthropic-ai/claude-code", "claude");
     static final Host CODEX = new Host("codex", "@openai/codex", "codex");
+    static final Host OPENCODE = new Host("opencode", "opencode-ai", "opencode");
 
     /** The result: a runnable binary and its version, or why there is none. */
     record Outcome(Path binary, String version, String how, String unavailable) {

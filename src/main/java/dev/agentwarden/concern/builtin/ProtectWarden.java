@@ -16,7 +16,8 @@ import java.util.Map;
  * Code's Write, Edit, MultiEdit, NotebookEdit) whose target lies under Warden's state directory
  * ({@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden}, the trust store's home), its cache
  * directory ({@link CacheDir}), or is a host's hook settings file ({@code .claude/settings*.json},
- * {@code .codex/hooks.json}, in the project or the home directory).
+ * {@code .codex/hooks.json}, in the project or the home directory) or Warden's bridge plugin
+ * ({@code plugin/warden-bridge.js}, OpenCode's and Kilo Code's).
  *
  * <p>Best effort: an agent that runs code as the user can write those files by other means; this
  * closes the direct routes and tells the user to make such changes themselves. Paths are compared
@@ -63,6 +64,8 @@ final class ProtectWarden implements Concern {
             what = "Claude Code's hook settings";
         } else if (parentName.equals(".codex") && file.equals("hooks.json")) {
             what = "Codex's hook settings";
+        } else if (parentName.equals("plugin") && file.equals("warden-bridge.js")) {
+            what = "Warden's bridge plugin (OpenCode, Kilo Code)";
         }
         return what == null ? null : PREFIX + HookBypass.quote(path) + " is " + what
                 + "; ask the user to make the change themselves, in their own terminal";
