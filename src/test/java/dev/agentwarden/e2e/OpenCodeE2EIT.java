@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link ScriptedModelServer} speaking the Anthropic Messages API on 127.0.0.1, with Warden's bridge
  * plugin installed by {@code warden install --host opencode} ({@code .opencode/plugin/}); each
  * scenario checks what the host did from the next model request, the project's files and its
- * {@code .warden/} state. Four sessions cover seven rows.
+ * {@code .warden/} state. Five sessions cover eight rows.
  *
  * <p>How OpenCode 1.18.33 behaves, as observed with this harness:
  * <ul>
@@ -100,8 +100,8 @@ class OpenCodeE2EIT {
     void blockingConcern_deniesBash_andAdvisoryContext_reachesTheModelInTheToolOutput(@TempDir Path dir) throws Exception {
         E2eSummary.Row deny = SUMMARY.row(host, "blocking concern denies bash",
                 "tool result is Warden's reason (thrown by the bridge); command not run; session completes");
-        E2eSummary.Row context = SUMMARY.row(host, "context after a tool",
-                "tool result carries the advisory concern's context appended by the bridge");
+        E2eSummary.Row context = SUMMARY.row(host, "context after a tool and on the prompt",
+                "tool result carries the advisory concern's context; the prompt carries it as a text part");
         E2eProject project = project(dir, deny, context);
         project.concern("ctx.sh", "#!/bin/sh\ncat > /dev/null\n"
                 + "printf '{\"additional_context\":\"CTX-5e1: read the test log first\"}\\n'\nexit 2\n");
@@ -119,6 +119,7 @@ class OpenCodeE2EIT {
                   fail_closed: false
                   timeout_ms: 10000
                 """, """
+                user_prompt_submit: [ctx]
                 pre_tool_use: [no-denied-marker]
                 post_tool_use: [ctx]
                 """));
@@ -135,7 +136,8 @@ class OpenCodeE2EIT {
         context.timing(run.process().millis(), run.firstModelCallMillis());
         deny.observed("result=" + denied.orElse("(none)") + "; marker "
                 + (project.exists("denied-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
-        context.observed("result=" + allowed.orElse("(none)"));
+        String prompt = run.firstPromptText();
+        context.observed("result=" + allowed.orElse("(none)") + "; prompt=" + prompt);
         assertThat(run.process().exitCode()).as(run.describe()).isZero();
         assertThat(denied).as("tool result for the denied call: " + run.describe())
                 .hasValueSatisfying(o -> assertThat(o).contains("[warden] DENY-7f3: denied-marker is off limits"));
@@ -143,6 +145,8 @@ class OpenCodeE2EIT {
         deny.pass();
         assertThat(allowed).as("tool result for the allowed call: " + run.describe())
                 .hasValueSatisfying(o -> assertThat(o).contains("from-allowed").contains("[warden] CTX-5e1: read the test log first"));
+        assertThat(prompt).as("the first request's user message").contains("touch the marker")
+                .contains("[warden] CTX-5e1: read the test log first");
         assertThat(run.server().problems()).as("scripted model problems").isEmpty();
         context.pass();
     }
@@ -284,6 +288,38 @@ class OpenCodeE2EIT {
         row.pass();
     }
 
+    /**
+     * A prompt refused on chat.message: OpenCode sends nothing to the model and ends the run with
+     * "Unexpected server error" (exit 1), so the bridge says Warden's reason on stderr.
+     */
+    @Test
+    @Order(5)
+    void blockingConcernOnThePrompt_refusesIt_beforeAnyModelCall(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "prompt refused on chat.message",
+                "no model request; run ends (exit 1); stderr carries Warden's reason");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-secrets:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  patterns:
+                    - match: 'AKIA[0-9A-Z]{16}'
+                      reason: "PROMPT-4c2: the prompt contains an AWS access key"
+                """, "user_prompt_submit: [no-secrets]\n"));
+        install(project);
+
+        Session run = session(project, "deploy with AKIAABCDEFGHIJKLMNOP", Map.of(), ModelScript.of(Turn.text("FINAL: done")));
+
+        int main = run.server().steps().size();
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("exit " + run.process().exitCode() + "; model requests " + main + "; stderr "
+                + grep(run.process().stderr(), "PROMPT-4c2"));
+        assertThat(main).as("requests of the conversation: " + run.describe()).isZero();
+        assertThat(run.process().stderr()).contains("[warden] refused chat.message: [warden] PROMPT-4c2");
+        assertThat(run.process().stdout()).doesNotContain("FINAL: done");
+        row.pass();
+    }
+
     private static final String DENY_OPEN_MARKER = """
             no-open-marker:
               script: builtin:deny-pattern
@@ -313,6 +349,22 @@ class OpenCodeE2EIT {
                 }
             }
             return Optional.empty();
+        }
+
+        /** The user text of the first conversation request (not a side query such as the title). */
+        String firstPromptText() {
+            for (ScriptedModelServer.Exchange e : server.steps()) {
+                if (!"side".equals(e.route())) {
+                    StringBuilder text = new StringBuilder();
+                    for (Object m : AnthropicMessagesApi.list(e.body().get("messages"))) {
+                        if ("user".equals(map(m).get("role"))) {
+                            text.append(AnthropicMessagesApi.userText(map(m).get("content")));
+                        }
+                    }
+                    return text.toString();
+                }
+            }
+            return "";
         }
 
         long firstModelCallMillis() {

@@ -28,6 +28,8 @@ import java.util.Set;
  * {@code "halt":true} for a halt, on which the bridge also aborts the session), which the bridge
  * throws, or {@code {"context"}}, which it appends to the tool's output ({@code tool.execute.after})
  * or adds to the prompt as a synthetic text part ({@code chat.message}). No opinion is no output.
+ * A refused prompt ends OpenCode's run with "Unexpected server error" and no reason, so the bridge
+ * also writes the reason of every refusal to stderr.
  * What a plugin cannot do is downgraded visibly: an ask is a deny (a plugin cannot put a question),
  * a block where the action already happened is context for the model, and anything on bus events
  * (which a plugin only observes) is a stderr note.

@@ -135,7 +135,9 @@ export const WardenBridge = async ({ directory, client }) => {
   };
   const envelope = (hook, input, output, sessionID) =>
     Object.assign({ hook, cwd: directory, input, output }, lineage(sessionID));
-  const refuse = async (answer, sessionID) => {
+  // OpenCode reports a refused prompt to the user only as "Unexpected server error": say why here too.
+  const refuse = async (hook, answer, sessionID) => {
+    note("[warden] refused " + hook + ": " + answer.deny);
     if (answer.halt && sessionID && client?.session?.abort) {
       try {
         await client.session.abort({ path: { id: sessionID } });
@@ -163,7 +165,7 @@ export const WardenBridge = async ({ directory, client }) => {
       const hook = "tool.execute.before";
       if (!BOUND.has(hook)) return;
       const answer = await ask(hook, envelope(hook, input, output, input.sessionID), directory);
-      if (answer?.deny) await refuse(answer, input.sessionID);
+      if (answer?.deny) await refuse(hook, answer, input.sessionID);
     },
     "tool.execute.after": async (input, output) => {
       const hook = "tool.execute.after";
@@ -177,7 +179,7 @@ export const WardenBridge = async ({ directory, client }) => {
       const hook = "chat.message";
       if (!BOUND.has(hook)) return;
       const answer = await ask(hook, envelope(hook, input, output, input.sessionID), directory);
-      if (answer?.deny) await refuse(answer, input.sessionID);
+      if (answer?.deny) await refuse(hook, answer, input.sessionID);
       const first = output?.parts?.[0];
       if (answer?.context && first && Array.isArray(output.parts)) {
         output.parts.push({
