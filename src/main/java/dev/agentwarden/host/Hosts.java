@@ -14,7 +14,7 @@ public final class Hosts {
 
     /** Every host Warden can install for and answer, in the order commands list them. */
     public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX,
-            OpenCodeHost.OPENCODE, OpenCodeHost.KILO);
+            OpenCodeHost.OPENCODE);
 
     /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
     public static final Host ASSUMED = ClaudeHosts.CLAUDE;
@@ -22,9 +22,9 @@ public final class Hosts {
     /** The host whose recorded sessions ({@code examples/}) the demos replay. */
     public static final Host DEMO = ClaudeHosts.CLAUDE;
 
-    /** Every host id the manifest accepts, agent-config's {@code KNOWN_PLATFORMS} plus codex, opencode and kilo. */
+    /** Every host id the manifest accepts, agent-config's {@code KNOWN_PLATFORMS} plus codex and opencode. */
     public static final List<String> KNOWN = List.of(
-            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment", "opencode", "kilo");
+            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment", "opencode");
 
     /** The host with this id, or {@code null} when Warden has no adapter for it. */
     public static Host byId(String id) {

@@ -26,7 +26,7 @@ class HostsTest {
     void all_idsAreUniqueAndKnownToManifests() {
         assertThat(new HashSet<>(Hosts.ids())).hasSameSizeAs(Hosts.ids());
         assertThat(Hosts.KNOWN).containsAll(Hosts.ids());
-        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex", "opencode", "kilo");
+        assertThat(Hosts.ids()).containsExactly("claude", "cowork", "codex", "opencode");
         for (Host h : Hosts.ALL) {
             assertThat(Hosts.byId(h.id())).isSameAs(h);
             assertThat(h.adapter().id()).isEqualTo(h.id());
@@ -54,8 +54,7 @@ class HostsTest {
                 Arguments.of("codex", Host.Scope.USER, Map.of("HOME", "/home/u", "CODEX_HOME", "/opt/cx"), "/opt/cx/hooks.json"),
                 Arguments.of("opencode", Host.Scope.PROJECT, Map.of(), "/proj/.opencode/plugin/warden-bridge.js"),
                 Arguments.of("opencode", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.config/opencode/plugin/warden-bridge.js"),
-                Arguments.of("opencode", Host.Scope.USER, Map.of("HOME", "/home/u", "XDG_CONFIG_HOME", "/x"), "/x/opencode/plugin/warden-bridge.js"),
-                Arguments.of("kilo", Host.Scope.PROJECT, Map.of(), "/proj/.kilo/plugin/warden-bridge.js"));
+                Arguments.of("opencode", Host.Scope.USER, Map.of("HOME", "/home/u", "XDG_CONFIG_HOME", "/x"), "/x/opencode/plugin/warden-bridge.js"));
     }
 
     /** The files install edits, as InstallCommand's own switch chose them before the registry. */
@@ -87,7 +86,6 @@ class HostsTest {
                 Arguments.of("opencode", "write", ToolKind.FILE_EDIT),
                 Arguments.of("opencode", "read", ToolKind.FILE_READ),
                 Arguments.of("opencode", "Bash", ToolKind.OTHER),
-                Arguments.of("kilo", "bash", ToolKind.SHELL),
                 Arguments.of("codex", "Bash", ToolKind.SHELL),
                 Arguments.of("codex", "spawn_agent", ToolKind.SUBAGENT_DISPATCH),
                 Arguments.of("codex", "apply_patch", ToolKind.FILE_EDIT),

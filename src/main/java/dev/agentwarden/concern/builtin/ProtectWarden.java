@@ -17,7 +17,7 @@ import java.util.Map;
  * ({@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden}, the trust store's home), its cache
  * directory ({@link CacheDir}), or is a host's hook settings file ({@code .claude/settings*.json},
  * {@code .codex/hooks.json}, in the project or the home directory) or Warden's bridge plugin
- * ({@code plugin/warden-bridge.js}, OpenCode's and Kilo Code's).
+ * ({@code plugin/warden-bridge.js}, OpenCode's).
  *
  * <p>Best effort: an agent that runs code as the user can write those files by other means; this
  * closes the direct routes and tells the user to make such changes themselves. Paths are compared
@@ -65,7 +65,7 @@ final class ProtectWarden implements Concern {
         } else if (parentName.equals(".codex") && file.equals("hooks.json")) {
             what = "Codex's hook settings";
         } else if (parentName.equals("plugin") && file.equals("warden-bridge.js")) {
-            what = "Warden's bridge plugin (OpenCode, Kilo Code)";
+            what = "Warden's bridge plugin (OpenCode)";
         }
         return what == null ? null : PREFIX + HookBypass.quote(path) + " is " + what
                 + "; ask the user to make the change themselves, in their own terminal";

@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * OpenCode (npm {@code opencode-ai}) and its fork Kilo Code (npm {@code @kilocode/cli}): no command
- * hooks, so {@code install} writes Warden's bridge plugin ({@link OpenCodePlugin}) into the plugin
- * directory the host loads, and the bridge hands each bound callback to {@code warden dispatch}.
+ * OpenCode (npm {@code opencode-ai}): no command hooks, so {@code install} writes Warden's bridge
+ * plugin ({@link OpenCodePlugin}) into the plugin directory the host loads, and the bridge hands each
+ * bound callback to {@code warden dispatch}. The adapter and installer take a host id and config
+ * directory so that a fork (Kilo Code) can be one more line once its plugin loading is verified.
  */
 public final class OpenCodeHost {
     private OpenCodeHost() {
@@ -37,9 +38,6 @@ public final class OpenCodeHost {
 
     /** OpenCode 1.18: project plugins in {@code .opencode/plugin/}, the user's in {@code ~/.config/opencode/plugin/}. */
     public static final Host OPENCODE = host("opencode", "OpenCode", ".opencode/plugin", "opencode");
-
-    /** Kilo Code 7 (OpenCode's fork): {@code .kilo/plugin/} and {@code ~/.config/kilo/plugin/}. */
-    public static final Host KILO = host("kilo", "Kilo Code", ".kilo/plugin", "kilo");
 
     private static Host host(String id, String name, String projectDir, String configDir) {
         return new Host(id, name, new OpenCodeAdapter(id),

@@ -73,7 +73,7 @@ class ProtectWardenTest {
                 c("userCodexHooks", "~/.codex/hooks.json", DENY),
                 c("openCodeBridgePlugin_editedByTheAgent", ".opencode/plugin/warden-bridge.js", DENY),
                 c("userOpenCodeBridgePlugin", "~/.config/opencode/plugin/warden-bridge.js", DENY),
-                c("kiloBridgePlugin", "/home/dev/proj/.kilo/plugin/warden-bridge.js", DENY),
+                c("bridgePluginByAbsolutePath", "/home/dev/proj/.opencode/plugin/warden-bridge.js", DENY),
                 c("otherOpenCodePlugin", ".opencode/plugin/mine.js", ALLOW),
                 c("projectManifestNeedsTrustAnyway", ".warden/manifest.yaml", ALLOW),
                 c("sourceFile", "src/main/java/App.java", ALLOW),
