@@ -5,10 +5,12 @@ import dev.agentwarden.decision.DecisionReader;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
+import dev.agentwarden.host.claude.ClaudeHttpHooks;
+import dev.agentwarden.server.HookPorts;
+import dev.agentwarden.server.WardenServer;
+import dev.agentwarden.host.InstallReport;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile;
-import dev.agentwarden.host.claude.ClaudeSettings;
-import dev.agentwarden.host.claude.InstallReport;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.manifest.Manifest;
@@ -46,7 +48,7 @@ import picocli.CommandLine.Spec;
  * {@code warden doctor}: whether Warden is set up to do what the manifest says, and the command
  * that fixes each thing that is not. For every installable host and scope, the installed entries
  * against what {@code install} would write now (computed by install's own code:
- * {@link InstallCommand#bindings} and {@link ClaudeSettings#install}), launchers that no longer
+ * {@link InstallCommand#bindings} and the host's {@link dev.agentwarden.host.Installer}), launchers that no longer
  * exist, and the host's own gate ({@link HostTrustGate}); the manifest in force, its lint and
  * trust; the resident (asked through its proven channel, {@link ResidentStatus}); the start-up
  * archive; and the last decisions and errors of the decision log. It changes nothing.
@@ -292,7 +294,7 @@ final class DoctorCommand implements Callable<Integer> {
         for (String kept : target.installer().lookalikes(current)) {
             found.add(Finding.note("an entry that runs Warden but is not Warden's own (kept as yours): " + kept));
         }
-        List<ClaudeSettings.Entry> entries = ClaudeSettings.wardenEntries(current, host);
+        List<Installer.Entry> entries = target.installer().entries(current);
         if (entries.isEmpty()) {
             found.add(Finding.note("not installed (`" + install + "` installs it)"));
             return section;
@@ -315,6 +317,19 @@ final class DoctorCommand implements Callable<Integer> {
             return section;
         }
         List<Installer.Binding> bindings = InstallCommand.bindings(manifest, target.host(), target.user());
+        if (overHttp(entries)) {
+            Path dir = CacheDir.root(env).resolve("resident");
+            WardenServer.HookPort port = HookPorts.read(dir);
+            if (port == null) {
+                found.add(Finding.problem("entries send events over HTTP, but " + dir.resolve(HookPorts.FILE)
+                        + " names no hook port (or is not yours alone): no resident serves them, and the host lets"
+                        + " those events proceed", install + " --transport http"));
+                return section;
+            }
+            HttpInstall http = HttpInstall.planned(host, manifest, bindings, port, dir.resolve(HookPorts.FILE));
+            bindings = http.bindings();
+            found.add(Finding.note("transports: " + transports(http.plan())));
+        }
         byte[] wanted;
         try {
             wanted = target.installer().install(current, launcher.toString(), bindings);
@@ -322,19 +337,19 @@ final class DoctorCommand implements Callable<Integer> {
             found.add(Finding.problem("install could not rewrite it: " + e.getMessage(), "fix " + target.settings()));
             return section;
         }
-        InstallReport report = InstallReport.between(entries, ClaudeSettings.wardenEntries(wanted, host));
+        InstallReport report = InstallReport.between(entries, target.installer().entries(wanted));
         if (report.isEmpty()) {
             found.add(Finding.ok(entries.size() + " entr" + (entries.size() == 1 ? "y" : "ies") + " ("
                     + events(entries) + "), as `warden install` would write them now for " + shortName(manifest.source(), root)));
         }
-        for (ClaudeSettings.Entry e : report.added()) {
+        for (Installer.Entry e : report.added()) {
             found.add(Finding.problem("no entry for " + e.nativeEvent() + ", which the manifest binds: Warden does not"
                     + " see those events", install));
         }
-        for (ClaudeSettings.Entry[] c : report.changed()) {
+        for (Installer.Entry[] c : report.changed()) {
             found.add(Finding.problem("hooks." + c[0].nativeEvent() + ": " + drift(c[0], c[1]), install));
         }
-        for (ClaudeSettings.Entry e : report.removed()) {
+        for (Installer.Entry e : report.removed()) {
             found.add(Finding.problem("an entry for " + e.nativeEvent() + ", which nothing in the manifest binds"
                     + " (a JVM start per event for nothing)", install));
         }
@@ -348,10 +363,10 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** The launchers entries run that are gone. */
-    private static List<String> missingLaunchers(List<ClaudeSettings.Entry> entries) {
+    private static List<String> missingLaunchers(List<Installer.Entry> entries) {
         TreeSet<String> gone = new TreeSet<>();
-        for (ClaudeSettings.Entry e : entries) {
-            if (!Files.isExecutable(Path.of(e.launcher()))) {
+        for (Installer.Entry e : entries) {
+            if (e.launcher() != null && !Files.isExecutable(Path.of(e.launcher()))) {
                 gone.add(e.launcher());
             }
         }
@@ -359,7 +374,7 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** How an installed entry differs from the one install would write: tools missed or extra, another launcher. */
-    static String drift(ClaudeSettings.Entry installed, ClaudeSettings.Entry wanted) {
+    static String drift(Installer.Entry installed, Installer.Entry wanted) {
         List<String> parts = new ArrayList<>();
         if (!String.valueOf(installed.matcher()).equals(String.valueOf(wanted.matcher()))) {
             List<String> has = tools(installed.matcher());
@@ -381,7 +396,7 @@ final class DoctorCommand implements Callable<Integer> {
                 }
             }
         }
-        if (!installed.launcher().equals(wanted.launcher())) {
+        if (installed.launcher() != null && wanted.launcher() != null && !installed.launcher().equals(wanted.launcher())) {
             parts.add("runs " + installed.launcher() + ", not this Warden's " + wanted.launcher());
         }
         return parts.isEmpty() ? InstallReport.change(installed, wanted) : String.join("; ", parts);
@@ -395,9 +410,33 @@ final class DoctorCommand implements Callable<Integer> {
         return matcher == null ? "(none)" : "\"" + matcher + "\"";
     }
 
-    private static String events(List<ClaudeSettings.Entry> entries) {
+    private static boolean overHttp(List<Installer.Entry> entries) {
+        for (Installer.Entry e : entries) {
+            if (e.transport().equals("http")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code http: PreToolUse, Stop; command: SessionStart (starts the resident …)}. */
+    private static String transports(List<ClaudeHttpHooks.Transport> plan) {
+        List<String> http = new ArrayList<>();
+        List<String> command = new ArrayList<>();
+        for (ClaudeHttpHooks.Transport t : plan) {
+            if (t.kind().equals("http")) {
+                http.add(t.nativeEvent());
+            } else {
+                command.add(t.nativeEvent() + " (" + t.reason() + ")");
+            }
+        }
+        return "http: " + (http.isEmpty() ? "none" : String.join(", ", http)) + "; command: "
+                + (command.isEmpty() ? "none" : String.join(", ", command));
+    }
+
+    private static String events(List<Installer.Entry> entries) {
         List<String> names = new ArrayList<>();
-        for (ClaudeSettings.Entry e : entries) {
+        for (Installer.Entry e : entries) {
             names.add(e.nativeEvent());
         }
         return String.join(", ", names);

@@ -47,6 +47,15 @@ record HttpInstall(List<Installer.Binding> bindings, List<ClaudeHttpHooks.Transp
             err.println("warden install: no HTTP hook port: " + e.getMessage());
             return null;
         }
+        return planned(host, manifest, bindings, port, dir.resolve(HookPorts.FILE));
+    }
+
+    /**
+     * The HTTP install of {@code bindings} over an existing hook {@code port}: what {@code prepare}
+     * writes, and what {@code doctor} compares an HTTP install with (without creating a port).
+     */
+    static HttpInstall planned(String host, Manifest manifest, List<Installer.Binding> bindings,
+                               WardenServer.HookPort port, Path portFile) {
         List<String> events = new ArrayList<>();
         for (Installer.Binding b : bindings) {
             events.add(b.nativeEvent());
@@ -63,7 +72,7 @@ record HttpInstall(List<Installer.Binding> bindings, List<ClaudeHttpHooks.Transp
             plan = new ArrayList<>(plan);
             plan.add(0, new ClaudeHttpHooks.Transport("SessionStart", "command", "starts the resident that serves the HTTP hooks"));
         }
-        return new HttpInstall(List.copyOf(out), List.copyOf(plan), port, dir.resolve(HookPorts.FILE));
+        return new HttpInstall(List.copyOf(out), List.copyOf(plan), port, portFile);
     }
 
     /** The native events whose chain (default role) holds a fail_closed concern. */

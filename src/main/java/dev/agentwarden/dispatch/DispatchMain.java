@@ -256,6 +256,14 @@ public final class DispatchMain {
             nativeEvent = event.wire();
         }
         draft.event(event.wire(), nativeEvent);
+        if (event == EventName.SESSION_START) {
+            String taken = HookPortCheck.problem(env);
+            if (taken != null) {
+                draft.ended("hook_port_taken", null, Verdict.Kind.HALT);
+                return adapter.render(nativeEvent, new Verdict(Verdict.Kind.HALT, taken, null))
+                        .withStderr("warden: " + taken);
+            }
+        }
         Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv(), located.scripts(),
                 caller.commandPrefix());
         if (payloadProblem != null) {

@@ -22,6 +22,23 @@ public interface Installer {
         }
     }
 
+    /**
+     * One of Warden's own entries as written: its native event, its tool matcher ({@code null} for
+     * none), the launcher it runs ({@code null} for an HTTP hook, or where the installer cannot tell)
+     * and what the host calls: the command line, or the URL of an HTTP hook.
+     */
+    record Entry(String nativeEvent, String matcher, String launcher, String target) {
+        /** An entry known only by its event (an installer that does not describe its entries further). */
+        public static Entry ofEvent(String nativeEvent) {
+            return new Entry(nativeEvent, null, null, null);
+        }
+
+        /** {@code "http"} for an HTTP hook, else {@code "command"}. */
+        public String transport() {
+            return launcher == null && target != null && target.startsWith("http") ? "http" : "command";
+        }
+    }
+
     /** The settings file, for a project at {@code projectRoot} and the environment the host sees. */
     Path settingsFile(Path projectRoot, Map<String, String> env);
 
@@ -36,6 +53,19 @@ public interface Installer {
 
     /** The native events Warden has entries for, in written order. */
     List<String> installedEvents(byte[] document);
+
+    /**
+     * Warden's own entries in {@code document}, in written order: what {@code doctor} compares with
+     * what install would write now. An installer that does not override it describes each entry by
+     * its event alone.
+     */
+    default List<Entry> entries(byte[] document) {
+        java.util.List<Entry> out = new java.util.ArrayList<>();
+        for (String event : installedEvents(document)) {
+            out.add(Entry.ofEvent(event));
+        }
+        return out;
+    }
 
     /** What an install changed, one line per Warden entry in {@code after} (and per entry it removed). */
     List<String> changeReport(byte[] before, byte[] after);

@@ -29,10 +29,10 @@
  * The default manifest then binds its chains for the new host; check that its shell and
  * subagent-dispatch tool names are in those chains' {@code tools} lists ({@code DefaultManifestTest}).
  *
- * <p>On the dispatch hot path: {@code Hosts}, {@code Host}, {@code ToolNames}, {@code NativeEvents},
- * {@code HostAdapter}, {@code HostResponse} and each host's record and adapter; the records'
- * installer, serve and training objects are constructed with them (small, no work done).
- * {@code SettingsFile}, {@code JsonSpans}, {@code JsonSplice} and {@code claude.ClaudeSettings} load
- * only in the commands that edit settings.
+ * <p>Each host's record and adapter load on the dispatch hot path; the records' installer, serve and
+ * training objects are constructed with them (small, no work done).
+ *
+ * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): Host, HostAdapter,
+ * HostResponse, Hosts, Installer, JsonSpans, NativeEvents, ToolNames.
  */
 package dev.agentwarden.host;

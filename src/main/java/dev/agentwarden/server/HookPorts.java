@@ -1,18 +1,14 @@
 package dev.agentwarden.server;
 
-import dev.agentwarden.io.OwnedPath;
+import dev.agentwarden.io.HookPortFile;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Set;
 
 /**
  * {@code http-hooks} in the private resident directory: {@code PORT TOKEN}, one line, mode 0600,
@@ -22,7 +18,7 @@ import java.util.Set;
  * is written nowhere but this file.
  */
 public final class HookPorts {
-    public static final String FILE = "http-hooks";
+    public static final String FILE = HookPortFile.NAME;
     /** The environment variable the host's HTTP hook headers interpolate. */
     public static final String TOKEN_VARIABLE = "WARDEN_HOOK_TOKEN";
     /** Ports below Linux's ephemeral range (32768..60999), so outgoing connections do not take them. */
@@ -34,26 +30,8 @@ public final class HookPorts {
 
     /** The configured hook port, or {@code null} when none is (or the file is not this user's alone). */
     public static WardenServer.HookPort read(Path residentDir) {
-        Path file = residentDir.resolve(FILE);
-        try {
-            if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || OwnedPath.problem(residentDir) != null) {
-                return null;
-            }
-            PosixFileAttributes attrs = Files.readAttributes(file, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            Set<PosixFilePermission> perms = attrs.permissions();
-            if (perms.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"))
-                    || Files.size(file) > 256) {
-                return null;
-            }
-            String[] f = Files.readString(file, StandardCharsets.US_ASCII).strip().split(" ");
-            if (f.length != 2 || !f[0].matches("[0-9]{1,5}") || !f[1].matches("[0-9a-f]{64}")) {
-                return null;
-            }
-            int port = Integer.parseInt(f[0]);
-            return port >= 1 && port <= 65535 ? new WardenServer.HookPort(port, f[1]) : null;
-        } catch (IOException | RuntimeException e) {
-            return null;
-        }
+        HookPortFile.Entry e = HookPortFile.read(residentDir);
+        return e == null ? null : new WardenServer.HookPort(e.port(), e.token());
     }
 
     /**

@@ -182,10 +182,25 @@ public final class Resident {
     public void serveUntilIdle(Duration idle) throws InterruptedException {
         long limit = idle.toMillis();
         long poll = Math.max(50, Math.min(limit / 4, 10_000));
-        while (server.idleMillis() < limit && published()) {
+        while ((server.idleMillis() < limit || holdsConfiguredHookPort()) && published()) {
             Thread.sleep(poll);
         }
         close();
+    }
+
+    /**
+     * Whether this resident serves the HTTP hook port that {@code http-hooks} still names. Such a
+     * resident does not stop when idle: a host's HTTP hook whose server is gone fails open, and the
+     * free port could be taken by another user, so it keeps the port until uninstall removes the file
+     * or {@code warden resident stop} stops it.
+     */
+    boolean holdsConfiguredHookPort() {
+        int held = server.hookPort();
+        if (held < 0) {
+            return false;
+        }
+        WardenServer.HookPort configured = HookPorts.read(endpoint.getParent());
+        return configured != null && configured.port() == held;
     }
 
     private boolean published() {

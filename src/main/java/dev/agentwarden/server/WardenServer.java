@@ -230,6 +230,19 @@ public final class WardenServer implements AutoCloseable {
         return address().getPort();
     }
 
+    /** The HTTP hook port this server holds, or -1 when it serves none. */
+    public int hookPort() {
+        if (hookListener == null) {
+            return -1;
+        }
+        try {
+            InetSocketAddress a = (InetSocketAddress) hookListener.getLocalAddress();
+            return a == null ? -1 : a.getPort();
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
     public InetSocketAddress address() {
         try {
             return (InetSocketAddress) listener.getLocalAddress();

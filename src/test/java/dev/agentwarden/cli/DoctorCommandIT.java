@@ -100,6 +100,36 @@ class DoctorCommandIT {
         assertThat(warden("doctor", "--host", "claude", "--scope", "project").exitCode()).isZero();
     }
 
+    /**
+     * Regression: doctor read an HTTP hook entry as a command and failed on its missing command line;
+     * it now compares the HTTP install with what {@code install --transport http} writes and names
+     * each event's transport.
+     */
+    @Test
+    void doctor_httpTransportInstall_reportsTransportsAndExitsZero() throws Exception {
+        WardenProcess.Result install = warden("install", "--host", "claude", "--transport", "http", "--no-train");
+        assertThat(install.exitCode()).as(install.stdout() + install.stderr()).isZero();
+
+        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project");
+
+        assertThat(r.stderr()).doesNotContain("Exception");
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).contains("transports: http: PreToolUse, Stop; command: SessionStart (starts the resident")
+                .contains("3 entries (SessionStart, PreToolUse, Stop), as `warden install` would write them now");
+    }
+
+    @Test
+    void doctor_httpEntriesWithoutTheirPortFile_isAProblemWithTheFix() throws Exception {
+        assertThat(warden("install", "--host", "claude", "--transport", "http", "--no-train").exitCode()).isZero();
+        Files.delete(tmp.resolve("cache/resident/http-hooks"));
+
+        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project");
+
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(1);
+        assertThat(r.stdout()).contains("entries send events over HTTP, but").contains("names no hook port")
+                .contains("--transport http");
+    }
+
     @Test
     void doctor_entriesRunALauncherThatIsGone_saysSoWithTheFix() throws Exception {
         assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();

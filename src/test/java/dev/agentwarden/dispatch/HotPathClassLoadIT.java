@@ -11,8 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -32,6 +36,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       {@code deny-pattern}, whose patterns {@code java.util.regex} compiles with lambdas of its own;</li>
  *   <li>the warm-up dispatch that compiles each manifest into the cache (YAML) is not checked.</li>
  * </ul>
+ *
+ * <p>Each package with a class on the path under the default manifest says which in its
+ * {@code package-info.java} ({@link HotPathLists}); the list is checked against the classes
+ * loaded, so neither can drift. {@code -Dwarden.hotlist.write=true} rewrites the lists.
  */
 class HotPathClassLoadIT {
     /** Class-name families the hot path must not load: a name matches when it contains the text. */
@@ -43,6 +51,9 @@ class HotPathClassLoadIT {
     static final GoldenCorpus.Project project = new GoldenCorpus.Project();
 
     private static Set<String> startup;
+    /** Warden's top-level classes loaded by the default-manifest dispatches, by package. */
+    private static final Map<String, Set<String>> HOT = new TreeMap<>();
+    private static int defaultManifestRuns;
 
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
         return GoldenCorpus.cases();
@@ -59,8 +70,37 @@ class HotPathClassLoadIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void dispatch_defaultManifest_loadsNoColdFamily(GoldenCorpus.Case c) throws Exception {
-        assertThat(forbidden(loads(defaultManifest(c.argv()), c), List.of())).as("classes %s loaded under the default manifest", c)
+        Set<String> loaded = loads(defaultManifest(c.argv()), c);
+        remember(loaded);
+        assertThat(forbidden(loaded, List.of())).as("classes %s loaded under the default manifest", c)
                 .isEmpty();
+    }
+
+    /** Every hot package's {@code package-info.java} lists exactly its classes that the default-manifest dispatches loaded. */
+    @AfterAll
+    static void packageInfo_listsEachPackagesHotClasses() throws IOException {
+        if (defaultManifestRuns != GoldenCorpus.cases().count()) {
+            return; // a filtered run saw only some cases: the lists describe all of them
+        }
+        Path sources = WardenProcess.home().resolve("src/main/java");
+        if (Boolean.getBoolean("warden.hotlist.write")) {
+            HotPathLists.write(sources, HOT);
+        }
+        assertThat(HotPathLists.mismatches(sources, HOT)).as("package-info hot-path lists (rewrite them with"
+                + " -Dwarden.hotlist.write=true)").isEmpty();
+    }
+
+    private static synchronized void remember(Set<String> loaded) {
+        defaultManifestRuns++;
+        for (String name : loaded) {
+            if (!name.startsWith("dev.agentwarden.")) {
+                continue;
+            }
+            int dollar = name.indexOf('$');
+            String top = dollar < 0 ? name : name.substring(0, dollar);
+            int dot = top.lastIndexOf('.');
+            HOT.computeIfAbsent(top.substring(0, dot), k -> new TreeSet<>()).add(top.substring(dot + 1));
+        }
     }
 
     @ParameterizedTest(name = "{0}")

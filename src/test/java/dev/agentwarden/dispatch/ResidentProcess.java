@@ -111,7 +111,26 @@ public final class ResidentProcess implements AutoCloseable {
 
     /** The environment that makes {@code bin/warden} use the resident and never start a JVM. */
     public static Map<String, String> noJvm(Path forbiddenJava) {
+        launcherFactsFresh();
         return Map.of("WARDEN_JAVA", forbiddenJava.toString(), "WARDEN_NO_ARCHIVE", "1", "WARDEN_RESIDENT", "auto");
+    }
+
+    /**
+     * Has {@code bin/warden} write {@code launcher-facts.sh} for the current jar with a real java:
+     * a launcher whose jar is newer than its facts asks java for them first, which a forbidden java
+     * would count as a JVM started (and fail) whichever test happens to run first after a rebuild.
+     */
+    private static synchronized void launcherFactsFresh() {
+        Path facts = WardenProcess.home().resolve("target/launcher-facts.sh");
+        try {
+            if (Files.isRegularFile(facts)
+                    && Files.getLastModifiedTime(facts).compareTo(Files.getLastModifiedTime(WardenProcess.jar())) >= 0) {
+                return;
+            }
+            WardenProcess.runLauncher(List.of("--version"), Map.of(), new byte[0], WardenProcess.home());
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException("could not refresh " + facts + ": " + e, e);
+        }
     }
 
     public static void assertNoJvmStarted(Path calls) throws IOException {

@@ -1,5 +1,6 @@
 package dev.agentwarden.host.claude;
 
+import dev.agentwarden.host.InstallReport;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile.SettingsException;
 import java.nio.file.Path;
@@ -67,8 +68,13 @@ public final class ClaudeHooksFile implements Installer {
     }
 
     @Override
+    public List<Installer.Entry> entries(byte[] document) {
+        return ClaudeSettings.wardenEntries(document, host);
+    }
+
+    @Override
     public List<String> changeReport(byte[] before, byte[] after) {
-        List<ClaudeSettings.Entry> entries = ClaudeSettings.wardenEntries(after, host);
+        List<Installer.Entry> entries = ClaudeSettings.wardenEntries(after, host);
         return InstallReport.between(ClaudeSettings.wardenEntries(before, host), entries).perEntry(entries);
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.host.claude;
 
+import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.Installer.Binding;
 import dev.agentwarden.host.JsonSpans;
 import dev.agentwarden.host.JsonSplice;
@@ -140,18 +141,15 @@ public final class ClaudeSettings {
         return out;
     }
 
-    /** One of Warden's own entries as written: its event, its group's matcher ({@code null} for none) and its command. */
-    public record Entry(String nativeEvent, String matcher, String command) {
-        /** The launcher path the command runs, unquoted. */
-        public String launcher() {
-            String quoted = command.substring(0, command.lastIndexOf(DISPATCH));
-            return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
-        }
+    /** The launcher path a command that Warden wrote runs, unquoted. */
+    static String launcherOf(String command) {
+        String quoted = command.substring(0, command.lastIndexOf(DISPATCH));
+        return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
     }
 
     /** Warden's own entries (as {@link #installedEvents} recognises them), in written order. */
-    public static List<Entry> wardenEntries(byte[] document, String host) {
-        List<Entry> out = new ArrayList<>();
+    public static List<Installer.Entry> wardenEntries(byte[] document, String host) {
+        List<Installer.Entry> out = new ArrayList<>();
         for (JsonSpans.Member top : JsonSpans.parse(document).named("hooks")) {
             if (top.value().kind() != JsonSpans.Kind.OBJECT) {
                 continue;
@@ -164,7 +162,11 @@ public final class ClaudeSettings {
                     }
                     for (JsonSpans.Value handler : handlers.elements()) {
                         if (isWardenHandler(document, handler, event.key(), hostsSharing(host))) {
-                            out.add(new Entry(event.key(), stringMember(group, "matcher"), stringMember(handler, "command")));
+                            String command = stringMember(handler, "command");
+                            out.add(command != null
+                                    ? new Installer.Entry(event.key(), stringMember(group, "matcher"), launcherOf(command), command)
+                                    : new Installer.Entry(event.key(), stringMember(group, "matcher"), null,
+                                            stringMember(handler, "url")));
                         }
                     }
                 }

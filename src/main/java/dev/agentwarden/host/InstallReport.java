@@ -1,4 +1,4 @@
-package dev.agentwarden.host.claude;
+package dev.agentwarden.host;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,31 +16,31 @@ import java.util.Objects;
  * @param changed pairs {@code [before, after]} for an event both have, differing
  * @param removed entries only the first version has
  */
-public record InstallReport(List<ClaudeSettings.Entry> added, List<ClaudeSettings.Entry[]> changed,
-                            List<ClaudeSettings.Entry> removed) {
+public record InstallReport(List<Installer.Entry> added, List<Installer.Entry[]> changed,
+                            List<Installer.Entry> removed) {
 
     /** The difference from {@code before} to {@code after}. */
-    public static InstallReport between(List<ClaudeSettings.Entry> before, List<ClaudeSettings.Entry> after) {
-        Map<String, List<ClaudeSettings.Entry>> old = byEvent(before);
-        Map<String, List<ClaudeSettings.Entry>> now = byEvent(after);
-        List<ClaudeSettings.Entry> added = new ArrayList<>();
-        List<ClaudeSettings.Entry[]> changed = new ArrayList<>();
-        List<ClaudeSettings.Entry> removed = new ArrayList<>();
-        for (Map.Entry<String, List<ClaudeSettings.Entry>> e : now.entrySet()) {
-            List<ClaudeSettings.Entry> was = old.getOrDefault(e.getKey(), List.of());
-            List<ClaudeSettings.Entry> is = e.getValue();
+    public static InstallReport between(List<Installer.Entry> before, List<Installer.Entry> after) {
+        Map<String, List<Installer.Entry>> old = byEvent(before);
+        Map<String, List<Installer.Entry>> now = byEvent(after);
+        List<Installer.Entry> added = new ArrayList<>();
+        List<Installer.Entry[]> changed = new ArrayList<>();
+        List<Installer.Entry> removed = new ArrayList<>();
+        for (Map.Entry<String, List<Installer.Entry>> e : now.entrySet()) {
+            List<Installer.Entry> was = old.getOrDefault(e.getKey(), List.of());
+            List<Installer.Entry> is = e.getValue();
             for (int i = 0; i < is.size(); i++) {
                 if (i >= was.size()) {
                     added.add(is.get(i));
                 } else if (!is.get(i).equals(was.get(i))) {
-                    changed.add(new ClaudeSettings.Entry[] {was.get(i), is.get(i)});
+                    changed.add(new Installer.Entry[] {was.get(i), is.get(i)});
                 }
             }
             for (int i = is.size(); i < was.size(); i++) {
                 removed.add(was.get(i));
             }
         }
-        for (Map.Entry<String, List<ClaudeSettings.Entry>> e : old.entrySet()) {
+        for (Map.Entry<String, List<Installer.Entry>> e : old.entrySet()) {
             if (!now.containsKey(e.getKey())) {
                 removed.addAll(e.getValue());
             }
@@ -55,13 +55,13 @@ public record InstallReport(List<ClaudeSettings.Entry> added, List<ClaudeSetting
     /** One line per difference: {@code added PreToolUse matcher=Bash}, {@code changed ...: matcher Bash -> Bash|Edit}, ... */
     public List<String> lines() {
         List<String> out = new ArrayList<>();
-        for (ClaudeSettings.Entry e : added) {
+        for (Installer.Entry e : added) {
             out.add("added   " + e.nativeEvent() + matcher(e));
         }
-        for (ClaudeSettings.Entry[] c : changed) {
+        for (Installer.Entry[] c : changed) {
             out.add("changed " + c[1].nativeEvent() + ": " + change(c[0], c[1]));
         }
-        for (ClaudeSettings.Entry e : removed) {
+        for (Installer.Entry e : removed) {
             out.add("removed " + e.nativeEvent() + matcher(e));
         }
         return out;
@@ -71,41 +71,43 @@ public record InstallReport(List<ClaudeSettings.Entry> added, List<ClaudeSetting
      * One line per entry of {@code after} (the version written) saying whether it was added, changed
      * or is unchanged, then one per entry removed: what {@code install} prints.
      */
-    public List<String> perEntry(List<ClaudeSettings.Entry> after) {
+    public List<String> perEntry(List<Installer.Entry> after) {
         List<String> out = new ArrayList<>();
-        for (ClaudeSettings.Entry e : after) {
+        for (Installer.Entry e : after) {
             String status = "unchanged";
             if (added.contains(e)) {
                 status = "added";
             }
-            for (ClaudeSettings.Entry[] c : changed) {
+            for (Installer.Entry[] c : changed) {
                 if (c[1].equals(e)) {
                     status = "changed: " + change(c[0], c[1]);
                 }
             }
             out.add(e.nativeEvent() + matcher(e) + "  (" + status + ")");
         }
-        for (ClaudeSettings.Entry e : removed) {
+        for (Installer.Entry e : removed) {
             out.add(e.nativeEvent() + matcher(e) + "  (removed: the manifest binds it no longer)");
         }
         return out;
     }
 
     /** What differs between two entries for one event, in words. */
-    public static String change(ClaudeSettings.Entry before, ClaudeSettings.Entry after) {
+    public static String change(Installer.Entry before, Installer.Entry after) {
         List<String> parts = new ArrayList<>();
         if (!Objects.equals(before.matcher(), after.matcher())) {
             parts.add("matcher " + shown(before.matcher()) + " -> " + shown(after.matcher()));
         }
-        if (!before.launcher().equals(after.launcher())) {
+        if (!before.transport().equals(after.transport())) {
+            parts.add("transport " + before.transport() + " -> " + after.transport());
+        } else if (!Objects.equals(before.launcher(), after.launcher())) {
             parts.add("launcher " + before.launcher() + " -> " + after.launcher());
-        } else if (!before.command().equals(after.command())) {
-            parts.add("command " + before.command() + " -> " + after.command());
+        } else if (!Objects.equals(before.target(), after.target())) {
+            parts.add((before.launcher() == null ? "url " : "command ") + before.target() + " -> " + after.target());
         }
         return String.join(", ", parts);
     }
 
-    private static String matcher(ClaudeSettings.Entry e) {
+    private static String matcher(Installer.Entry e) {
         return e.matcher() == null ? "" : "  matcher=" + e.matcher();
     }
 
@@ -113,9 +115,9 @@ public record InstallReport(List<ClaudeSettings.Entry> added, List<ClaudeSetting
         return matcher == null ? "(none)" : "\"" + matcher + "\"";
     }
 
-    private static Map<String, List<ClaudeSettings.Entry>> byEvent(List<ClaudeSettings.Entry> entries) {
-        Map<String, List<ClaudeSettings.Entry>> out = new LinkedHashMap<>();
-        for (ClaudeSettings.Entry e : entries) {
+    private static Map<String, List<Installer.Entry>> byEvent(List<Installer.Entry> entries) {
+        Map<String, List<Installer.Entry>> out = new LinkedHashMap<>();
+        for (Installer.Entry e : entries) {
             out.computeIfAbsent(e.nativeEvent(), k -> new ArrayList<>()).add(e);
         }
         return out;

@@ -1,0 +1,7 @@
+/**
+ * OpenAI Codex CLI: the adapter (Claude's protocol with Codex's downgrades), the host record and
+ * Codex's own hook-trust gate.
+ *
+ * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): CodexAdapter, CodexHost.
+ */
+package dev.agentwarden.host.codex;

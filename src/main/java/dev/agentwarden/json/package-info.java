@@ -1,0 +1,8 @@
+/**
+ * Warden's JSON: a bounded parser ({@code JsonParser}, {@code JsonLimits}), a writer, and scanners for
+ * bulk reads.
+ *
+ * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): Json, JsonException,
+ * JsonLimits, JsonParser.
+ */
+package dev.agentwarden.json;
