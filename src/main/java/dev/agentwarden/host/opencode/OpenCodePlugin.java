@@ -73,8 +73,7 @@ public final class OpenCodePlugin implements Installer {
     @Override
     public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
         if (document.length > 0 && !isOurs(document)) {
-            throw new SettingsException("plugin_not_wardens", describe() + " exists and is not the bridge Warden writes"
-                    + " (edited, or someone else's); it was left unchanged. Move it away and install again.");
+            ForeignPlugin.refuse(describe());
         }
         List<Object> events = new ArrayList<>();
         for (Binding b : bindings) {
