@@ -42,6 +42,8 @@ extern char **environ;
 static char **args;  /* argv from "dispatch" on */
 static int nargs;
 
+static void cannot_run(const char *why);
+
 /* ---- small growable buffer ------------------------------------------------------------------- */
 typedef struct { char *p; size_t n, cap; } buf;
 
@@ -50,7 +52,8 @@ static void put(buf *b, const void *s, size_t n) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->n + n + 1) cap *= 2;
         char *p = realloc(b->p, cap);
-        if (!p) _exit(70);
+        /* the fail mode, never an exit code of its own: Gemini CLI reads any code but 0, 1, 2 as a deny */
+        if (!p) cannot_run("out of memory");
         b->p = p;
         b->cap = cap;
     }

@@ -2,6 +2,7 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.decision.DecisionReader;
+import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
@@ -69,7 +70,7 @@ final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", paramLabel = "H", description = "Check only this host: claude, cowork or codex (default: all).")
+    @Option(names = "--host", paramLabel = "H", description = "Check only this host: claude, cowork, codex or cline (default: all).")
     String host;
 
     @Option(names = "--scope", paramLabel = "S", description = "Check only this scope: project or user (default: both).")
@@ -284,6 +285,9 @@ final class DoctorCommand implements Callable<Integer> {
         Section section = new Section(host + " " + scope + ": " + target.settings(), found);
         String install = "warden install --host " + host + " --scope " + scope
                 + (scope.equals("project") ? " --project-dir " + root : "");
+        if (target.installer() instanceof HookFileInstaller) {
+            return hookFiles(section, target, root, install, env);
+        }
         byte[] current;
         try {
             current = target.settingsFile().read();
@@ -359,6 +363,22 @@ final class DoctorCommand implements Callable<Integer> {
                 found.add(f.problem() ? Finding.problem(f.text(), f.fix()) : Finding.note(f.text()));
             }
         }
+        return section;
+    }
+
+    /** {@link #installed} for a host whose hooks are files of their own. */
+    private static Section hookFiles(Section section, InstallCommand.Target target, Path root, String install,
+                                     Map<String, String> env) {
+        List<Installer.Binding> bindings;
+        try {
+            bindings = InstallCommand.bindings(ManifestLoader.load(ManifestLoader.locate(null, root.toString()), env),
+                    target.host(), target.user());
+        } catch (ManifestException e) {
+            section.findings().add(Finding.problem("the manifest install would read does not load: " + e.getMessage(),
+                    "warden manifest lint"));
+            return section;
+        }
+        section.findings().addAll(HookFilesInstall.check(target, bindings, install));
         return section;
     }
 

@@ -1,9 +1,10 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.HookFile;
+import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.HookFile;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.PluginFile;
 import dev.agentwarden.host.SettingsFile;
@@ -99,6 +100,13 @@ final class InstallCommand implements Callable<Integer> {
             err.println("warden install: cannot find bin/warden (run it as bin/warden install from a Warden checkout)");
             return ExitCode.UNREADABLE.code();
         }
+        if (target.installer() instanceof HookFileInstaller) {
+            int code = HookFilesInstall.install(target, launcher.toString(), bindings, dryRun, out, err);
+            if (code == ExitCode.OK.code() && !dryRun) {
+                finish(target, launcher, out);
+            }
+            return code;
+        }
         HookFile file = target.settingsFile();
         // With --fast-hook the hook runs the compiled client where one can be built (FastHook), else bin/warden.
         String hookLauncher = dryRun || !fastHook ? launcher.toString() : FastHook.build(launcher, out);
@@ -121,9 +129,20 @@ final class InstallCommand implements Callable<Integer> {
         }
         target.installer().changeReport(before[0], after).forEach(line -> out.println("  " + line));
         target.reportLookalikes(after, out);
+        dev.agentwarden.host.HostTrustGate gate = dev.agentwarden.host.HostTrustGate.forHost(target.host().id());
+        if (gate != null) {
+            gate.installNotes(target.settings(), target.user(), target.root(), System.getenv())
+                    .forEach(note -> out.println("note: " + note));
+        }
         if (http != null) {
             http.report(out);
         }
+        finish(target, launcher, out);
+        return ExitCode.OK.code();
+    }
+
+    /** What every install does once the hooks are written: trust the manifest, train the archive, say how hooks run. */
+    private void finish(Target target, Path launcher, PrintWriter out) {
         if (manifestFile == null) {
             out.println(TrustCommand.onInstall(target.root(), System.getenv(), Clock.systemUTC()));
         }
@@ -132,7 +151,6 @@ final class InstallCommand implements Callable<Integer> {
         }
         out.println("the first hook starts a resident Warden server (stops after 30 min idle) that later hooks hand"
                 + " events to; WARDEN_RESIDENT=off in the host's environment keeps one JVM per event");
-        return ExitCode.OK.code();
     }
 
     /** Why a manifest gives {@code host} no hook to install, in words that say what to add. */
@@ -156,7 +174,11 @@ final class InstallCommand implements Callable<Integer> {
         List<String> events = allEvents ? new ArrayList<>(new TreeSet<>(userScopeEvents(manifest, host)))
                 : manifest.boundNativeEvents(host);
         List<Installer.Binding> out = new ArrayList<>();
+        Map<String, EventName> named = manifest.aliases().getOrDefault(host, Map.of());
         for (String nativeEvent : events) {
+            if (Hosts.installedOnlyWhenNamed(host, nativeEvent) && !named.containsKey(nativeEvent)) {
+                continue;
+            }
             String matcher = null;
             if (target.isToolEvent(nativeEvent)) {
                 matcher = "*";

@@ -4,16 +4,19 @@ import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.event.WorkspaceRoot;
 import dev.agentwarden.launch.AgentResolver;
 import dev.agentwarden.integrity.AgentSelection;
+import dev.agentwarden.integrity.AttachForm;
 import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.IntegrityException;
 import dev.agentwarden.integrity.IntegrityGate;
 import dev.agentwarden.integrity.ReadStatus;
+import dev.agentwarden.launch.ModelProxy;
 import dev.agentwarden.release.ReleaseFloor;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -90,6 +93,28 @@ final class LaunchCommand implements Callable<Integer> {
     @Option(names = "--payload-stdin", description = "Also write the verified bytes to the host's stdin.")
     boolean payloadStdin;
 
+    @Option(names = "--observe-prompt", description = {"Gate every model request instead of the file: run the host"
+            + " against a loopback proxy to --upstream that forwards a request only when the agent's payload in it is"
+            + " intact (see README, Integrity gate)."})
+    boolean observePrompt;
+    @Option(names = "--upstream", paramLabel = "URL",
+            description = "With --observe-prompt: the provider's base URL the host would use (https, or http to loopback).")
+    URI upstream;
+    @Option(names = "--base-url-env", paramLabel = "NAME", description = {"With --observe-prompt: the host variable"
+            + " set to the proxy URL (default by --client-id: copilot* COPILOT_PROVIDER_BASE_URL, claude* ANTHROPIC_BASE_URL,"
+            + " gemini* GOOGLE_GEMINI_BASE_URL); " + ObservedLaunch.PROXY_PLACEHOLDER + " in the command also names it."})
+    String baseUrlEnv;
+    @Option(names = "--attach-form", paramLabel = "FORM", description = {"With --observe-prompt: what of the agent file"
+            + " the host puts in its requests: agent-body-lf (Copilot: front matter removed, CRLF as LF, trimmed),"
+            + " agent-body (Claude Code: front matter removed, trimmed) or file (default by --client-id)."})
+    String attachForm;
+    @Option(names = "--upstream-timeout-ms", defaultValue = "300000", paramLabel = "MS",
+            description = "With --observe-prompt: deadline for the provider's response head, and for each gap in its body (default: 300000).")
+    long upstreamTimeoutMs;
+    @Option(names = "--max-request-bytes", defaultValue = "33554432", paramLabel = "N",
+            description = "With --observe-prompt: largest model request accepted from the host (default: 33554432).")
+    long maxRequestBytes;
+
     @Parameters(arity = "1..*", paramLabel = "HOST_COMMAND", description = "The host command, after --.")
     List<String> command;
 
@@ -119,15 +144,39 @@ final class LaunchCommand implements Callable<Integer> {
             err.println("warden launch: " + e.getMessage());
             return ExitCode.UNREADABLE.code();
         }
+        if (observePrompt && (upstream == null || payloadStdin)) {
+            err.println("warden launch: --observe-prompt needs --upstream URL (the provider the host would call)"
+                    + " and takes no --payload-stdin");
+            return ExitCode.UNREADABLE.code();
+        }
+        if (observePrompt && (upstreamTimeoutMs < 1 || maxRequestBytes < 1 || maxRequestBytes > Integer.MAX_VALUE - 8)) {
+            err.println("warden launch: --upstream-timeout-ms and --max-request-bytes must be positive (at most 2 GiB)");
+            return ExitCode.UNREADABLE.code();
+        }
+        AttachForm form;
+        try {
+            form = attachForm != null ? AttachForm.of(attachForm) : ObservedLaunch.attachForm(client);
+        } catch (IllegalArgumentException e) {
+            err.println("warden launch: --attach-form: " + e.getMessage());
+            return ExitCode.UNREADABLE.code();
+        }
         printResolution(err, resolution);
         Path file = resolution.chosen() != null ? resolution.chosen() : resolution.searched().get(0);
-        GateSession session = gate.select(AgentSelection.of(agent, file)
+        AgentSelection selection = AgentSelection.of(agent, file)
                 .withFileLabel(resolution.chosen() != null ? resolution.fileLabel() : resolution.root().relativize(file).toString())
                 .withRole(role)
                 .withAgentVersion(agentVersion)
                 .withClient(client, clientVersion)
-                .withResolution(resolution.location() != null ? resolution.location().label() : "not_found"));
+                .withResolution(resolution.location() != null ? resolution.location().label() : "not_found");
+        GateSession session = gate.select(selection);
         byte[] payload = session.read();
+        if (observePrompt && session.readStatus() == ReadStatus.LOADED) {
+            err.println("session " + session.id() + " (selection and read; each model request is gated)");
+            return ObservedLaunch.run(err, gate, selection, profile.resolve(), form, session, upstream,
+                    baseUrlEnv != null ? baseUrlEnv : ObservedLaunch.baseUrlEnv(client),
+                    new ModelProxy.Limits(5_000, 60_000, maxRequestBytes, 10_000, upstreamTimeoutMs, upstreamTimeoutMs),
+                    command, env);
+        }
         Path privateDir = null;
         Path copy = null;
         try {

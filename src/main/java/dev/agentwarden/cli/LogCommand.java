@@ -90,7 +90,10 @@ final class LogCommand implements Callable<Integer> {
         DecisionReader reader = new DecisionReader(root);
         if (summary) {
             DecisionSummary s = new DecisionSummary(filter);
-            reader.readSummaryFields(filter.fromMonth(), ReadProgress.onStderr("warden log: reading decisions"), s);
+            for (DecisionSummary part : reader.readSummaryFields(filter.fromMonth(),
+                    ReadProgress.onStderr("warden log: reading decisions"), () -> new DecisionSummary(filter))) {
+                s.merge(part);
+            }
             if (output.json) {
                 Map<String, Object> json = s.toJson();
                 json.put("unreadable_lines", reader.unreadable());

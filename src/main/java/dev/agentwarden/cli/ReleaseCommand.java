@@ -191,9 +191,10 @@ final class ReleaseCommand implements Runnable {
 
         @Override
         int run(PrintWriter out) throws ReleaseException {
-            Publisher.ManifestWritten written = Publisher.add(manifest, artifact, agentId, release.agentVersion,
-                    release.clientId, release.clientVersion, normalization,
-                    expires == null ? null : time(expires, "--expires", Instant.now()), version, replace);
+            ReleaseKey key = new ReleaseKey(release.agentVersion, release.clientId, release.clientVersion);
+            Instant expiry = expires == null ? null : time(expires, "--expires", Instant.now());
+            Publisher.ManifestWritten written = Publisher.add(manifest, artifact, agentId, key,
+                    new Publisher.AddOptions(normalization, expiry, version, replace));
             out.println("registered " + written.entry().agentId() + " (agent_version " + release.agentVersion + ", client "
                     + release.clientId + " " + release.clientVersion + ") sha256 " + written.entry().sha256() + ", "
                     + written.entry().length() + " bytes"

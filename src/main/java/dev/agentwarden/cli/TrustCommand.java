@@ -62,7 +62,7 @@ final class TrustCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         Path root = project.root();
-        TrustStore store = TrustStore.forEnv(System.getenv());
+        TrustStore store = TrustStore.forEnv(WardenCli.env(spec));
         return (show ? show(store, root, out) : revoke ? revoke(store, root, out, err)
                 : trust(store, root, Clock.systemUTC(), out, err)).code();
     }

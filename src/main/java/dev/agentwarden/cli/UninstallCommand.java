@@ -1,5 +1,7 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.host.HookFile;
+import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
@@ -82,7 +84,10 @@ final class UninstallCommand implements Callable<Integer> {
 
     /** Removes Warden's entries from one target; a target without any is added to {@code without} when given, else said. */
     private static int uninstall(InstallCommand.Target target, List<String> without, PrintWriter out, PrintWriter err) {
-        dev.agentwarden.host.HookFile file = target.settingsFile();
+        if (target.installer() instanceof HookFileInstaller) {
+            return HookFilesInstall.uninstall(target, without, out, err);
+        }
+        HookFile file = target.settingsFile();
         try {
             byte[] current = file.read();
             List<String> before = target.installer().installedEvents(current);

@@ -9,33 +9,34 @@ import picocli.CommandLine.Command;
 
 /** Every {@code warden} command; {@code dispatch} runs through {@link dev.agentwarden.Main} (only its help comes here). */
 @Command(name = "warden", mixinStandardHelpOptions = true, versionProvider = WardenCli.Version.class,
-        description = "Agent Warden: policy, ledger and integrity runtime for AI coding-agent hooks.",
-        subcommands = {
-                DispatchCommand.class,
-                ManifestCommand.class,
-                LedgerCommand.class,
-                GuardCommand.class,
-                IntegrityCommand.class,
-                LaunchCommand.class,
-                DemoCommand.class,
-                InstallCommand.class,
-                UninstallCommand.class,
-                DoctorCommand.class,
-                TrustCommand.class,
-                TestCommand.class,
-                ReplayCommand.class,
-                InitCommand.class,
-                CanonicalizeCommand.class,
-                ReleaseCommand.class,
-                ServeCommand.class,
-                LogCommand.class,
-                ResidentCommand.class,
-                InventoryCommand.class,
-                TelemetryCommand.class,
-                TrainArchiveCommand.class,
-                HelpCommand.class,
-        })
+        description = "Agent Warden: policy, ledger and integrity runtime for AI coding-agent hooks.")
 public final class WardenCli implements Runnable {
+    /** The subcommands, in the order the help lists them. */
+    private static final Class<?>[] COMMANDS = {
+            DispatchCommand.class,
+            ManifestCommand.class,
+            LedgerCommand.class,
+            GuardCommand.class,
+            IntegrityCommand.class,
+            LaunchCommand.class,
+            DemoCommand.class,
+            InstallCommand.class,
+            UninstallCommand.class,
+            DoctorCommand.class,
+            TrustCommand.class,
+            TestCommand.class,
+            ReplayCommand.class,
+            InitCommand.class,
+            CanonicalizeCommand.class,
+            ReleaseCommand.class,
+            ServeCommand.class,
+            LogCommand.class,
+            ResidentCommand.class,
+            InventoryCommand.class,
+            TelemetryCommand.class,
+            TrainArchiveCommand.class,
+            HelpCommand.class,
+    };
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -68,7 +69,7 @@ public final class WardenCli implements Runnable {
      * {@code XDG_STATE_HOME}, at a temporary directory).
      */
     public static int execute(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
-        CommandLine cli = commandLine(env);
+        CommandLine cli = commandLine(env, args.length == 0 ? null : args[0]);
         cli.setOut(out);
         cli.setErr(err);
         cli.setExitCodeExceptionMapper(e -> ExitCode.UNREADABLE.code());
@@ -85,9 +86,36 @@ public final class WardenCli implements Runnable {
 
     /** The whole command tree, every command and subcommand answering {@code --help}. */
     static CommandLine commandLine(Map<String, String> env) {
+        return commandLine(env, null);
+    }
+
+    /**
+     * The command tree for a command line starting with {@code first}: when it names a command other
+     * than {@code help}, the tree holds that command alone (its subcommands and help included), since
+     * building all of them (reflection over every command class) is most of a bulk read's start-up;
+     * otherwise the whole tree, for the top-level help, {@code warden help ...} and unknown commands.
+     */
+    static CommandLine commandLine(Map<String, String> env, String first) {
         CommandLine cli = new CommandLine(new WardenCli(env));
+        Class<?> only = first == null || first.equals("help") ? null : named(first);
+        for (Class<?> c : COMMANDS) {
+            if (only == null || c == only) {
+                cli.addSubcommand(c);
+            }
+        }
         addHelp(cli);
         return cli;
+    }
+
+    /** The command class named (or aliased) {@code name}, or {@code null}. */
+    private static Class<?> named(String name) {
+        for (Class<?> c : COMMANDS) {
+            Command command = c.getAnnotation(Command.class);
+            if (command.name().equals(name) || java.util.Arrays.asList(command.aliases()).contains(name)) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** Gives each command of the tree without a help option {@code -h, --help} (only {@code --help} where -h is taken). */

@@ -6,18 +6,22 @@ import dev.agentwarden.json.FieldScanner;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
+import dev.agentwarden.ledger.LineChunks;
 import dev.agentwarden.ledger.LineScanner;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Streams the decision log of a project, oldest segment first, one parsed line at a time; nothing
@@ -82,6 +86,48 @@ public final class DecisionReader {
         read(fromMonth, true, progress, sink);
     }
 
+    /**
+     * {@link #readSummaryFields(String, ReadProgress, Sink)} on several threads: each chunk of each
+     * segment ({@link LineChunks#chunkBytes}) goes to a sink of its own from {@code parts}; the sinks come back
+     * in log order, for the caller to combine.
+     */
+    public <S extends Sink> List<S> readSummaryFields(String fromMonth, ReadProgress progress, Supplier<S> parts)
+            throws IOException {
+        return readSummaryFields(fromMonth, progress, LineChunks.chunkBytes(), parts);
+    }
+
+    /** {@link #readSummaryFields(String, ReadProgress, Supplier)} with chunks of about {@code chunkBytes}. */
+    <S extends Sink> List<S> readSummaryFields(String fromMonth, ReadProgress progress, long chunkBytes, Supplier<S> parts)
+            throws IOException {
+        List<FileChannel> open = new ArrayList<>();
+        try {
+            for (Path file : segments(fromMonth, progress)) {
+                open.add(StateFiles.openRead(file, false));
+            }
+            long[] limits = new long[open.size()];
+            Arrays.fill(limits, Long.MAX_VALUE);
+            List<LineChunks.Piece<Object[]>> pieces = LineChunks.read(open, limits, 3 * MAX_LINE_CHARS, chunkBytes, progress,
+                    (f, lines) -> {
+                        S sink = parts.get();
+                        long skipped = readLines(lines, summaryScanner(), concernScanner(), sink);
+                        return new Object[] {sink, skipped};
+                    });
+            List<S> out = new ArrayList<>();
+            for (LineChunks.Piece<Object[]> piece : pieces) {
+                @SuppressWarnings("unchecked")
+                S sink = (S) piece.result()[0];
+                out.add(sink);
+                unreadable += (Long) piece.result()[1];
+            }
+            return out;
+        } finally {
+            progress.finish();
+            for (FileChannel c : open) {
+                c.close();
+            }
+        }
+    }
+
     /** The top-level keys {@link #readSummaryFields} keeps. */
     static final String[] SUMMARY_KEYS = {"ts", "host", "event", "native_event", "session_id", "verdict", "concerns"};
     /** The keys of each concern {@link #readSummaryFields} keeps. */
@@ -89,6 +135,22 @@ public final class DecisionReader {
     private static final int CONCERNS = 6;
 
     private void read(String fromMonth, boolean reduced, ReadProgress progress, Sink sink) throws IOException {
+        List<Path> files = segments(fromMonth, progress);
+        FieldScanner top = reduced ? summaryScanner() : null;
+        FieldScanner concern = reduced ? concernScanner() : null;
+        try {
+            for (Path file : files) {
+                try (LineScanner in = new LineScanner(file, 3 * MAX_LINE_CHARS, Long.MAX_VALUE, progress)) {
+                    unreadable += readLines(in, top, concern, sink);
+                }
+            }
+        } finally {
+            progress.finish();
+        }
+    }
+
+    /** The segments from {@code fromMonth} on (all when {@code null}), their sizes told to {@code progress}. */
+    private List<Path> segments(String fromMonth, ReadProgress progress) throws IOException {
         String r = root.toString();
         List<Path> files = new ArrayList<>();
         for (String month : months(r)) {
@@ -101,56 +163,59 @@ public final class DecisionReader {
                 progress.expect(Files.size(file));
             }
         }
-        FieldScanner top = reduced ? new FieldScanner(SUMMARY_KEYS, JsonLimits.LENIENT.maxDepth(), false) : null;
-        FieldScanner concern = reduced ? new FieldScanner(CONCERN_KEYS, JsonLimits.LENIENT.maxDepth(), false) : null;
-        try {
-            for (Path file : files) {
-                readSegment(file, top, concern, progress, sink);
-            }
-        } finally {
-            progress.finish();
-        }
+        return files;
     }
 
+    private static FieldScanner summaryScanner() {
+        return new FieldScanner(SUMMARY_KEYS, JsonLimits.LENIENT.maxDepth(), false);
+    }
+
+    private static FieldScanner concernScanner() {
+        return new FieldScanner(CONCERN_KEYS, JsonLimits.LENIENT.maxDepth(), false);
+    }
+
+    /**
+     * Hands each decision of {@code in} to {@code sink}, reduced when {@code top} is given; returns
+     * the number of lines skipped as unreadable.
+     */
     @SuppressWarnings("unchecked")
-    private void readSegment(Path file, FieldScanner top, FieldScanner concern, ReadProgress progress, Sink sink)
-            throws IOException {
-        try (LineScanner in = new LineScanner(file, 3 * MAX_LINE_CHARS, Long.MAX_VALUE, progress)) {
-            while (in.advance()) {
-                if (!in.terminated()) {
-                    continue;
+    private static long readLines(LineScanner in, FieldScanner top, FieldScanner concern, Sink sink) throws IOException {
+        long skipped = 0;
+        while (in.advance()) {
+            if (!in.terminated()) {
+                continue;
+            }
+            if (in.overlong()) {
+                skipped++;
+                continue;
+            }
+            byte[] b = in.buffer();
+            int from = in.lineStart();
+            int to = in.lineEnd();
+            if (to == from) {
+                continue;
+            }
+            if (to - from > MAX_LINE_CHARS
+                    && new String(b, from, to - from, StandardCharsets.UTF_8).length() > MAX_LINE_CHARS) {
+                skipped++;
+                continue;
+            }
+            if (top != null && top.scan(b, from, to)) {
+                sink.accept(reduced(top, concern));
+                continue;
+            }
+            try {
+                Object v = Json.parse(new String(b, from, to - from, StandardCharsets.UTF_8), JsonLimits.LENIENT);
+                if (v instanceof Map) {
+                    sink.accept((Map<String, Object>) v);
+                } else {
+                    skipped++;
                 }
-                if (in.overlong()) {
-                    unreadable++;
-                    continue;
-                }
-                byte[] b = in.buffer();
-                int from = in.lineStart();
-                int to = in.lineEnd();
-                if (to == from) {
-                    continue;
-                }
-                if (to - from > MAX_LINE_CHARS
-                        && new String(b, from, to - from, StandardCharsets.UTF_8).length() > MAX_LINE_CHARS) {
-                    unreadable++;
-                    continue;
-                }
-                if (top != null && top.scan(b, from, to)) {
-                    sink.accept(reduced(top, concern));
-                    continue;
-                }
-                try {
-                    Object v = Json.parse(new String(b, from, to - from, StandardCharsets.UTF_8), JsonLimits.LENIENT);
-                    if (v instanceof Map) {
-                        sink.accept((Map<String, Object>) v);
-                    } else {
-                        unreadable++;
-                    }
-                } catch (JsonException e) {
-                    unreadable++;
-                }
+            } catch (JsonException e) {
+                skipped++;
             }
         }
+        return skipped;
     }
 
     /** The kept keys of a scanned line, as a parse would give them. */

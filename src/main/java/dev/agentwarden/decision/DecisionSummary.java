@@ -44,6 +44,21 @@ public final class DecisionSummary implements DecisionReader.Sink {
         }
     }
 
+    /** Adds the counts of {@code other}, the summary of other decisions under the same filter. */
+    public void merge(DecisionSummary other) {
+        decisions += other.decisions;
+        other.byHostEventVerdict.forEach((k, n) -> byHostEventVerdict.computeIfAbsent(k, x -> new long[1])[0] += n[0]);
+        other.byConcern.forEach((name, outcomes) -> {
+            Map<String, Long> mine = byConcern.computeIfAbsent(name, x -> new TreeMap<>());
+            outcomes.forEach((o, n) -> mine.merge(o, n, Long::sum));
+        });
+        other.shadow.forEach((name, s) -> {
+            long[] mine = shadow.computeIfAbsent(name, x -> new long[2]);
+            mine[0] += s[0];
+            mine[1] += s[1];
+        });
+    }
+
     public long decisions() {
         return decisions;
     }

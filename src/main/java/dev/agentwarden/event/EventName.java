@@ -14,7 +14,27 @@ public enum EventName {
     PRE_COMPACT("pre_compact"),
     AGENT_ERROR("agent_error"),
     SUBAGENT_START("subagent_start"),
-    SUBAGENT_STOP("subagent_stop");
+    SUBAGENT_STOP("subagent_stop"),
+    /** Before the session's model changes (Claude Code 2.1.332 PreModelSwitch); may refuse the switch. */
+    PRE_MODEL_SWITCH("pre_model_switch"),
+    /** After the session's model changed (Claude Code 2.1.332 PostModelSwitch). */
+    POST_MODEL_SWITCH("post_model_switch"),
+    /** A directory joined the session's workspace (Claude Code 2.1.332 DirectoryAdded, {@code /add-dir}). */
+    DIRECTORY_ADDED("directory_added"),
+    /** Before a request goes to the model (Gemini CLI's BeforeModel); no other canonical event is a model call. */
+    PRE_MODEL_REQUEST("pre_model_request"),
+    /** After the model answered, before the answer is used (Gemini CLI's AfterModel). */
+    POST_MODEL_RESPONSE("post_model_response"),
+    /** Before the host chooses which tools the model may call (Gemini CLI's BeforeToolSelection). */
+    PRE_TOOL_SELECTION("pre_tool_selection"),
+    /** A batch of tool calls has finished (Qwen Code's {@code PostToolBatch}). */
+    POST_TOOL_BATCH("post_tool_batch"),
+    /** An instructions file was loaded into the context (Qwen Code's {@code InstructionsLoaded}). */
+    INSTRUCTIONS_LOADED("instructions_loaded"),
+    /** A todo item is being created (Qwen Code's {@code TodoCreated}). */
+    TODO_CREATED("todo_created"),
+    /** A todo item is being marked done (Qwen Code's {@code TodoCompleted}). */
+    TODO_COMPLETED("todo_completed");
 
     private final String wire;
 

@@ -73,6 +73,29 @@ public final class GuardDerivation {
             this.since = since;
         }
 
+        /** Adds the derivation of {@code later}, over the lines after this one's. */
+        void merge(Report later) {
+            concurrency.merge(later.concurrency);
+            depth.merge(later.depth);
+            later.candidates.forEach((label, c) -> {
+                CandidateTally t = candidates.computeIfAbsent(label, k -> new CandidateTally());
+                t.observations += c.observations;
+                t.wouldDeny += c.wouldDeny;
+                t.maxDepth = c.maxDepth;
+                t.maxConcurrent = c.maxConcurrent;
+            });
+            later.postures.forEach((k, n) -> postures.merge(k, n, Long::sum));
+            problems.addAll(later.problems);
+            acted += later.acted;
+            unreadable += later.unreadable;
+            if (later.first != null && (first == null || later.first.isBefore(first))) {
+                first = later.first;
+            }
+            if (later.last != null && (last == null || later.last.isAfter(last))) {
+                last = later.last;
+            }
+        }
+
         public long observations() {
             return concurrency.count();
         }
@@ -214,32 +237,43 @@ public final class GuardDerivation {
     /** {@link #derive(LedgerPaths, Instant)}, showing {@code progress} while the ledger is read. */
     public static Report derive(LedgerPaths paths, Instant since, ReadProgress progress) throws IOException {
         Report report = new Report(since);
-        LedgerReader.scan(paths, progress, new LedgerReader.LineVisitor() {
-            @Override
-            public void entry(String segment, long number, LedgerLine.View e, byte[] bytes, int from, int to) {
-                if (!e.is(Event.SPAWN_GUARD_SHADOW) && !e.is(Event.SPAWN_GUARD)) {
-                    return;
-                }
-                Instant ts;
-                try {
-                    ts = UtcTime.parse(String.valueOf(e.string(Key.TS)));
-                } catch (DateTimeParseException ex) {
-                    report.unreadable++;
-                    return;
-                }
-                Long concurrent = e.integer(Key.CONCURRENT_OPEN);
-                if (since != null && ts.isBefore(since) || concurrent == null) {
-                    return;
-                }
-                add(report, e, ts, concurrent);
-            }
-
-            @Override
-            public void problem(LedgerProblem problem) {
-                report.problems.add(problem);
-            }
-        });
+        for (Part part : LedgerReader.scanInParts(paths, progress, () -> new Part(new Report(since)))) {
+            report.merge(part.report);
+        }
         return report;
+    }
+
+    /** The derivation over one chunk of the ledger. */
+    private static final class Part implements LedgerReader.LineVisitor {
+        final Report report;
+
+        Part(Report report) {
+            this.report = report;
+        }
+
+        @Override
+        public void entry(String segment, long number, LedgerLine.View e, byte[] bytes, int from, int to) {
+            if (!e.is(Event.SPAWN_GUARD_SHADOW) && !e.is(Event.SPAWN_GUARD)) {
+                return;
+            }
+            Instant ts;
+            try {
+                ts = UtcTime.parse(String.valueOf(e.string(Key.TS)));
+            } catch (DateTimeParseException ex) {
+                report.unreadable++;
+                return;
+            }
+            Long concurrent = e.integer(Key.CONCURRENT_OPEN);
+            if (report.since != null && ts.isBefore(report.since) || concurrent == null) {
+                return;
+            }
+            add(report, e, ts, concurrent);
+        }
+
+        @Override
+        public void problem(LedgerProblem problem) {
+            report.problems.add(problem);
+        }
     }
 
     private static void add(Report report, LedgerLine.View e, Instant ts, long concurrent) {

@@ -1,6 +1,7 @@
 package dev.agentwarden.host;
 
 import dev.agentwarden.host.codex.CodexHookTrust;
+import dev.agentwarden.host.gemini.GeminiHookTrust;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -9,8 +10,8 @@ import java.util.Map;
  * A host's own gate in front of hooks: what the host checks before it runs the hooks Warden
  * installed (Codex: a trusted project, and each hook reviewed by hash), so that {@code warden
  * doctor} can say when Warden's entries are written but would not run. One per host that has such
- * a gate ({@link #forHost}); Copilot's and Gemini's folder trust belong here once those hosts are
- * installable.
+ * a gate ({@link #forHost}): Codex's project trust and hook review, Gemini's folder trust and hook
+ * fingerprints.
  */
 public interface HostTrustGate {
     /**
@@ -29,8 +30,23 @@ public interface HostTrustGate {
     record Finding(boolean problem, String text, String fix) {
     }
 
+    /**
+     * What {@code warden install} prints after writing {@code hooksFile}: the gate a person still has
+     * to pass before the host runs Warden's hooks. None by default; {@code warden doctor} checks.
+     */
+    default List<String> installNotes(Path hooksFile, boolean user, Path projectRoot, Map<String, String> env) {
+        return List.of();
+    }
+
     /** The gate of {@code host}, or {@code null} when the host runs whatever its settings name. */
     static HostTrustGate forHost(String host) {
-        return host.equals("codex") ? new CodexHookTrust() : null;
+        switch (host) {
+            case "codex":
+                return new CodexHookTrust();
+            case "gemini":
+                return new GeminiHookTrust();
+            default:
+                return null;
+        }
     }
 }

@@ -1,8 +1,14 @@
 package dev.agentwarden.host;
 
+import dev.agentwarden.host.augment.AugmentHost;
 import dev.agentwarden.host.claude.ClaudeHosts;
+import dev.agentwarden.host.cline.ClineHost;
 import dev.agentwarden.host.codex.CodexHost;
+import dev.agentwarden.host.cursor.CursorHost;
+import dev.agentwarden.host.gemini.GeminiHost;
 import dev.agentwarden.host.opencode.OpenCodeHost;
+import dev.agentwarden.host.qwen.QwenHost;
+import dev.agentwarden.host.windsurf.WindsurfHost;
 import dev.agentwarden.text.NearMiss;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +20,8 @@ public final class Hosts {
 
     /** Every host Warden can install for and answer, in the order commands list them. */
     public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX,
-            OpenCodeHost.OPENCODE);
+            ClineHost.CLINE, GeminiHost.GEMINI, QwenHost.QWEN, CursorHost.CURSOR, WindsurfHost.WINDSURF,
+            AugmentHost.AUGMENT, OpenCodeHost.OPENCODE);
 
     /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
     public static final Host ASSUMED = ClaudeHosts.CLAUDE;
@@ -22,9 +29,13 @@ public final class Hosts {
     /** The host whose recorded sessions ({@code examples/}) the demos replay. */
     public static final Host DEMO = ClaudeHosts.CLAUDE;
 
-    /** Every host id the manifest accepts, agent-config's {@code KNOWN_PLATFORMS} plus codex and opencode. */
+    /**
+     * Every host id the manifest accepts: agent-config's {@code KNOWN_PLATFORMS} plus codex, qwen and opencode
+     * (agent-config has no key for Qwen Code; Warden names it {@code qwen}, its command's name).
+     */
     public static final List<String> KNOWN = List.of(
-            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment", "opencode");
+            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment", "qwen",
+            "opencode");
 
     /** The host with this id, or {@code null} when Warden has no adapter for it. */
     public static Host byId(String id) {
@@ -34,6 +45,15 @@ public final class Hosts {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether {@code install} writes a hook for {@code nativeEvent} of {@code host} only when the
+     * manifest names the event in its own aliases: events older versions of the host refuse.
+     */
+    public static boolean installedOnlyWhenNamed(String host, String nativeEvent) {
+        return (host.equals(ClaudeHosts.CLAUDE.id()) || host.equals(ClaudeHosts.COWORK.id()))
+                && ClaudeHosts.SINCE_2_1_332.contains(nativeEvent);
     }
 
     /** The ids of {@link #ALL}. */

@@ -1,7 +1,7 @@
 package dev.agentwarden.init;
 
-import dev.agentwarden.manifest.ManifestLoader;
-import java.nio.charset.StandardCharsets;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -33,44 +33,10 @@ public final class ProjectSkeleton {
         }
     }
 
-    /**
-     * Whether the manifest loader reads {@code extends: default}. Until it does, init writes a copy
-     * of the default with the example bound ({@link #copyOfDefault}).
-     */
-    static final boolean LOADER_EXTENDS = false;
-
     /** The files, in the order they are written (the manifest last, once what it binds exists). */
     public static List<File> files() {
         return List.of(new File(GITIGNORE, GITIGNORE_TEXT, false), new File(CONCERN, CONCERN_TEXT, true),
-                new File(MANIFEST, LOADER_EXTENDS ? MANIFEST_TEXT : copyOfDefault(), false));
-    }
-
-    /** The default's chain on pre_tool_use, as the default manifest writes it. */
-    private static final String DEFAULT_PRE_TOOL_USE = "    pre_tool_use: [block-no-verify, protect-warden, spawn-guard]\n";
-    /** The line after the default's last concern. */
-    private static final String DEFAULT_AFTER_CONCERNS = "# Every host Warden has an adapter for runs the same chains";
-
-    /**
-     * The default manifest, whole, with init's header, the example concern and its binding: what
-     * {@link #MANIFEST_TEXT} means while the loader has no {@code extends}.
-     *
-     * @throws IllegalStateException when the default no longer has the lines this edits
-     */
-    static String copyOfDefault() {
-        String d = new String(ManifestLoader.builtinDefault().bytes(), StandardCharsets.UTF_8);
-        int schema = d.indexOf("schema_version: 1\n");
-        int after = d.indexOf(DEFAULT_AFTER_CONCERNS);
-        int chain = d.indexOf(DEFAULT_PRE_TOOL_USE);
-        if (schema < 0 || after < 0 || chain < after) {
-            throw new IllegalStateException("the default manifest changed shape; update ProjectSkeleton.copyOfDefault");
-        }
-        return HEADER + "\n# A copy of the default manifest shipped with Warden (a project manifest replaces the default\n"
-                + "# whole), with an example process concern added and bound.\n"
-                + d.substring(schema, after) + EXAMPLE_CONCERN + "\n"
-                + d.substring(after, chain)
-                + "    # the default's chain, and the example concern last\n"
-                + "    pre_tool_use: [block-no-verify, protect-warden, spawn-guard, no-curl-pipe-sh]\n"
-                + d.substring(chain + DEFAULT_PRE_TOOL_USE.length());
+                new File(MANIFEST, manifestText(), false));
     }
 
     private static final String HEADER = """
@@ -122,11 +88,23 @@ public final class ProjectSkeleton {
             exit 0
             """;
 
-    static final String MANIFEST_TEXT = HEADER + """
+    /** The manifest: extends the default and binds the example after the default's chain, on every host. */
+    static String manifestText() {
+        StringBuilder platforms = new StringBuilder();
+        for (Host host : Hosts.ALL) {
+            platforms.append("  ").append(host.id()).append(host == Hosts.ALL.get(0)
+                    ? ": &chains\n    pre_tool_use: [block-no-verify, protect-warden, spawn-guard, no-curl-pipe-sh]\n"
+                    : ": *chains\n");
+        }
+        return MANIFEST_HEAD + platforms;
+    }
+
+    private static final String MANIFEST_HEAD = HEADER + """
             schema_version: 1
 
             # Start from the default manifest shipped with Warden (block-no-verify, protect-warden, the
-            # subagent ledger, the spawn guard); the concerns and chains below are merged on top of it.
+            # subagent ledger, the spawn guard); the concerns and chains below are merged on top of it,
+            # and `warden manifest show` says where each came from.
             extends: default
 
             concerns:
@@ -135,9 +113,5 @@ public final class ProjectSkeleton {
             platforms:
               # A chain given here replaces the default's chain for that host and event, so it names the
               # default's concerns as well; the default's other chains stay.
-              claude: &chains
-                pre_tool_use: [block-no-verify, protect-warden, spawn-guard, no-curl-pipe-sh]
-              cowork: *chains
-              codex: *chains
             """;
 }

@@ -23,6 +23,8 @@ import java.util.Map;
  *   in place, or for profile {@code none} the manifest's expected length. A hash alone never proves
  *   completeness: a partial read matches an equally partial attachment.</li>
  *   <li>attachment: ATTACHED_FULL with {@code attached_sha == source_sha_after_read}, the same length
+ *   (or, for a host that attaches a form of the file such as its body, {@code attached_sha} equal to
+ *   the gate's {@code source_form_sha} of the bytes read)
  *   and the markers in place. A payload read whole but attached clipped or not at all is PARTIAL.</li>
  * </ul>
  *
@@ -264,11 +266,20 @@ public final class Evaluator {
             unknown.add("attach_without_sha: ATTACHED_FULL without attached_sha");
             return;
         }
-        if (!attach.attachedSha().equals(read.sourceShaAfterRead())) {
+        if (attach.form() != null) {
+            if (attach.sourceFormSha() == null) {
+                unknown.add("attach_form_without_sha: attached as " + attach.form() + " without source_form_sha");
+                return;
+            }
+            if (!attach.attachedSha().equals(attach.sourceFormSha())) {
+                partial.add("attached_sha_differs: the attached artifact is not the bytes read (as " + attach.form() + ")");
+                return;
+            }
+        } else if (!attach.attachedSha().equals(read.sourceShaAfterRead())) {
             partial.add("attached_sha_differs: the attached artifact is not the bytes read");
             return;
         }
-        if (attach.attachedBytes() != read.bytesRead()) {
+        if (attach.form() == null && attach.attachedBytes() != read.bytesRead()) {
             partial.add("attached_length_differs: " + attach.attachedBytes() + " bytes attached, " + read.bytesRead() + " read");
             return;
         }

@@ -92,6 +92,10 @@ public final class EvidenceCodec {
                 o.put("channel", a.channel());
                 o.put("emitted", a.emitted());
                 o.put("reason", a.reason());
+                if (a.form() != null) {
+                    o.put("attached_form", a.form());
+                    o.put("source_form_sha", a.sourceFormSha());
+                }
                 break;
             }
             case TRANSPORT_INTEGRITY: {
@@ -189,7 +193,8 @@ public final class EvidenceCodec {
                 return new PromptAttachStatus(enumOf(AttachStatus.class, o, "prompt_attach_status"),
                         sha(o.get("attached_sha"), "attached_sha"), num(o, "attached_bytes"),
                         boundaries(obj(o, "boundaries", false)), str(o, "channel", false), bool(o, "emitted"),
-                        str(o, "reason", false));
+                        str(o, "reason", false), str(o, "attached_form", false),
+                        sha(o.get("source_form_sha"), "source_form_sha"));
             case TRANSPORT_INTEGRITY:
                 return new TransportVerdict(enumOf(TransportIntegrity.class, o, "transport_integrity"), strings(o, "reasons"));
             case RELEASE_INTEGRITY: {

@@ -24,6 +24,7 @@ public final class GateSession {
     private final Path evidenceFile;
     private final List<String> problems = new ArrayList<>();
     private byte[] source;
+    private SourceReader.SourceRead sourceRead;
     private GateVerdict verdict;
 
     GateSession(Recorder recorder, ReleaseSource release, SourceReader reader, BoundaryProfile profile, Path file,
@@ -58,7 +59,28 @@ public final class GateSession {
         SourceReader.SourceRead r = reader.read(file, profile);
         record(r.event());
         source = r.bytes();
+        sourceRead = r;
         return source.clone();
+    }
+
+    /**
+     * Records, as this session's {@code payload_read_status}, a read another session of the same
+     * selection made: for an entry point that reads the agent once and gates many prompts against
+     * that one read (the model proxy of {@code warden launch --observe-prompt}).
+     */
+    public void adoptRead(SourceReader.SourceRead earlier) {
+        open();
+        if (reader == null) {
+            throw new IntegrityException("event_after_not_selected", "this session did not select an agent");
+        }
+        record(earlier.event());
+        source = earlier.bytes().clone();
+        sourceRead = earlier;
+    }
+
+    /** What {@link #read} (or {@link #adoptRead}) gave, or {@code null} before. */
+    public SourceReader.SourceRead readResult() {
+        return sourceRead;
     }
 
     /** The last {@code read()} result's status, or {@code null} before a read. */
@@ -93,6 +115,38 @@ public final class GateSession {
                     : "attach_differs: the attached bytes are not the bytes read";
         }
         attachAs(status, attached, channel, true, reason);
+    }
+
+    /**
+     * Records {@code prompt_attach_status} for a host that attaches a form of the file (its body)
+     * rather than the file: ATTACHED_FULL when {@code attached} is exactly that form of the bytes
+     * read, NOT_ATTACHED when empty, else ATTACHED_PARTIAL. {@code attached_sha} is computed over
+     * exactly {@code attached}; {@code source_form_sha} over the form the gate derives from its read.
+     */
+    public void attachForm(byte[] attached, AttachForm form, String channel) {
+        open();
+        if (attached.length == 0) {
+            notAttached("nothing_attached: no " + form.wire() + " of the agent was found in the prompt", channel);
+            return;
+        }
+        byte[] expected = source == null ? new byte[0] : form.apply(source);
+        AttachStatus status;
+        String reason = null;
+        if (expected.length == 0) {
+            status = AttachStatus.ATTACHED_FULL;
+            reason = "no_source_bytes: nothing was read to compare the attachment with";
+        } else if (Arrays.equals(attached, expected)) {
+            status = AttachStatus.ATTACHED_FULL;
+        } else {
+            status = AttachStatus.ATTACHED_PARTIAL;
+            reason = isPrefix(attached, expected)
+                    ? "attach_prefix: " + attached.length + " of " + expected.length + " bytes of the " + form.wire()
+                    + " reached the prompt"
+                    : "attach_differs: the attached bytes are not the " + form.wire() + " of the bytes read";
+        }
+        record(new IntegrityEvent.PromptAttachStatus(status, Sha256.hex(attached), attached.length,
+                profile.check(attached), channel, true, reason, form.wire(),
+                expected.length == 0 ? null : Sha256.hex(expected)));
     }
 
     /** Records that nothing was attached, with why. */

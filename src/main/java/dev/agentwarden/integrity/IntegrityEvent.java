@@ -158,9 +158,20 @@ public sealed interface IntegrityEvent permits IntegrityEvent.SelectedAgentId, I
      * @param emitted       whether the artifact was actually handed on; {@code false} when the gate
      *                      stopped a clipped attachment before the host could take it
      * @param reason        machine code explaining a non-full attach, else {@code null}
+     * @param form          the form of the bytes read that the host attaches ({@link AttachForm#wire()}),
+     *                      or {@code null} when it attaches the file exactly as read
+     * @param sourceFormSha hex SHA-256 the gate computed over the bytes read in that {@code form}: what
+     *                      {@code attached_sha} must equal; {@code null} without a form
      */
     record PromptAttachStatus(AttachStatus status, String attachedSha, long attachedBytes, Boundaries boundaries,
-                              String channel, boolean emitted, String reason) implements IntegrityEvent {
+                              String channel, boolean emitted, String reason, String form, String sourceFormSha)
+            implements IntegrityEvent {
+        /** An attachment of the file exactly as read. */
+        public PromptAttachStatus(AttachStatus status, String attachedSha, long attachedBytes, Boundaries boundaries,
+                                  String channel, boolean emitted, String reason) {
+            this(status, attachedSha, attachedBytes, boundaries, channel, emitted, reason, null, null);
+        }
+
         @Override
         public Kind kind() {
             return Kind.PROMPT_ATTACH_STATUS;

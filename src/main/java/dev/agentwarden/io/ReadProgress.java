@@ -9,7 +9,8 @@ import java.util.Locale;
  * {@link #QUIET_MS} and only when stderr is a terminal, redrawn in place at most five times a
  * second, and erased when the read ends. On a pipe or a file it prints nothing. The launcher
  * tells the JVM whether stderr is a terminal ({@code -Dwarden.stderr.terminal=true}, from
- * {@code [ -t 2 ]}): Java 17 can only ask about stdin and stdout ({@code System.console()}).
+ * {@code [ -t 2 ]}): Java 17 can only ask about stdin and stdout ({@code System.console()}). Reads
+ * from several threads may share one.
  */
 public final class ReadProgress {
     /** How long a read runs before its progress is shown. */
@@ -53,7 +54,7 @@ public final class ReadProgress {
     }
 
     /** {@code bytes} more were read. */
-    public void read(long bytes) {
+    public synchronized void read(long bytes) {
         done += bytes;
         if (!terminal) {
             return;
@@ -71,7 +72,7 @@ public final class ReadProgress {
     }
 
     /** Erases the progress line, if one was shown. */
-    public void finish() {
+    public synchronized void finish() {
         if (width > 0) {
             err.print("\r" + " ".repeat(width) + "\r");
             err.flush();

@@ -10,68 +10,43 @@ import java.util.TreeMap;
  * percentile is the smallest value with at least {@code ceil(p/100 · n)} observations at or below
  * it, so it is always an observed value (with fewer than 100 observations p99 is the maximum).
  *
- * <p>Counts live in an open-addressed table of primitive longs (one slot per distinct value, no
- * boxing per observation); the sorted view is built when first asked for and kept until the next
- * {@link #add}.
+ * <p>Observations are appended to a primitive buffer (no boxing, no hashing per observation); a
+ * full buffer, and any question, folds it into the sorted distinct values and their counts. So
+ * memory is bounded by the distinct values plus {@link #MAX_PENDING}, and two distributions of
+ * parts of a read {@link #merge} into the one of the whole.
  */
 public final class Distribution {
-    private long[] values = new long[64];
-    private long[] counts = new long[64];
-    private boolean[] used = new boolean[64];
+    /** Largest buffer of unfolded observations. */
+    static final int MAX_PENDING = 1 << 16;
+
+    private long[] pending = new long[256];
+    private int pendingCount;
+    private long[] keys = new long[0];
+    private long[] counts = new long[0];
     private int distinct;
     private long n;
     private NavigableMap<Long, Long> sorted;
-    private long[] sortedKeys;
-    private long[] sortedCounts;
 
     public void add(long value) {
-        int mask = values.length - 1;
-        int slot = mix(value) & mask;
-        while (used[slot]) {
-            if (values[slot] == value) {
-                counts[slot]++;
-                n++;
-                sorted = null;
-                sortedKeys = null;
-                return;
+        if (pendingCount == pending.length) {
+            if (pending.length < MAX_PENDING) {
+                pending = Arrays.copyOf(pending, pending.length * 2);
+            } else {
+                fold();
             }
-            slot = (slot + 1) & mask;
         }
-        used[slot] = true;
-        values[slot] = value;
-        counts[slot] = 1;
+        pending[pendingCount++] = value;
         n++;
         sorted = null;
-        sortedKeys = null;
-        if (++distinct * 2 > values.length) {
-            grow();
-        }
     }
 
-    private static int mix(long v) {
-        long h = v * 0x9E3779B97F4A7C15L;
-        return (int) (h ^ (h >>> 32));
-    }
-
-    private void grow() {
-        long[] oldValues = values;
-        long[] oldCounts = counts;
-        boolean[] oldUsed = used;
-        values = new long[oldValues.length * 2];
-        counts = new long[oldValues.length * 2];
-        used = new boolean[oldValues.length * 2];
-        int mask = values.length - 1;
-        for (int i = 0; i < oldValues.length; i++) {
-            if (oldUsed[i]) {
-                int slot = mix(oldValues[i]) & mask;
-                while (used[slot]) {
-                    slot = (slot + 1) & mask;
-                }
-                used[slot] = true;
-                values[slot] = oldValues[i];
-                counts[slot] = oldCounts[i];
-            }
-        }
+    /** Adds every observation of {@code other}. */
+    public void merge(Distribution other) {
+        other.fold();
+        fold();
+        mergeRuns(other.keys, other.counts, other.distinct);
+        n += other.n;
+        sorted = null;
     }
 
     public long count() {
@@ -83,32 +58,33 @@ public final class Distribution {
         if (n == 0) {
             return null;
         }
-        sort();
+        fold();
         long rank = Math.max(1, (long) Math.ceil(p / 100.0 * n));
         long seen = 0;
-        for (int i = 0; i < sortedKeys.length; i++) {
-            seen += sortedCounts[i];
+        for (int i = 0; i < distinct; i++) {
+            seen += counts[i];
             if (seen >= rank) {
-                return sortedKeys[i];
+                return keys[i];
             }
         }
-        return sortedKeys[sortedKeys.length - 1];
+        return keys[distinct - 1];
     }
 
+    /** The largest observation; {@code null} when empty. */
     public Long max() {
         if (n == 0) {
             return null;
         }
-        sort();
-        return sortedKeys[sortedKeys.length - 1];
+        fold();
+        return keys[distinct - 1];
     }
 
     /** Observations at or above {@code threshold}. */
     public long atLeast(long threshold) {
-        sort();
+        fold();
         long sum = 0;
-        for (int i = sortedKeys.length - 1; i >= 0 && sortedKeys[i] >= threshold; i--) {
-            sum += sortedCounts[i];
+        for (int i = distinct - 1; i >= 0 && keys[i] >= threshold; i--) {
+            sum += counts[i];
         }
         return sum;
     }
@@ -116,43 +92,61 @@ public final class Distribution {
     /** Value → number of observations, ascending. */
     public NavigableMap<Long, Long> histogram() {
         if (sorted == null) {
-            sort();
+            fold();
             TreeMap<Long, Long> m = new TreeMap<>();
-            for (int i = 0; i < sortedKeys.length; i++) {
-                m.put(sortedKeys[i], sortedCounts[i]);
+            for (int i = 0; i < distinct; i++) {
+                m.put(keys[i], counts[i]);
             }
             sorted = Collections.unmodifiableNavigableMap(m);
         }
         return sorted;
     }
 
-    /** The distinct values ascending, with their counts, once per change. */
-    private void sort() {
-        if (sortedKeys != null) {
+    /** Sorts the buffer and merges it, run-length counted, into the distinct values. */
+    private void fold() {
+        if (pendingCount == 0) {
             return;
         }
-        long[] keys = new long[distinct];
-        int k = 0;
-        for (int i = 0; i < values.length; i++) {
-            if (used[i]) {
-                keys[k++] = values[i];
+        Arrays.sort(pending, 0, pendingCount);
+        long[] runKeys = new long[pendingCount];
+        long[] runCounts = new long[pendingCount];
+        int runs = 0;
+        for (int i = 0; i < pendingCount; i++) {
+            if (runs > 0 && runKeys[runs - 1] == pending[i]) {
+                runCounts[runs - 1]++;
+            } else {
+                runKeys[runs] = pending[i];
+                runCounts[runs] = 1;
+                runs++;
             }
         }
-        Arrays.sort(keys);
-        long[] c = new long[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            c[i] = countOf(keys[i]);
-        }
-        sortedKeys = keys;
-        sortedCounts = c;
+        pendingCount = 0;
+        mergeRuns(runKeys, runCounts, runs);
     }
 
-    private long countOf(long value) {
-        int mask = values.length - 1;
-        int slot = mix(value) & mask;
-        while (values[slot] != value || !used[slot]) {
-            slot = (slot + 1) & mask;
+    private void mergeRuns(long[] otherKeys, long[] otherCounts, int otherDistinct) {
+        if (otherDistinct == 0) {
+            return;
         }
-        return counts[slot];
+        long[] k = new long[distinct + otherDistinct];
+        long[] c = new long[k.length];
+        int i = 0;
+        int j = 0;
+        int out = 0;
+        while (i < distinct || j < otherDistinct) {
+            if (j == otherDistinct || i < distinct && keys[i] < otherKeys[j]) {
+                k[out] = keys[i];
+                c[out++] = counts[i++];
+            } else if (i == distinct || otherKeys[j] < keys[i]) {
+                k[out] = otherKeys[j];
+                c[out++] = otherCounts[j++];
+            } else {
+                k[out] = keys[i];
+                c[out++] = counts[i++] + otherCounts[j++];
+            }
+        }
+        keys = k;
+        counts = c;
+        distinct = out;
     }
 }

@@ -92,7 +92,7 @@ public final class LedgerLine {
         DEPTH("depth"), DEPTH_BASIS("depth_basis"), CONCURRENT_OPEN("concurrent_open"), SESSION_OPEN("session_open"),
         DUPLICATE_START("duplicate_start"), SPOOLED("spooled"), UNIDENTIFIED("unidentified"), REASON("reason"),
         DURATION_MS("duration_ms"), STOP_LOSS_ARMS_EXCEEDED("stop_loss_arms_exceeded"), START_SEEN("start_seen"),
-        ENVELOPE_PARSE("envelope_parse"), ENVELOPE_PROBLEM("envelope_problem"),
+        ENVELOPE_PARSE("envelope_parse"), ENVELOPE_PROBLEM("envelope_problem"), BASIS("basis"),
         AGE_MS("age_ms"), TTL_MS("ttl_ms"),
         DETAIL("detail"), EXPECTED_SEGMENT("expected_segment"), EXPECTED_LINES("expected_lines"),
         EXPECTED_HASH("expected_hash"),

@@ -3,11 +3,15 @@ package dev.agentwarden.ledger;
 import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.io.UnsafeFileException;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Reads the ledger's segments in chain order. Lines that are not JSON objects (a write torn by a
@@ -149,5 +153,109 @@ public final class LedgerReader {
         } finally {
             progress.finish();
         }
+    }
+
+    /**
+     * {@link #scan} on several threads: each chunk of each segment ({@link LineChunks#chunkBytes}) is read into a
+     * visitor of its own from {@code parts}, and the visitors are returned in chain order, for the
+     * caller to combine. A visitor gets its chunk's entries as they are read, with line number 0 (a
+     * chunk's place in its segment is known only once the chunks before it are read), then its
+     * problems, numbered as {@link #scan} numbers them; an unreadable segment is a visitor of its own
+     * with that one problem. {@link LineVisitor#physicalLine} is not called.
+     */
+    public static <V extends LineVisitor> List<V> scanInParts(LedgerPaths paths, ReadProgress progress, Supplier<V> parts)
+            throws IOException {
+        return scanInParts(paths, progress, LineChunks.chunkBytes(), parts);
+    }
+
+    /** {@link #scanInParts(LedgerPaths, ReadProgress, Supplier)} with chunks of about {@code chunkBytes}. */
+    static <V extends LineVisitor> List<V> scanInParts(LedgerPaths paths, ReadProgress progress, long chunkBytes,
+                                                      Supplier<V> parts) throws IOException {
+        List<String> months = paths.segments();
+        List<FileChannel> open = new ArrayList<>();
+        List<String> openMonths = new ArrayList<>();
+        /* In chain order: a segment's index in open, or the problem of a segment that could not be opened. */
+        List<Object> order = new ArrayList<>();
+        try {
+            for (String month : months) {
+                Path file = paths.segment(month);
+                if (Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+                    progress.expect(Files.size(file));
+                }
+                try {
+                    open.add(LineScanner.open(file, LineScanner.MAX_FILE_BYTES));
+                    openMonths.add(month);
+                    order.add(open.size() - 1);
+                } catch (UnsafeFileException | LedgerException e) {
+                    order.add(LedgerProblem.error("ledger_segment_unreadable", month + ".jsonl", e.getMessage()));
+                }
+            }
+            long[] limits = new long[open.size()];
+            Arrays.fill(limits, LineScanner.MAX_FILE_BYTES);
+            List<LineChunks.Piece<Part<V>>> pieces = LineChunks.read(open, limits, LedgerLine.MAX_LINE_BYTES, chunkBytes,
+                    progress, (f, lines) -> readPart(openMonths.get(f), lines, parts.get()));
+            List<V> out = new ArrayList<>();
+            int next = 0;
+            for (Object o : order) {
+                if (o instanceof LedgerProblem p) {
+                    V v = parts.get();
+                    v.problem(p);
+                    out.add(v);
+                    continue;
+                }
+                int f = (Integer) o;
+                while (next < pieces.size() && pieces.get(next).file() == f) {
+                    LineChunks.Piece<Part<V>> piece = pieces.get(next++);
+                    Part<V> part = piece.result();
+                    for (Pending p : part.problems) {
+                        String location = openMonths.get(f) + ".jsonl:" + (piece.lineOffset() + p.number());
+                        part.visitor.problem(LedgerProblem.warning(p.code(), location, p.message()));
+                    }
+                    out.add(part.visitor);
+                }
+            }
+            return out;
+        } finally {
+            progress.finish();
+            for (FileChannel c : open) {
+                c.close();
+            }
+        }
+    }
+
+    /** A problem of a chunk, numbered within the chunk. */
+    private record Pending(String code, long number, String message) {
+    }
+
+    private static final class Part<V> {
+        final V visitor;
+        final List<Pending> problems = new ArrayList<>();
+
+        Part(V visitor) {
+            this.visitor = visitor;
+        }
+    }
+
+    private static <V extends LineVisitor> Part<V> readPart(String month, LineScanner scanner, V visitor) throws IOException {
+        Part<V> part = new Part<>(visitor);
+        LedgerLine.View view = new LedgerLine.View();
+        while (scanner.advance()) {
+            byte[] buf = scanner.buffer();
+            int from = scanner.lineStart();
+            int to = scanner.lineEnd();
+            if (scanner.overlong()) {
+                part.problems.add(new Pending("ledger_line_too_long", scanner.number(),
+                        "line longer than " + LedgerLine.MAX_LINE_BYTES + " bytes; skipped"));
+                continue;
+            }
+            if (to == from || buf[from] != '{' || !view.read(buf, from, to)) {
+                part.problems.add(new Pending("ledger_torn_line", scanner.number(), scanner.terminated()
+                        ? "line is not a JSON object (a write cut short by a crash, or an edit); skipped"
+                        : "unterminated final line (a write cut short by a crash); skipped"));
+                continue;
+            }
+            visitor.entry(month, 0, view, buf, from, to);
+        }
+        return part;
     }
 }

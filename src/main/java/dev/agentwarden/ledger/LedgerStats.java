@@ -73,6 +73,20 @@ public final class LedgerStats {
         Double rate() {
             return stops == 0 ? null : (double) envelopeOk / stops;
         }
+
+        /** Adds the counts of {@code later}, a tally of the lines after this one's. */
+        void merge(Tally later) {
+            starts += later.starts;
+            stops += later.stops;
+            orphanStops += later.orphanStops;
+            unidentified += later.unidentified;
+            reaped += later.reaped;
+            envelopeOk += later.envelopeOk;
+            later.envelope.forEach((k, n) -> envelope.merge(k, n, Long::sum));
+            later.arms.forEach((k, n) -> arms.merge(k, n, Long::sum));
+            durations.merge(later.durations);
+            sessions.addAll(later.sessions);
+        }
     }
 
     /**
@@ -118,6 +132,22 @@ public final class LedgerStats {
         Report(LedgerPaths paths, LedgerSettings settings) {
             this.paths = paths;
             this.settings = settings;
+        }
+
+        /** Adds the stats of {@code later}, the report of the lines after this one's. */
+        void merge(Report later) {
+            later.byType.forEach((type, t) -> byType.computeIfAbsent(type, k -> new Tally()).merge(t));
+            all.merge(later.all);
+            for (OverBudget b : later.overBudget) {
+                if (overBudget.size() < MAX_LISTED) {
+                    overBudget.add(b);
+                }
+            }
+            overBudgetCount += later.overBudgetCount;
+            unbudgeted.addAll(later.unbudgeted);
+            problems.addAll(later.problems);
+            chainLines += later.chainLines;
+            gaps += later.gaps;
         }
 
         /** {@code holds}, {@code broken} or {@code undetermined}. */
@@ -237,25 +267,36 @@ public final class LedgerStats {
     public static Report compute(LedgerPaths paths, LedgerSettings settings, Clock clock, ReadProgress progress)
             throws IOException {
         Report report = new Report(paths, settings);
-        Tally[] pair = new Tally[2];
-        LedgerReader.scan(paths, progress, new LedgerReader.LineVisitor() {
-            @Override
-            public void entry(String segment, long number, LedgerLine.View e, byte[] bytes, int from, int to) {
-                report.chainLines++;
-                if (e.is(Event.LEDGER_GAP)) {
-                    report.gaps++;
-                }
-                add(report, settings, e, pair);
-            }
-
-            @Override
-            public void problem(LedgerProblem problem) {
-                report.problems.add(problem);
-            }
-        });
+        for (Part part : LedgerReader.scanInParts(paths, progress, () -> new Part(new Report(paths, settings)))) {
+            report.merge(part.report);
+        }
         report.open = OpenSet.read(paths, clock.millis(), settings.ttlMs());
         report.spooled = Spool.pending(paths).size();
         return report;
+    }
+
+    /** The stats of one chunk of the ledger. */
+    private static final class Part implements LedgerReader.LineVisitor {
+        final Report report;
+        private final Tally[] pair = new Tally[2];
+
+        Part(Report report) {
+            this.report = report;
+        }
+
+        @Override
+        public void entry(String segment, long number, LedgerLine.View e, byte[] bytes, int from, int to) {
+            report.chainLines++;
+            if (e.is(Event.LEDGER_GAP)) {
+                report.gaps++;
+            }
+            add(report, report.settings, e, pair);
+        }
+
+        @Override
+        public void problem(LedgerProblem problem) {
+            report.problems.add(problem);
+        }
     }
 
     private static void add(Report report, LedgerSettings settings, LedgerLine.View e, Tally[] pair) {

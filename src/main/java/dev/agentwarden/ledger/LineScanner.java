@@ -36,6 +36,8 @@ public final class LineScanner implements Closeable {
     private static final int CHUNK = 1 << 20;
 
     private final FileChannel in;
+    private final boolean owned;
+    private long position;
     private final int maxLineBytes;
     private final ReadProgress progress;
     private final byte[] buf;
@@ -60,17 +62,42 @@ public final class LineScanner implements Closeable {
      * @param progress     told of every chunk read, or {@code null}
      */
     public LineScanner(Path file, int maxLineBytes, long maxFileBytes, ReadProgress progress) throws IOException {
-        this.in = StateFiles.openRead(file, false);
+        this.in = open(file, maxFileBytes);
+        this.owned = true;
         this.maxLineBytes = maxLineBytes;
         this.progress = progress;
+        this.remaining = maxFileBytes;
+        this.buf = new byte[Math.max(CHUNK, maxLineBytes + 1) + CHUNK];
+    }
+
+    /**
+     * The lines of {@code in}'s bytes {@code [from, to)}, read by position, so that several scanners
+     * can read one open file at once ({@link LineChunks}); {@link #close} leaves {@code in} open.
+     * Line numbers count from {@code from}.
+     */
+    LineScanner(FileChannel in, long from, long to, int maxLineBytes, ReadProgress progress) {
+        this.in = in;
+        this.owned = false;
+        this.position = from;
+        this.remaining = to - from;
+        this.maxLineBytes = maxLineBytes;
+        this.progress = progress;
+        this.buf = new byte[Math.max(CHUNK, maxLineBytes + 1) + CHUNK];
+    }
+
+    /**
+     * Opens {@code file} for reading: only a regular file, refused ({@code ledger_segment_too_large})
+     * when larger than {@code maxFileBytes}.
+     */
+    static FileChannel open(Path file, long maxFileBytes) throws IOException {
+        FileChannel in = StateFiles.openRead(file, false);
         long size = in.size();
         if (size > maxFileBytes) {
             in.close();
             throw new LedgerException("ledger_segment_too_large", file + " holds " + size + " bytes; the limit is "
                     + maxFileBytes);
         }
-        this.remaining = maxFileBytes;
-        this.buf = new byte[Math.max(CHUNK, maxLineBytes + 1) + CHUNK];
+        return in;
     }
 
     /**
@@ -135,10 +162,11 @@ public final class LineScanner implements Closeable {
         if (remaining <= 0) {
             return false;
         }
-        int n = in.read(ByteBuffer.wrap(buf, tail, (int) Math.min(buf.length - tail, remaining)));
+        int n = in.read(ByteBuffer.wrap(buf, tail, (int) Math.min(buf.length - tail, remaining)), position);
         if (n <= 0) {
             return false;
         }
+        position += n;
         remaining -= n;
         tail += n;
         if (progress != null) {
@@ -184,6 +212,8 @@ public final class LineScanner implements Closeable {
 
     @Override
     public void close() throws IOException {
-        in.close();
+        if (owned) {
+            in.close();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package dev.agentwarden.ledger;
 
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -17,9 +18,20 @@ import java.nio.charset.StandardCharsets;
  * @param agentType           sanitised agent type, or {@code null}
  * @param parentRef           ref of the named parent, or {@code null}
  * @param session             session label, or {@code null}
+ * @param basis               how the start and stop are known: {@code null} for the host's own subagent
+ *                            events, {@link #TOOL_BRACKET} for the subagent tool's call and result
  */
 public record SubagentFields(String ref, String unidentifiedReason, String agentType, String parentRef,
-                             String session) {
+                             String session, String basis) {
+
+    /**
+     * The basis of a subagent known only as a tool call (a host without subagent events, Gemini CLI):
+     * it starts at the subagent tool's pre-tool event and stops at its post-tool event. Its ref is
+     * derived from the session, the tool and its exact input, since the host names no agent id; the
+     * child's own tool calls carry no marker, so nothing inside it is attributed to it, its parent is
+     * unknown (depth {@code assumed-root}) and two identical calls open at once share one ref.
+     */
+    public static final String TOOL_BRACKET = "tool_bracket";
 
     /** The fields of a subagent event, as the host adapter normalized them. */
     public static SubagentFields of(HookEvent event) {
@@ -27,7 +39,15 @@ public record SubagentFields(String ref, String unidentifiedReason, String agent
         String reason = ref != null ? null : event.agentIdMalformed() ? "agent_id_not_string" : "no_agent_id";
         String parent = event.parentAgentId();
         return new SubagentFields(ref, reason, agentType(event.agentType()),
-                parent != null && !parent.isEmpty() ? AgentRef.of(parent) : null, sessionLabel(event.sessionId()));
+                parent != null && !parent.isEmpty() ? AgentRef.of(parent) : null, sessionLabel(event.sessionId()), null);
+    }
+
+    /** The fields of a subagent tool's call or result, bracketing the subagent ({@link #TOOL_BRACKET}). */
+    public static SubagentFields bracketed(HookEvent event) {
+        String id = TOOL_BRACKET + "\0" + event.sessionId() + "\0" + event.toolName() + "\0"
+                + Json.write(event.toolInput());
+        return new SubagentFields(AgentRef.of(id), null, agentType(event.agentType()), null,
+                sessionLabel(event.sessionId()), TOOL_BRACKET);
     }
 
     /** The ref of the agent a tool call comes from, or {@code null} at top level. */

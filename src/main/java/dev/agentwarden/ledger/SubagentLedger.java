@@ -1,6 +1,7 @@
 package dev.agentwarden.ledger;
 
 import static dev.agentwarden.ledger.LedgerLine.Key.AGENT_TYPE;
+import static dev.agentwarden.ledger.LedgerLine.Key.BASIS;
 import static dev.agentwarden.ledger.LedgerLine.Key.AGE_MS;
 import static dev.agentwarden.ledger.LedgerLine.Key.CONCURRENT_OPEN;
 import static dev.agentwarden.ledger.LedgerLine.Key.DEPTH;
@@ -60,7 +61,20 @@ public final class SubagentLedger {
      */
     public static List<Map<String, Object>> record(Kind kind, HookEvent event, LedgerSettings settings,
                                                    LedgerStore store) throws IOException {
-        SubagentFields f = SubagentFields.of(event);
+        return record(kind, SubagentFields.of(event), event, settings, store);
+    }
+
+    /**
+     * Records the start ({@code START}) or stop of a subagent known only as the call and result of
+     * the subagent tool ({@link SubagentFields#TOOL_BRACKET}); its lines say so in {@code basis}.
+     */
+    public static List<Map<String, Object>> recordBracket(Kind kind, HookEvent event, LedgerSettings settings,
+                                                          LedgerStore store) throws IOException {
+        return record(kind, SubagentFields.bracketed(event), event, settings, store);
+    }
+
+    private static List<Map<String, Object>> record(Kind kind, SubagentFields f, HookEvent event,
+                                                    LedgerSettings settings, LedgerStore store) throws IOException {
         ReturnEnvelope.Result envelope = kind == Kind.STOP ? ReturnEnvelope.classify(event.lastAssistantMessage()) : null;
         LedgerStore.Transaction tx;
         try {
@@ -128,6 +142,7 @@ public final class SubagentLedger {
         o.put("agent_type", f.agentType());
         o.put("parent_ref", f.parentRef());
         o.put("session_id", f.session());
+        o.put("basis", f.basis());
         o.put("envelope_parse", envelope == null ? null : envelope.verdict().wire());
         o.put("envelope_problem", envelope == null ? null : envelope.problem());
         o.put("ttl_ms", settings.ttlMs());
@@ -149,7 +164,8 @@ public final class SubagentLedger {
         String reason = ref != null ? null : "agent_id_not_string".equals(o.get("unidentified_reason"))
                 ? "agent_id_not_string" : "no_agent_id";
         SubagentFields f = new SubagentFields(ref, reason, SubagentFields.agentType(o.get("agent_type")), parent,
-                SubagentFields.sessionLabel(o.get("session_id")));
+                SubagentFields.sessionLabel(o.get("session_id")),
+                SubagentFields.TOOL_BRACKET.equals(o.get("basis")) ? SubagentFields.TOOL_BRACKET : null);
         ReturnEnvelope.Result envelope = null;
         if (kind == Kind.STOP) {
             ReturnEnvelope.Verdict verdict = ReturnEnvelope.Verdict.NO_MESSAGE;
@@ -193,6 +209,9 @@ public final class SubagentLedger {
                 .put(DEPTH_BASIS, depth.basis())
                 .put(CONCURRENT_OPEN, (long) liveOthers.size() + 1)
                 .put(SESSION_OPEN, sessionCount(liveOthers, f.session()) + 1);
+        if (f.basis() != null) {
+            line.put(BASIS, f.basis());
+        }
         if (duplicate) {
             line.put(DUPLICATE_START, true);
         }
@@ -242,6 +261,9 @@ public final class SubagentLedger {
         }
         line.put(CONCURRENT_OPEN, (long) liveOthers.size())
                 .put(SESSION_OPEN, sessionCount(liveOthers, f.session()));
+        if (f.basis() != null) {
+            line.put(BASIS, f.basis());
+        }
         if (spooled) {
             line.put(SPOOLED, true);
         }

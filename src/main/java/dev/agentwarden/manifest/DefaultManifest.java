@@ -1,5 +1,6 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 
@@ -25,7 +26,7 @@ concerns:
     script: builtin:block-no-verify
     posture: blocking
     fail_closed: false
-    tools: [Bash, bash]
+    tools: [Bash, run_commands, run_shell_command, Shell, run_command, launch-process, bash]
 
   # Refuses tool calls that would change Warden's own trust or hooks (`warden trust`, `install`,
   # `uninstall`; edits of its state and cache directories and of the hosts' hook settings files):
@@ -34,16 +35,21 @@ concerns:
     script: builtin:protect-warden
     posture: blocking
     fail_closed: false
-    tools: [Bash, Write, Edit, MultiEdit, NotebookEdit, bash, write, edit, patch, multiedit]
+    tools: [Bash, Write, Edit, MultiEdit, NotebookEdit, run_commands, editor, apply_patch, run_shell_command,
+            write_file, replace, edit, Shell, StrReplace, run_command, write_code, launch-process,
+            str-replace-editor, save-file, remove-files, bash, write, patch, multiedit]
 
   # Subagent lifecycle ledger: one hash-chained line per subagent start and stop under
-  # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. Capture
+  # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. On a host
+  # without subagent events (Gemini CLI) it brackets a subagent between the subagent tool's
+  # pre_tool_use and post_tool_use instead (basis: tool_bracket). Capture
   # only: never blocks, never warns, allows on every path (an unwritable disk included).
   # Read it with `warden ledger stats` and `warden ledger verify`.
   subagent-ledger:
     script: builtin:subagent-ledger
     posture: shadow
     fail_closed: false
+    tools: [Agent, Task, spawn_agent, invoke_agent, agent, sub-agent, task]   # on tool events, only the subagent tools' calls
     ttl: 24h                            # open records older than this are reaped
     stop_loss_arms: [5m, 15m, 30m, 2h]  # a stop records each arm its duration exceeded
     # duration_budgets:                 # per agent type, for the Phase-1 falsifier in `ledger stats`
@@ -57,7 +63,7 @@ concerns:
     script: builtin:spawn-guard
     posture: shadow
     fail_closed: false
-    tools: [Agent, Task, spawn_agent, task]   # every host's subagent-dispatch tools (DefaultManifestTest)
+    tools: [Agent, Task, spawn_agent, invoke_agent, agent, sub-agent, task]   # every host's subagent-dispatch tools (DefaultManifestTest)
     candidates:
       - {label: n2m4, max_depth: 2, max_concurrent: 4}
       - {label: n3m6, max_depth: 3, max_concurrent: 6}
@@ -71,14 +77,28 @@ concerns:
 platforms:
 """ + platforms();
 
-    /** The {@code platforms} section: one chain list, anchored under the first host and aliased by the others. */
+    /**
+     * The {@code platforms} section: one chain list, anchored under the first host and aliased by the
+     * others; a host without subagent events gets the ledger on the subagent tool's pre- and post-tool
+     * events instead ({@link #BRACKET_CHAINS}).
+     */
     private static String platforms() {
         StringBuilder out = new StringBuilder();
         for (Host host : Hosts.ALL) {
-            out.append("  ").append(host.id()).append(host == Hosts.ALL.get(0) ? ": &chains\n" + CHAINS : ": *chains\n");
+            out.append("  ").append(host.id());
+            if (!host.defaultAliases().containsValue(EventName.SUBAGENT_START)) {
+                out.append(":\n").append(BRACKET_CHAINS);
+            } else {
+                out.append(host == Hosts.ALL.get(0) ? ": &chains\n" + CHAINS : ": *chains\n");
+            }
         }
         return out.toString();
     }
+
+    private static final String BRACKET_CHAINS = """
+    pre_tool_use: [block-no-verify, protect-warden, spawn-guard, subagent-ledger]
+    post_tool_use: [subagent-ledger]
+""";
 
     private static final String CHAINS = """
     pre_tool_use: [block-no-verify, protect-warden, spawn-guard]

@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -51,7 +52,7 @@ final class Dsse {
         } catch (JsonException e) {
             throw TrustFailure.MANIFEST_MALFORMED.because(source + ": " + e.getMessage());
         }
-        Fields top = Fields.of(document, source, TrustFailure.MANIFEST_MALFORMED);
+        Fields<Untrusted> top = Fields.of(document, source, TrustFailure.MANIFEST_MALFORMED);
         String payloadType = top.string("payloadType");
         byte[] payload = decodeBase64(top.string("payload"));
         if (payload == null) {

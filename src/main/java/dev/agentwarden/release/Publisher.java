@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
@@ -95,17 +96,32 @@ public final class Publisher {
     }
 
     /**
+     * How {@link #add} registers an artifact.
+     *
+     * @param normalization the normalization profile whose digest the entry also records, or {@code null}
+     * @param expires       new expiry, required when creating
+     * @param version       explicit version, or {@code null} for the rule of {@link #add}
+     * @param replace       whether an entry with the same key may be replaced
+     */
+    public record AddOptions(String normalization, Instant expires, Long version, boolean replace) {
+    }
+
+    /**
      * Registers {@code artifact} under its key in {@code manifest}, creating the manifest if needed.
      * Editing a manifest that carries signatures starts its next version and drops the signatures;
      * editing an unsigned draft keeps its version.
      *
-     * @param expires new expiry, required when creating
-     * @param version explicit version, or {@code null} for the rule above
-     * @param replace whether an entry with the same key may be replaced
+     * @param key     the release the artifact is registered under
      */
-    public static ManifestWritten add(Path manifest, Path artifact, String agentId, String agentVersion,
-                                      String clientId, String clientVersion, String normalization,
-                                      Instant expires, Long version, boolean replace) throws ReleaseException {
+    public static ManifestWritten add(Path manifest, Path artifact, String agentId, ReleaseKey key, AddOptions options)
+            throws ReleaseException {
+        String agentVersion = key.agentVersion();
+        String clientId = key.clientId();
+        String clientVersion = key.clientVersion();
+        String normalization = options.normalization();
+        Instant expires = options.expires();
+        Long version = options.version();
+        boolean replace = options.replace();
         if (normalization != null && !Normalizations.NAMES.contains(normalization)) {
             throw new ReleaseException("normalization_unknown", "unknown normalization profile '" + normalization
                     + "'; known: " + Normalizations.NAMES);

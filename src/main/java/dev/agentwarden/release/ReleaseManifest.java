@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -36,7 +37,7 @@ record ReleaseManifest(long version, Instant expires, List<ManifestEntry> entrie
         } catch (JsonException e) {
             throw TrustFailure.MANIFEST_MALFORMED.because(source + " payload: " + e.getMessage());
         }
-        Fields statement = Fields.of(document, source + " payload", TrustFailure.MANIFEST_MALFORMED);
+        Fields<Untrusted> statement = Fields.of(document, source + " payload", TrustFailure.MANIFEST_MALFORMED);
         String type = statement.string("_type");
         if (!STATEMENT_TYPE.equals(type)) {
             throw TrustFailure.MANIFEST_WRONG_TYPE.because(statement.where("_type") + " is '" + type
@@ -47,9 +48,9 @@ record ReleaseManifest(long version, Instant expires, List<ManifestEntry> entrie
             throw TrustFailure.MANIFEST_WRONG_TYPE.because(statement.where("predicateType") + " is '" + predicateType
                     + "', expected '" + PREDICATE_TYPE + "'");
         }
-        Fields predicate = statement.object("predicate");
+        Fields<Untrusted> predicate = statement.object("predicate");
         long version = predicate.positiveLong("version", 1);
-        Instant expires = predicate.timestamp("expires");
+        Instant expires = predicate.parsed("expires", Rfc3339::parse);
         List<?> rawEntries = predicate.list("entries", MAX_ENTRIES);
         List<ManifestEntry> entries = new ArrayList<>(rawEntries.size());
         Map<ReleaseKey, Integer> seen = new HashMap<>();
@@ -67,7 +68,7 @@ record ReleaseManifest(long version, Instant expires, List<ManifestEntry> entrie
         return new ReleaseManifest(version, expires, List.copyOf(entries));
     }
 
-    private static ManifestEntry readEntry(Fields e) throws Untrusted {
+    private static ManifestEntry readEntry(Fields<Untrusted> e) throws Untrusted {
         String normalization = e.optionalString("normalization");
         String normalizedSha = e.has("normalized_sha256") && e.map().get("normalized_sha256") != null
                 ? e.sha256("normalized_sha256") : null;
@@ -81,11 +82,11 @@ record ReleaseManifest(long version, Instant expires, List<ManifestEntry> entrie
     }
 
     /** The subjects must name exactly the (agent id, sha256) pairs the entries register. */
-    private static void checkSubjects(Fields statement, List<ManifestEntry> entries) throws Untrusted {
+    private static void checkSubjects(Fields<Untrusted> statement, List<ManifestEntry> entries) throws Untrusted {
         List<?> subjects = statement.list("subject", MAX_ENTRIES);
         TreeSet<String> named = new TreeSet<>();
         for (int i = 0; i < subjects.size(); i++) {
-            Fields subject = Fields.of(subjects.get(i), statement.where("subject") + "[" + i + "]",
+            Fields<Untrusted> subject = Fields.of(subjects.get(i), statement.where("subject") + "[" + i + "]",
                     TrustFailure.MANIFEST_MALFORMED);
             named.add(subject.string("name") + "@" + subject.object("digest").sha256("sha256"));
         }

@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.release.TrustFailure.Untrusted;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -41,12 +42,12 @@ record SignatureEntry(String keyIdHint, byte[] signature) {
      * Reads {@code signatures: [{keyid, sig}]}; {@code hexSignatures} selects TUF's hex encoding,
      * otherwise DSSE's base64 (standard or URL-safe, padding optional).
      */
-    static List<SignatureEntry> readAll(Fields top, TrustFailure failure, boolean hexSignatures)
+    static List<SignatureEntry> readAll(Fields<Untrusted> top, TrustFailure failure, boolean hexSignatures)
             throws Untrusted {
         List<?> list = top.list("signatures", TrustRoot.MAX_SIGNATURES);
         List<SignatureEntry> out = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
-            Fields entry = Fields.of(list.get(i), top.where("signatures") + "[" + i + "]", failure);
+            Fields<Untrusted> entry = Fields.of(list.get(i), top.where("signatures") + "[" + i + "]", failure);
             String hint = entry.optionalString("keyid");
             byte[] signature;
             if (hexSignatures) {

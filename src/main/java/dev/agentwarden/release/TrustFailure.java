@@ -1,10 +1,12 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.json.Fields;
+
 /**
  * Why a release manifest is not trusted. The codes are stable: they reach reports and the integrity
  * gate as {@code ReleaseLookup.untrusted(code)}.
  */
-enum TrustFailure {
+enum TrustFailure implements Fields.Failure<TrustFailure.Untrusted> {
     ROOT_UNREADABLE("root_unreadable"),
     ROOT_MALFORMED("root_malformed"),
     ROOT_WRONG_TYPE("root_wrong_type"),
@@ -39,7 +41,8 @@ enum TrustFailure {
     }
 
     /** This failure as an exception that unwinds verification (no stack trace: it is an outcome). */
-    Untrusted because(String detail) {
+    @Override
+    public Untrusted because(String detail) {
         return new Untrusted(this, detail);
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
@@ -51,14 +52,14 @@ record TrustRoot(long version, Instant expires, Map<String, RootKey> keys, int t
         } catch (JsonException e) {
             throw TrustFailure.ROOT_MALFORMED.because(source + ": " + e.getMessage());
         }
-        Fields top = Fields.of(document, source, TrustFailure.ROOT_MALFORMED);
-        Fields signed = top.object("signed");
+        Fields<Untrusted> top = Fields.of(document, source, TrustFailure.ROOT_MALFORMED);
+        Fields<Untrusted> signed = top.object("signed");
         String type = signed.string("_type");
         if (!TYPE.equals(type)) {
             throw TrustFailure.ROOT_WRONG_TYPE.because(signed.where("_type") + " is '" + type + "', expected 'root'");
         }
         long version = signed.positiveLong("version", 1);
-        Instant expires = signed.timestamp("expires");
+        Instant expires = signed.parsed("expires", Rfc3339::parse);
         long threshold = signed.positiveLong("threshold", 1);
         if (threshold > MAX_KEYS) {
             throw TrustFailure.ROOT_MALFORMED.because(signed.where("threshold") + " " + threshold + " exceeds " + MAX_KEYS);
@@ -84,7 +85,7 @@ record TrustRoot(long version, Instant expires, Map<String, RootKey> keys, int t
         return SignatureEntry.verifiedKeyIds(keys, message, candidates);
     }
 
-    private static Map<String, RootKey> readKeys(Fields keys) throws Untrusted {
+    private static Map<String, RootKey> readKeys(Fields<Untrusted> keys) throws Untrusted {
         if (keys.map().size() > MAX_KEYS) {
             throw TrustFailure.ROOT_MALFORMED.because(keys.path() + " lists " + keys.map().size()
                     + " keys; at most " + MAX_KEYS + " are read");
@@ -92,7 +93,7 @@ record TrustRoot(long version, Instant expires, Map<String, RootKey> keys, int t
         Map<String, RootKey> out = new LinkedHashMap<>();
         Map<String, String> idByPublicKey = new HashMap<>();
         for (String keyId : keys.map().keySet()) {
-            Fields key = keys.object(keyId);
+            Fields<Untrusted> key = keys.object(keyId);
             String expectedId = Jcs.sha256Hex(key.map());
             if (!expectedId.equals(keyId)) {
                 throw TrustFailure.ROOT_MALFORMED.because(key.path() + ": key id does not match its key object"
@@ -100,7 +101,7 @@ record TrustRoot(long version, Instant expires, Map<String, RootKey> keys, int t
             }
             String keyType = key.string("keytype");
             String scheme = key.string("scheme");
-            Fields keyval = key.object("keyval");
+            Fields<Untrusted> keyval = key.object("keyval");
             String publicHex = keyval.string("public");
             String previous = idByPublicKey.put(publicHex.toLowerCase(), keyId);
             if (previous != null) {

@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.io.UnsafeFileException;
@@ -230,7 +231,7 @@ final class TrustState {
             throw TrustFailure.STATE_UNREADABLE.because(source + ": " + e.getMessage()
                     + " (delete it to forget the trusted versions)");
         }
-        Fields f = Fields.of(document, source, TrustFailure.STATE_UNREADABLE);
+        Fields<Untrusted> f = Fields.of(document, source, TrustFailure.STATE_UNREADABLE);
         long format = f.positiveLong("format", 1);
         if (format != FORMAT && format != FORMAT_WITH_KEY_IDS) {
             throw TrustFailure.STATE_UNREADABLE.because(source + ": format " + format + " is not " + FORMAT);

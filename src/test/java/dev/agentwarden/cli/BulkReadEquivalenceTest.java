@@ -79,6 +79,35 @@ class BulkReadEquivalenceTest {
         assertThat(run.err()).isEmpty();
     }
 
+    @Test
+    void stats_readInManySmallChunksOnSeveralThreads_equalsTheMapReadersOutput() throws IOException {
+        inSmallChunks(() -> assertSame(odd(), "ledger stats", "odd-ledger-stats.json"));
+    }
+
+    @Test
+    void derive_readInManySmallChunksOnSeveralThreads_equalsTheMapReadersOutput() throws IOException {
+        inSmallChunks(() -> assertSame(odd(), "guard derive", "odd-guard-derive.json"));
+    }
+
+    @Test
+    void logSummary_readInManySmallChunksOnSeveralThreads_equalsTheMapReadersOutput() throws IOException {
+        inSmallChunks(this::logSummary_onGeneratedAndOddDecisions_equalsTheMapReadersOutput);
+    }
+
+    private interface Check {
+        void run() throws IOException;
+    }
+
+    /** Runs {@code check} with the bulk readers cutting files into chunks of a few lines. */
+    private static void inSmallChunks(Check check) throws IOException {
+        System.setProperty("warden.read.chunk.bytes", "1500");
+        try {
+            check.run();
+        } finally {
+            System.clearProperty("warden.read.chunk.bytes");
+        }
+    }
+
     private void assertSame(Path project, String command, String expected) throws IOException {
         String[] words = command.split(" ");
         CliRun run = CliRun.of(words[0], words[1], "--json", "--project-dir", project.toString());

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.ManifestCompiler;
+import dev.agentwarden.manifest.ManifestMerge;
 import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.testing.TestTrust;
 import java.io.IOException;
@@ -161,6 +163,25 @@ class InitCommandTest {
                 assertThat(names(mine.chain(host, e, Manifest.DEFAULT_ROLE))).as(host + " " + e).isEqualTo(want);
             }
         }
+    }
+
+    @Test
+    void init_manifest_extendsTheDefault_notACopy_andIsInForceAsTrusted() throws Exception {
+        Path project = project();
+        CliRun init = CliRun.in(env(), "init", "--project-dir", project.toString());
+        Path manifest = project.resolve(".warden/manifest.yaml");
+
+        ManifestMerge.Origins origins = ManifestCompiler.compile(manifest.toString(), Files.readString(manifest), "sha")
+                .origins();
+        CliRun show = CliRun.in(env(), "trust", "--show", "--project-dir", project.toString());
+
+        assertThat(Files.readString(manifest)).contains("\nextends: default\n").doesNotContain("block-no-verify:");
+        assertThat(origins.base()).isEqualTo(ManifestMerge.DEFAULT);
+        assertThat(origins.concerns()).containsEntry("block-no-verify", ManifestMerge.FROM_DEFAULT)
+                .containsEntry("subagent-ledger", ManifestMerge.FROM_DEFAULT)
+                .containsEntry("no-curl-pipe-sh", ManifestMerge.FROM_PROJECT);
+        assertThat(init.out()).as(init.err()).contains("trusted .warden/manifest.yaml");
+        assertThat(show.out()).as(show.err()).contains("in force as trusted");
     }
 
     private static List<String> names(List<ConcernSpec> chain) {

@@ -171,9 +171,10 @@ class InstallCommandIT {
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         byte[] after = Files.readAllBytes(project.resolve(".claude/settings.json"));
+        // PreSkillShellCommand too: the corpus manifest names it in its own aliases (install leaves it out otherwise).
         assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactlyInAnyOrder("PermissionRequest", "PostToolUse",
-                "PreCompact", "PreToolUse", "SessionEnd", "SessionStart", "Stop", "SubagentStart", "SubagentStop",
-                "UserPromptSubmit");
+                "PreCompact", "PreSkillShellCommand", "PreToolUse", "SessionEnd", "SessionStart", "Stop", "SubagentStart",
+                "SubagentStop", "UserPromptSubmit");
         assertThat(r.stdout()).contains("PreToolUse  matcher=*").contains("PostToolUse  matcher=*")
                 .doesNotContain("Notification");
     }

@@ -292,6 +292,39 @@ class IntegrityCliIT {
     }
 
     @Test
+    void launch_observePrompt_withoutUpstream_isAUsageError() throws Exception {
+        Path marker = tmp.resolve("host-ran");
+        Run r = warden(repo, Map.of(), "launch", "--observe-prompt", "--agent-id", "squad", "--client-id", "copilot-cli",
+                "--client-version", "1.0.102", "--", "touch", marker.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("--observe-prompt needs --upstream URL");
+        assertThat(marker).doesNotExist();
+    }
+
+    @Test
+    void launch_observePrompt_plainHttpUpstreamOffLoopback_isRefusedBeforeTheHostStarts() throws Exception {
+        Path marker = tmp.resolve("host-ran");
+        Run r = warden(repo, Map.of(), "launch", "--observe-prompt", "--upstream", "http://api.example.com/v1",
+                "--agent-id", "squad", "--client-id", "copilot-cli", "--client-version", "1.0.102", "--",
+                "touch", marker.toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("unencrypted");
+        assertThat(marker).doesNotExist();
+    }
+
+    /** A host that never called the model through the proxy proves nothing about its prompt. */
+    @Test
+    void launch_observePrompt_hostMakesNoModelRequest_isUnknownHalt() throws Exception {
+        Run r = warden(repo, Map.of(), "launch", "--observe-prompt", "--upstream", "http://127.0.0.1:9/v1",
+                "--agent-id", "squad", "--client-id", "copilot-cli", "--client-version", "1.0.102", "--",
+                "sh", "-c", "echo \"$COPILOT_PROVIDER_BASE_URL $WARDEN_PROXY_URL\"");
+        assertThat(r.out().strip()).as("the host is pointed at the proxy under its secret path")
+                .matches("(http://127\\.0\\.0\\.1:[0-9]+/[0-9a-f]{48}) \\1");
+        assertThat(r.err()).contains("made no model request").contains("UNKNOWN_HALT");
+        assertThat(r.code()).as(r.err()).isEqualTo(3);
+    }
+
+    @Test
     void javaApiExample_runsAgainstTheJar() throws Exception {
         Path example = HOME.resolve("examples/java-api/PromptHostExample.java");
         Run clipped = exec(repo, Map.of(), List.of("java", "-cp", JAR.toString(), example.toString(), agentFile.toString()));

@@ -71,8 +71,8 @@ class RequireTrustedManifestTest {
         Path released = Files.write(tmp.resolve("released.agent.md"), RELEASED);
         Path manifest = tmp.resolve("rel/manifest.json");
         Files.createDirectories(manifest.getParent());
-        Publisher.add(manifest, released, "squad", "0.13.1", "copilot-cli", "1.0.3", null,
-                Instant.now().plus(30, ChronoUnit.DAYS), null, false);
+        Publisher.add(manifest, released, "squad", new dev.agentwarden.release.ReleaseKey("0.13.1", "copilot-cli", "1.0.3"),
+                new Publisher.AddOptions(null, Instant.now().plus(30, ChronoUnit.DAYS), null, false));
         Publisher.sign(manifest, key, null);
         return new Path[] {manifest, root};
     }

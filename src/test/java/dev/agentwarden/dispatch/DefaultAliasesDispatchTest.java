@@ -44,6 +44,26 @@ class DefaultAliasesDispatchTest {
     }
 
     @Test
+    void dispatch_preSkillShellCommand_defaultAlias_shellConcernRefusesTheSkillsInlineCommand() throws IOException {
+        InProcessDispatch.Response r = dispatch("claude", "PreSkillShellCommand", "schema_version: 1\nconcerns:\n"
+                + "  nv: {script: builtin:block-no-verify}\nplatforms:\n  claude:\n    pre_tool_use: [nv]\n");
+
+        assertThat(r.stdout()).contains("\"hookEventName\":\"PreSkillShellCommand\"")
+                .contains("\"permissionDecision\":\"deny\"").doesNotContain("additionalContext");
+        assertThat(r.stderr()).doesNotContain("unknown event");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"PreModelSwitch", "PostModelSwitch", "DirectoryAdded"})
+    void dispatch_claudeCode2_1_332Event_hasADefaultAlias(String nativeEvent) throws IOException {
+        InProcessDispatch.Response r = dispatch("claude", nativeEvent, "schema_version: 1\nconcerns:\n"
+                + "  nv: {script: builtin:block-no-verify}\nplatforms:\n  claude:\n    pre_tool_use: [nv]\n");
+
+        assertThat(r.stdout()).as("nothing bound on its event").isEmpty();
+        assertThat(r.stderr()).doesNotContain("unknown event");
+    }
+
+    @Test
     void dispatch_manifestAlias_overridesTheDefault() throws IOException {
         InProcessDispatch.Response r = dispatch("claude", "PostToolUse", "schema_version: 1\nconcerns:\n"
                 + "  nv: {script: builtin:block-no-verify}\nplatforms:\n  claude:\n    pre_tool_use: [nv]\n"

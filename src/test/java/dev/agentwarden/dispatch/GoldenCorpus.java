@@ -218,7 +218,7 @@ final class GoldenCorpus {
      */
     static void assertMatches(Case c, Outcome o) {
         assertThat(o.exitCode()).as("exit code").isEqualTo(c.expected().exitCode());
-        assertThat(normalized(o.stdout())).as("stdout")
+        assertThat(normalized(o.stdout())).as("stdout of %s", c)
                 .isEqualTo(c.expected().stdout());
         assertAtMostOneJsonObject(o.stdout());
         assertThat(o.stdout()).as("never an explicit allow").doesNotContain("\"allow\"");

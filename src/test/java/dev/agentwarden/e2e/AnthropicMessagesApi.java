@@ -15,7 +15,8 @@ import java.util.Map;
  *
  * <p>Messages do not strictly alternate: Claude Code sends {@code role: "system"} messages in the
  * middle of the conversation (hook context, agent listings), so model turns are counted as runs of
- * assistant messages between user messages. A spawn is a call of the {@code Agent} tool.
+ * assistant messages between user messages. A spawn is a call of the {@code Agent} tool (another
+ * host's subagent tool where the constructor names one, as Qwen Code's {@code agent}).
  */
 final class AnthropicMessagesApi implements ModelApi {
     /** Distinguishes this server's message ids from another session's, as the real API's ids are unique. */
@@ -23,15 +24,22 @@ final class AnthropicMessagesApi implements ModelApi {
 
     static final String SPAWN_TOOL = "Agent";
 
-    /** The tool a {@link Turn.Spawn} calls: Claude Code's {@code Agent}, OpenCode's {@code task}. */
     private final String spawnTool;
+    private final boolean foregroundExplicit;
 
+    /** Claude Code's wire: spawns call {@code Agent}. */
     AnthropicMessagesApi() {
-        this(SPAWN_TOOL);
+        this(SPAWN_TOOL, false);
     }
 
-    AnthropicMessagesApi(String spawnTool) {
+    /**
+     * @param spawnTool          the tool a spawn calls (Claude Code's {@code Agent}, OpenCode's {@code task})
+     * @param foregroundExplicit a foreground spawn says {@code run_in_background: false} (hosts whose
+     *                           subagents run in the background unless told otherwise)
+     */
+    AnthropicMessagesApi(String spawnTool, boolean foregroundExplicit) {
         this.spawnTool = spawnTool;
+        this.foregroundExplicit = foregroundExplicit;
     }
 
     @Override
@@ -115,8 +123,8 @@ final class AnthropicMessagesApi implements ModelApi {
                 input.put("description", "scripted subagent " + spawn.id());
                 input.put("prompt", spawn.prompt());
                 input.put("subagent_type", spawn.agentType());
-                if (spawn.background()) {
-                    input.put("run_in_background", Boolean.TRUE);
+                if (spawn.background() || foregroundExplicit) {
+                    input.put("run_in_background", spawn.background());
                 }
                 toolUseBlock(sse, toolUseId(spawn.id()), spawnTool, input);
                 stopReason = "tool_use";

@@ -32,6 +32,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Real host, real verdicts: the real Claude Code CLI runs complete headless sessions against a
@@ -42,6 +46,10 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The host is installed from npm into a cache outside the repository ({@link HostInstall}); the
  * suite skips, loudly, only when neither the cache nor npm can provide it. Hosts run in a
  * loopback-only network namespace where the machine allows it ({@link LoopbackSandbox}).
+ *
+ * <p>The class runs twice: on the pinned Claude Code ({@code claude-code} in {@code hosts.properties})
+ * and on the version that ships today ({@code claude-code-current}), sharing the suite's Warden
+ * cache and sandbox. Where 2.1.332 behaves differently, the assertions follow {@link ClaudeCodeFacts}.
  *
  * <p>How Claude Code 2.1.197 behaves, as observed with this harness (the assertions rely on it):
  * <ul>
@@ -97,6 +105,8 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  */
 @Tag("e2e")
+@ParameterizedClass(name = "{0}")
+@ValueSource(strings = {"claude-code", "claude-code-current"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClaudeCodeE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
@@ -117,6 +127,8 @@ class ClaudeCodeE2EIT {
     private static String host = "claude-code";
     private static String unavailable;
     private static String claudeVersion;
+    private static ClaudeCodeFacts facts;
+    private static boolean pinned;
 
     private static ClaudeRun subagentRun;
     private static E2eProject subagentProject;
@@ -124,27 +136,64 @@ class ClaudeCodeE2EIT {
     private static E2eProject backgroundProject;
 
     @BeforeAll
-    static void installHostAndWarden() throws IOException {
+    static void findWarden() throws IOException {
+        setUpFor = null;
         wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
         launcher = wardenHome.resolve("bin/warden");
         Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
         assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
+    }
 
-        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(HostInstall.CLAUDE_CODE, "Claude Code", SUMMARY);
+    /**
+     * One version's run ({@code hosts.properties}' {@code claude-code}, the pinned version, then
+     * {@code claude-code-current}, the version that ships today): the host from the cache, and this version's state reset. Both versions share
+     * the suite folder's Warden cache (compiled manifests, the resident's directory) and the sandbox.
+     */
+    /** The {@code hosts.properties} id of the version this invocation of the class runs. */
+    @Parameter
+    String hostId;
+
+    /** The id whose setup the static state holds, or null. */
+    private static String setUpFor;
+
+    @BeforeEach
+    void setUpThisVersion() throws IOException {
+        if (!hostId.equals(setUpFor)) {
+            setUpFor = hostId;
+            installHostAndWarden(hostId);
+        }
+    }
+
+    static void installHostAndWarden(String hostId) throws IOException {
+        pinned = hostId.equals(HostInstall.CLAUDE_CODE.id());
+        HostInstall.Host hostUnderTest = pinned ? HostInstall.CLAUDE_CODE : HostInstall.CLAUDE_CODE_CURRENT;
+        host = hostUnderTest.id();
+        claude = null;
+        claudeVersion = null;
+        facts = null;
+        unavailable = null;
+        subagentRun = null;
+        subagentProject = null;
+        backgroundRun = null;
+        backgroundProject = null;
+        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(hostUnderTest, "Claude Code", SUMMARY);
         if (!outcome.available()) {
             unavailable = outcome.unavailable();
             return;
         }
         host = "claude-code " + outcome.version();
         claudeVersion = outcome.version();
+        facts = ClaudeCodeFacts.of(claudeVersion);
         LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
         claude = new ClaudeCodeSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
-        Map<String, String> trainEnv = new LinkedHashMap<>(claude.baseEnv());
-        trainEnv.put("HOME", System.getProperty("user.home"));
-        Command.Result train = Command.run(List.of(launcher.toString(), "train-archive"), wardenHome, trainEnv,
-                Duration.ofMinutes(3));
-        SUMMARY.note("network: " + sandbox.description());
-        SUMMARY.note("warden: " + launcher + "; start-up archive " + (train.ok() ? "trained" : "NOT trained: " + train.tail()));
+        if (pinned) {
+            Map<String, String> trainEnv = new LinkedHashMap<>(claude.baseEnv());
+            trainEnv.put("HOME", System.getProperty("user.home"));
+            Command.Result train = Command.run(List.of(launcher.toString(), "train-archive"), wardenHome, trainEnv,
+                    Duration.ofMinutes(3));
+            SUMMARY.note("network: " + sandbox.description());
+            SUMMARY.note("warden: " + launcher + "; start-up archive " + (train.ok() ? "trained" : "NOT trained: " + train.tail()));
+        }
     }
 
     @AfterAll
@@ -186,7 +235,7 @@ class ClaudeCodeE2EIT {
         assertCompleted(run);
         assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
             assertThat(r.isError()).isTrue();
-            assertThat(r.content()).isEqualTo("[warden] DENY-7f3: denied-marker is off limits");
+            assertThat(r.content()).isEqualTo(facts.deniedToolResult("Bash", "[warden] DENY-7f3: denied-marker is off limits"));
         });
         assertThat(project.exists("denied-marker")).as("the denied command ran").isFalse();
         assertThat(run.permissionDenials()).containsExactly("toolu_denied");
@@ -233,6 +282,11 @@ class ClaudeCodeE2EIT {
         assertThat(warning).as("Warden's warning beside the tool_result").singleElement().asString()
                 .contains("PreToolUse:Bash hook additional context:")
                 .contains("WARN-5c1: warned-marker is watched");
+        List<String> inSystemMessage = result.map(r -> r.systemMessages().stream().filter(t -> t.contains("WARN-5c1"))
+                .toList()).orElse(List.of());
+        assertThat(inSystemMessage).as(facts.toolContextAsSystemMessage()
+                ? "the warning as a separate system message after the tool_result"
+                : "the warning as a text block of the tool_result's own message").hasSize(facts.toolContextAsSystemMessage() ? 1 : 0);
         assertThat(project.exists("warned-marker")).as("the warned command ran").isTrue();
         assertThat(run.permissionDenials()).isEmpty();
         row.pass();
@@ -318,8 +372,15 @@ class ClaudeCodeE2EIT {
                 "SubagentStop general-purpose agent_id=" + id);
         assertThat(E2eProject.payloadOf(events.get(2)).get("tool_use_id")).isEqualTo("toolu_sub_touch");
         assertThat(agentResult).as("the host's own record of the spawn")
-                .hasValueSatisfying(r -> assertThat(r.content()).contains("agentId: " + id));
+                .hasValueSatisfying(r -> assertThat(r.content()).contains(id));
         assertThat(project.exists("sub-marker")).as("the subagent's command ran").isTrue();
+        List<String> notifications = taskNotifications(run);
+        if (facts.asyncSubagents()) {
+            assertThat(notifications).as("the host's <task-notification> prompt after the background subagent ended")
+                    .isNotEmpty().allSatisfy(t -> assertThat(t).contains(id));
+        } else {
+            assertThat(notifications).as("a foreground subagent needs no task notification").isEmpty();
+        }
         row.pass();
     }
 
@@ -377,6 +438,12 @@ class ClaudeCodeE2EIT {
                 t -> assertThat(t).startsWith("SubagentStart general-purpose agent_id="),
                 t -> assertThat(t).isEqualTo("PreToolUse Agent agent_id=-"));
         assertThat(backgroundProject.exists("release")).as("the parent ran its last command").isTrue();
+        List<Map<String, Object>> stops = backgroundProject.captured().stream()
+                .filter(e -> "Stop".equals(e.get("native_event")) || "SubagentStop".equals(e.get("native_event")))
+                .map(E2eProject::payloadOf).toList();
+        // Both versions list the session's background tasks on Stop and SubagentStop.
+        assertThat(stops).as("Stop and SubagentStop payloads").isNotEmpty().allSatisfy(p -> assertThat(p.get("background_tasks"))
+                .as("background_tasks on " + p.get("hook_event_name")).isInstanceOf(List.class));
         row.pass();
     }
 
@@ -395,8 +462,8 @@ class ClaudeCodeE2EIT {
         assertCompleted(run);
         assertThat(second).hasValueSatisfying(r -> {
             assertThat(r.isError()).isTrue();
-            assertThat(r.content()).startsWith("[warden] spawn refused: 1 subagent is already open in this session, "
-                    + "threshold max_concurrent=1 (spawn-guard candidate m1)");
+            assertThat(r.content()).startsWith(facts.deniedToolResult("Agent", "[warden] spawn refused: 1 subagent is "
+                    + "already open in this session, threshold max_concurrent=1 (spawn-guard candidate m1)"));
         });
         List<String> ledger = new ArrayList<>();
         try (Stream<Path> files = Files.list(backgroundProject.root().resolve(".warden/state/ledger"))) {
@@ -583,6 +650,15 @@ class ClaudeCodeE2EIT {
                 + run.server().steps().size() + "; result=" + run.resultText());
 
         assertThat(project.exists("halted-marker")).as("the halted command ran: " + run.describe()).isFalse();
+        if (facts.haltBesideDenyEndsTheSession()) {
+            row.observed("marker " + (project.exists("halted-marker") ? "CREATED" : "absent") + "; model calls "
+                    + run.server().steps().size() + "; output " + Json.write(run.output()));
+            assertThat(run.server().steps()).as("the session ends at the halt: no model call after it").hasSize(1);
+            assertThat(run.permissionDenials()).containsExactly("toolu_halted");
+            assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+            row.pass();
+            return;
+        }
         assertThat(result).as("tool_result for the halted call").hasValueSatisfying(r -> {
             assertThat(r.isError()).isTrue();
             assertThat(r.content()).startsWith("[warden] integrity HALT_CORRUPT for agent 'squad'")
@@ -690,7 +766,7 @@ class ClaudeCodeE2EIT {
 
         assertThat(closedResult).hasValueSatisfying(r -> {
             assertThat(r.isError()).isTrue();
-            assertThat(r.content()).startsWith("[warden] crashes-closed could not run (exit code 137")
+            assertThat(r.content()).startsWith(facts.deniedToolResult("Bash", "[warden] crashes-closed could not run (exit code 137"))
                     .contains("fail_closed refuses");
         });
         assertThat(project.exists("closed-marker")).as("the command ran despite fail_closed").isFalse();
@@ -708,7 +784,7 @@ class ClaudeCodeE2EIT {
         if (subagentRun != null) {
             return subagentRun;
         }
-        E2eProject project = project(Files.createDirectories(suiteDir.resolve("subagent")), row);
+        E2eProject project = project(Files.createDirectories(suiteDir.resolve(claudeVersion + "/subagent")), row);
         boolean ledger = Builtins.exists("subagent-ledger");
         String lifecycle = ledger ? "[capture, subagent-ledger]" : "[capture]";
         project.manifest(manifest("""
@@ -730,7 +806,9 @@ class ClaudeCodeE2EIT {
                 Turn.spawn("helper", "SUBAGENT-TASK-e2e: touch sub-marker", "general-purpose",
                         Turn.tool("sub_touch", "Bash", Map.of("command", "touch sub-marker", "description", "sub touch")),
                         Turn.text("SUB-FINAL: done")),
-                Turn.text("FINAL: done")));
+                Turn.text("FINAL: done"),
+                // Where subagents run in the background, the host's <task-notification> prompt takes one more turn.
+                Turn.text("ACK: background helper finished")));
         subagentProject = project;
         return subagentRun;
     }
@@ -746,7 +824,7 @@ class ClaudeCodeE2EIT {
         if (backgroundRun != null) {
             return backgroundRun;
         }
-        E2eProject project = project(Files.createDirectories(suiteDir.resolve("background")), row);
+        E2eProject project = project(Files.createDirectories(suiteDir.resolve(claudeVersion + "/background")), row);
         Files.writeString(project.root().resolve("wait-release.sh"),
                 "#!/usr/bin/env bash\n# Holds the background subagent open until the parent creates ./release"
                         + " (gives up after 60 s, so a failed run leaves no process behind).\n"
@@ -774,10 +852,12 @@ class ClaudeCodeE2EIT {
                 pre_tool_use: [capture, spawn-guard]
                 subagent_start: [capture, subagent-ledger]
                 subagent_stop: [capture, subagent-ledger]
+                stop: [capture]
                 """ : """
                 pre_tool_use: [capture]
                 subagent_start: [capture]
                 subagent_stop: [capture]
+                stop: [capture]
                 """));
         project.allowBash("./wait-release.sh", "touch release", "touch second-marker");
         install(project);
@@ -851,7 +931,9 @@ class ClaudeCodeE2EIT {
                 Turn.spawn("helper", "SUBAGENT-TASK-e2e: touch sub-marker", "general-purpose",
                         Turn.tool("sub_touch", "Bash", Map.of("command", "touch sub-marker", "description", "sub touch")),
                         Turn.text("SUB-FINAL: done")),
-                Turn.text("FINAL: done")));
+                Turn.text("FINAL: done"),
+                // Where subagents run in the background, the host's <task-notification> prompt takes one more turn.
+                Turn.text("ACK: background helper finished")));
 
         row.timing(run);
         // Claude Code keeps no transcript record of SubagentStart/SubagentStop hook output, so the
@@ -877,6 +959,7 @@ class ClaudeCodeE2EIT {
     void residentServer_portStalledByOtherConnections_bashStillDeniedByTheResident(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "resident port stalled by other connections",
                 "20 half-sent requests held on the resident's port all session; the hook is still forwarded; Bash denied");
+        pinnedOnly(row);
         ResidentRun r = residentSession(dir, row, SandboxResident.Hostile.STALLED);
         r.observe(row);
         assertCompleted(r.run());
@@ -891,6 +974,7 @@ class ClaudeCodeE2EIT {
     void staleEndpoint_portHeldByAnImpostor_impostorGetsNothing_bashDeniedByAJvm(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "stale resident endpoint, impostor on its port",
                 "the impostor (answers allow at once) receives no byte; the hook is answered by a JVM; Bash denied");
+        pinnedOnly(row);
         ResidentRun r = residentSession(dir, row, SandboxResident.Hostile.IMPOSTOR);
         row.observed(r.result().map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; " + r.stopped());
         assertCompleted(r.run());
@@ -1011,6 +1095,85 @@ class ClaudeCodeE2EIT {
         row.pass();
     }
 
+    /**
+     * Issue 17 item 6: {@code install --transport http} makes PreToolUse a {@code type: "http"} hook to
+     * the resident's hook port (SessionStart stays a command hook). With the resident running inside
+     * the host's namespace and the launcher's {@code java} refused, the deny can only come over HTTP:
+     * the command does not run and the model reads Warden's reason. With no resident on the port, the
+     * host's refused connection is a non-blocking hook error: the command runs (Claude Code's HTTP
+     * hooks fail open, which is why fail_closed chains stay on the command transport).
+     */
+    @Test
+    @Order(17)
+    void httpHooks_denyArrivesOverHttp_andWithTheResidentStoppedTheHostRunsTheCommand(@TempDir Path dir) throws Exception {
+        E2eSummary.Row up = SUMMARY.row(host, "HTTP hooks: deny over HTTP",
+                "PreToolUse is a type:http hook to the resident in the host's namespace; Bash denied; no JVM started");
+        E2eSummary.Row down = SUMMARY.row(host, "HTTP hooks: resident stopped",
+                "the host's HTTP hook gets connection refused: non-blocking error, the command runs (fail-open)");
+        E2eProject running = project(Files.createDirectories(dir.resolve("running")), up, down);
+        E2eProject stopped = project(Files.createDirectories(dir.resolve("stopped")), up, down);
+        for (E2eProject p : List.of(running, stopped)) {
+            p.manifest(manifest(SandboxResident.CONCERNS, SandboxResident.CHAINS));
+            p.allowBash("touch resident-marker");
+            Command.Result r = p.installWarden(launcher, claude.baseEnv(), List.of("--transport", "http"));
+            assertThat(r.exitCode()).as("warden install --transport http: " + r.stdout() + r.stderr()).isZero();
+        }
+        Map<?, ?> hooks = (Map<?, ?>) running.claudeSettings().get("hooks");
+        Map<?, ?> preToolUse = (Map<?, ?>) ((Map<?, ?>) ((List<?>) hooks.get("PreToolUse")).get(0));
+        Map<?, ?> handler = (Map<?, ?>) ((List<?>) preToolUse.get("hooks")).get(0);
+        assertThat(handler.get("type")).as("PreToolUse handler " + handler).isEqualTo("http");
+        assertThat(String.valueOf(handler.get("url"))).startsWith("http://127.0.0.1:").endsWith("/dispatch/claude/PreToolUse");
+        Path cache = Path.of(claude.baseEnv().get("WARDEN_CACHE_DIR"));
+        String[] portAndToken = Files.readString(cache.resolve("resident/http-hooks")).strip().split(" ");
+        Map<String, String> token = Map.of("WARDEN_HOOK_TOKEN", portAndToken[1]);
+
+        SandboxResident resident = new SandboxResident(cache, dir);
+        Map<String, String> env = new LinkedHashMap<>(resident.hookEnv());
+        env.putAll(token);
+        ClaudeRun denied;
+        String residentSaid;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
+                Turn.tool("denied", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")))) {
+            denied = claude.run(running, server, "touch the marker", env, resident.inside());
+        } finally {
+            residentSaid = resident.stop();
+        }
+        up.timing(denied);
+        Optional<ClaudeRun.ToolResultSeen> deniedResult = denied.toolResult("denied");
+        String javaCalls = resident.javaCalls();
+        up.observed(deniedResult.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; marker "
+                + (running.exists("resident-marker") ? "CREATED" : "absent") + "; " + residentSaid
+                + "; JVM starts by bin/warden: " + (javaCalls.isEmpty() ? "none" : javaCalls.lines().count()));
+        assertCompleted(denied);
+        assertThat(deniedResult).as("tool_result for the denied call").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).isEqualTo(facts.deniedToolResult("Bash", SandboxResident.REASON));
+        });
+        assertThat(running.exists("resident-marker")).as("the command denied over HTTP ran").isFalse();
+        assertThat(denied.permissionDenials()).containsExactly("toolu_denied");
+        assertThat(javaCalls).as("bin/warden started its java: the deny did not come from the resident").isEmpty();
+        up.pass();
+
+        ClaudeRun failedOpen = session(stopped, "touch the marker", ModelScript.of(
+                Turn.tool("unserved", "Bash", Map.of("command", "touch resident-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")), token);
+        down.timing(failedOpen);
+        Optional<ClaudeRun.ToolResultSeen> unserved = failedOpen.toolResult("unserved");
+        List<Map<?, ?>> records = failedOpen.hookRecords("PreToolUse");
+        down.observed(unserved.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result") + "; marker "
+                + (stopped.exists("resident-marker") ? "created" : "ABSENT") + "; host's PreToolUse hook records "
+                + records.stream().map(h -> h.get("type") + " exit " + h.get("exitCode") + " " + h.get("stderr")).toList());
+        assertCompleted(failedOpen);
+        assertThat(stopped.exists("resident-marker")).as("the host ran the command with its HTTP hook unserved").isTrue();
+        assertThat(unserved).hasValueSatisfying(r -> {
+            assertThat(r.isError()).isFalse();
+            assertThat(r.content()).doesNotContain("[warden]");
+        });
+        assertThat(failedOpen.permissionDenials()).isEmpty();
+        down.pass();
+    }
+
     /** {@code warden telemetry join --turn-records} under a pin of this condition; the parsed result. */
     private static Map<String, Object> join(E2eProject project, Map<String, String> env, Path artifact, String model,
                                             String condition) throws IOException {
@@ -1040,6 +1203,30 @@ class ClaudeCodeE2EIT {
 
     private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
         return E2eProject.forScenario(dir, unavailable, rows);
+    }
+
+    /**
+     * Skips a scenario that tests the launcher and the resident with the host only driving the hook,
+     * on every version but the pinned one, to keep CI short.
+     */
+    private static void pinnedOnly(E2eSummary.Row row) {
+        if (!pinned && unavailable == null) {
+            row.skip("runs on the pinned version only: it tests bin/warden and the resident, not the host");
+            Assumptions.abort("pinned version only");
+        }
+    }
+
+    /** The {@code <task-notification>} user texts the host sent to the model, in any request. */
+    private static List<String> taskNotifications(ClaudeRun run) {
+        List<String> out = new ArrayList<>();
+        for (ScriptedModelServer.Exchange e : run.server().steps()) {
+            for (String t : requestTexts(e)) {
+                if (t.contains("<task-notification>") && !out.contains(t)) {
+                    out.add(t);
+                }
+            }
+        }
+        return out;
     }
 
     private static void pending(E2eSummary.Row row, String why) {
@@ -1093,7 +1280,7 @@ class ClaudeCodeE2EIT {
         void assertDeniedByWarden() {
             assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
                 assertThat(r.isError()).isTrue();
-                assertThat(r.content()).isEqualTo(SandboxResident.REASON);
+                assertThat(r.content()).isEqualTo(facts.deniedToolResult("Bash", SandboxResident.REASON));
             });
             assertThat(project.exists("resident-marker")).as("the denied command ran").isFalse();
         }
@@ -1102,6 +1289,13 @@ class ClaudeCodeE2EIT {
     private static ClaudeRun session(E2eProject project, String prompt, ModelScript script) throws IOException {
         try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), script)) {
             return claude.run(project, server, prompt);
+        }
+    }
+
+    private static ClaudeRun session(E2eProject project, String prompt, ModelScript script, Map<String, String> extraEnv)
+            throws IOException {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), script)) {
+            return claude.run(project, server, prompt, extraEnv, List.of());
         }
     }
 

@@ -70,9 +70,10 @@ final class ClaudeRun {
     /**
      * What the host told the model about one scripted tool call, from the first request carrying its
      * result: the result block, plus every text the host put beside it (text blocks of the same user
-     * message, and the system messages that follow before the next model turn).
+     * message, and the system messages that follow before the next model turn); {@code systemMessages}
+     * holds only the latter.
      */
-    record ToolResultSeen(boolean isError, String content, List<String> context) {
+    record ToolResultSeen(boolean isError, String content, List<String> context, List<String> systemMessages) {
         /** The result and its context, for reports. */
         String describe() {
             return "is_error=" + isError + ", content=\"" + content + "\"";
@@ -89,6 +90,7 @@ final class ClaudeRun {
                 }
                 Map<?, ?> result = null;
                 List<String> context = new ArrayList<>();
+                List<String> system = new ArrayList<>();
                 for (Object b : AnthropicMessagesApi.list(message.get("content"))) {
                     if (b instanceof Map<?, ?> block) {
                         if ("tool_result".equals(block.get("type")) && toolUseId.equals(block.get("tool_use_id"))) {
@@ -104,9 +106,10 @@ final class ClaudeRun {
                 for (int j = i + 1; j < messages.size() && messages.get(j) instanceof Map<?, ?> next
                         && "system".equals(next.get("role")); j++) {
                     context.add(String.valueOf(next.get("content")));
+                    system.add(String.valueOf(next.get("content")));
                 }
                 return Optional.of(new ToolResultSeen(Boolean.TRUE.equals(result.get("is_error")),
-                        contentText(result.get("content")), context));
+                        contentText(result.get("content")), context, system));
             }
         }
         return Optional.empty();

@@ -156,6 +156,16 @@ final class E2eProject {
                 Duration.ofSeconds(60));
     }
 
+    /** {@code <launcher> install --host claude --no-train} followed by {@code extraArgs} ({@code --transport http}). */
+    Command.Result installWarden(Path launcher, Map<String, String> env, List<String> extraArgs) throws IOException {
+        Map<String, String> installEnv = new LinkedHashMap<>(env);
+        installEnv.put("HOME", home.toString());
+        List<String> command = new java.util.ArrayList<>(List.of(launcher.toString(), "install", "--host", "claude",
+                "--no-train"));
+        command.addAll(extraArgs);
+        return Command.run(command, root, installEnv, Duration.ofSeconds(60));
+    }
+
     /** The hook entries Warden's install wrote, as Claude Code will read them. */
     Map<String, Object> claudeSettings() throws IOException {
         return Json.parseObject(Files.readString(root.resolve(".claude/settings.json"), StandardCharsets.UTF_8));

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -20,13 +21,32 @@ import java.util.regex.Pattern;
  * too), or {@code WARDEN_E2E_<ID>_VERSION}; {@code latest} reuses whatever the cache holds.
  */
 final class HostInstall {
-    /** An installable host: cache id, npm package and the command it provides. */
-    record Host(String id, String npmPackage, String command) {
+    /**
+     * An installable host: cache id (its key in {@code hosts.properties}), npm package and the command
+     * it provides; {@code dirStem}, when set, names the cache folder {@code <dirStem>-<version>}
+     * instead of {@code <id>}, for a second version of a host kept beside the first.
+     */
+    record Host(String id, String npmPackage, String command, String dirStem) {
+        Host(String id, String npmPackage, String command) {
+            this(id, npmPackage, command, null);
+        }
+
+        /** The npm prefix this host's {@code version} lives in under {@code cacheRoot}. */
+        Path prefix(Path cacheRoot, String version) {
+            return cacheRoot.resolve(dirStem == null ? id : dirStem + "-" + version);
+        }
     }
 
     static final Host CLAUDE_CODE = new Host("claude-code", "@anthropic-ai/claude-code", "claude");
+    /** Claude Code as it ships today (npm latest when last measured), in {@code claude-code-<version>}. */
+    static final Host CLAUDE_CODE_CURRENT = new Host("claude-code-current", "@anthropic-ai/claude-code", "claude",
+            "claude-code");
     static final Host CODEX = new Host("codex", "@openai/codex", "codex");
     static final Host OPENCODE = new Host("opencode", "opencode-ai", "opencode");
+    /** Copilot CLI: its loader unpacks a ~235 MB native package on first run, into {@link #copilotCache}. */
+    static final Host COPILOT = new Host("copilot", "@github/copilot", "copilot");
+    static final Host CLINE = new Host("cline", "cline", "cline");
+    static final Host GEMINI_CLI = new Host("gemini-cli", "@google/gemini-cli", "gemini");
 
     /** The result: a runnable binary and its version, or why there is none. */
     record Outcome(Path binary, String version, String how, String unavailable) {
@@ -39,6 +59,11 @@ final class HostInstall {
     private static final Duration INSTALL_LIMIT = Duration.ofMinutes(15);
 
     private HostInstall() {
+    }
+
+    /** {@code COPILOT_CACHE_HOME} for every Copilot run, shared under the e2e cache so that the unpack happens once. */
+    static Path copilotCache() {
+        return cacheRoot().resolve("copilot-cache");
     }
 
     static Path cacheRoot() {
@@ -82,7 +107,7 @@ final class HostInstall {
         String why = name + " unavailable: " + outcome.unavailable().replace("\n", " / ");
         String banner = "#".repeat(100);
         String text = banner + "\n# E2E SKIPPED: " + why + "\n# Install it with: npm install --prefix "
-                + cacheRoot().resolve(host.id()) + " " + host.npmPackage() + "@" + version + "\n" + banner;
+                + host.prefix(cacheRoot(), version) + " " + host.npmPackage() + "@" + version + "\n" + banner;
         System.out.println(text);
         System.err.println(text);
         summary.note("SKIPPED: " + why);
@@ -91,7 +116,7 @@ final class HostInstall {
 
     /** The cached binary when it runs and has the wanted version, else a fresh npm install into the cache. */
     static Outcome ensure(Host host, Path cacheRoot, String version) throws IOException {
-        Path prefix = cacheRoot.resolve(host.id());
+        Path prefix = host.prefix(cacheRoot, version);
         Outcome cached = locate(host, prefix);
         if (cached.available() && (version.equals("latest") || version.equals(cached.version()))) {
             return new Outcome(cached.binary(), cached.version(), "reused " + prefix, null);
@@ -138,7 +163,14 @@ final class HostInstall {
             if (!Files.isExecutable(candidate)) {
                 continue;
             }
-            Command.Result r = Command.run(List.of(candidate.toString(), "--version"), prefix, null, Duration.ofSeconds(60));
+            Map<String, String> env = null;
+            if (host.equals(COPILOT)) {
+                env = new java.util.HashMap<>(System.getenv());
+                env.put("COPILOT_CACHE_HOME", copilotCache().toString());
+                env.put("COPILOT_AUTO_UPDATE", "false");
+                env.put("COPILOT_OFFLINE", "true");
+            }
+            Command.Result r = Command.run(List.of(candidate.toString(), "--version"), prefix, env, Duration.ofSeconds(60));
             Matcher m = VERSION.matcher(r.stdout());
             if (r.ok() && m.find()) {
                 return new Outcome(candidate, m.group(), "found", null);

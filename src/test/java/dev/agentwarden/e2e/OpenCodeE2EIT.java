@@ -394,7 +394,7 @@ class OpenCodeE2EIT {
 
     private static Session session(E2eProject project, String prompt, Map<String, String> env, ModelScript script)
             throws IOException {
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi("task"), script)) {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi("task", false), script)) {
             return new Session(opencode.run(project, server, prompt, env), server);
         }
     }

@@ -39,7 +39,8 @@ class SignedReleaseGateTest {
         Publisher.sign(root, key, null);
         agentFile = Files.write(dir.resolve("squad.agent.md"), WHOLE);
         manifest = dir.resolve("manifest.json");
-        Publisher.add(manifest, agentFile, "squad", Ev.VERSION, "copilot-cli", "1.0.3", "squad-template", EXPIRES, null, false);
+        Publisher.add(manifest, agentFile, "squad", new dev.agentwarden.release.ReleaseKey(Ev.VERSION, "copilot-cli", "1.0.3"),
+                new Publisher.AddOptions("squad-template", EXPIRES, null, false));
         Publisher.sign(manifest, key, null);
     }
 

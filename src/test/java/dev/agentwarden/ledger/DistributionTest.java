@@ -35,4 +35,23 @@ class DistributionTest {
     void percentile_empty_isNull() {
         assertThat(new Distribution().percentile(99)).isNull();
     }
+
+    @Test
+    void merge_ofPartsPastTheBuffer_equalsOneDistributionOfTheWhole() {
+        Distribution whole = new Distribution();
+        Distribution first = new Distribution();
+        Distribution second = new Distribution();
+        for (long i = 0; i < 3L * Distribution.MAX_PENDING; i++) {
+            long v = (i * 7919) % 5003;
+            whole.add(v);
+            (i % 3 == 0 ? first : second).add(v);
+        }
+
+        first.merge(second);
+
+        assertThat(first.count()).isEqualTo(whole.count());
+        assertThat(first.histogram()).isEqualTo(whole.histogram());
+        assertThat(first.percentile(99)).isEqualTo(whole.percentile(99));
+        assertThat(first.atLeast(5000)).isEqualTo(whole.atLeast(5000));
+    }
 }

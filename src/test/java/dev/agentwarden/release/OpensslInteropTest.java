@@ -50,7 +50,8 @@ class OpensslInteropTest {
 
         Path artifact = Files.writeString(tmp.resolve("squad.agent.md"), "hello\n");
         Path manifest = tmp.resolve("manifest.json");
-        Publisher.add(manifest, artifact, "squad", "0.13.1", "copilot-cli", "1.0.3", null, NEXT_YEAR, null, false);
+        Publisher.add(manifest, artifact, "squad", new ReleaseKey("0.13.1", "copilot-cli", "1.0.3"),
+                new Publisher.AddOptions(null, NEXT_YEAR, null, false));
         Dsse.Envelope envelope = Dsse.parse(Files.readAllBytes(manifest), "manifest.json");
         Files.write(tmp.resolve("pae.bin"), envelope.pae());
         openssl("pkeyutl", "-sign", "-inkey", "k.pem", "-rawin", "-in", "pae.bin", "-out", "manifest.sig");

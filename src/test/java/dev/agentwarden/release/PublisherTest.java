@@ -60,8 +60,8 @@ class PublisherTest {
         Publisher.sign(root, KeyFiles.readSigningKey(a.privateKeyFile()), null);
         Publisher.sign(root, KeyFiles.readSigningKey(b.privateKeyFile()), null);
         Path manifest = tmp.resolve("rel/manifest.json");
-        Publisher.add(manifest, artifact, "squad", "0.13.1", "copilot-cli", "1.0.3", "squad-template", NEXT_YEAR, null,
-                false);
+        Publisher.add(manifest, artifact, "squad", new ReleaseKey("0.13.1", "copilot-cli", "1.0.3"),
+                new Publisher.AddOptions("squad-template", NEXT_YEAR, null, false));
         Publisher.sign(manifest, KeyFiles.readSigningKey(a.privateKeyFile()), null);
         Publisher.sign(manifest, KeyFiles.readSigningKey(b.privateKeyFile()), null);
 
@@ -110,12 +110,14 @@ class PublisherTest {
     @Test
     void add_toSignedManifest_startsNextVersionAndDropsSignatures() throws Exception {
         Path manifest = tmp.resolve("m.json");
-        Publisher.add(manifest, artifact, "squad", "0.13.1", "copilot-cli", "1.0.3", null, NEXT_YEAR, null, false);
-        Publisher.add(manifest, artifact, "squad", "0.13.1", "copilot-cli", "1.0.4", null, null, null, false);
+        Publisher.add(manifest, artifact, "squad", new ReleaseKey("0.13.1", "copilot-cli", "1.0.3"),
+                new Publisher.AddOptions(null, NEXT_YEAR, null, false));
+        Publisher.add(manifest, artifact, "squad", new ReleaseKey("0.13.1", "copilot-cli", "1.0.4"),
+                new Publisher.AddOptions(null, null, null, false));
         Publisher.sign(manifest, KeyFiles.readSigningKey(a.privateKeyFile()), null);
 
-        Publisher.ManifestWritten third = Publisher.add(manifest, artifact, "squad", "0.13.2", "copilot-cli", "1.0.4",
-                null, null, null, false);
+        Publisher.ManifestWritten third = Publisher.add(manifest, artifact, "squad", new ReleaseKey("0.13.2", "copilot-cli", "1.0.4"),
+                new Publisher.AddOptions(null, null, null, false));
 
         assertThat(third.version()).isEqualTo(2);
         assertThat(third.droppedSignatures()).isEqualTo(1);
@@ -126,36 +128,41 @@ class PublisherTest {
     @Test
     void add_draftEdits_keepVersion() throws Exception {
         Path manifest = tmp.resolve("m.json");
-        Publisher.add(manifest, artifact, "squad", "1", "c", "1", null, NEXT_YEAR, null, false);
+        Publisher.add(manifest, artifact, "squad", new ReleaseKey("1", "c", "1"),
+                new Publisher.AddOptions(null, NEXT_YEAR, null, false));
 
-        assertThat(Publisher.add(manifest, artifact, "squad", "2", "c", "1", null, null, null, false).version())
+        assertThat(Publisher.add(manifest, artifact, "squad", new ReleaseKey("2", "c", "1"),
+                new Publisher.AddOptions(null, null, null, false)).version())
                 .isEqualTo(1);
     }
 
     @Test
     void add_sameKeyWithoutReplace_manifestDuplicateEntry() throws Exception {
         Path manifest = tmp.resolve("m.json");
-        Publisher.add(manifest, artifact, "squad", "1", "c", "1", null, NEXT_YEAR, null, false);
+        Publisher.add(manifest, artifact, "squad", new ReleaseKey("1", "c", "1"),
+                new Publisher.AddOptions(null, NEXT_YEAR, null, false));
 
-        assertThatThrownBy(() -> Publisher.add(manifest, artifact, "squad", "1", "c", "1", null, null, null, false))
+        assertThatThrownBy(() -> Publisher.add(manifest, artifact, "squad", new ReleaseKey("1", "c", "1"),
+                new Publisher.AddOptions(null, null, null, false)))
                 .isInstanceOfSatisfying(ReleaseException.class,
                         e -> assertThat(e.code()).isEqualTo("manifest_duplicate_entry"));
-        assertThat(Publisher.add(manifest, artifact, "squad", "1", "c", "1", null, null, null, true).entries())
+        assertThat(Publisher.add(manifest, artifact, "squad", new ReleaseKey("1", "c", "1"),
+                new Publisher.AddOptions(null, null, null, true)).entries())
                 .isEqualTo(1);
     }
 
     @Test
     void add_newManifestWithoutExpiry_manifestExpiresRequired() {
-        assertThatThrownBy(() -> Publisher.add(tmp.resolve("m.json"), artifact, "squad", "1", "c", "1", null, null,
-                null, false))
+        assertThatThrownBy(() -> Publisher.add(tmp.resolve("m.json"), artifact, "squad", new ReleaseKey("1", "c", "1"),
+                new Publisher.AddOptions(null, null, null, false)))
                 .isInstanceOfSatisfying(ReleaseException.class,
                         e -> assertThat(e.code()).isEqualTo("manifest_expires_required"));
     }
 
     @Test
     void add_unknownNormalization_normalizationUnknown() {
-        assertThatThrownBy(() -> Publisher.add(tmp.resolve("m.json"), artifact, "squad", "1", "c", "1", "gzip",
-                NEXT_YEAR, null, false))
+        assertThatThrownBy(() -> Publisher.add(tmp.resolve("m.json"), artifact, "squad", new ReleaseKey("1", "c", "1"),
+                new Publisher.AddOptions("gzip", NEXT_YEAR, null, false)))
                 .isInstanceOfSatisfying(ReleaseException.class,
                         e -> assertThat(e.code()).isEqualTo("normalization_unknown"));
     }
@@ -185,7 +192,8 @@ class PublisherTest {
         Publisher.sign(next.file(), KeyFiles.readSigningKey(a.privateKeyFile()), null);
         Publisher.sign(next.file(), KeyFiles.readSigningKey(b.privateKeyFile()), null);
         Path manifest = tmp.resolve("trust/m.json");
-        Publisher.add(manifest, artifact, "squad", "1", "c", "1", null, NEXT_YEAR, null, false);
+        Publisher.add(manifest, artifact, "squad", new ReleaseKey("1", "c", "1"),
+                new Publisher.AddOptions(null, NEXT_YEAR, null, false));
         Publisher.sign(manifest, KeyFiles.readSigningKey(b.privateKeyFile()), null);
 
         Verification v = ReleaseVerifier.verify(manifest, root, TrustState.inMemory(), T0);

@@ -77,7 +77,7 @@ public final class Builtins {
             List.of(new BuiltinDescriptor.Setting("ttl", "duration", "24h"),
                     new BuiltinDescriptor.Setting("stop_loss_arms", "list of durations", "[5m, 15m, 30m, 2h]"),
                     new BuiltinDescriptor.Setting("duration_budgets", "mapping of agent type to duration", "none")),
-            Set.of(EventName.SUBAGENT_START, EventName.SUBAGENT_STOP)) {
+            Set.of(EventName.SUBAGENT_START, EventName.SUBAGENT_STOP, EventName.PRE_TOOL_USE, EventName.POST_TOOL_USE)) {
         @Override
         public Object parse(Map<String, Object> settings) {
             return LedgerSettings.from(settings);

@@ -4,6 +4,9 @@ import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
+import dev.agentwarden.host.Installer;
 import dev.agentwarden.io.CacheDir;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -16,8 +19,10 @@ import java.util.Map;
  * Code's Write, Edit, MultiEdit, NotebookEdit) whose target lies under Warden's state directory
  * ({@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden}, the trust store's home), its cache
  * directory ({@link CacheDir}), or is a host's hook settings file ({@code .claude/settings*.json},
- * {@code .codex/hooks.json}, in the project or the home directory) or Warden's bridge plugin
- * ({@code plugin/warden-bridge.js}, OpenCode's).
+ * {@code .codex/hooks.json}, in the project or the home directory), a Cline hook file (any file in
+ * {@code .clinerules/hooks/} or {@code .cline/hooks/}), Gemini CLI's trust files, and every other host's
+ * file its installer writes, such as {@code .qwen/settings.json}), and Warden's bridge plugin
+ * ({@code plugin/warden-bridge.js}, OpenCode's, in any of its config directories).
  *
  * <p>Best effort: an agent that runs code as the user can write those files by other means; this
  * closes the direct routes and tells the user to make such changes themselves. Paths are compared
@@ -66,9 +71,38 @@ final class ProtectWarden implements Concern {
             what = "Codex's hook settings";
         } else if (parentName.equals("plugin") && file.equals("warden-bridge.js")) {
             what = "Warden's bridge plugin (OpenCode)";
+        } else if (parentName.equals("hooks") && parent.getParent() != null && parent.getParent().getFileName() != null
+                && (parent.getParent().getFileName().toString().equals(".clinerules")
+                || parent.getParent().getFileName().toString().equals(".cline"))) {
+            what = "a Cline hook file";
+        } else if (parentName.equals(".gemini") && (file.equals("settings.json") || file.equals("trusted_hooks.json")
+                || file.equals("trustedFolders.json"))) {
+            what = "Gemini CLI's hook settings or trust";
+        } else {
+            what = hostSettings(target, env);
         }
         return what == null ? null : PREFIX + HookBypass.quote(path) + " is " + what
                 + "; ask the user to make the change themselves, in their own terminal";
+    }
+
+    /**
+     * {@code "Qwen Code's hook settings"} when {@code target} is a file some host's installer writes
+     * (a project-scope file in any project, a user-scope file where that host's home puts it), else null.
+     */
+    static String hostSettings(Path target, Map<String, String> env) {
+        Path probe = Path.of("/warden-project-probe");
+        for (int h = 0; h < Hosts.ALL.size(); h++) {
+            Host host = Hosts.ALL.get(h);
+            for (Installer installer : host.installers().values()) {
+                Path file = installer.settingsFile(probe, env);
+                boolean match = file.startsWith(probe) ? target.endsWith(probe.relativize(file))
+                        : target.equals(file.toAbsolutePath().normalize());
+                if (match) {
+                    return host.displayName() + "'s hook settings";
+                }
+            }
+        }
+        return null;
     }
 
     private static Path resolve(String path, String cwd, Map<String, String> env) {

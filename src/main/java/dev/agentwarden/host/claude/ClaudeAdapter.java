@@ -45,6 +45,9 @@ public final class ClaudeAdapter implements HostAdapter {
 
     private static final String PREFIX = "[warden] ";
 
+    /** Events whose {@code hookSpecificOutput} has a deny and no {@code additionalContext} (the host would drop the answer). */
+    private static final Set<String> DENY_WITHOUT_CONTEXT = Set.of("PreSkillShellCommand", "PreModelSwitch");
+
     /** How a block is expressed per native event; events missing from a dialect cannot be blocked. */
     public enum BlockChannel { PERMISSION_DENY, DECISION_BLOCK, PERMISSION_REQUEST_DENY }
 
@@ -74,10 +77,12 @@ public final class ClaudeAdapter implements HostAdapter {
                     "Stop", BlockChannel.DECISION_BLOCK,
                     "SubagentStop", BlockChannel.DECISION_BLOCK,
                     "PostToolUse", BlockChannel.DECISION_BLOCK,
-                    "PermissionRequest", BlockChannel.PERMISSION_REQUEST_DENY),
+                    "PermissionRequest", BlockChannel.PERMISSION_REQUEST_DENY,
+                    "PreSkillShellCommand", BlockChannel.PERMISSION_DENY,
+                    "PreModelSwitch", BlockChannel.PERMISSION_DENY),
             Set.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "SessionStart",
                     "SubagentStart", "Stop", "SubagentStop"),
-            Set.of(), Set.of("PreToolUse", "PermissionRequest"), Set.of(), Set.of(),
+            Set.of(), Set.of("PreToolUse", "PermissionRequest", "PreSkillShellCommand", "PreModelSwitch"), Set.of(), Set.of(),
             Set.of("PreToolUse"), Set.of("PermissionRequest"));
 
     private final String id;
@@ -237,7 +242,7 @@ public final class ClaudeAdapter implements HostAdapter {
                 specific.put("hookEventName", nativeEvent);
                 specific.put("permissionDecision", "deny");
                 specific.put("permissionDecisionReason", reason);
-                if (context != null) {
+                if (context != null && !DENY_WITHOUT_CONTEXT.contains(nativeEvent)) {
                     specific.put("additionalContext", cap(context));
                 }
                 out.put("hookSpecificOutput", specific);

@@ -26,9 +26,25 @@ public final class ClaudeHosts {
             "Stop", EventName.STOP,
             "PreCompact", EventName.PRE_COMPACT,
             "SubagentStart", EventName.SUBAGENT_START,
-            "SubagentStop", EventName.SUBAGENT_STOP);
+            "SubagentStop", EventName.SUBAGENT_STOP,
+            // A skill's or command's inline shell command as it loads: tool_name Bash or PowerShell and
+            // tool_input.command as on PreToolUse, and the same permissionDecision answer, so every
+            // shell concern covers it. PreToolUse does not fire for these commands.
+            "PreSkillShellCommand", EventName.PRE_TOOL_USE,
+            "PreModelSwitch", EventName.PRE_MODEL_SWITCH,
+            "PostModelSwitch", EventName.POST_MODEL_SWITCH,
+            "DirectoryAdded", EventName.DIRECTORY_ADDED);
 
-    static final Set<String> TOOL_EVENTS = Set.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest");
+    static final Set<String> TOOL_EVENTS = Set.of("PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+            "PreSkillShellCommand");
+
+    /**
+     * Events that Claude Code first sent in 2.1.332: older versions open a settings dialog at start
+     * when a settings file names one, so {@code install} writes their hooks only where the manifest
+     * names them in its own {@code native_event_aliases} (dispatch answers them either way).
+     */
+    public static final Set<String> SINCE_2_1_332 = Set.of("PreSkillShellCommand", "PreModelSwitch", "PostModelSwitch",
+            "DirectoryAdded");
 
     /** The events the hook block {@code warden serve} prints covers. */
     static final List<String> SERVE_EVENTS = List.of("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",

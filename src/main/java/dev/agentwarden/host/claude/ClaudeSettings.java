@@ -18,7 +18,9 @@ import java.util.Set;
  * leaving every other byte as it was.
  *
  * <p>Warden's own entry is recognised exactly, never by resemblance: a handler with exactly the
- * keys {@code type: "command"}, {@code command} and {@code timeout: 60}, whose command is
+ * keys {@code type: "command"}, {@code command} and {@code timeout: 60} (for Gemini CLI, which reads
+ * the same nested shape, {@code name: "warden"} too and {@code timeout: 60000}, in milliseconds:
+ * {@link Handler}), whose command is
  * {@code <launcher> dispatch --host <host> --native-event <Event>} where the launcher is an
  * absolute path ending in {@code /bin/warden}, quoted as {@link #command} quotes it, the host is
  * one that shares this file ({@link #hostsSharing}), and the event is the one the entry is listed
@@ -40,6 +42,35 @@ public final class ClaudeSettings {
     /** Hook timeout written into each entry, in seconds (Claude's own default is 600). */
     public static final long HOOK_TIMEOUT_SECONDS = 60;
 
+    /** The same, in the milliseconds Augment reads a handler's {@code timeout} in. */
+    public static final long AUGMENT_HOOK_TIMEOUT_MILLIS = HOOK_TIMEOUT_SECONDS * 1000;
+
+    /**
+     * The keys besides {@code type} and {@code command} that Warden's handler has in one host's file.
+     *
+     * @param name    the {@code name} written (Gemini: its hook fingerprints and {@code hooksConfig.disabled}
+     *                go by it), or {@code null} for none
+     * @param timeout the {@code timeout} written, in the host's unit
+     */
+    public record Handler(String name, long timeout) {
+        /** Claude Code's, Cowork's and Codex's handler: a timeout in seconds, no name. */
+        public static final Handler CLAUDE = new Handler(null, HOOK_TIMEOUT_SECONDS);
+        /** Gemini CLI's: named {@code warden}, the same 60 s in milliseconds. */
+        public static final Handler GEMINI = new Handler("warden", HOOK_TIMEOUT_SECONDS * 1000);
+
+        /** Augment's: no name, the same 60 s in the milliseconds Augment reads. */
+        public static final Handler AUGMENT = new Handler(null, AUGMENT_HOOK_TIMEOUT_MILLIS);
+
+        /** The handler written into {@code host}'s file. */
+        public static Handler forHost(String host) {
+            return host.equals("gemini") ? GEMINI : host.equals("augment") ? AUGMENT : CLAUDE;
+        }
+
+        int keys() {
+            return name == null ? 3 : 4;
+        }
+    }
+
     private static final String DISPATCH = " dispatch --host ";
     private static final String NATIVE_EVENT = " --native-event ";
     private static final String LAUNCHER_SUFFIX = "/bin/warden";
@@ -47,14 +78,22 @@ public final class ClaudeSettings {
     private ClaudeSettings() {
     }
 
+    /** The {@code timeout} Warden writes for {@code host}'s handlers, in the unit that host reads. */
+    public static long timeoutFor(String host) {
+        return host.equals("augment") ? AUGMENT_HOOK_TIMEOUT_MILLIS : HOOK_TIMEOUT_SECONDS;
+    }
+
     /** The command line the host runs for one event. */
     public static String command(String launcher, String host, String nativeEvent) {
         return shellQuote(launcher) + DISPATCH + host + NATIVE_EVENT + nativeEvent;
     }
 
-    /** The hosts whose entries live in the same file as {@code host}'s: Claude Code and Cowork share user settings. */
+    /**
+     * The hosts whose entries live in the same file as {@code host}'s: Claude Code and Cowork share
+     * user settings; every other Claude-shaped host (Codex, Qwen Code) has its own file.
+     */
     public static Set<String> hostsSharing(String host) {
-        return host.equals("codex") ? Set.of("codex") : Set.of("claude", "cowork");
+        return host.equals("claude") || host.equals("cowork") ? Set.of("claude", "cowork") : Set.of(host);
     }
 
     /**
@@ -195,10 +234,14 @@ public final class ClaudeSettings {
         if (b.httpPort() > 0) {
             handler = ClaudeHttpHooks.handler(b.httpPort(), host, b.nativeEvent());
         } else {
+            Handler shape = Handler.forHost(host);
             handler = new LinkedHashMap<>();
+            if (shape.name() != null) {
+                handler.put("name", shape.name());
+            }
             handler.put("type", "command");
             handler.put("command", command(launcher, host, b.nativeEvent()));
-            handler.put("timeout", HOOK_TIMEOUT_SECONDS);
+            handler.put("timeout", shape.timeout());
         }
         Map<String, Object> group = new LinkedHashMap<>();
         if (b.matcher() != null) {
@@ -283,22 +326,29 @@ public final class ClaudeSettings {
         return hooks.size() == 1 && hooks.get(0).value().kind() == JsonSpans.Kind.ARRAY ? hooks.get(0).value() : null;
     }
 
-    /** Exactly the handler Warden writes: {@code type}, {@code command} and {@code timeout}, each once, nothing else. */
+    /** Exactly the handler Warden writes: {@code type}, {@code command} and {@code timeout} (and {@code name} where the host's has one), each once, nothing else. */
     private static boolean isWardenHandler(byte[] doc, JsonSpans.Value handler, String event, Set<String> hosts) {
         if (handler.kind() == JsonSpans.Kind.OBJECT && handler.members().size() == 5) {
             List<JsonSpans.Member> timeout = handler.named("timeout");
             return timeout.size() == 1 && timeout.get(0).value().kind() == JsonSpans.Kind.NUMBER
                     && ClaudeHttpHooks.isWardens(handler, event, hosts, text(doc, timeout.get(0).value()));
         }
-        if (handler.kind() != JsonSpans.Kind.OBJECT || handler.members().size() != 3) {
+        Handler shape = Handler.forHost(hosts.iterator().next());
+        if (handler.kind() != JsonSpans.Kind.OBJECT || handler.members().size() != shape.keys()) {
             return false;
+        }
+        if (shape.name() != null) {
+            List<JsonSpans.Member> name = handler.named("name");
+            if (name.size() != 1 || !name.get(0).value().isString(shape.name())) {
+                return false;
+            }
         }
         List<JsonSpans.Member> type = handler.named("type");
         List<JsonSpans.Member> command = handler.named("command");
         List<JsonSpans.Member> timeout = handler.named("timeout");
         return type.size() == 1 && type.get(0).value().isString("command")
                 && timeout.size() == 1 && timeout.get(0).value().kind() == JsonSpans.Kind.NUMBER
-                && text(doc, timeout.get(0).value()).equals(Long.toString(HOOK_TIMEOUT_SECONDS))
+                && text(doc, timeout.get(0).value()).equals(Long.toString(shape.timeout()))
                 && command.size() == 1 && command.get(0).value().kind() == JsonSpans.Kind.STRING
                 && isWardenCommand(command.get(0).value().text(), event, hosts);
     }

@@ -300,10 +300,12 @@ class IntegrityAttachTest {
         Publisher.sign(root, key, null);
         Path manifest = project.resolve("manifest.json");
         Instant expires = Instant.parse("2026-12-01T00:00:00Z");
-        Publisher.add(manifest, agentFile, "reviewer", "1.0", "claude-code", "2.1.0", null, expires, null, false);
+        Publisher.add(manifest, agentFile, "reviewer", new dev.agentwarden.release.ReleaseKey("1.0", "claude-code", "2.1.0"),
+                new Publisher.AddOptions(null, expires, null, false));
         Publisher.sign(manifest, key, null);
         byte[] version1 = Files.readAllBytes(manifest);
-        Publisher.add(manifest, agentFile, "reviewer", "1.1", "claude-code", "2.1.0", null, expires, null, false);
+        Publisher.add(manifest, agentFile, "reviewer", new dev.agentwarden.release.ReleaseKey("1.1", "claude-code", "2.1.0"),
+                new Publisher.AddOptions(null, expires, null, false));
         Publisher.sign(manifest, key, null);
         Map<String, Object> settings = markerSettings("reviewer");
         settings.put("release_manifest", "manifest.json");

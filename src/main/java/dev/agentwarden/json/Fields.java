@@ -1,24 +1,28 @@
-package dev.agentwarden.release;
+package dev.agentwarden.json;
 
-import dev.agentwarden.release.TrustFailure.Untrusted;
-import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
+import java.util.function.Function;
 
 /**
- * Typed reads of one JSON object of trust metadata. Every failure names the document, the path of
- * the field and what was expected, under one failure code.
+ * Typed reads of one parsed JSON object ({@link Json#parse}), for documents read by string keys.
+ * Every failure names the document, the path of the field and what was expected, as the exception
+ * the reader's {@link Failure} makes (one failure code per document).
+ *
+ * @param <E> the exception a failed read throws
  */
-final class Fields {
-    private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-f]{64}");
+public final class Fields<E extends Exception> {
+    /** Makes the exception of a failed read from its message. */
+    public interface Failure<E extends Exception> {
+        E because(String message);
+    }
 
     private final Map<String, Object> object;
     private final String path;
-    private final TrustFailure failure;
+    private final Failure<E> failure;
 
-    private Fields(Map<String, Object> object, String path, TrustFailure failure) {
+    private Fields(Map<String, Object> object, String path, Failure<E> failure) {
         this.object = object;
         this.path = path;
         this.failure = failure;
@@ -26,74 +30,75 @@ final class Fields {
 
     /** Reads {@code value} as an object, failing with {@code failure} otherwise. */
     @SuppressWarnings("unchecked")
-    static Fields of(Object value, String path, TrustFailure failure) throws Untrusted {
+    public static <E extends Exception> Fields<E> of(Object value, String path, Failure<E> failure) throws E {
         if (!(value instanceof Map)) {
             throw failure.because(path + " must be a JSON object");
         }
-        return new Fields((Map<String, Object>) value, path, failure);
+        return new Fields<>((Map<String, Object>) value, path, failure);
     }
 
     /** {@code value} as a JSON object's map, or {@code null} when it is not one. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> asMap(Object value) {
+    public static Map<String, Object> asMap(Object value) {
         return value instanceof Map ? (Map<String, Object>) value : null;
     }
 
-    Map<String, Object> map() {
+    public Map<String, Object> map() {
         return object;
     }
 
-    boolean has(String key) {
+    public boolean has(String key) {
         return object.containsKey(key);
     }
 
-    Object raw(String key) throws Untrusted {
+    public Object raw(String key) throws E {
         if (!object.containsKey(key)) {
             throw failure.because(where(key) + " is missing");
         }
         return object.get(key);
     }
 
-    Fields object(String key) throws Untrusted {
+    public Fields<E> object(String key) throws E {
         return of(raw(key), where(key), failure);
     }
 
-    String string(String key) throws Untrusted {
+    public String string(String key) throws E {
         if (raw(key) instanceof String s) {
             return s;
         }
         throw failure.because(where(key) + " must be a string");
     }
 
-    String optionalString(String key) throws Untrusted {
+    public String optionalString(String key) throws E {
         return object.get(key) == null ? null : string(key);
     }
 
-    String sha256(String key) throws Untrusted {
+    public String sha256(String key) throws E {
         String s = string(key);
-        if (!SHA256_HEX.matcher(s).matches()) {
+        if (!isSha256Hex(s)) {
             throw failure.because(where(key) + " must be 64 lowercase hex digits");
         }
         return s;
     }
 
-    long positiveLong(String key, long min) throws Untrusted {
+    public long positiveLong(String key, long min) throws E {
         if (raw(key) instanceof Long n && n >= min) {
             return n;
         }
         throw failure.because(where(key) + " must be an integer >= " + min + ", got " + object.get(key));
     }
 
-    Instant timestamp(String key) throws Untrusted {
+    /** The string at {@code key} read by {@code parse}, whose {@link IllegalArgumentException} is a failure. */
+    public <T> T parsed(String key, Function<String, T> parse) throws E {
         String s = string(key);
         try {
-            return Rfc3339.parse(s);
+            return parse.apply(s);
         } catch (IllegalArgumentException e) {
             throw failure.because(where(key) + ": " + e.getMessage());
         }
     }
 
-    byte[] hex(String key) throws Untrusted {
+    public byte[] hex(String key) throws E {
         String s = string(key);
         try {
             return HexFormat.of().parseHex(s);
@@ -102,7 +107,7 @@ final class Fields {
         }
     }
 
-    List<?> list(String key, int maxSize) throws Untrusted {
+    public List<?> list(String key, int maxSize) throws E {
         if (!(raw(key) instanceof List<?> list)) {
             throw failure.because(where(key) + " must be an array");
         }
@@ -112,11 +117,25 @@ final class Fields {
         return list;
     }
 
-    String path() {
+    public String path() {
         return path;
     }
 
-    String where(String key) {
+    public String where(String key) {
         return path + "." + key;
+    }
+
+    /** 64 lowercase hex digits. */
+    private static boolean isSha256Hex(String s) {
+        if (s.length() != 64) {
+            return false;
+        }
+        for (int i = 0; i < 64; i++) {
+            char c = s.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -1,0 +1,123 @@
+package dev.agentwarden.cli;
+
+import dev.agentwarden.host.HookFileInstaller;
+import dev.agentwarden.host.HookFiles;
+import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.io.CacheDir;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code install}, {@code uninstall} and {@code doctor} for a host whose hooks are files of their
+ * own ({@link HookFileInstaller}): one file per bound native event, no tool matcher (the host runs
+ * the file for every tool; the manifest's {@code tools} filters at dispatch).
+ */
+final class HookFilesInstall {
+    private HookFilesInstall() {
+    }
+
+    /** The hook files of {@code target}, locked in Warden's cache. */
+    static HookFiles files(InstallCommand.Target target) {
+        return new HookFiles((HookFileInstaller) target.installer(), target.root(), System.getenv(),
+                CacheDir.root(System.getenv()).resolve("locks"));
+    }
+
+    /** Writes one file per binding; {@code 0} when written, else the exit code, having said why. */
+    static int install(InstallCommand.Target target, String launcher, List<Installer.Binding> bindings, boolean dryRun,
+                       PrintWriter out, PrintWriter err) {
+        List<String> events = new ArrayList<>();
+        for (Installer.Binding b : bindings) {
+            events.add(b.nativeEvent());
+        }
+        HookFiles files = files(target);
+        try {
+            List<String> report = files.install(launcher, events, dryRun);
+            out.println((dryRun ? "# would install " : "installed ") + events.size() + " hook file(s) for "
+                    + target.host().id() + " in " + files.directory() + ":");
+            for (String line : report) {
+                out.println("  " + line);
+            }
+            return ExitCode.OK.code();
+        } catch (SettingsFile.SettingsException e) {
+            err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
+            return ExitCode.UNREADABLE.code();
+        }
+    }
+
+    /** Removes Warden's files; a directory without any is added to {@code without} when given, else said. */
+    static int uninstall(InstallCommand.Target target, List<String> without, PrintWriter out, PrintWriter err) {
+        HookFiles files = files(target);
+        try {
+            HookFiles.State state = files.read();
+            if (state.warden().isEmpty()) {
+                if (without == null) {
+                    out.println("no Warden hooks in " + files.directory());
+                } else {
+                    without.add(files.directory().toString());
+                }
+                return ExitCode.OK.code();
+            }
+            List<String> report = files.uninstall();
+            out.println("removed Warden hooks for " + new ArrayList<>(state.warden().keySet()) + " from " + files.directory());
+            for (String line : report) {
+                out.println("  " + line);
+            }
+            return ExitCode.OK.code();
+        } catch (SettingsFile.SettingsException e) {
+            err.println("warden uninstall: " + e.getMessage() + " [" + e.code() + "]");
+            return ExitCode.UNREADABLE.code();
+        }
+    }
+
+    /** Doctor's findings: Warden's files against the events the manifest binds, and the launchers they run. */
+    static List<DoctorCommand.Finding> check(InstallCommand.Target target, List<Installer.Binding> bindings, String install) {
+        List<DoctorCommand.Finding> found = new ArrayList<>();
+        HookFiles.State state;
+        try {
+            state = files(target).read();
+        } catch (SettingsFile.SettingsException e) {
+            found.add(DoctorCommand.Finding.problem(e.getMessage(), "fix it, then `" + install + "`"));
+            return found;
+        }
+        for (Map.Entry<String, String> f : state.foreign().entrySet()) {
+            found.add(DoctorCommand.Finding.note("hook file " + f.getKey() + " is " + f.getValue() + " (kept as yours)"));
+        }
+        if (state.warden().isEmpty()) {
+            found.add(DoctorCommand.Finding.note("not installed (`" + install + "` installs it)"));
+            return found;
+        }
+        List<String> wanted = new ArrayList<>();
+        for (Installer.Binding b : bindings) {
+            wanted.add(b.nativeEvent());
+        }
+        boolean ok = true;
+        for (Map.Entry<String, String> f : state.warden().entrySet()) {
+            if (!Files.isExecutable(java.nio.file.Path.of(f.getValue()))) {
+                found.add(DoctorCommand.Finding.problem("hook file " + f.getKey() + " runs " + f.getValue()
+                        + ", which no longer exists: the host lets those events through", install));
+                ok = false;
+            }
+            if (!wanted.contains(f.getKey())) {
+                found.add(DoctorCommand.Finding.problem("a hook file for " + f.getKey() + ", which nothing in the manifest"
+                        + " binds (a JVM start per event for nothing)", install));
+                ok = false;
+            }
+        }
+        for (String e : wanted) {
+            if (!state.warden().containsKey(e)) {
+                found.add(DoctorCommand.Finding.problem("no hook file for " + e + ", which the manifest binds: Warden does"
+                        + " not see those events", install));
+                ok = false;
+            }
+        }
+        if (ok) {
+            found.add(DoctorCommand.Finding.ok(state.warden().size() + " hook file(s) (" + String.join(", ",
+                    state.warden().keySet()) + "), as `warden install` would write them now"));
+        }
+        return found;
+    }
+}

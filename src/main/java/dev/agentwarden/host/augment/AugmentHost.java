@@ -1,0 +1,40 @@
+package dev.agentwarden.host.augment;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.claude.ClaudeAdapter;
+import dev.agentwarden.host.claude.ClaudeHooksFile;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Augment's CLI: Claude-shaped {@code hooks} in the project's {@code .augment/settings.json} or the
+ * user's {@code ~/.augment/settings.json}. Augment validates that object strictly: an event it does
+ * not know makes the whole file's hooks invalid, so only its seven events are ever written; a tool
+ * matcher is a JavaScript regex (Claude's {@code "*"} is not one), so Warden writes none; and a
+ * handler's {@code timeout} is in milliseconds (see {@code ClaudeSettings#timeoutFor}).
+ */
+public final class AugmentHost {
+    private AugmentHost() {
+    }
+
+    /** The seven events auggie 0.36.0 accepts. */
+    static final Map<String, EventName> EVENTS = NativeEvents.of(
+            "SessionStart", EventName.SESSION_START,
+            "SessionEnd", EventName.SESSION_END,
+            "PromptSubmit", EventName.USER_PROMPT_SUBMIT,
+            "PreToolUse", EventName.PRE_TOOL_USE,
+            "PostToolUse", EventName.POST_TOOL_USE,
+            "Notification", EventName.NOTIFICATION,
+            "Stop", EventName.STOP);
+
+    public static final Host AUGMENT = new Host("augment", "Augment", new AugmentAdapter(),
+            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("augment", ".augment/settings.json", ".augment",
+                            "settings.json", false, null),
+                    Host.Scope.USER, new ClaudeHooksFile("augment", "~/.augment/settings.json", ".augment",
+                            "settings.json", true, null)),
+            Host.Scope.PROJECT, EVENTS, Set.of(), AugmentAdapter.TOOLS, List.of("AUGMENT_PROJECT_DIR"),
+            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null);
+}

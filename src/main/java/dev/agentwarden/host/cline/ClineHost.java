@@ -1,0 +1,36 @@
+package dev.agentwarden.host.cline;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.NativeEvents;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Cline (CLI 3.0.x): executable hook files named after the event, in the project's or the user's hooks directory. */
+public final class ClineHost {
+    private ClineHost() {
+    }
+
+    /**
+     * Cline 3.0.65's hook events with their canonical events, agent-config's where it names them
+     * (TaskStart and TaskResume start a session, TaskComplete ends it, TaskCancel is a stop).
+     */
+    static final Map<String, EventName> EVENTS = NativeEvents.of(
+            "TaskStart", EventName.SESSION_START,
+            "TaskResume", EventName.SESSION_START,
+            "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT,
+            "PreToolUse", EventName.PRE_TOOL_USE,
+            "PostToolUse", EventName.POST_TOOL_USE,
+            "TaskComplete", EventName.SESSION_END,
+            "TaskCancel", EventName.STOP,
+            "TaskError", EventName.AGENT_ERROR,
+            "PreCompact", EventName.PRE_COMPACT,
+            "SessionShutdown", EventName.SESSION_END);
+
+    /** Cline: no project-directory variable (hooks run in the task's working directory). */
+    public static final Host CLINE = new Host("cline", "Cline", new ClineAdapter(),
+            Map.of(Host.Scope.PROJECT, new ClineHookFiles(false), Host.Scope.USER, new ClineHookFiles(true)),
+            Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse"), ClineAdapter.TOOLS, List.of(),
+            ClineAdapter.OUTPUT_CAP_CHARS, null, null);
+}

@@ -1,0 +1,64 @@
+package dev.agentwarden.host.cursor;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.HooksJsonFile;
+import dev.agentwarden.host.NativeEvents;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Cursor (the editor's agent; no binary on the registries, so built and tested from Cursor's
+ * documentation only): {@code {"version": 1, "hooks": {…}}} in the project's {@code .cursor/hooks.json}
+ * or the user's {@code ~/.cursor/hooks.json}.
+ *
+ * <p>Warden's entries on the events that can refuse an action carry {@code "failClosed": true}: when
+ * Warden itself cannot answer (its JVM missing, a crash, a timeout), Cursor refuses the action rather
+ * than letting it through unchecked. Concern-level fail-open stays Warden's own setting; only a
+ * broken Warden is refused by Cursor.
+ */
+public final class CursorHost {
+    private CursorHost() {
+    }
+
+    /** Cursor's agent hook events with canonical events (afterAgentResponse and afterAgentThought have none). */
+    static final Map<String, EventName> EVENTS = NativeEvents.of(
+            "sessionStart", EventName.SESSION_START,
+            "sessionEnd", EventName.SESSION_END,
+            "beforeSubmitPrompt", EventName.USER_PROMPT_SUBMIT,
+            "preToolUse", EventName.PRE_TOOL_USE,
+            "beforeShellExecution", EventName.PRE_TOOL_USE,
+            "beforeMCPExecution", EventName.PRE_TOOL_USE,
+            "beforeReadFile", EventName.PRE_TOOL_USE,
+            "postToolUse", EventName.POST_TOOL_USE,
+            "afterShellExecution", EventName.POST_TOOL_USE,
+            "afterMCPExecution", EventName.POST_TOOL_USE,
+            "afterFileEdit", EventName.POST_TOOL_USE,
+            "postToolUseFailure", EventName.POST_TOOL_USE_FAILURE,
+            "subagentStart", EventName.SUBAGENT_START,
+            "subagentStop", EventName.SUBAGENT_STOP,
+            "stop", EventName.STOP,
+            "preCompact", EventName.PRE_COMPACT);
+
+    /** Events where a failed hook should refuse the action: those whose output can. */
+    static final Set<String> FAIL_CLOSED = Set.of("preToolUse", "beforeShellExecution", "beforeMCPExecution",
+            "beforeReadFile", "beforeSubmitPrompt", "subagentStart");
+
+    /** {@code failClosed} per event (a class, not a lambda: the registry loads on the dispatch hot path). */
+    private static final class FailClosedExtras implements HooksJsonFile.EntryExtras {
+        @Override
+        public Map<String, Object> of(String nativeEvent) {
+            return Map.of("failClosed", FAIL_CLOSED.contains(nativeEvent));
+        }
+    }
+
+    private static final HooksJsonFile.EntryExtras EXTRAS = new FailClosedExtras();
+
+    public static final Host CURSOR = new Host("cursor", "Cursor", new CursorAdapter(),
+            Map.of(Host.Scope.PROJECT, new HooksJsonFile("cursor", ".cursor/hooks.json", ".cursor", "hooks.json", false,
+                            Map.of("version", 1L), EXTRAS),
+                    Host.Scope.USER, new HooksJsonFile("cursor", "~/.cursor/hooks.json", ".cursor", "hooks.json", true,
+                            Map.of("version", 1L), EXTRAS)),
+            Host.Scope.PROJECT, EVENTS, Set.of(), CursorAdapter.TOOLS, List.of("CURSOR_PROJECT_DIR"), 0, null, null);
+}

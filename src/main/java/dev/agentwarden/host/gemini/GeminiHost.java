@@ -1,0 +1,48 @@
+package dev.agentwarden.host.gemini;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.claude.ClaudeHooksFile;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Gemini CLI: {@code hooks} in {@code settings.json} in Claude's nested shape (a named handler, its
+ * timeout in milliseconds), in the project's {@code .gemini/} or the user's {@code ~/.gemini/}.
+ */
+public final class GeminiHost {
+    private GeminiHost() {
+    }
+
+    /**
+     * Gemini CLI 0.61.0's hook events with their canonical events. It has no subagent events (a
+     * subagent is the {@code invoke_agent} tool, bracketed by its BeforeTool and AfterTool); its model
+     * and tool-selection events are the canonical vocabulary's only model events.
+     */
+    static final Map<String, EventName> EVENTS = NativeEvents.of(
+            "SessionStart", EventName.SESSION_START,
+            "BeforeAgent", EventName.USER_PROMPT_SUBMIT,
+            "BeforeModel", EventName.PRE_MODEL_REQUEST,
+            "BeforeToolSelection", EventName.PRE_TOOL_SELECTION,
+            "AfterModel", EventName.POST_MODEL_RESPONSE,
+            "BeforeTool", EventName.PRE_TOOL_USE,
+            "AfterTool", EventName.POST_TOOL_USE,
+            "AfterAgent", EventName.STOP,
+            "PreCompress", EventName.PRE_COMPACT,
+            "Notification", EventName.NOTIFICATION,
+            "SessionEnd", EventName.SESSION_END);
+
+    /**
+     * Gemini: the project in {@code GEMINI_PROJECT_DIR} (it sets {@code CLAUDE_PROJECT_DIR} too); no
+     * known cap on hook output.
+     */
+    public static final Host GEMINI = new Host("gemini", "Gemini CLI", new GeminiAdapter(),
+            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("gemini", ".gemini/settings.json", ".gemini", "settings.json",
+                            false, null),
+                    Host.Scope.USER, new ClaudeHooksFile("gemini", "~/.gemini/settings.json", ".gemini", "settings.json",
+                            true, null)),
+            Host.Scope.PROJECT, EVENTS, Set.of("BeforeTool", "AfterTool"), GeminiAdapter.TOOLS,
+            List.of("GEMINI_PROJECT_DIR"), 0, null, null);
+}

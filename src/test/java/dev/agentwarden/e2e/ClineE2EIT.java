@@ -1,0 +1,311 @@
+package dev.agentwarden.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.json.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real host, real verdicts, for the Cline CLI: {@code cline --json} runs complete tasks against a
+ * {@link ScriptedModelServer} speaking OpenAI Chat Completions on 127.0.0.1, with Warden installed
+ * by {@code warden install --host cline} ({@code .clinerules/hooks/PreToolUse}, an executable file),
+ * and each scenario checks what the host did from the model requests, the files the commands make,
+ * Cline's own log and output, and the project's {@code .warden/} state.
+ *
+ * <p>How Cline 3.0.65 behaves, as observed with this harness:
+ * <ul>
+ *   <li>The shell tool is {@code run_commands} ({@code {"commands": [...]}}).</li>
+ *   <li>A PreToolUse {@code {"cancel": true, "errorMessage": …}} ends the whole task: the command does
+ *       not run, the model gets no further request, {@code cline --json} reports
+ *       {@code "finishReason":"aborted"} and still exits 0; the reason is in Cline's log
+ *       ({@code ControlledStopError}), never in front of the model.</li>
+ *   <li>{@code contextModification} reaches the model's next request as a user message
+ *       {@code <hook_context source="PreToolUse" tool_name="run_commands" …>}.</li>
+ *   <li>Cline ignores a hook's exit code, and a hook that prints nothing lets the tool run.</li>
+ *   <li>Each Cline start costs 18 s or more on a loaded 2-core box, so the suite runs three tasks.</li>
+ * </ul>
+ *
+ * <p>The host comes from npm into the e2e cache ({@link HostInstall#CLINE}); the suite skips, loudly,
+ * only when neither the cache nor npm can provide it. See {@link ClineSession} for the set-up.
+ */
+@Tag("e2e")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClineE2EIT {
+    private static final E2eSummary SUMMARY = new E2eSummary();
+    private static final String CRASH_WHEN = """
+            #!/bin/sh
+            # e2e concern: crashes (exit 3) when the envelope names $1, else has no opinion.
+            IFS= read -r envelope
+            case "$envelope" in *"$1"*) echo "crashed on $1" >&2; exit 3 ;; esac
+            exit 0
+            """;
+
+    @TempDir
+    static Path suiteDir;
+
+    private static Path launcher;
+    private static ClineSession cline;
+    private static String host = "cline";
+    private static String unavailable;
+    private static long suiteStart;
+
+    @BeforeAll
+    static void installHostAndWarden() throws IOException {
+        suiteStart = System.nanoTime();
+        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
+        launcher = wardenHome.resolve("bin/warden");
+        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
+        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
+
+        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(HostInstall.CLINE, "Cline", SUMMARY);
+        if (!outcome.available()) {
+            unavailable = outcome.unavailable();
+            return;
+        }
+        host = "cline " + outcome.version();
+        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
+        cline = ClineSession.configure(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"),
+                Files.createDirectories(suiteDir.resolve("auth")));
+        SUMMARY.note("network: " + sandbox.description());
+    }
+
+    @AfterAll
+    static void printSummary() {
+        SUMMARY.note("suite wall time: " + (System.nanoTime() - suiteStart) / 1_000_000_000 + " s");
+        System.out.println(SUMMARY.render());
+    }
+
+    @Test
+    @Order(1)
+    void blockingConcern_cancelsTheTask_theCommandDoesNotRun(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "blocking concern denies run_commands",
+                "cancel:true: task aborted, command not run, model asked once; reason in Cline's log");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [run_commands]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-c1: denied-marker is off limits"
+                """, """
+                pre_tool_use: [no-denied-marker]
+                """));
+        install(project);
+
+        Session run = session(project, "touch the marker", Map.of(), ModelScript.of(
+                Turn.tool("denied", "run_commands", Map.of("commands", List.of("touch denied-marker"))),
+                Turn.text("FINAL: done")));
+
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("finish " + run.finishReason() + "; marker " + (project.exists("denied-marker") ? "CREATED" : "absent")
+                + "; model requests " + run.server().steps().size() + "; exit " + run.process().exitCode());
+        assertThat(project.exists("denied-marker")).as("the denied command ran: " + run.describe()).isFalse();
+        assertThat(run.finishReason()).as(run.describe()).isEqualTo("aborted");
+        assertThat(run.server().steps()).as("the model is not asked again after a cancel").hasSize(1);
+        assertThat(run.clineLog(project)).as("Cline's log holds Warden's reason")
+                .contains("[warden] DENY-c1: denied-marker is off limits");
+        row.pass();
+    }
+
+    /**
+     * One task, three calls: an allowed command under a blocking concern it does not match (and a
+     * capture concern with no opinion), a command a fail-open concern crashes on, and a command an
+     * advisory concern warns about, whose warning the model reads as hook context next turn.
+     */
+    @Test
+    @Order(2)
+    void allowNoOpinionFailOpenAndContext_inOneTask(@TempDir Path dir) throws Exception {
+        E2eSummary.Row allow = SUMMARY.row(host, "allow", "command under a blocking concern it does not match runs");
+        E2eSummary.Row none = SUMMARY.row(host, "no opinion", "capture concern sees PreToolUse run_commands; no output");
+        E2eSummary.Row open = SUMMARY.row(host, "Warden broken: concern crashes",
+                "fail-open: the command runs");
+        E2eSummary.Row context = SUMMARY.row(host, "advisory concern warns",
+                "next request: <hook_context source=\"PreToolUse\"> with Warden's warning; command runs");
+        E2eProject project = project(dir, allow, none, open, context);
+        project.concern("crash-when.sh", CRASH_WHEN);
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [run_commands]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "not matched here"
+                crashes-open:
+                  script: .warden/concerns/crash-when.sh
+                  args: [open-marker]
+                  fail_closed: false
+                  tools: [run_commands]
+                warn-context:
+                  script: builtin:deny-pattern
+                  severity: advisory
+                  tools: [run_commands]
+                  patterns:
+                    - match: 'context-marker'
+                      reason: "WARN-c2: context-marker noted"
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                pre_tool_use: [capture, no-denied-marker, crashes-open, warn-context]
+                """));
+        install(project);
+
+        Session run = session(project, "make three markers", Map.of(), ModelScript.of(
+                Turn.tool("allowed", "run_commands", Map.of("commands", List.of("touch allowed-marker"))),
+                Turn.tool("open", "run_commands", Map.of("commands", List.of("touch open-marker"))),
+                Turn.tool("context", "run_commands", Map.of("commands", List.of("touch context-marker"))),
+                Turn.text("FINAL: done")));
+
+        List<String> trace = new ArrayList<>();
+        for (Map<String, Object> envelope : project.captured()) {
+            Map<String, Object> p = E2eProject.payloadOf(envelope);
+            trace.add(envelope.get("native_event") + " " + (p.get("preToolUse") instanceof Map<?, ?> m ? m.get("toolName") : "-"));
+        }
+        String hookContext = run.userTextAfter(3);
+        for (E2eSummary.Row r : List.of(allow, none, open, context)) {
+            r.timing(run.process().millis(), run.firstModelCallMillis());
+        }
+        allow.observed("allowed-marker " + (project.exists("allowed-marker") ? "created" : "ABSENT") + "; finish " + run.finishReason());
+        none.observed("hooks " + trace);
+        open.observed("open-marker " + (project.exists("open-marker") ? "created" : "ABSENT"));
+        context.observed("context-marker " + (project.exists("context-marker") ? "created" : "ABSENT") + "; 4th request: "
+                + (hookContext.length() > 90 ? hookContext.substring(0, 90) + "…" : hookContext));
+
+        assertThat(run.finishReason()).as(run.describe()).isEqualTo("completed");
+        assertThat(project.exists("allowed-marker")).as("the allowed command ran").isTrue();
+        allow.pass();
+        assertThat(trace).as("the capture concern saw each run_commands call").contains("PreToolUse run_commands");
+        none.pass();
+        assertThat(project.exists("open-marker")).as("the command ran (fail-open)").isTrue();
+        open.pass();
+        assertThat(project.exists("context-marker")).as("the warned command ran").isTrue();
+        assertThat(hookContext).as("hook context in the request after the warned call: " + run.describe())
+                .contains("<hook_context source=\"PreToolUse\"").contains("WARN-c2: context-marker noted");
+        assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        context.pass();
+    }
+
+    @Test
+    @Order(3)
+    void failClosedConcernCrashes_cancelsTheTask(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "Warden broken: fail_closed concern crashes",
+                "crash refuses: cancel naming fail_closed; task aborted; command not run");
+        E2eProject project = project(dir, row);
+        project.concern("crash-when.sh", CRASH_WHEN);
+        project.manifest(manifest("""
+                crashes-closed:
+                  script: .warden/concerns/crash-when.sh
+                  args: [closed-marker]
+                  fail_closed: true
+                  severity: blocking
+                  tools: [run_commands]
+                """, """
+                pre_tool_use: [crashes-closed]
+                """));
+        install(project);
+
+        Session run = session(project, "touch the marker", Map.of(), ModelScript.of(
+                Turn.tool("closed", "run_commands", Map.of("commands", List.of("touch closed-marker"))),
+                Turn.text("FINAL: done")));
+
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("finish " + run.finishReason() + "; marker " + (project.exists("closed-marker") ? "CREATED" : "absent"));
+        assertThat(project.exists("closed-marker")).as("the command ran despite fail_closed: " + run.describe()).isFalse();
+        assertThat(run.finishReason()).as(run.describe()).isEqualTo("aborted");
+        assertThat(run.clineLog(project)).contains("fail_closed refuses");
+        row.pass();
+    }
+
+    // ---- Helpers ------------------------------------------------------------------------------
+
+    /** What one {@code cline --json} task did: its process, and the requests it sent to the scripted model. */
+    record Session(Command.Result process, ScriptedModelServer server) {
+        /** {@code finishReason} of Cline's {@code run_result} line, or {@code (none)}. */
+        String finishReason() {
+            for (String line : process.stdout().split("\n")) {
+                if (line.startsWith("{") && line.contains("\"run_result\"")) {
+                    return String.valueOf(Json.parseObject(line).get("finishReason"));
+                }
+            }
+            return "(none)";
+        }
+
+        /** The user-message text of the model request number {@code n} (0-based), after its last assistant turn. */
+        String userTextAfter(int n) {
+            List<ScriptedModelServer.Exchange> steps = server.steps();
+            if (steps.size() <= n) {
+                return "(no request " + (n + 1) + ")";
+            }
+            StringBuilder text = new StringBuilder();
+            for (Object m : AnthropicMessagesApi.list(steps.get(n).body().get("messages"))) {
+                if (m instanceof Map<?, ?> message) {
+                    if ("assistant".equals(message.get("role"))) {
+                        text.setLength(0);
+                    } else if ("user".equals(message.get("role"))) {
+                        text.append(OpenAiResponsesApi.userText(message.get("content")));
+                    }
+                }
+            }
+            return text.toString();
+        }
+
+        /** Cline's own log of the task. */
+        String clineLog(E2eProject project) throws IOException {
+            Path log = project.dir().resolve("cline-data/logs/cline.log");
+            return Files.isRegularFile(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
+        }
+
+        long firstModelCallMillis() {
+            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
+        }
+
+        String describe() {
+            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
+                    + tail(process.stderr()) + "; model problems: " + server.problems();
+        }
+
+        private static String tail(String s) {
+            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
+        }
+    }
+
+    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
+        return E2eProject.forScenario(dir, unavailable, rows);
+    }
+
+    private static void install(E2eProject project) throws IOException {
+        Command.Result r = project.installWarden(launcher, cline.baseEnv(), "cline");
+        assertThat(r.exitCode()).as("warden install --host cline: " + r.stdout() + r.stderr()).isZero();
+        assertThat(project.root().resolve(".clinerules/hooks/PreToolUse")).isExecutable();
+    }
+
+    private static Session session(E2eProject project, String prompt, Map<String, String> env, ModelScript script)
+            throws IOException {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiChatCompletionsApi(), script)) {
+            return new Session(cline.run(project, server, prompt, env), server);
+        }
+    }
+
+    /** A project manifest: the given concerns and Cline chains, with Cline's native event aliases. */
+    private static String manifest(String concerns, String clineChains) {
+        return E2eProject.manifestText("cline", concerns, clineChains, "PreToolUse", "PostToolUse")
+                + "    TaskStart: session_start\n    TaskComplete: session_end\n";
+    }
+}

@@ -1,0 +1,371 @@
+package dev.agentwarden.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.json.Json;
+import dev.agentwarden.ledger.AgentRef;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Real host, real verdicts, for Qwen Code: {@code qwen -p} runs complete sessions against a
+ * {@link ScriptedModelServer} speaking the Anthropic Messages API on 127.0.0.1, with Warden installed
+ * by {@code warden install --host qwen} ({@code .qwen/settings.json}); each scenario checks what the
+ * host did from the next model request and the project's {@code .warden/} state.
+ *
+ * <p>How Qwen Code 0.24.4 behaves, as observed with this harness: the shell tool is
+ * {@code run_shell_command}; a PreToolUse deny becomes the call's {@code tool_result} with Warden's
+ * reason as written (no host prefix) and the session goes on; subagents are started with the
+ * {@code agent} tool and run in the background unless the call says {@code run_in_background: false};
+ * the child's tool calls carry its {@code agent_id}, as do SubagentStart and SubagentStop.
+ *
+ * <p>The host is the npm package in the e2e cache ({@link #QWEN_CODE}, installed by {@code .ci/run});
+ * the suite skips, loudly, only when neither the cache nor npm can provide it.
+ */
+@Tag("e2e")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class QwenE2EIT {
+    static final HostInstall.Host QWEN_CODE = new HostInstall.Host("qwen-code", "@qwen-code/qwen-code", "qwen");
+    private static final E2eSummary SUMMARY = new E2eSummary();
+    private static final String SHELL = "run_shell_command";
+
+    @TempDir
+    static Path suiteDir;
+
+    private static Path launcher;
+    private static QwenSession qwen;
+    private static String host = "qwen";
+    private static String unavailable;
+
+    @BeforeAll
+    static void installHostAndWarden() throws IOException {
+        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
+        launcher = wardenHome.resolve("bin/warden");
+        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
+        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
+
+        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(QWEN_CODE, "Qwen Code", SUMMARY);
+        if (!outcome.available()) {
+            unavailable = outcome.unavailable();
+            return;
+        }
+        host = "qwen " + outcome.version();
+        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
+        qwen = new QwenSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
+        SUMMARY.note("network: " + sandbox.description());
+    }
+
+    @AfterAll
+    static void printSummary() {
+        System.out.println(SUMMARY.render());
+    }
+
+    /** One scenario's assertions: on success its row passes; a failure is kept for the method to rethrow. */
+    private interface Check {
+        void run() throws Exception;
+    }
+
+    private static void check(E2eSummary.Row row, List<AssertionError> failures, Check check) throws Exception {
+        try {
+            check.run();
+            row.pass();
+        } catch (AssertionError e) {
+            row.observed("FAILED: " + e.getMessage().lines().findFirst().orElse(""));
+            failures.add(e);
+        }
+    }
+
+    private static void rethrow(List<AssertionError> failures) {
+        if (!failures.isEmpty()) {
+            AssertionError first = failures.get(0);
+            for (int i = 1; i < failures.size(); i++) {
+                first.addSuppressed(failures.get(i));
+            }
+            throw first;
+        }
+    }
+
+    /**
+     * One session, four scenarios: a blocking concern denies the first {@code run_shell_command} and
+     * has no match on the second, a capture concern with no opinion sees every tool and stop event,
+     * and an advisory concern adds context to the prompt.
+     */
+    @Test
+    @Order(1)
+    void oneSession_deniesAllowsCapturesAndAddsContext(@TempDir Path dir) throws Exception {
+        E2eSummary.Row deny = SUMMARY.row(host, "deny: blocking concern denies run_shell_command",
+                "tool_result is exactly Warden's reason (no host prefix); command not run");
+        E2eSummary.Row allow = SUMMARY.row(host, "allow: the same concern, no match",
+                "the next command runs; its output reaches the model");
+        E2eSummary.Row quiet = SUMMARY.row(host, "no opinion on PreToolUse, PostToolUse, PostToolBatch, Stop",
+                "each event reaches Warden's chain with Qwen's payload; nothing emitted; session completes");
+        E2eSummary.Row context = SUMMARY.row(host, "context: UserPromptSubmit additionalContext",
+                "the first model request carries Warden's context beside the prompt");
+        E2eProject project = project(dir, deny, allow, quiet, context);
+        project.concern("context.sh", "#!/bin/sh\ncat >/dev/null\n"
+                + "printf '{\"additional_context\":\"CONTEXT-q4 remember the house rules\"}\\n'\nexit 2\n");
+        project.manifest(manifest("""
+                no-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [run_shell_command]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-q1: denied-marker is off limits"
+                capture:
+                  script: %s
+                  posture: shadow
+                house-rules:
+                  script: .warden/concerns/context.sh
+                  severity: advisory
+                  timeout_ms: 10000
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                user_prompt_submit: [house-rules]
+                pre_tool_use: [no-marker, capture]
+                post_tool_use: [capture]
+                post_tool_batch: [capture]
+                stop: [capture]
+                """));
+        install(project);
+
+        Run run = session(project, "touch the markers", ModelScript.of(
+                Turn.tool("denied", SHELL, Map.of("command", "touch denied-marker", "description", "touch it")),
+                Turn.tool("allowed", SHELL, Map.of("command", "touch allowed-marker && echo ALLOWED-q2", "description", "touch")),
+                Turn.text("FINAL: done")));
+        for (E2eSummary.Row row : List.of(deny, allow, quiet, context)) {
+            row.timing(run.process().millis(), run.firstModelCallMillis());
+        }
+        List<AssertionError> failures = new ArrayList<>();
+        check(deny, failures, () -> {
+            Optional<String> result = run.toolResult("denied");
+            deny.observed("tool_result=" + result.orElse("(none)") + "; marker "
+                    + (project.exists("denied-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+            assertThat(run.process().exitCode()).as(run.describe()).isZero();
+            assertThat(result).as("tool_result for the denied call: " + run.describe())
+                    .hasValue("[warden] DENY-q1: denied-marker is off limits");
+            assertThat(project.exists("denied-marker")).as("the denied command ran").isFalse();
+        });
+        check(allow, failures, () -> {
+            Optional<String> result = run.toolResult("allowed");
+            allow.observed("tool_result=" + result.map(QwenE2EIT::cut).orElse("(none)") + "; marker "
+                    + (project.exists("allowed-marker") ? "created" : "ABSENT"));
+            assertThat(project.exists("allowed-marker")).as("the allowed command ran: " + run.describe()).isTrue();
+            assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r).contains("ALLOWED-q2"));
+        });
+        check(quiet, failures, () -> {
+            List<String> trace = project.captured().stream().map(E2eProject::traceOf).toList();
+            quiet.observed("hooks " + trace);
+            assertThat(trace).as(run.describe()).contains("PreToolUse run_shell_command agent_id=-",
+                    "PostToolUse run_shell_command agent_id=-", "PostToolBatch null agent_id=-", "Stop null agent_id=-");
+            assertThat(run.process().stdout()).contains("FINAL: done");
+            assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        });
+        check(context, failures, () -> {
+            String first = run.server().steps().isEmpty() ? "(no request)"
+                    : Json.write(run.server().steps().get(0).body().get("messages"));
+            context.observed(first.contains("CONTEXT-q4") ? "context in the first request" : "context ABSENT");
+            assertThat(first).as("the first model request: " + run.describe()).contains("CONTEXT-q4 remember the house rules");
+        });
+        rethrow(failures);
+    }
+
+    /**
+     * One session, two failing concerns: each crashes only on its own command. The fail-open one
+     * lets its command run; the fail-closed one refuses its command with Warden's reason.
+     */
+    @Test
+    @Order(2)
+    void oneSession_crashingConcerns_failOpenRuns_failClosedRefuses(@TempDir Path dir) throws Exception {
+        E2eSummary.Row open = SUMMARY.row(host, "fail-open: concern crashes, fail_closed: false",
+                "its command runs");
+        E2eSummary.Row closed = SUMMARY.row(host, "fail-closed: concern crashes, fail_closed: true",
+                "tool_result names the concern and fail_closed; command not run");
+        E2eProject project = project(dir, open, closed);
+        for (String which : List.of("open", "closed")) {
+            project.concern("crash-" + which + ".sh", "#!/bin/sh\ncase \"$(cat)\" in *" + which
+                    + "-marker*) echo 'crashed on purpose' >&2; exit 3 ;; esac\nexit 0\n");
+        }
+        project.manifest(manifest("""
+                crash-open:
+                  script: .warden/concerns/crash-open.sh
+                  severity: blocking
+                  fail_closed: false
+                  timeout_ms: 10000
+                crash-closed:
+                  script: .warden/concerns/crash-closed.sh
+                  severity: blocking
+                  fail_closed: true
+                  timeout_ms: 10000
+                """, "pre_tool_use: [crash-open, crash-closed]\n"));
+        install(project);
+
+        Run run = session(project, "touch the markers", ModelScript.of(
+                Turn.tool("open", SHELL, Map.of("command", "touch open-marker", "description", "touch")),
+                Turn.tool("closed", SHELL, Map.of("command", "touch closed-marker", "description", "touch")),
+                Turn.text("FINAL: done")));
+        open.timing(run.process().millis(), run.firstModelCallMillis());
+        closed.timing(run.process().millis(), run.firstModelCallMillis());
+        List<AssertionError> failures = new ArrayList<>();
+        check(open, failures, () -> {
+            open.observed("marker " + (project.exists("open-marker") ? "created" : "ABSENT"));
+            assertThat(run.process().exitCode()).as(run.describe()).isZero();
+            assertThat(project.exists("open-marker")).as("fail-open: the command ran: " + run.describe()).isTrue();
+        });
+        check(closed, failures, () -> {
+            Optional<String> result = run.toolResult("closed");
+            closed.observed("tool_result=" + result.orElse("(none)") + "; marker "
+                    + (project.exists("closed-marker") ? "CREATED" : "absent"));
+            assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r)
+                    .startsWith("[warden] crash-closed could not run").contains("fail_closed refuses"));
+            assertThat(project.exists("closed-marker")).as("the refused command ran").isFalse();
+        });
+        rethrow(failures);
+    }
+
+    @Test
+    @Order(3)
+    void subagentSpawn_reachesTheLedgerWithQwensAgentId(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "subagent: agent tool, foreground",
+                "ledger: subagent_start and subagent_stop, ref = hash of Qwen's agent_id; the child's call carries it");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                capture:
+                  script: %s
+                  posture: shadow
+                subagent-ledger:
+                  script: builtin:subagent-ledger
+                  posture: shadow
+                spawn-guard:
+                  script: builtin:spawn-guard
+                  posture: shadow
+                  tools: [agent]
+                  candidates:
+                    - {label: n2m4, max_depth: 2, max_concurrent: 4}
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                pre_tool_use: [capture, spawn-guard]
+                subagent_start: [capture, subagent-ledger]
+                subagent_stop: [capture, subagent-ledger]
+                """));
+        install(project);
+
+        Run run = session(project, "delegate the marker", ModelScript.of(
+                Turn.spawn("helper", "SUBAGENT-TASK-q7: touch sub-marker", "general-purpose",
+                        Turn.tool("sub_touch", SHELL, Map.of("command", "touch sub-marker", "description", "touch")),
+                        Turn.text("SUB-FINAL: done")),
+                Turn.text("FINAL: done")));
+
+        List<String> trace = project.captured().stream().map(E2eProject::traceOf).toList();
+        String agentId = project.captured().stream().map(E2eProject::payloadOf)
+                .filter(p -> "SubagentStart".equals(p.get("hook_event_name"))).map(p -> (String) p.get("agent_id"))
+                .findFirst().orElse(null);
+        List<Map<String, Object>> ledger = ledgerLines(project).stream()
+                .filter(l -> String.valueOf(l.get("event")).startsWith("subagent_")).toList();
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("ledger " + ledger.stream().map(l -> l.get("event") + "/" + l.get("ref")).toList() + "; hooks " + trace);
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(agentId).as("SubagentStart carried Qwen's agent_id: " + trace + "; " + run.describe()).isNotNull();
+        assertThat(trace).as("the subagent's own shell call carries its agent_id")
+                .contains("PreToolUse run_shell_command agent_id=" + agentId);
+        assertThat(ledgerLines(project)).as("spawn-guard saw Qwen's agent call")
+                .anySatisfy(l -> assertThat(l.get("event")).isEqualTo("spawn_guard_shadow"));
+        assertThat(ledger).extracting(l -> l.get("event")).containsExactly("subagent_start", "subagent_stop");
+        assertThat(ledger).extracting(l -> l.get("ref")).containsOnly(AgentRef.of(agentId));
+        assertThat(project.exists("sub-marker")).as("the subagent's command ran").isTrue();
+        row.pass();
+    }
+
+    // ---- Helpers ------------------------------------------------------------------------------
+
+    /** What one {@code qwen -p} did: its process, and the requests it sent to the scripted model. */
+    record Run(Command.Result process, ScriptedModelServer server) {
+        /** The text of the first {@code tool_result} the host sent for a scripted call. */
+        Optional<String> toolResult(String scriptedId) {
+            String id = AnthropicMessagesApi.toolUseId(scriptedId);
+            for (ScriptedModelServer.Exchange e : server.steps()) {
+                for (Object m : AnthropicMessagesApi.list(e.body().get("messages"))) {
+                    if (!(m instanceof Map<?, ?> message)) {
+                        continue;
+                    }
+                    for (Object b : AnthropicMessagesApi.list(message.get("content"))) {
+                        if (b instanceof Map<?, ?> block && "tool_result".equals(block.get("type"))
+                                && id.equals(block.get("tool_use_id"))) {
+                            Object content = block.get("content");
+                            return Optional.of(content instanceof String s ? s
+                                    : AnthropicMessagesApi.userText(content).strip());
+                        }
+                    }
+                }
+            }
+            return Optional.empty();
+        }
+
+        long firstModelCallMillis() {
+            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
+        }
+
+        String describe() {
+            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
+                    + tail(process.stderr()) + "; model problems: " + server.problems();
+        }
+
+        private static String tail(String s) {
+            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
+        }
+    }
+
+    private static String cut(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 80) + "…";
+    }
+
+    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
+        return E2eProject.forScenario(dir, unavailable, rows);
+    }
+
+    private static void install(E2eProject project) throws IOException {
+        Command.Result r = project.installWarden(launcher, qwen.baseEnv(), "qwen");
+        assertThat(r.exitCode()).as("warden install --host qwen: " + r.stdout() + r.stderr()).isZero();
+        assertThat(project.root().resolve(".qwen/settings.json")).exists();
+    }
+
+    private static Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi("agent", true), script)) {
+            return new Run(qwen.run(project, server, prompt), server);
+        }
+    }
+
+    /** A project manifest: the given concerns and Qwen chains (Qwen's native event names are Warden's defaults). */
+    private static String manifest(String concerns, String chains) {
+        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  qwen:\n" + chains.indent(4);
+    }
+
+    private static List<Map<String, Object>> ledgerLines(E2eProject project) throws IOException {
+        Path dir = project.root().resolve(".warden/state/ledger");
+        List<Map<String, Object>> lines = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return lines;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    lines.add(Json.parseObject(line));
+                }
+            }
+        }
+        return lines;
+    }
+}
