@@ -70,7 +70,7 @@ final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", paramLabel = "H", description = "Check only this host: claude, cowork, codex or cline (default: all).")
+    @Option(names = "--host", paramLabel = "H", description = "Check only this host (one of `warden install --help`'s hosts; default: all).")
     String host;
 
     @Option(names = "--scope", paramLabel = "S", description = "Check only this scope: project or user (default: both).")

@@ -4,6 +4,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.HookFile;
 import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.PluginFile;
@@ -129,10 +130,17 @@ final class InstallCommand implements Callable<Integer> {
         }
         target.installer().changeReport(before[0], after).forEach(line -> out.println("  " + line));
         target.reportLookalikes(after, out);
-        dev.agentwarden.host.HostTrustGate gate = dev.agentwarden.host.HostTrustGate.forHost(target.host().id());
+        HostTrustGate gate = HostTrustGate.forHost(target.host().id());
         if (gate != null) {
-            gate.installNotes(target.settings(), target.user(), target.root(), System.getenv())
-                    .forEach(note -> out.println("note: " + note));
+            List<String> notes = gate.installNotes(target.settings(), target.user(), target.root(), System.getenv());
+            for (String note : notes) {
+                out.println("note: " + note);
+            }
+            if (notes.isEmpty()) {
+                for (HostTrustGate.Finding f : gate.check(file.path(), target.user(), target.root(), System.getenv())) {
+                    out.println("  " + (f.problem() ? "warning: " : "note: ") + f.text() + (f.fix() == null ? "" : "; " + f.fix()));
+                }
+            }
         }
         if (http != null) {
             http.report(out);
@@ -175,8 +183,10 @@ final class InstallCommand implements Callable<Integer> {
                 : manifest.boundNativeEvents(host);
         List<Installer.Binding> out = new ArrayList<>();
         Map<String, EventName> named = manifest.aliases().getOrDefault(host, Map.of());
+        Installer installer = target.installer(allEvents ? Host.Scope.USER : Host.Scope.PROJECT);
         for (String nativeEvent : events) {
-            if (Hosts.installedOnlyWhenNamed(host, nativeEvent) && !named.containsKey(nativeEvent)) {
+            if (Hosts.installedOnlyWhenNamed(host, nativeEvent) && !named.containsKey(nativeEvent)
+                    || installer != null && !installer.writes(nativeEvent)) {
                 continue;
             }
             String matcher = null;

@@ -34,7 +34,9 @@ public enum EventName {
     /** A todo item is being created (Qwen Code's {@code TodoCreated}). */
     TODO_CREATED("todo_created"),
     /** A todo item is being marked done (Qwen Code's {@code TodoCompleted}). */
-    TODO_COMPLETED("todo_completed");
+    TODO_COMPLETED("todo_completed"),
+    /** The prompt after the host rewrote it (Copilot's {@code userPromptTransformed}): what the model reads. */
+    USER_PROMPT_TRANSFORMED("user_prompt_transformed");
 
     private final String wire;
 

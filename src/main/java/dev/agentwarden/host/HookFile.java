@@ -22,6 +22,9 @@ public interface HookFile {
     /** As {@link #update}, for an uninstall: what install created and this leaves empty is removed, into {@code removed}. */
     byte[] updateAndTidy(Edit edit, List<Path> removed) throws SettingsException;
 
+    /** The file as the host finds it (links not resolved). */
+    Path path();
+
     /** The path, as a person reads it. */
     String describe() throws SettingsException;
 }

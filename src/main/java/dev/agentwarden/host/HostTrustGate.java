@@ -2,6 +2,7 @@ package dev.agentwarden.host;
 
 import dev.agentwarden.host.codex.CodexHookTrust;
 import dev.agentwarden.host.gemini.GeminiHookTrust;
+import dev.agentwarden.host.copilot.CopilotFolderTrust;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -11,7 +12,7 @@ import java.util.Map;
  * installed (Codex: a trusted project, and each hook reviewed by hash), so that {@code warden
  * doctor} can say when Warden's entries are written but would not run. One per host that has such
  * a gate ({@link #forHost}): Codex's project trust and hook review, Gemini's folder trust and hook
- * fingerprints.
+ * fingerprints, Copilot's folder trust.
  */
 public interface HostTrustGate {
     /**
@@ -45,6 +46,8 @@ public interface HostTrustGate {
                 return new CodexHookTrust();
             case "gemini":
                 return new GeminiHookTrust();
+            case "copilot":
+                return new CopilotFolderTrust();
             default:
                 return null;
         }

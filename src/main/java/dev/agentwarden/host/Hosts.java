@@ -4,6 +4,7 @@ import dev.agentwarden.host.augment.AugmentHost;
 import dev.agentwarden.host.claude.ClaudeHosts;
 import dev.agentwarden.host.cline.ClineHost;
 import dev.agentwarden.host.codex.CodexHost;
+import dev.agentwarden.host.copilot.CopilotHost;
 import dev.agentwarden.host.cursor.CursorHost;
 import dev.agentwarden.host.gemini.GeminiHost;
 import dev.agentwarden.host.opencode.OpenCodeHost;
@@ -20,8 +21,8 @@ public final class Hosts {
 
     /** Every host Warden can install for and answer, in the order commands list them. */
     public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX,
-            ClineHost.CLINE, GeminiHost.GEMINI, QwenHost.QWEN, CursorHost.CURSOR, WindsurfHost.WINDSURF,
-            AugmentHost.AUGMENT, OpenCodeHost.OPENCODE);
+            CopilotHost.COPILOT, ClineHost.CLINE, GeminiHost.GEMINI, QwenHost.QWEN, CursorHost.CURSOR,
+            WindsurfHost.WINDSURF, AugmentHost.AUGMENT, OpenCodeHost.OPENCODE);
 
     /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
     public static final Host ASSUMED = ClaudeHosts.CLAUDE;

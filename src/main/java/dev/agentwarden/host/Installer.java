@@ -81,6 +81,14 @@ public interface Installer {
         return false;
     }
 
+    /**
+     * Whether this installer writes a hook for {@code nativeEvent}: a host that sends one event
+     * under two names (Copilot's payload formats) gets it installed under one.
+     */
+    default boolean writes(String nativeEvent) {
+        return true;
+    }
+
     /** {@code $HOME} first (as the host sees it), then the JVM's idea of the home directory. */
     static Path userHome(Map<String, String> env) {
         String home = env.get("HOME");

@@ -2,6 +2,7 @@ package dev.agentwarden.host;
 
 import dev.agentwarden.host.claude.ClaudePayloadTemplate;
 import dev.agentwarden.host.codex.CodexPayloadTemplate;
+import dev.agentwarden.host.copilot.CopilotPayloadTemplate;
 
 /** The {@link PayloadTemplate} of each host whose payloads Warden has captured. */
 public final class PayloadTemplates {
@@ -16,6 +17,8 @@ public final class PayloadTemplates {
                 return new ClaudePayloadTemplate();
             case "codex":
                 return new CodexPayloadTemplate();
+            case "copilot":
+                return new CopilotPayloadTemplate();
             default:
                 return null;
         }

@@ -39,6 +39,11 @@ public final class PluginFile implements HookFile {
         this.confinedTo = confinedTo;
     }
 
+    @Override
+    public Path path() {
+        return file;
+    }
+
     /** {root, target}: where the walk starts, and the file below it with the root's links resolved. */
     private Path[] place() throws SettingsException {
         try {

@@ -71,6 +71,7 @@ public final class SettingsFile implements HookFile {
         this.confinedTo = confinedTo;
     }
 
+    @Override
     public Path path() {
         return file;
     }

@@ -34,8 +34,9 @@ import java.util.Map;
  * so, in one transaction under the ledger lock so that counts are consistent across processes.
  *
  * <p>Start: reap stale records, write this dispatch's open record, count, append
- * {@code subagent_start}. Depth is 1 {@code assumed-root} when no parent is named, 2
- * {@code asserted-parent} when the named parent is not open, and the parent's depth + 1
+ * {@code subagent_start}. Depth is 1 {@code assumed-root} when no parent is named; 1
+ * {@code asserted-parent} when the named parent is the session's main agent (its id is the
+ * session id, as Copilot names it), 2 when it is another agent that is not open; the parent's depth + 1
  * {@code observed} when it is. Stop: take this dispatch's own record (even when stale, so a run
  * longer than the TTL still gets its duration), reap the other stale records, remove it, count,
  * append {@code subagent_stop} with the duration, the stop-loss arms it exceeded and the
@@ -281,7 +282,9 @@ public final class SubagentLedger {
         }
         OpenRecord parent = set.live(f.parentRef());
         if (parent == null) {
-            return new Depth(2, "asserted-parent");
+            // A parent that is the session itself is the session's main agent (Copilot names it so).
+            boolean main = f.session() != null && f.parentRef().equals(AgentRef.of(f.session()));
+            return new Depth(main ? 1 : 2, "asserted-parent");
         }
         return new Depth(Math.min(OpenRecord.MAX_DEPTH, parent.depth() + 1), "observed");
     }

@@ -46,7 +46,8 @@ public final class ManifestCompiler {
 
     /**
      * agent-config's marker for a host with no hook surface ({@code platforms.copilot.fallback_only:
-     * true}): accepted in place of event chains, and binds nothing.
+     * true}): accepted in place of event chains, and binds nothing for that host (no chain of its own,
+     * none from the default it extends), so Warden's hooks for it do nothing.
      */
     private static final String FALLBACK_ONLY = "fallback_only";
 
@@ -70,6 +71,8 @@ public final class ManifestCompiler {
     private ManifestMerge merge;
     /** host → event → where a {@code {drop: [...]}} chain came from. */
     private final Map<String, Map<String, String>> dropOrigins = new LinkedHashMap<>();
+    /** Hosts marked {@code fallback_only: true}: they bind nothing, not even chains {@code extends: default} brings. */
+    private final Set<String> fallbackOnly = new LinkedHashSet<>();
 
     /**
      * The outcome of compiling: the manifest when no fatal problem stands, every problem, and
@@ -139,6 +142,9 @@ public final class ManifestCompiler {
         Map<String, Map<String, List<String>>> platforms = readPlatforms(keys.get("platforms"), concerns, aliases);
         if (merge != null) {
             platforms = merge.platforms(platforms, dropOrigins);
+        }
+        for (String host : fallbackOnly) {
+            platforms.put(host, new LinkedHashMap<>());
         }
         checkNudgeRanks(concerns);
         boolean verbatimReasons = readDecisionLog(keys.get("decision_log"));
@@ -546,7 +552,9 @@ public final class ManifestCompiler {
             entries(hostMap, path).forEach((event, chain) -> {
                 String chainPath = path + "." + event;
                 if (event.equals(FALLBACK_ONLY)) {
-                    bool(chain, chainPath, false);
+                    if (bool(chain, chainPath, false)) {
+                        fallbackOnly.add(host);
+                    }
                     return;
                 }
                 EventName ev = EventName.fromWire(event);

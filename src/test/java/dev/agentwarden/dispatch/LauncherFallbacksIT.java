@@ -62,6 +62,7 @@ class LauncherFallbacksIT {
         }
         Path wrapper = Files.writeString(jdk.resolve("bin/java"), "#!/bin/sh\n"
                 + "printf '%s\\n' \"$*\" > '" + dir.resolve("last-java-args") + "'\n"
+                + "[ -f '" + dir.resolve("exit1") + "' ] && case \" $* \" in *' dispatch '*) exit 1 ;; esac\n"
                 + "for a in \"$@\"; do\n"
                 + "  case \"$a\" in -XX:SharedArchiveFile=*|-XX:AOTCache=*) [ -f '" + crashSwitch + "' ] && kill -SEGV $$ ;; esac\n"
                 + "done\n"
@@ -150,6 +151,56 @@ class LauncherFallbacksIT {
         assertThat(preToolUse.stdout).isEmpty();
         assertThat(claudeStop.stdout).isEmpty();
         assertThat(noJava).isEqualTo(new Run(0, "{}", "warden: no java found (set WARDEN_JAVA or JAVA_HOME); allowing\n"));
+    }
+
+    /**
+     * Copilot CLI reads exit 1 on preToolUse as its own fail-closed deny and exit 2 as a deny: every
+     * path of the launcher answers it exit 0, with nothing on stdout for "allow" and, under
+     * {@code WARDEN_FAIL_MODE=closed}, the event's refusal as JSON.
+     */
+    @Test
+    void cannotRun_copilot_allowIsExitZeroAndNothing_closedIsARealDeny() throws Exception {
+        List<String> pre = List.of("dispatch", "--host", "copilot", "--native-event", "preToolUse");
+        List<String> permission = List.of("dispatch", "--host", "copilot", "--native-event", "permissionRequest");
+        String payload = "{\"sessionId\":\"s\",\"timestamp\":1,\"cwd\":\"" + dir.resolve("project")
+                + "\",\"toolName\":\"bash\",\"toolArgs\":{\"command\":\"echo hi\"}}";
+        String deny = "{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":"
+                + "\"[warden] Warden cannot evaluate policy (WARDEN_FAIL_MODE=closed)\"}";
+        Map<String, String> closed = Map.of("WARDEN_FAIL_MODE", "closed");
+
+        Run served = launcher(pre, payload);
+        assertThat(served.exitCode).as("a real dispatch through the jar: " + served.stderr).isZero();
+        assertThat(served.stdout).isEmpty();
+        Run brokenManifest = launcher(List.of("dispatch", "--host", "copilot", "--native-event", "preToolUse",
+                "--manifest", dir.resolve("missing.yaml").toString()), payload, closed);
+        assertThat(brokenManifest.exitCode).isZero();
+        assertThat(brokenManifest.stdout).as("the jar's closed answer").isEqualTo(deny);
+
+        Files.writeString(dir.resolve("exit1"), "");
+        Run died = launcher(pre, payload);
+        Run diedClosed = launcher(pre, payload, closed);
+        Files.delete(dir.resolve("exit1"));
+        assertThat(died).isEqualTo(new Run(0, "", "warden: the JVM exited with status 1; this event was not evaluated; allowing\n"));
+        assertThat(diedClosed.exitCode).isZero();
+        assertThat(diedClosed.stdout).isEqualTo(deny);
+
+        Files.delete(jar);
+        Run missing = launcher(pre, payload);
+        Run missingClosed = launcher(pre, payload, closed);
+        Run permissionClosed = launcher(permission, payload, closed);
+        Run stopClosed = launcher(List.of("dispatch", "--host", "copilot", "--native-event", "agentStop"), "{}", closed);
+        Run endClosed = launcher(List.of("dispatch", "--host", "copilot", "--native-event", "sessionEnd"), "{}", closed);
+        Run claudeClosed = launcher(List.of("dispatch", "--host", "claude", "--native-event", "PreToolUse"), "{}", closed);
+
+        assertThat(missing).isEqualTo(new Run(0, "", "warden: " + jar + " is missing (run bin/warden demo or mvn -B package); allowing\n"));
+        assertThat(missingClosed.exitCode).isZero();
+        assertThat(missingClosed.stdout).isEqualTo(deny);
+        assertThat(permissionClosed.stdout).isEqualTo("{\"behavior\":\"deny\",\"message\":"
+                + "\"[warden] Warden cannot evaluate policy (WARDEN_FAIL_MODE=closed)\"}");
+        assertThat(stopClosed.stdout).startsWith("{\"decision\":\"block\"");
+        assertThat(endClosed).as("nothing to refuse at session end").isEqualTo(new Run(0, "",
+                "warden: " + jar + " is missing (run bin/warden demo or mvn -B package); refusing (WARDEN_FAIL_MODE=closed)\n"));
+        assertThat(claudeClosed.exitCode).as("other hosts keep exit 2").isEqualTo(2);
     }
 
     private record Run(int exitCode, String stdout, String stderr) {

@@ -7,19 +7,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The OpenAI Chat Completions API, streamed, as OpenAI-compatible providers are called
- * ({@code POST /v1/chat/completions} with {@code stream: true}): answered with
- * {@code chat.completion.chunk} data lines, a last chunk with {@code finish_reason} ({@code stop}
- * or {@code tool_calls}), a usage chunk with no choices, then {@code data: [DONE]}.
+ * The OpenAI Chat Completions API, streamed, as Copilot CLI (and Cline's openai-compatible provider) calls a bring-your-own provider
+ * ({@code COPILOT_PROVIDER_BASE_URL}): {@code POST /v1/chat/completions} with
+ * {@code stream: true} and {@code stream_options.include_usage}, answered with {@code data:} lines
+ * of {@code chat.completion.chunk} objects (the role and content or the tool call, then the
+ * {@code finish_reason}, then the usage with no choices) and {@code data: [DONE]}.
  *
- * <p>A tool call is one {@code delta.tool_calls} entry ({@code id}, {@code function.name},
- * {@code function.arguments} as a JSON string). A spawn is a call of {@link #SPAWN_TOOL} with
- * {@code {"systemPrompt", "task": prompt}} (Cline's subagent tool). In the request's
- * {@code messages}, each assistant message is one model turn; user messages carry the prompt (a
- * string, or {@code text} parts), tool messages the results.
+ * <p>A tool call is {@code delta.tool_calls[{index, id, type: "function", function: {name,
+ * arguments}}]} with {@code arguments} a JSON string, e.g. Copilot's {@code bash} with
+ * {@code {"command": …, "description": …}}. A spawn is a call of Copilot's {@code task} tool with
+ * {@code {name, prompt, agent_type, description, mode: "sync"}}. In the request's {@code messages},
+ * each run of assistant messages is one model turn; a {@code tool} message ends it.
  */
 final class OpenAiChatCompletionsApi implements ModelApi {
-    static final String SPAWN_TOOL = "spawn_agent";
+    static final String SPAWN_TOOL = "task";
 
     @Override
     public String name() {
@@ -44,20 +45,42 @@ final class OpenAiChatCompletionsApi implements ModelApi {
     @Override
     public List<Entry> conversation(Map<String, Object> request) {
         List<Entry> out = new ArrayList<>();
+        boolean inModelTurn = false;
         for (Object m : AnthropicMessagesApi.list(request.get("messages"))) {
             if (!(m instanceof Map<?, ?> message)) {
                 continue;
             }
-            if ("assistant".equals(message.get("role"))) {
-                out.add(Entry.MODEL_TURN);
-            } else if ("user".equals(message.get("role"))) {
-                String text = OpenAiResponsesApi.userText(message.get("content"));
-                if (!text.isEmpty()) {
-                    out.add(Entry.user(text));
+            Object role = message.get("role");
+            if ("assistant".equals(role)) {
+                if (!inModelTurn) {
+                    out.add(Entry.MODEL_TURN);
+                }
+                inModelTurn = true;
+            } else {
+                inModelTurn = false;
+                if ("user".equals(role)) {
+                    String text = text(message.get("content"));
+                    if (!text.isEmpty()) {
+                        out.add(Entry.user(text));
+                    }
                 }
             }
         }
         return out;
+    }
+
+    /** A message's text: the string, or its {@code text} parts joined. */
+    static String text(Object content) {
+        if (content instanceof String s) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Object part : AnthropicMessagesApi.list(content)) {
+            if (part instanceof Map<?, ?> p && p.get("text") instanceof String t) {
+                sb.append(sb.length() == 0 ? "" : "\n").append(t);
+            }
+        }
+        return sb.toString();
     }
 
     @Override
@@ -69,7 +92,7 @@ final class OpenAiChatCompletionsApi implements ModelApi {
     public String stream(Turn turn, Map<String, Object> request, int seq) {
         Object model = request.getOrDefault("model", "scripted");
         String id = "chatcmpl-e2e-" + seq;
-        StringBuilder sse = new StringBuilder(1024);
+        StringBuilder sse = new StringBuilder();
         Map<String, Object> delta = new LinkedHashMap<>();
         delta.put("role", "assistant");
         String finish;
@@ -87,62 +110,57 @@ final class OpenAiChatCompletionsApi implements ModelApi {
             }
             case SPAWN: {
                 Turn.Spawn spawn = (Turn.Spawn) turn;
-                Map<String, Object> input = new LinkedHashMap<>();
-                input.put("systemPrompt", "You are a helper.");
-                input.put("task", spawn.prompt());
+                Map<String, Object> args = new LinkedHashMap<>();
+                args.put("description", "scripted subagent " + spawn.id());
+                args.put("prompt", spawn.prompt());
+                args.put("agent_type", spawn.agentType());
+                args.put("name", spawn.id());
+                args.put("mode", "sync");
                 delta.put("content", null);
-                delta.put("tool_calls", List.of(toolCall(callId(spawn.id()), SPAWN_TOOL, Json.write(input))));
+                delta.put("tool_calls", List.of(toolCall(callId(spawn.id()), SPAWN_TOOL, Json.write(args))));
                 finish = "tool_calls";
                 break;
             }
             default:
                 throw new IllegalStateException("unhandled turn kind " + turn.kind());
         }
-        data(sse, chunk(id, model, delta, null));
-        data(sse, chunk(id, model, new LinkedHashMap<>(), finish));
-        Map<String, Object> usage = new LinkedHashMap<>();
-        usage.put("prompt_tokens", 10L);
-        usage.put("completion_tokens", 10L);
-        usage.put("total_tokens", 20L);
-        Map<String, Object> last = new LinkedHashMap<>();
-        last.put("id", id);
-        last.put("object", "chat.completion.chunk");
-        last.put("created", 0L);
-        last.put("model", model);
-        last.put("choices", List.of());
-        last.put("usage", usage);
-        data(sse, last);
+        data(sse, chunk(id, model, List.of(choice(delta, null))));
+        data(sse, chunk(id, model, List.of(choice(new LinkedHashMap<>(), finish))));
+        Map<String, Object> usage = chunk(id, model, List.of());
+        usage.put("usage", Map.of("prompt_tokens", 10L, "completion_tokens", 10L, "total_tokens", 20L));
+        data(sse, usage);
         sse.append("data: [DONE]\n\n");
         return sse.toString();
     }
 
     private static Map<String, Object> toolCall(String callId, String name, String arguments) {
-        Map<String, Object> function = new LinkedHashMap<>();
-        function.put("name", name);
-        function.put("arguments", arguments);
         Map<String, Object> call = new LinkedHashMap<>();
         call.put("index", 0L);
         call.put("id", callId);
         call.put("type", "function");
-        call.put("function", function);
+        call.put("function", Map.of("name", name, "arguments", arguments));
         return call;
     }
 
-    private static Map<String, Object> chunk(String id, Object model, Map<String, Object> delta, String finish) {
-        Map<String, Object> choice = new LinkedHashMap<>();
-        choice.put("index", 0L);
-        choice.put("delta", delta);
-        choice.put("finish_reason", finish);
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("id", id);
-        out.put("object", "chat.completion.chunk");
-        out.put("created", 0L);
-        out.put("model", model);
-        out.put("choices", List.of(choice));
-        return out;
+    private static Map<String, Object> choice(Map<String, Object> delta, String finish) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("index", 0L);
+        c.put("delta", delta);
+        c.put("finish_reason", finish);
+        return c;
     }
 
-    private static void data(StringBuilder sse, Map<String, Object> value) {
-        sse.append("data: ").append(Json.write(value)).append("\n\n");
+    private static Map<String, Object> chunk(String id, Object model, List<?> choices) {
+        Map<String, Object> c = new LinkedHashMap<>();
+        c.put("id", id);
+        c.put("object", "chat.completion.chunk");
+        c.put("created", 1796108968L);
+        c.put("model", model);
+        c.put("choices", choices);
+        return c;
+    }
+
+    private static void data(StringBuilder sse, Map<String, Object> data) {
+        sse.append("data: ").append(Json.write(data)).append("\n\n");
     }
 }

@@ -26,7 +26,7 @@ class HostsTest {
     void all_idsAreUniqueAndKnownToManifests() {
         assertThat(new HashSet<>(Hosts.ids())).hasSameSizeAs(Hosts.ids());
         assertThat(Hosts.KNOWN).containsAll(Hosts.ids());
-        assertThat(Hosts.ids()).startsWith("claude", "cowork", "codex").contains("qwen", "opencode");
+        assertThat(Hosts.ids()).startsWith("claude", "cowork", "codex").contains("copilot", "qwen", "opencode").doesNotHaveDuplicates();
         for (Host h : Hosts.ALL) {
             assertThat(Hosts.byId(h.id())).isSameAs(h);
             assertThat(h.adapter().id()).isEqualTo(h.id());
@@ -122,7 +122,7 @@ class HostsTest {
 
     @Test
     void projectDirVariables_unionOfHosts_eachOnce() {
-        assertThat(Hosts.projectDirVariables()).startsWith("CLAUDE_PROJECT_DIR").contains("QWEN_PROJECT_DIR")
+        assertThat(Hosts.projectDirVariables()).startsWith("CLAUDE_PROJECT_DIR").contains("QWEN_PROJECT_DIR", "COPILOT_PROJECT_DIR")
                 .doesNotHaveDuplicates();
         assertThat(Hosts.byId("codex").projectDirVariables()).isEmpty();
     }

@@ -19,7 +19,8 @@ import java.util.Map;
  * Code's Write, Edit, MultiEdit, NotebookEdit) whose target lies under Warden's state directory
  * ({@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden}, the trust store's home), its cache
  * directory ({@link CacheDir}), or is a host's hook settings file ({@code .claude/settings*.json},
- * {@code .codex/hooks.json}, in the project or the home directory), a Cline hook file (any file in
+ * {@code .codex/hooks.json}, Copilot's {@code .github/hooks/*.json} and {@code ~/.copilot/hooks/*.json},
+ * in the project or the home directory), a Cline hook file (any file in
  * {@code .clinerules/hooks/} or {@code .cline/hooks/}), Gemini CLI's trust files, and every other host's
  * file its installer writes, such as {@code .qwen/settings.json}), and Warden's bridge plugin
  * ({@code plugin/warden-bridge.js}, OpenCode's, in any of its config directories).
@@ -78,6 +79,11 @@ final class ProtectWarden implements Concern {
         } else if (parentName.equals(".gemini") && (file.equals("settings.json") || file.equals("trusted_hooks.json")
                 || file.equals("trustedFolders.json"))) {
             what = "Gemini CLI's hook settings or trust";
+        } else if (parentName.equals("hooks") && file.endsWith(".json") && parent.getParent() != null
+                && parent.getParent().getFileName() != null
+                && (parent.getParent().getFileName().toString().equals(".github")
+                || parent.getParent().getFileName().toString().equals(".copilot"))) {
+            what = "Copilot CLI's hook settings";
         } else {
             what = hostSettings(target, env);
         }

@@ -1,0 +1,73 @@
+package dev.agentwarden.host.copilot;
+
+import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.InstallReport;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Warden's own hooks file for Copilot CLI: {@code .github/hooks/warden.json} in the project, or
+ * {@code $COPILOT_HOME/hooks/warden.json} (default {@code ~/.copilot/hooks/warden.json}) for the
+ * user. Copilot reads every {@code *.json} in those folders, so Warden's entries never share a file
+ * with the user's; an entry the user adds to it stays all the same ({@link CopilotHooks}).
+ * Only the native (camelCase) event names are written: the PascalCase names Copilot also fires
+ * would run each hook twice.
+ */
+final class CopilotHooksFile implements Installer {
+    static final String FILE = "warden.json";
+
+    private final boolean user;
+
+    CopilotHooksFile(boolean user) {
+        this.user = user;
+    }
+
+    @Override
+    public Path settingsFile(Path projectRoot, Map<String, String> env) {
+        return user ? CopilotHome.of(env).resolve("hooks").resolve(FILE)
+                : projectRoot.resolve(".github").resolve("hooks").resolve(FILE);
+    }
+
+    @Override
+    public String describe() {
+        return user ? "$COPILOT_HOME/hooks/" + FILE : ".github/hooks/" + FILE;
+    }
+
+    @Override
+    public boolean writes(String nativeEvent) {
+        return !nativeEvent.isEmpty() && Character.isLowerCase(nativeEvent.charAt(0));
+    }
+
+    @Override
+    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+        return CopilotHooks.install(document, launcher, bindings);
+    }
+
+    @Override
+    public byte[] uninstall(byte[] document) {
+        return CopilotHooks.uninstall(document);
+    }
+
+    @Override
+    public List<String> installedEvents(byte[] document) {
+        return CopilotHooks.installedEvents(document);
+    }
+
+    @Override
+    public List<Installer.Entry> entries(byte[] document) {
+        return CopilotHooks.entries(document);
+    }
+
+    @Override
+    public List<String> changeReport(byte[] before, byte[] after) {
+        return InstallReport.between(CopilotHooks.entries(before), CopilotHooks.entries(after))
+                .perEntry(CopilotHooks.entries(after));
+    }
+
+    @Override
+    public List<String> lookalikes(byte[] document) {
+        return CopilotHooks.lookalikes(document);
+    }
+}

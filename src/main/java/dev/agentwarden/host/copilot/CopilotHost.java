@@ -1,0 +1,63 @@
+package dev.agentwarden.host.copilot;
+
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.ToolNames;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * GitHub Copilot CLI: {@code .github/hooks/warden.json} in the project, or
+ * {@code $COPILOT_HOME/hooks/warden.json} (default {@code ~/.copilot}) for the user.
+ */
+public final class CopilotHost {
+    private CopilotHost() {
+    }
+
+    /**
+     * The fourteen events Copilot CLI 1.0.102 fires (native camelCase names, which Warden installs),
+     * then the PascalCase names that select the VS Code payload format, for hooks a user writes so.
+     */
+    static final Map<String, EventName> EVENTS = NativeEvents.of(
+            "sessionStart", EventName.SESSION_START,
+            "sessionEnd", EventName.SESSION_END,
+            "userPromptSubmitted", EventName.USER_PROMPT_SUBMIT,
+            "userPromptTransformed", EventName.USER_PROMPT_TRANSFORMED,
+            "preToolUse", EventName.PRE_TOOL_USE,
+            "permissionRequest", EventName.PERMISSION_REQUEST,
+            "postToolUse", EventName.POST_TOOL_USE,
+            "postToolUseFailure", EventName.POST_TOOL_USE_FAILURE,
+            "notification", EventName.NOTIFICATION,
+            "errorOccurred", EventName.AGENT_ERROR,
+            "preCompact", EventName.PRE_COMPACT,
+            "agentStop", EventName.STOP,
+            "subagentStart", EventName.SUBAGENT_START,
+            "subagentStop", EventName.SUBAGENT_STOP,
+            "SessionStart", EventName.SESSION_START,
+            "SessionEnd", EventName.SESSION_END,
+            "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT,
+            "PreToolUse", EventName.PRE_TOOL_USE,
+            "PermissionRequest", EventName.PERMISSION_REQUEST,
+            "PostToolUse", EventName.POST_TOOL_USE,
+            "Stop", EventName.STOP,
+            "SubagentStart", EventName.SUBAGENT_START,
+            "SubagentStop", EventName.SUBAGENT_STOP);
+
+    /** Events whose hooks take a tool {@code matcher}. */
+    static final Set<String> TOOL_EVENTS = Set.of("preToolUse", "postToolUse", "postToolUseFailure", "permissionRequest",
+            "PreToolUse", "PostToolUse", "PermissionRequest");
+
+    /**
+     * Copilot's tool names by kind: the native format's ({@code bash}, {@code task}, {@code create},
+     * {@code edit}, {@code view}) and the VS Code format's ({@code Bash}, {@code Agent}).
+     */
+    public static final ToolNames TOOLS = new ToolNames(Set.of("bash", "powershell", "Bash"), Set.of("task", "Agent"),
+            Set.of("create", "edit"), Set.of("view"), null);
+
+    public static final Host COPILOT = new Host("copilot", "Copilot CLI", new CopilotAdapter(),
+            Map.of(Host.Scope.PROJECT, new CopilotHooksFile(false), Host.Scope.USER, new CopilotHooksFile(true)),
+            Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("COPILOT_PROJECT_DIR"),
+            CopilotAdapter.OUTPUT_CAP_CHARS, null, null);
+}
