@@ -32,7 +32,8 @@
  * <p>Each host's record and adapter load on the dispatch hot path; the records' installer, serve and
  * training objects are constructed with them (small, no work done).
  *
- * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller, Host,
- * HostAdapter, HostResponse, Hosts, Installer, JsonSpans, NativeEvents, ToolNames.
+ * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
+ * HooksJsonFile, Host, HostAdapter, HostResponse, Hosts, Installer, JsonSpans, NativeEvents,
+ * SettingsFile, ToolNames.
  */
 package dev.agentwarden.host;
