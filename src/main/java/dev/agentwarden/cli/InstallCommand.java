@@ -1,11 +1,13 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.HookFile;
 import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.PluginFile;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.concern.ConcernSpec;
@@ -106,7 +108,7 @@ final class InstallCommand implements Callable<Integer> {
             }
             return code;
         }
-        SettingsFile file = target.settingsFile();
+        HookFile file = target.settingsFile();
         // With --fast-hook the hook runs the compiled client where one can be built (FastHook), else bin/warden.
         String hookLauncher = dryRun || !fastHook ? launcher.toString() : FastHook.build(launcher, out);
         List<Installer.Binding> written = bindings;
@@ -267,8 +269,12 @@ final class InstallCommand implements Callable<Integer> {
          * The settings file, locked in Warden's cache directory; a project's must resolve inside the
          * project (links included), a user's may lead anywhere (dotfiles).
          */
-        SettingsFile settingsFile() {
-            return new SettingsFile(settings, CacheDir.root(System.getenv()).resolve("locks"), user ? null : root);
+        HookFile settingsFile() {
+            Path locks = CacheDir.root(System.getenv()).resolve("locks");
+            if (installer.ownsWholeFile()) {
+                return new PluginFile(settings, locks, user ? null : root);
+            }
+            return new SettingsFile(settings, locks, user ? null : root);
         }
 
         /** Notes the entries that run Warden but are not exactly Warden's, which install and uninstall leave. */

@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.host.HookFile;
 import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
@@ -86,7 +87,7 @@ final class UninstallCommand implements Callable<Integer> {
         if (target.installer() instanceof HookFileInstaller) {
             return HookFilesInstall.uninstall(target, without, out, err);
         }
-        SettingsFile file = target.settingsFile();
+        HookFile file = target.settingsFile();
         try {
             byte[] current = file.read();
             List<String> before = target.installer().installedEvents(current);

@@ -5,8 +5,9 @@ import dev.agentwarden.host.claude.ClaudeHosts;
 import dev.agentwarden.host.cline.ClineHost;
 import dev.agentwarden.host.codex.CodexHost;
 import dev.agentwarden.host.copilot.CopilotHost;
-import dev.agentwarden.host.gemini.GeminiHost;
 import dev.agentwarden.host.cursor.CursorHost;
+import dev.agentwarden.host.gemini.GeminiHost;
+import dev.agentwarden.host.opencode.OpenCodeHost;
 import dev.agentwarden.host.qwen.QwenHost;
 import dev.agentwarden.host.windsurf.WindsurfHost;
 import dev.agentwarden.text.NearMiss;
@@ -21,7 +22,7 @@ public final class Hosts {
     /** Every host Warden can install for and answer, in the order commands list them. */
     public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX,
             CopilotHost.COPILOT, ClineHost.CLINE, GeminiHost.GEMINI, QwenHost.QWEN, CursorHost.CURSOR,
-            WindsurfHost.WINDSURF, AugmentHost.AUGMENT);
+            WindsurfHost.WINDSURF, AugmentHost.AUGMENT, OpenCodeHost.OPENCODE);
 
     /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
     public static final Host ASSUMED = ClaudeHosts.CLAUDE;
@@ -30,11 +31,12 @@ public final class Hosts {
     public static final Host DEMO = ClaudeHosts.CLAUDE;
 
     /**
-     * Every host id the manifest accepts: agent-config's {@code KNOWN_PLATFORMS} plus codex and qwen
+     * Every host id the manifest accepts: agent-config's {@code KNOWN_PLATFORMS} plus codex, qwen and opencode
      * (agent-config has no key for Qwen Code; Warden names it {@code qwen}, its command's name).
      */
     public static final List<String> KNOWN = List.of(
-            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment", "qwen");
+            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment", "qwen",
+            "opencode");
 
     /** The host with this id, or {@code null} when Warden has no adapter for it. */
     public static Host byId(String id) {

@@ -74,6 +74,14 @@ public interface Installer {
     List<String> lookalikes(byte[] document);
 
     /**
+     * Whether the file is Warden's alone (a plugin the host loads), written whole and removed whole
+     * ({@link PluginFile}), rather than a settings document shared with the user ({@link SettingsFile}).
+     */
+    default boolean ownsWholeFile() {
+        return false;
+    }
+
+    /**
      * Whether this installer writes a hook for {@code nativeEvent}: a host that sends one event
      * under two names (Copilot's payload formats) gets it installed under one.
      */

@@ -41,7 +41,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *       settings file an install created when it leaves it empty ({@link #updateAndTidy}).</li>
  * </ul>
  */
-public final class SettingsFile {
+public final class SettingsFile implements HookFile {
     /** Largest settings file accepted. */
     static final int MAX_BYTES = 4 * 1024 * 1024;
 
@@ -71,6 +71,7 @@ public final class SettingsFile {
         this.confinedTo = confinedTo;
     }
 
+    @Override
     public Path path() {
         return file;
     }
@@ -124,11 +125,13 @@ public final class SettingsFile {
     }
 
     /** The current content of the target, checked to be a JSON object; an absent or blank file reads as {@code {}}. */
+    @Override
     public byte[] read() throws SettingsException {
         return read(target());
     }
 
     /** The bytes {@code edit} would write, with every check {@link #update} makes; nothing is written. */
+    @Override
     public byte[] preview(Edit edit) throws SettingsException {
         Path target = target();
         byte[] before = read(target);
@@ -144,6 +147,7 @@ public final class SettingsFile {
      * Nothing is written when the content is unchanged and the file exists. The file and
      * directories this creates are recorded ({@link CreatedPaths}) for {@link #updateAndTidy}.
      */
+    @Override
     public byte[] update(Edit edit) throws SettingsException {
         return update(edit, null);
     }
@@ -154,6 +158,7 @@ public final class SettingsFile {
      * it that are empty; and the lock file is retired and removed. {@code removed} receives what
      * was removed.
      */
+    @Override
     public byte[] updateAndTidy(Edit edit, List<Path> removed) throws SettingsException {
         return update(edit, removed);
     }
@@ -321,6 +326,7 @@ public final class SettingsFile {
     }
 
     /** The settings path, and the target it leads to when it is a symbolic link. */
+    @Override
     public String describe() throws SettingsException {
         return where(target());
     }

@@ -37,7 +37,7 @@ concerns:
     fail_closed: false
     tools: [Bash, Write, Edit, MultiEdit, NotebookEdit, run_commands, editor, apply_patch, run_shell_command,
             write_file, replace, edit, Shell, StrReplace, run_command, write_code, launch-process,
-            str-replace-editor, save-file, remove-files, bash, powershell, create]
+            str-replace-editor, save-file, remove-files, bash, powershell, create, write, patch, multiedit]
 
   # Subagent lifecycle ledger: one hash-chained line per subagent start and stop under
   # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. On a host
@@ -49,7 +49,7 @@ concerns:
     script: builtin:subagent-ledger
     posture: shadow
     fail_closed: false
-    tools: [Agent, Task, spawn_agent, invoke_agent, agent, sub-agent]   # on tool events, only the subagent tools' calls
+    tools: [Agent, Task, spawn_agent, invoke_agent, agent, sub-agent, task]   # on tool events, only the subagent tools' calls
     ttl: 24h                            # open records older than this are reaped
     stop_loss_arms: [5m, 15m, 30m, 2h]  # a stop records each arm its duration exceeded
     # duration_budgets:                 # per agent type, for the Phase-1 falsifier in `ledger stats`

@@ -33,7 +33,7 @@ final class AnthropicMessagesApi implements ModelApi {
     }
 
     /**
-     * @param spawnTool          the tool a spawn calls
+     * @param spawnTool          the tool a spawn calls (Claude Code's {@code Agent}, OpenCode's {@code task})
      * @param foregroundExplicit a foreground spawn says {@code run_in_background: false} (hosts whose
      *                           subagents run in the background unless told otherwise)
      */

@@ -42,6 +42,7 @@ final class HostInstall {
     static final Host CLAUDE_CODE_CURRENT = new Host("claude-code-current", "@anthropic-ai/claude-code", "claude",
             "claude-code");
     static final Host CODEX = new Host("codex", "@openai/codex", "codex");
+    static final Host OPENCODE = new Host("opencode", "opencode-ai", "opencode");
     /** Copilot CLI: its loader unpacks a ~235 MB native package on first run, into {@link #copilotCache}. */
     static final Host COPILOT = new Host("copilot", "@github/copilot", "copilot");
     static final Host CLINE = new Host("cline", "cline", "cline");

@@ -26,7 +26,7 @@ class HostsTest {
     void all_idsAreUniqueAndKnownToManifests() {
         assertThat(new HashSet<>(Hosts.ids())).hasSameSizeAs(Hosts.ids());
         assertThat(Hosts.KNOWN).containsAll(Hosts.ids());
-        assertThat(Hosts.ids()).startsWith("claude", "cowork", "codex").contains("copilot", "qwen").doesNotHaveDuplicates();
+        assertThat(Hosts.ids()).startsWith("claude", "cowork", "codex").contains("copilot", "qwen", "opencode").doesNotHaveDuplicates();
         for (Host h : Hosts.ALL) {
             assertThat(Hosts.byId(h.id())).isSameAs(h);
             assertThat(h.adapter().id()).isEqualTo(h.id());
@@ -66,7 +66,10 @@ class HostsTest {
                 Arguments.of("cline", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.cline/hooks"),
                 Arguments.of("cline", Host.Scope.USER, Map.of("HOME", "/home/u", "CLINE_DIR", "/opt/cl"), "/opt/cl/hooks"),
                 Arguments.of("gemini", Host.Scope.PROJECT, Map.of(), "/proj/.gemini/settings.json"),
-                Arguments.of("gemini", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.gemini/settings.json"));
+                Arguments.of("gemini", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.gemini/settings.json"),
+                Arguments.of("opencode", Host.Scope.PROJECT, Map.of(), "/proj/.opencode/plugin/warden-bridge.js"),
+                Arguments.of("opencode", Host.Scope.USER, Map.of("HOME", "/home/u"), "/home/u/.config/opencode/plugin/warden-bridge.js"),
+                Arguments.of("opencode", Host.Scope.USER, Map.of("HOME", "/home/u", "XDG_CONFIG_HOME", "/x"), "/x/opencode/plugin/warden-bridge.js"));
     }
 
     /** The files install edits, as InstallCommand's own switch chose them before the registry. */
@@ -92,6 +95,12 @@ class HostsTest {
                 Arguments.of("claude", "mcp__github__create_issue", ToolKind.MCP),
                 Arguments.of("claude", "WebFetch", ToolKind.OTHER),
                 Arguments.of("claude", "spawn_agent", ToolKind.OTHER),
+                Arguments.of("opencode", "bash", ToolKind.SHELL),
+                Arguments.of("opencode", "task", ToolKind.SUBAGENT_DISPATCH),
+                Arguments.of("opencode", "edit", ToolKind.FILE_EDIT),
+                Arguments.of("opencode", "write", ToolKind.FILE_EDIT),
+                Arguments.of("opencode", "read", ToolKind.FILE_READ),
+                Arguments.of("opencode", "Bash", ToolKind.OTHER),
                 Arguments.of("codex", "Bash", ToolKind.SHELL),
                 Arguments.of("codex", "spawn_agent", ToolKind.SUBAGENT_DISPATCH),
                 Arguments.of("codex", "apply_patch", ToolKind.FILE_EDIT),
