@@ -33,7 +33,7 @@
  * training objects are constructed with them (small, no work done).
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
- * HooksJsonFile, Host, HostAdapter, HostResponse, Hosts, Installer, JsonSpans, NativeEvents,
- * SettingsFile, ToolNames.
+ * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer, JsonSpans,
+ * NativeEvents, PayloadTemplate, SettingsFile, ToolNames.
  */
 package dev.agentwarden.host;

@@ -3,6 +3,6 @@
  * payload templates and training payloads.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): ClaudeAdapter,
- * ClaudeHooksFile, ClaudeHosts, ClaudeServeHooks, ClaudeTraining.
+ * ClaudeHooksFile, ClaudeHosts, ClaudePayloadTemplate, ClaudeServeHooks, ClaudeTraining.
  */
 package dev.agentwarden.host.claude;
