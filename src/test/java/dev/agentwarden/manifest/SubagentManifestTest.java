@@ -31,7 +31,8 @@ class SubagentManifestTest {
             assertThat(pre.get(pre.size() - 1)).satisfies(c -> {
                 assertThat(c.name()).isEqualTo("spawn-guard");
                 assertThat(c.posture()).isEqualTo(Posture.SHADOW);
-                assertThat(c.tools()).containsExactlyInAnyOrder("Agent", "Task", "spawn_agent");
+                // every host's subagent-dispatch tools: these hosts' among them
+                assertThat(c.tools()).contains("Agent", "Task", "spawn_agent");
             });
         }
     }
