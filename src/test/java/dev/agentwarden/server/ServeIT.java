@@ -120,7 +120,13 @@ class ServeIT {
     void serve_start_writesOwnerOnlyStateAndPrintsHookEntry() throws Exception {
         Path state = cache.resolve("serve.json");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state))).isEqualTo("rw-------");
+        // serve prints the hook blocks after it writes serve.json: wait for the last one, with a deadline
         String printed = Files.readString(stdout);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WardenProcess.TIMEOUT_SECONDS);
+        while (!printed.contains("\"allowedEnvVars\"") && System.nanoTime() < deadline && process.isAlive()) {
+            Thread.sleep(20);
+            printed = Files.readString(stdout);
+        }
         assertThat(printed).contains("http://127.0.0.1:" + port + "/dispatch/")
                 .contains("\"type\": \"http\"").contains("Bearer $WARDEN_TOKEN").contains("\"allowedEnvVars\"")
                 .doesNotContain(token);
