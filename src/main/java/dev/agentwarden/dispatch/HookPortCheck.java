@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class HookPortCheck {
     /** The variable an HTTP-hooks session exports (the resident's hook token). */
-    static final String TOKEN_VARIABLE = "WARDEN_HOOK_TOKEN";
+    static final String TOKEN_VARIABLE = HookPortFile.TOKEN_VARIABLE;
 
     private HookPortCheck() {
     }

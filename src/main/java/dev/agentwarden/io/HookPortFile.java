@@ -16,6 +16,8 @@ import java.nio.file.attribute.PosixFilePermission;
  */
 public final class HookPortFile {
     public static final String NAME = "http-hooks";
+    /** The environment variable through which a host's HTTP hooks send the token. */
+    public static final String TOKEN_VARIABLE = "WARDEN_HOOK_TOKEN";
     static final int MAX_BYTES = 256;
 
     private HookPortFile() {

@@ -20,7 +20,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 public final class HookPorts {
     public static final String FILE = HookPortFile.NAME;
     /** The environment variable the host's HTTP hook headers interpolate. */
-    public static final String TOKEN_VARIABLE = "WARDEN_HOOK_TOKEN";
+    public static final String TOKEN_VARIABLE = HookPortFile.TOKEN_VARIABLE;
     /** Ports below Linux's ephemeral range (32768..60999), so outgoing connections do not take them. */
     static final int FIRST_PORT = 27000;
     static final int SPAN = 5000;

@@ -92,7 +92,7 @@ public final class Builtins {
     private static final BuiltinDescriptor SPAWN_GUARD = new BuiltinDescriptor("spawn-guard",
             List.of(new BuiltinDescriptor.Setting("candidates", "list of {label, max_depth, max_concurrent}", "n2m4, n3m6, n4m8"),
                     new BuiltinDescriptor.Setting("enforce", "candidate label", "the first candidate"),
-                    new BuiltinDescriptor.Setting("dispatch_tools", "list of tool names", "[Agent, Task, spawn_agent]"),
+                    new BuiltinDescriptor.Setting("dispatch_tools", "list of tool names", "the host's subagent-dispatch tools"),
                     new BuiltinDescriptor.Setting("concurrency_scope", "session | workspace", "session"),
                     new BuiltinDescriptor.Setting("ttl", "duration", "24h")),
             Set.of(EventName.PRE_TOOL_USE)) {

@@ -19,7 +19,7 @@ import java.util.Set;
  * {@code fail_closed} concern.
  */
 public final class ClaudeHttpHooks {
-    public static final String TOKEN_VARIABLE = "WARDEN_HOOK_TOKEN";
+    public static final String TOKEN_VARIABLE = dev.agentwarden.io.HookPortFile.TOKEN_VARIABLE;
     private static final String URL_PREFIX = "http://127.0.0.1:";
     private static final String PATH = "/dispatch/";
 
