@@ -7,10 +7,16 @@ import java.io.IOException;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The packaged jar, as its own JVM, writes the decision line the in-process dispatch writes (volatile fields masked). */
+/**
+ * The packaged jar, as its own JVM, writes the decision line the in-process dispatch writes (volatile
+ * fields masked). Each case in projects of its own, so the cases run on the parallel pool's threads.
+ */
+@Execution(ExecutionMode.CONCURRENT)
 class GoldenDecisionLineIT {
 
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
@@ -22,7 +28,7 @@ class GoldenDecisionLineIT {
     void decisionLine_jarProcess_matchesInProcess(GoldenCorpus.Case c) throws Exception {
         String jar;
         try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
-            WardenProcess.run(List.of(), c.argv(), p.env(c), c.stdin(), p.dir);
+            WardenProcess.run(ClassDataArchive.flags(), c.argv(), p.env(c), c.stdin(), p.dir);
             jar = DecisionLines.only(p.dir);
         }
         String inProcess;
