@@ -38,7 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>{@code contextModification} reaches the model's next request as a user message
  *       {@code <hook_context source="PreToolUse" tool_name="run_commands" …>}.</li>
  *   <li>Cline ignores a hook's exit code, and a hook that prints nothing lets the tool run.</li>
- *   <li>Each Cline start costs 18 s or more on a loaded 2-core box, so the suite runs three tasks.</li>
+ *   <li>{@code spawn_agent} runs the child with the parent's hook files: its TaskStart and
+ *       TaskComplete carry its {@code agent_id} and the parent's as {@code parent_agent_id}.</li>
+ *   <li>Each Cline start costs 18 s or more on a loaded 2-core box, so the suite runs four tasks.</li>
  * </ul>
  *
  * <p>The host comes from npm into the e2e cache ({@link HostInstall#CLINE}); the suite skips, loudly,

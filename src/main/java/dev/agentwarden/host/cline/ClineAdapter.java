@@ -33,6 +33,9 @@ import java.util.Set;
  *       UserPromptSubmit, TaskComplete, TaskCancel, TaskError, SessionShutdown) runs detached with
  *       its output discarded: a verdict there is a stderr note and the decision log's record.
  *       PreCompact has no internal event in 3.0.65, so Cline never runs that file.</li>
+ *   <li>Inside a {@code spawn_agent} subagent the same files run with the child's {@code agent_id}
+ *       and {@code parent_agent_id}: its start and the end of its run are {@link #SUBAGENT_START}
+ *       and {@link #SUBAGENT_STOP} ({@link #refinedNativeEvent}).</li>
  *   <li>{@code cancel: true} stops the whole task (the run ends {@code aborted}); the tool does not
  *       run, and the model never hears why ({@code errorMessage} becomes the task's error). There is
  *       no per-tool deny: a block, a halt and an ask (Cline cannot ask) are all a cancel, and each
