@@ -35,7 +35,7 @@ stamp "start" 'src="${BASH_SOURCE[0]}"' < "$home/bin/warden" \
   | stamp "read stdin" '  local length=$((1 + ${#payload})) r' \
   | stamp "connect (watchdog fork)" '    IFS= read -r -t 2 -u 3 line && [ "$line" = "$fact_greeting$proof" ]' \
   | stamp "proof" '    if [ -z "$unproven" ] \' \
-  | stamp "send, 102, go" '      IFS= read -r -t "$answer_seconds" -u 3 line' \
+  | stamp "send the event" '      IFS= read -r -t "$answer_seconds" -u 3 line' \
   | stamp "answer (resident runs the chain)" '  if [ "$status" -eq 0 ]; then' \
   | awk 'NR == 1 { print; print "S=(); trap '\''printf \"%s\\n\" \"${S[@]}\" \"end $EPOCHREALTIME\" > \"$WARDEN_STAMPS\"'\'' EXIT"; next } { print }' \
   > "$work/wh/bin/warden"

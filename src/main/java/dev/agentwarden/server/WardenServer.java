@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,13 +49,14 @@ import java.util.regex.Pattern;
  * its stderr note, one line and capped, in {@code X-Warden-Note}. The environment is the one the
  * server was started with: per-request variables (a session role) do not exist over HTTP.
  *
- * <p>Resident: the server speaks first, {@code warden-resident/2 <proof>\n} with the proof from its
+ * <p>Resident: the server speaks first, {@code warden-resident/3 <proof>\n} with the proof from its
  * owner-only endpoint file, and only to a peer of its own uid, so the launcher can tell it from
  * whatever else listens on a stale endpoint's port before it sends a byte. The launcher then sends
- * {@code POST /forward} ({@link ForwardRequest}); once a worker takes the event it answers
- * {@code HTTP/1.1 102 Processing} and waits up to {@link #GO_DEADLINE_MS} for the byte {@code g}:
- * a launcher that stopped waiting (and evaluates the event in its own JVM) sends none, so no event
- * is evaluated twice. The final answer is status 200 with {@code X-Warden-Exit},
+ * {@code POST /forward} ({@link ForwardRequest}) in one write, and the worker that takes it runs it at
+ * once: forwarded events never queue ({@link #forwardPool}), so a request that finds every worker busy
+ * gets 503 before anything runs, and the launcher evaluates it in its own JVM; any other answer but
+ * 200 also means nothing ran. Once sent, an event is the resident's: a launcher that gets no answer in
+ * time applies the fail mode, never a JVM, so no event is evaluated twice. The answer is status 200 with {@code X-Warden-Exit},
  * {@code X-Warden-Stdout-Bytes} and a body of exactly the bytes the one-shot process would write to
  * stdout followed by those it would write to stderr. A body that is not a forwarded event gets 400
  * and no dispatch runs.
@@ -74,10 +76,8 @@ public final class WardenServer implements AutoCloseable {
     /** Longest {@code X-Warden-Note} value, in characters. */
     static final int NOTE_CAP = 2000;
     static final int DEFAULT_THREADS = 4;
-    /** How long a resident worker waits for the launcher's go-ahead after announcing it took the event. */
-    static final long GO_DEADLINE_MS = 5_000;
-    /** The line a resident sends first, before its proof. */
-    public static final String GREETING = "warden-resident/2 ";
+    /** The line a resident sends first, before its proof (version 3: no {@code 102}/{@code g} exchange). */
+    public static final String GREETING = "warden-resident/3 ";
     private static final int QUEUE = 256;
     /** The kernel's accept queue asked for; Linux caps it at net.core.somaxconn (4096 by default since 5.4). */
     static final int BACKLOG = 65535;
@@ -86,7 +86,6 @@ public final class WardenServer implements AutoCloseable {
     /** The resident's status query ({@link #status}). */
     public static final String STATUS_PATH = "/status";
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
-    private static final byte[] PROCESSING = "HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ServerSocketChannel listener;
     private final Front front;
@@ -96,6 +95,12 @@ public final class WardenServer implements AutoCloseable {
     private final Front hookFront;
     private final Thread hookThread;
     private final ThreadPoolExecutor pool;
+    /**
+     * The resident's workers for forwarded events: a hand-over, no queue. A forwarded event that finds
+     * no idle worker is refused (503) before it runs, so its launcher never waits behind others and
+     * can evaluate it in its own JVM; {@code null} for {@code serve}.
+     */
+    private final ThreadPoolExecutor forwardPool;
     private final byte[] token;
     /** The resident's greeting line; {@code null} for {@code serve}. */
     private final byte[] greeting;
@@ -125,6 +130,15 @@ public final class WardenServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         }, new ThreadPoolExecutor.AbortPolicy());
+        this.forwardPool = proof == null ? null : new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), r -> {
+                    Thread t = new Thread(r, "warden-forward-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.AbortPolicy());
+        if (forwardPool != null) {
+            forwardPool.prestartAllCoreThreads();
+        }
         this.token = token.getBytes(StandardCharsets.UTF_8);
         this.greeting = proof == null ? null : (GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII);
         this.ownUid = PeerUid.self();
@@ -294,6 +308,9 @@ public final class WardenServer implements AutoCloseable {
             // closing anyway
         }
         pool.shutdown();
+        if (forwardPool != null) {
+            forwardPool.shutdown();
+        }
     }
 
     /** Forwarded events answered so far. */
@@ -350,7 +367,7 @@ public final class WardenServer implements AutoCloseable {
         @Override
         public void accepted(Front.Request request) {
             try {
-                pool.execute(() -> serve(request, mode, this));
+                (mode == Mode.FORWARD ? forwardPool : pool).execute(() -> serve(request, mode, this));
             } catch (RejectedExecutionException e) {
                 try (SocketChannel ch = request.channel()) {
                     write(ch, Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
@@ -397,7 +414,7 @@ public final class WardenServer implements AutoCloseable {
             Reply reply;
             try {
                 reply = mode != Mode.FORWARD ? dispatch(request)
-                        : STATUS_PATH.equals(request.head().path()) ? status() : forward(request, ch);
+                        : STATUS_PATH.equals(request.head().path()) ? status() : forward(request);
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
             }
@@ -439,21 +456,14 @@ public final class WardenServer implements AutoCloseable {
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
     }
 
-    /**
-     * Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams; or
-     * {@code null} (no answer, no dispatch) when the launcher does not say go.
-     */
-    private Reply forward(Front.Request request, SocketChannel ch) throws IOException {
+    /** Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams. */
+    private Reply forward(Front.Request request) throws IOException {
         InputStream body = new ByteArrayInputStream(request.body());
         ForwardRequest forward;
         try {
             forward = ForwardRequest.read(body);
         } catch (BadForward e) {
             throw new Refusal(400, "bad_forward", e.getMessage());
-        }
-        write(ch, PROCESSING);
-        if (!goAhead(ch)) {
-            return null;
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -477,16 +487,6 @@ public final class WardenServer implements AutoCloseable {
         s.put("forwarded", forwarded.get());
         s.put("in_progress", Math.max(0, inFlight.get() - 1));
         return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
-    }
-
-    /** Whether the launcher sent {@code g} within {@link #GO_DEADLINE_MS}. */
-    private static boolean goAhead(SocketChannel ch) {
-        try {
-            ch.socket().setSoTimeout((int) GO_DEADLINE_MS);
-            return ch.socket().getInputStream().read() == 'g';
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private static void write(SocketChannel ch, byte[] bytes) throws IOException {

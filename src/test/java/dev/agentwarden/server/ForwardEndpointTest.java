@@ -409,20 +409,55 @@ class ForwardEndpointTest {
     }
 
     @Test
-    void forward_launcherThatNeverSaysGo_noDispatch() throws Exception {
+    void forward_everyWorkerBusy_refused503BeforeItRuns() throws Exception {
         Files.deleteIfExists(marked.resolve("dispatched"));
-        byte[] body = frame(marked, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8));
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-            socket.setSoTimeout(30_000);
-            InputStream in = socket.getInputStream();
-            assertThat(ResidentClient.line(in)).isEqualTo(WardenServer.GREETING + PROOF);
-            socket.getOutputStream().write(ResidentClient.head("POST", "/forward", TOKEN, body.length));
-            socket.getOutputStream().write(body);
-            assertThat(ResidentClient.read(in).statusCode()).isEqualTo(102);
+        Path waiting = Files.createDirectories(tmp.resolve("waiting"));
+        // Holds its worker until the test creates "release" (or 30 s pass), after saying it started.
+        String at = "'" + waiting + "/";
+        script(waiting.resolve("hold.sh"), ": > " + at + "started.$$'\ni=0\nwhile [ ! -e " + at + "release' ] && [ $i -lt 300 ]; do"
+                + " sleep 0.1; i=$((i + 1)); done");
+        manifest(waiting, """
+                concerns:
+                  hold: {script: hold.sh, timeout_ms: 60000}
+                platforms:
+                  claude:
+                    pre_tool_use: [hold]
+                """);
+        List<Thread> holders = new ArrayList<>();
+        List<Integer> holderStatus = java.util.Collections.synchronizedList(new ArrayList<>());
+        try {
+            for (int i = 0; i < 2; i++) {
+                Thread t = new Thread(() -> {
+                    try {
+                        holderStatus.add(post("/forward", TOKEN, frame(waiting, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)))
+                                .statusCode());
+                    } catch (IOException e) {
+                        holderStatus.add(-1);
+                    }
+                });
+                t.start();
+                holders.add(t);
+            }
+            awaitTrue(() -> {
+                try (Stream<Path> files = Files.list(waiting)) {
+                    return files.filter(f -> f.getFileName().toString().startsWith("started.")).count() == 2;
+                } catch (IOException e) {
+                    return false;
+                }
+            });
+
+            ResidentClient.Response third = post("/forward", TOKEN, frame(marked, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)));
+
+            assertThat(third.statusCode()).as("both workers hold an event: no queue").isEqualTo(503);
+            assertThat(marked.resolve("dispatched")).as("no dispatch ran").doesNotExist();
+        } finally {
+            Files.writeString(waiting.resolve("release"), "");
+            for (Thread t : holders) {
+                t.join(60_000);
+            }
         }
-        awaitTrue(() -> server.requestsInProgress() == 0);
-        assertThat(marked.resolve("dispatched")).as("no dispatch ran").doesNotExist();
-        assertThat(server.forwardedCount()).isZero();
+        assertThat(holderStatus).containsExactly(200, 200);
+        assertThat(server.forwardedCount()).isEqualTo(2);
     }
 
     /** Changes a well-formed frame's records into a malformed one. */
