@@ -414,7 +414,7 @@ class ForwardEndpointTest {
         Path waiting = Files.createDirectories(tmp.resolve("waiting"));
         // Holds its worker until the test creates "release" (or 30 s pass), after saying it started.
         String at = "'" + waiting + "/";
-        script(waiting.resolve("hold.sh"), ": > " + at + "started.$$'\ni=0\nwhile [ ! -e " + at + "release' ] && [ $i -lt 300 ]; do"
+        script(waiting.resolve("hold.sh"), ": > " + at + "started.'$$\ni=0\nwhile [ ! -e " + at + "release' ] && [ $i -lt 300 ]; do"
                 + " sleep 0.1; i=$((i + 1)); done");
         manifest(waiting, """
                 concerns:
@@ -431,7 +431,7 @@ class ForwardEndpointTest {
                     try {
                         holderStatus.add(post("/forward", TOKEN, frame(waiting, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)))
                                 .statusCode());
-                    } catch (IOException e) {
+                    } catch (Exception e) {
                         holderStatus.add(-1);
                     }
                 });
