@@ -457,8 +457,8 @@ int main(int argc, char **argv) {
     put(&request, body.p, body.n);
     if (send_all(request.p, request.n) != 0) FAILED("the resident server did not answer");
 
-    /* Sent: the event is the resident's now (a busy one refuses it with 503 before it runs), so from here a
-       JVM could run it twice, and lateness is the fail mode. */
+    /* Sent: the event is the resident's now (one with no worker free for 10 s refuses it with 503 before it
+       runs), so from here a JVM could run it twice, and lateness is the fail mode. */
     int r = getline_ms(line, sizeof line, answer_s * 1000);
     if (r == -2) {
         snprintf(why, sizeof why, "the resident server took this event but gave no answer within %lld s", answer_s);
@@ -482,6 +482,10 @@ int main(int argc, char **argv) {
         if (c < 0) FAILED("the resident server did not answer");
         answer[i] = (char) c;
     }
+    /* Everything is read: close with a reset, so neither end lingers in TIME_WAIT (every such socket is a
+       row the resident's peer lookup in /proc/net/tcp reads through on the next connection). */
+    struct linger reset = { 1, 0 };
+    setsockopt(sock, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
     close(sock);
     write_all(1, answer, (size_t) out_bytes);
     write_all(2, answer + out_bytes, (size_t) (body_bytes - out_bytes));

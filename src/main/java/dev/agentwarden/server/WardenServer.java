@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,10 +52,10 @@ import java.util.regex.Pattern;
  * owner-only endpoint file, and only to a peer of its own uid, so the launcher can tell it from
  * whatever else listens on a stale endpoint's port before it sends a byte. The launcher then sends
  * {@code POST /forward} ({@link ForwardRequest}) in one write, and the worker that takes it runs it at
- * once: forwarded events never queue ({@link #forwardPool}), so a request that finds every worker busy
- * gets 503 before anything runs, and the launcher evaluates it in its own JVM; any other answer but
- * 200 also means nothing ran. Once sent, an event is the resident's: a launcher that gets no answer in
- * time applies the fail mode, never a JVM, so no event is evaluated twice. The answer is status 200 with {@code X-Warden-Exit},
+ * once, unless it waited in the queue longer than {@link #QUEUE_WAIT_MS}: then it gets 503 before
+ * anything runs, and the launcher evaluates it in its own JVM (any other answer but 200 also means
+ * nothing ran). Once sent, an event is the resident's: a launcher that gets no answer in time
+ * applies the fail mode, never a JVM, so no event is evaluated twice. The answer is status 200 with {@code X-Warden-Exit},
  * {@code X-Warden-Stdout-Bytes} and a body of exactly the bytes the one-shot process would write to
  * stdout followed by those it would write to stderr. A body that is not a forwarded event gets 400
  * and no dispatch runs.
@@ -76,6 +75,8 @@ public final class WardenServer implements AutoCloseable {
     /** Longest {@code X-Warden-Note} value, in characters. */
     static final int NOTE_CAP = 2000;
     static final int DEFAULT_THREADS = 4;
+    /** How long a forwarded event may wait for a worker ({@link #queueWaitNanos}) unless told otherwise. */
+    static final long QUEUE_WAIT_MS = 10_000;
     /** The line a resident sends first, before its proof (version 3: no {@code 102}/{@code g} exchange). */
     public static final String GREETING = "warden-resident/3 ";
     private static final int QUEUE = 256;
@@ -96,11 +97,11 @@ public final class WardenServer implements AutoCloseable {
     private final Thread hookThread;
     private final ThreadPoolExecutor pool;
     /**
-     * The resident's workers for forwarded events: a hand-over, no queue. A forwarded event that finds
-     * no idle worker is refused (503) before it runs, so its launcher never waits behind others and
-     * can evaluate it in its own JVM; {@code null} for {@code serve}.
+     * How long a forwarded event may wait in the queue for a worker; one that waited longer is
+     * refused (503) by the worker that takes it, before it runs, and its launcher evaluates it in its
+     * own JVM. The resident decides, so no event runs twice.
      */
-    private final ThreadPoolExecutor forwardPool;
+    private final long queueWaitNanos;
     private final byte[] token;
     /** The resident's greeting line; {@code null} for {@code serve}. */
     private final byte[] greeting;
@@ -122,7 +123,7 @@ public final class WardenServer implements AutoCloseable {
 
     private WardenServer(ServerSocketChannel listener, int threads, String token, String proof, String projectDir,
                          String manifest, Map<String, String> env, Clock clock, ServerSocketChannel hookListener,
-                         String hookToken) throws IOException {
+                         String hookToken, long queueWaitMs) throws IOException {
         this.listener = listener;
         AtomicInteger n = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
@@ -130,15 +131,7 @@ public final class WardenServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         }, new ThreadPoolExecutor.AbortPolicy());
-        this.forwardPool = proof == null ? null : new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new SynchronousQueue<>(), r -> {
-                    Thread t = new Thread(r, "warden-forward-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.AbortPolicy());
-        if (forwardPool != null) {
-            forwardPool.prestartAllCoreThreads();
-        }
+        this.queueWaitNanos = TimeUnit.MILLISECONDS.toNanos(queueWaitMs);
         this.token = token.getBytes(StandardCharsets.UTF_8);
         this.greeting = proof == null ? null : (GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII);
         this.ownUid = PeerUid.self();
@@ -180,7 +173,7 @@ public final class WardenServer implements AutoCloseable {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " is outside 0..65535");
         }
-        return start(port, threads, token, null, projectDir, manifest, env, clock, null);
+        return start(port, threads, token, null, projectDir, manifest, env, clock, null, QUEUE_WAIT_MS);
     }
 
     /**
@@ -200,15 +193,21 @@ public final class WardenServer implements AutoCloseable {
      */
     public static WardenServer startResident(String token, String proof, int threads, Map<String, String> env,
                                              Clock clock, HookPort hooks) throws IOException {
+        return startResident(token, proof, threads, env, clock, hooks, QUEUE_WAIT_MS);
+    }
+
+    /** {@link #startResident(String, String, int, Map, Clock, HookPort)} with another queue wait for forwarded events. */
+    static WardenServer startResident(String token, String proof, int threads, Map<String, String> env, Clock clock,
+                                      HookPort hooks, long queueWaitMs) throws IOException {
         if (!proof.matches("[0-9a-f]{64}")) {
             throw new IllegalArgumentException("the proof must be 64 lowercase hex digits");
         }
-        return start(0, threads, token, proof, null, null, env, clock, hooks);
+        return start(0, threads, token, proof, null, null, env, clock, hooks, queueWaitMs);
     }
 
     private static WardenServer start(int port, int threads, String token, String proof, String projectDir,
-                                      String manifest, Map<String, String> env, Clock clock, HookPort hooks)
-            throws IOException {
+                                      String manifest, Map<String, String> env, Clock clock, HookPort hooks,
+                                      long queueWaitMs) throws IOException {
         if (threads < 1 || threads > 64) {
             throw new IllegalArgumentException("threads " + threads + " is outside 1..64");
         }
@@ -221,7 +220,7 @@ public final class WardenServer implements AutoCloseable {
                 hookListener.bind(loopback(hooks.port()), BACKLOG);
             }
             WardenServer server = new WardenServer(listener, threads, token, proof, projectDir, manifest, env, clock,
-                    hookListener, hooks == null ? null : hooks.token());
+                    hookListener, hooks == null ? null : hooks.token(), queueWaitMs);
             server.frontThread.start();
             if (server.hookThread != null) {
                 server.hookThread.start();
@@ -308,14 +307,16 @@ public final class WardenServer implements AutoCloseable {
             // closing anyway
         }
         pool.shutdown();
-        if (forwardPool != null) {
-            forwardPool.shutdown();
-        }
     }
 
     /** Forwarded events answered so far. */
     public long forwardedCount() {
         return forwarded.get();
+    }
+
+    /** Complete requests waiting for a worker. */
+    int queuedRequests() {
+        return pool.getQueue().size();
     }
 
     /** Authorized requests being read or answered. */
@@ -367,7 +368,8 @@ public final class WardenServer implements AutoCloseable {
         @Override
         public void accepted(Front.Request request) {
             try {
-                (mode == Mode.FORWARD ? forwardPool : pool).execute(() -> serve(request, mode, this));
+                long queued = System.nanoTime();
+                pool.execute(() -> serve(request, mode, this, queued));
             } catch (RejectedExecutionException e) {
                 try (SocketChannel ch = request.channel()) {
                     write(ch, Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
@@ -407,14 +409,18 @@ public final class WardenServer implements AutoCloseable {
      * Runs one complete request on a worker and answers it; a dispatch whose client keeps the
      * connection goes back to its front for the next request.
      */
-    private void serve(Front.Request request, Mode mode, Gate gate) {
+    private void serve(Front.Request request, Mode mode, Gate gate, long queuedNanos) {
         SocketChannel ch = request.channel();
         boolean keep = false;
         try {
             Reply reply;
             try {
                 reply = mode != Mode.FORWARD ? dispatch(request)
-                        : STATUS_PATH.equals(request.head().path()) ? status() : forward(request);
+                        : STATUS_PATH.equals(request.head().path()) ? status()
+                        : System.nanoTime() - queuedNanos > queueWaitNanos ? Reply.refusal(503, "busy",
+                                "no worker was free for " + TimeUnit.NANOSECONDS.toMillis(queueWaitNanos)
+                                + " ms; evaluate the event yourself")
+                        : forward(request);
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
             }

@@ -116,7 +116,8 @@ class InstallCommandIT {
         Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
         assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
         String command = commandOf(settings, "PreToolUse");
-        assertThat(command).startsWith("[ -x " + hookLauncher() + " ]");
+        String hook = hookLauncher();
+        assertThat(command).startsWith("[ -x " + hook + " ]");
         Map<String, String> env = Map.of("HOME", home.toString(), "WARDEN_CACHE_DIR", tmp.resolve("cache").toString(),
                 "PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         byte[] noVerify = ("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":"
@@ -126,7 +127,7 @@ class InstallCommandIT {
             assertThat(before.stdout()).as(before.stderr()).contains("\"permissionDecision\":\"deny\"");
 
             deleteTree(tmp.resolve("cache/hook"));
-            assertThat(Files.exists(Path.of(hookLauncher()))).isFalse();
+            assertThat(Path.of(hook)).doesNotExist();
 
             // as Claude Code runs it: sh -c
             WardenProcess.Result after = WardenProcess.runProgram(Path.of("/bin/sh"), List.of("-c", command), env, noVerify, project);

@@ -361,7 +361,7 @@ class ResidentIT {
     }
 
     @Test
-    void residentWithNoIdleWorker_503_payloadReplayedToAJvm() throws Exception {
+    void residentRefusesWith503_payloadReplayedToAJvm() throws Exception {
         String proof = "ab".repeat(32);
         try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<String> received = CompletableFuture.supplyAsync(() -> {
