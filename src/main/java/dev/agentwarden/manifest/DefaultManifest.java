@@ -26,7 +26,7 @@ concerns:
     script: builtin:block-no-verify
     posture: blocking
     fail_closed: false
-    tools: [Bash, run_commands, run_shell_command, Shell, run_command, launch-process, bash, powershell]
+    tools: [Bash, run_commands, run_shell_command, Shell, run_command, launch-process, bash, powershell, background_process]
 
   # Refuses tool calls that would change Warden's own trust or hooks (`warden trust`, `install`,
   # `uninstall`; edits of its state and cache directories and of the hosts' hook settings files):
@@ -37,7 +37,8 @@ concerns:
     fail_closed: false
     tools: [Bash, Write, Edit, MultiEdit, NotebookEdit, run_commands, editor, apply_patch, run_shell_command,
             write_file, replace, edit, Shell, StrReplace, run_command, write_code, launch-process,
-            str-replace-editor, save-file, remove-files, bash, powershell, create, write, patch, multiedit]
+            str-replace-editor, save-file, remove-files, bash, powershell, create, write, patch, multiedit,
+            background_process]
 
   # Subagent lifecycle ledger: one hash-chained line per subagent start and stop under
   # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. On a host
