@@ -23,7 +23,7 @@ import java.util.Map;
  * in the project or the home directory), a Cline hook file (any file in
  * {@code .clinerules/hooks/} or {@code .cline/hooks/}), Gemini CLI's trust files, and every other host's
  * file its installer writes, such as {@code .qwen/settings.json}), and Warden's bridge plugin
- * ({@code plugin/warden-bridge.js}, OpenCode's, in any of its config directories).
+ * ({@code plugin/warden-bridge.js}, OpenCode's and Kilo Code's, in any of their config directories).
  *
  * <p>Best effort: an agent that runs code as the user can write those files by other means; this
  * closes the direct routes and tells the user to make such changes themselves. Paths are compared
@@ -71,7 +71,7 @@ final class ProtectWarden implements Concern {
         } else if (parentName.equals(".codex") && file.equals("hooks.json")) {
             what = "Codex's hook settings";
         } else if (parentName.equals("plugin") && file.equals("warden-bridge.js")) {
-            what = "Warden's bridge plugin (OpenCode)";
+            what = "Warden's bridge plugin";
         } else if (parentName.equals("hooks") && parent.getParent() != null && parent.getParent().getFileName() != null
                 && (parent.getParent().getFileName().toString().equals(".clinerules")
                 || parent.getParent().getFileName().toString().equals(".cline"))) {
