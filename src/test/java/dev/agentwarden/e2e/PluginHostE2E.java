@@ -43,8 +43,8 @@ abstract class PluginHostE2E {
     private final PluginHostFlavor flavor;
     private final E2eSummary summary = new E2eSummary();
 
-    @TempDir
-    Path suiteDir;
+    /** The suite's scratch directory: the sandbox helpers and Warden's cache, for the class's lifetime. */
+    private Path suiteDir;
 
     private Path launcher;
     private OpenCodeSession opencode;
@@ -58,8 +58,9 @@ abstract class PluginHostE2E {
     }
 
     @BeforeAll
-    void installHostAndWarden() throws IOException {
+    void installHostAndWarden(@TempDir Path dir) throws IOException {
         suiteStart = System.nanoTime();
+        suiteDir = dir;
         Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
         launcher = wardenHome.resolve("bin/warden");
         Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
