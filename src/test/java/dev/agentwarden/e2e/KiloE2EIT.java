@@ -1,5 +1,9 @@
 package dev.agentwarden.e2e;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
 /**
  * {@link PluginHostE2E} on Kilo Code ({@code @kilocode/cli}, {@link PluginHostFlavor#KILO}): the
  * same bridge, scenarios and scripted model as {@link OpenCodeE2EIT}, with the plugin in
@@ -19,6 +23,8 @@ package dev.agentwarden.e2e;
  *       project is slow, which a loaded machine makes it; {@code snapshot: false} avoids it.</li>
  * </ul>
  */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "kilocode")
 class KiloE2EIT extends PluginHostE2E {
     KiloE2EIT() {
         super(PluginHostFlavor.KILO);

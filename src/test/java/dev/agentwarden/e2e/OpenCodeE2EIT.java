@@ -1,5 +1,9 @@
 package dev.agentwarden.e2e;
 
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
 /**
  * {@link PluginHostE2E} on OpenCode ({@code opencode-ai}, {@link PluginHostFlavor#OPENCODE}).
  *
@@ -15,6 +19,8 @@ package dev.agentwarden.e2e;
  *   <li>A plugin's stderr is OpenCode's stderr.</li>
  * </ul>
  */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "opencode")
 class OpenCodeE2EIT extends PluginHostE2E {
     OpenCodeE2EIT() {
         super(PluginHostFlavor.OPENCODE);

@@ -2,17 +2,13 @@ package dev.agentwarden.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.AgentRef;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -46,7 +42,7 @@ abstract class PluginHostE2E {
     /** The suite's scratch directory: the sandbox helpers and Warden's cache, for the class's lifetime. */
     private Path suiteDir;
 
-    private Path launcher;
+    private HostSuite suite;
     private OpenCodeSession opencode;
     private String host;
     private String unavailable;
@@ -61,14 +57,10 @@ abstract class PluginHostE2E {
     void installHostAndWarden(@TempDir Path dir) throws IOException {
         suiteStart = System.nanoTime();
         suiteDir = dir;
-        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
-        launcher = wardenHome.resolve("bin/warden");
-        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
-        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
-
-        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(flavor.install(), flavor.name(), summary);
-        if (!outcome.available()) {
-            unavailable = outcome.unavailable();
+        suite = HostSuite.open(flavor.install(), flavor.name(), flavor.hostId(), summary, suiteDir);
+        host = suite.host();
+        unavailable = suite.unavailable();
+        if (!suite.available()) {
             return;
         }
         Path sdk = HostInstall.cacheRoot().resolve(flavor.sdkPrefix());
@@ -81,10 +73,7 @@ abstract class PluginHostE2E {
             summary.note("SKIPPED: " + unavailable);
             return;
         }
-        host = flavor.hostId() + " " + outcome.version();
-        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
-        opencode = new OpenCodeSession(flavor, outcome.binary(), sdk, sandbox, suiteDir.resolve("warden-cache"));
-        summary.note("network: " + sandbox.description());
+        opencode = new OpenCodeSession(flavor, suite.binary(), sdk, suite.sandbox(), suite.wardenCache());
     }
 
     @AfterAll
@@ -210,7 +199,7 @@ abstract class PluginHostE2E {
             }
         }
         List<Map<String, Object>> ledger = new ArrayList<>();
-        for (Map<String, Object> l : ledgerLines(project)) {
+        for (Map<String, Object> l : HostSuite.ledgerLines(project)) {
             if (String.valueOf(l.get("event")).startsWith("subagent_")) {
                 ledger.add(l);
             }
@@ -332,7 +321,7 @@ abstract class PluginHostE2E {
     // ---- Helpers ------------------------------------------------------------------------------
 
     /** What one {@code <host> run} did: its process, and the requests it sent to the scripted model. */
-    record Session(Command.Result process, ScriptedModelServer server) {
+    record Session(Command.Result process, ScriptedModelServer server) implements HostRun {
         /** The text of the first {@code tool_result} the host sent for a scripted call. */
         Optional<String> toolResult(String scriptedId) {
             String id = AnthropicMessagesApi.toolUseId(scriptedId);
@@ -365,19 +354,6 @@ abstract class PluginHostE2E {
             }
             return "";
         }
-
-        long firstModelCallMillis() {
-            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
-        }
-
-        String describe() {
-            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
-                    + tail(process.stderr()) + "; model problems: " + server.problems();
-        }
-
-        private static String tail(String s) {
-            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
-        }
     }
 
     private E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
@@ -386,9 +362,7 @@ abstract class PluginHostE2E {
 
     private void install(E2eProject project) throws IOException {
         opencode.seed(project);
-        Command.Result r = project.installWarden(launcher, opencode.baseEnv(), flavor.hostId());
-        assertThat(r.exitCode()).as("warden install --host " + flavor.hostId() + ": " + r.stdout() + r.stderr()).isZero();
-        assertThat(project.root().resolve(flavor.pluginDir()).resolve("warden-bridge.js")).exists();
+        suite.install(project, opencode.baseEnv(), flavor.hostId(), flavor.pluginDir() + "/warden-bridge.js");
     }
 
     private Session session(E2eProject project, String prompt, Map<String, String> env, ModelScript script)
@@ -417,21 +391,5 @@ abstract class PluginHostE2E {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> map(Object value) {
         return value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-    }
-
-    private static List<Map<String, Object>> ledgerLines(E2eProject project) throws IOException {
-        Path dir = project.root().resolve(".warden/state/ledger");
-        List<Map<String, Object>> lines = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return lines;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    lines.add(Json.parseObject(line));
-                }
-            }
-        }
-        return lines;
     }
 }

@@ -2,6 +2,7 @@ package dev.agentwarden.host.opencode;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,8 @@ public final class OpenCodeHost {
 
     /**
      * The host record of a host that loads OpenCode plugins: OpenCode's adapter, bridge plugin,
-     * native events and output cap, under the host's own id, plugin directories and tool names.
+     * native events and output cap, under the host's own id, plugin directories and tool names; the
+     * bridge in any {@code plugin/} directory is the host's own file ({@code protect-warden}).
      */
     public static Host pluginHost(PluginHostFacts facts) {
         String id = facts.id();
@@ -51,6 +53,8 @@ public final class OpenCodeHost {
                                 facts.configDirName()),
                         Host.Scope.USER, new OpenCodePlugin(id, facts.displayName(), "plugin", true, facts.configDirName())),
                 Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, facts.tools(), List.of(),
-                OpenCodeAdapter.OUTPUT_CAP_CHARS, null, null);
+                OpenCodeAdapter.OUTPUT_CAP_CHARS, null, null)
+                .protecting(OwnFile.named("Warden's bridge plugin (" + facts.displayName() + ")", "plugin",
+                        OpenCodePlugin.FILE_NAME));
     }
 }
