@@ -26,10 +26,13 @@ record PluginHostFlavor(String hostId, String name, HostInstall.Host install, St
                         String projectDir, String userConfigDir, String envPrefix, Map<String, String> extraEnv,
                         Map<String, Object> extraConfig, Duration limit) {
 
-    /** OpenCode 1.18 ({@code opencode-ai}), its SDK {@code @opencode-ai/plugin}. */
+    /**
+     * OpenCode 1.18 ({@code opencode-ai}), its SDK {@code @opencode-ai/plugin}. Its limit was 180 s
+     * until its suite ran beside Kilo's: at load 27 on 2 cores a session took longer than that.
+     */
     static final PluginHostFlavor OPENCODE = new PluginHostFlavor("opencode", "OpenCode", HostInstall.OPENCODE,
             "opencode-plugin", "@opencode-ai/plugin", ".opencode", ".config/opencode", "OPENCODE_", Map.of(), Map.of(),
-            Duration.ofSeconds(180));
+            Duration.ofSeconds(420));
 
     /**
      * Kilo Code 7.7 ({@code @kilocode/cli}), its SDK {@code @kilocode/plugin}. {@code snapshot: false}
