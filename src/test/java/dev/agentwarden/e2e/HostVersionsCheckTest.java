@@ -58,6 +58,16 @@ class HostVersionsCheckTest {
     }
 
     @Test
+    void pinHeldWithAReason_behindNpm_isReportedWithItsReason_andDoesNotFail() throws IOException {
+        Command.Result r = check("kilocode=7.7.7\nheld.kilocode=no linux-x64 binary for 7.8.1\ncline=3.0.65\n",
+                "  @kilocode/cli) echo 7.8.1 ;;\n  cline) echo 3.0.65 ;;\n");
+
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
+        assertThat(r.stdout()).contains("held on purpose (no linux-x64 binary for 7.8.1)")
+                .doesNotContain("held.kilocode").doesNotContain("BEHIND");
+    }
+
+    @Test
     void npmUnreachable_exitsTwo_neverCurrent() throws IOException {
         Command.Result r = check("cline=3.0.65\n", "");
 
