@@ -155,6 +155,17 @@ public final class LedgerLine {
             }
         }
 
+        /** Keys whose values repeat from line to line (types, sessions, labels): read through a cache. */
+        private static final boolean[] REPEATS = new boolean[Key.ALL.length];
+
+        static {
+            for (Key k : new Key[] {Key.EVENT, Key.SESSION_ID, Key.AGENT_TYPE, Key.DEPTH_BASIS, Key.REASON,
+                    Key.ENVELOPE_PARSE, Key.ENVELOPE_PROBLEM, Key.BASIS, Key.TOOL, Key.POSTURE, Key.CONCURRENT_SCOPE,
+                    Key.DEPTH_ESTIMATE_BASIS, Key.LABEL, Key.ON}) {
+                REPEATS[k.ordinal()] = true;
+            }
+        }
+
         private static final byte[] SUBAGENT_PREFIX = "subagent_".getBytes(StandardCharsets.US_ASCII);
         private final FieldScanner scanner = new FieldScanner(WIRE, LIMITS.maxDepth(), true);
         private Map<String, Object> parsed;
@@ -192,7 +203,7 @@ public final class LedgerLine {
             if (parsed != null) {
                 return parsed.get(key.wire) instanceof String s ? s : null;
             }
-            return scanner.string(key.ordinal());
+            return REPEATS[key.ordinal()] ? scanner.sharedString(key.ordinal()) : scanner.string(key.ordinal());
         }
 
         /** An integer field, or {@code null}. */
