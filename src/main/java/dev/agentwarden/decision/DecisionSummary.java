@@ -82,28 +82,28 @@ public final class DecisionSummary implements DecisionReader.ScannedSink {
                     p++;
                     continue;
                 }
-                int to = FieldScanner.valueEnd(b, p, end);
-                if (c != '{') {
+                if (c != '{' || !objects) {
                     objects = false;
-                } else if (objects) {
-                    if (!concern.scan(b, p, to)) {
-                        return false;
-                    }
-                    String name = text(concern, DecisionReader.NAME);
-                    String outcome = text(concern, DecisionReader.OUTCOME);
-                    if (name == null || outcome == null) {
-                        return false;
-                    }
-                    if (n == names.length) {
-                        grow();
-                    }
-                    names[n] = name;
-                    outcomes[n] = outcome;
-                    shadows[n] = concern.stringIs(DecisionReader.POSTURE, SHADOW);
-                    wouldBlock[n] = concern.kind(DecisionReader.WOULD_BLOCK) == FieldScanner.TRUE;
-                    n++;
+                    p = FieldScanner.valueEnd(b, p, end);
+                    continue;
                 }
-                p = to;
+                p = concern.scanObject(b, p, end);
+                if (p < 0) {
+                    return false;
+                }
+                String name = text(concern, DecisionReader.NAME);
+                String outcome = text(concern, DecisionReader.OUTCOME);
+                if (name == null || outcome == null) {
+                    return false;
+                }
+                if (n == names.length) {
+                    grow();
+                }
+                names[n] = name;
+                outcomes[n] = outcome;
+                shadows[n] = concern.stringIs(DecisionReader.POSTURE, SHADOW);
+                wouldBlock[n] = concern.kind(DecisionReader.WOULD_BLOCK) == FieldScanner.TRUE;
+                n++;
             }
             if (!objects) {
                 n = 0;

@@ -70,4 +70,23 @@ public final class ByteWords {
         }
         return to;
     }
+
+    /**
+     * The {@code n} bytes (0 to 8) at {@code b[p]} as a little-endian word, the bytes past them zero;
+     * may read, but ignores, bytes after them.
+     */
+    public static long word(byte[] b, int p, int n) {
+        if (n <= 0) {
+            return 0;
+        }
+        if (p <= b.length - 8) {
+            long w = (long) LONGS.get(b, p);
+            return n >= 8 ? w : w & ((1L << (n << 3)) - 1);
+        }
+        long w = 0;
+        for (int i = Math.min(n, 8) - 1; i >= 0; i--) {
+            w = w << 8 | (b[p + i] & 0xff);
+        }
+        return w;
+    }
 }

@@ -48,6 +48,9 @@ public final class FieldScanner {
     /** The dictionary: the recorded keys (indexes below {@link #recorded}), then the expected ones. */
     private final byte[][] keys;
     private final int recorded;
+    /** Of each dictionary key: its first and second eight bytes ({@link ByteWords#word}). */
+    private final long[] word0;
+    private final long[] word1;
     private final int[] table;
     private final int mask;
     private final int maxDepth;
@@ -93,6 +96,8 @@ public final class FieldScanner {
         dictionary.addAll(Arrays.asList(expected));
         this.recorded = keys.length;
         this.keys = new byte[dictionary.size()][];
+        this.word0 = new long[dictionary.size()];
+        this.word1 = new long[dictionary.size()];
         int size = Integer.highestOneBit(Math.max(4, dictionary.size() * 4) - 1) << 1;
         this.table = new int[size];
         this.mask = size - 1;
@@ -101,7 +106,9 @@ public final class FieldScanner {
         for (String key : dictionary) {
             byte[] k = key.getBytes(StandardCharsets.UTF_8);
             this.keys[i] = k;
-            int slot = hash(k, 0, k.length) & mask;
+            word0[i] = ByteWords.word(k, 0, Math.min(k.length, 8));
+            word1[i] = ByteWords.word(k, 8, Math.min(k.length - 8, 8));
+            int slot = hash(word0[i], k.length) & mask;
             while (table[slot] >= 0) {
                 slot = (slot + 1) & mask;
             }
@@ -122,15 +129,7 @@ public final class FieldScanner {
      * (every key then recorded or {@link #ABSENT}), {@code false} when the parser must decide.
      */
     public boolean scan(byte[] bytes, int from, int to) {
-        for (int i = 0; i < touchedCount; i++) {
-            kind[touched[i]] = ABSENT;
-        }
-        touchedCount = 0;
-        keyTop = 0;
-        depth = 0;
-        buf = bytes;
-        pos = from;
-        limit = to;
+        reset(bytes, from, to);
         skipWhitespace();
         if (pos >= limit || buf[pos] != '{') {
             return false;
@@ -140,6 +139,31 @@ public final class FieldScanner {
         }
         skipWhitespace();
         return pos == limit;
+    }
+
+    /**
+     * Reads the object that starts at {@code bytes[from]} and ends before {@code limit} (an element
+     * of an array {@link #scan} accepted, say) as {@link #scan} reads a line; returns the index after
+     * its closing brace, or -1 when the parser must decide.
+     */
+    public int scanObject(byte[] bytes, int from, int limit) {
+        reset(bytes, from, limit);
+        if (pos >= this.limit || buf[pos] != '{' || !object(true)) {
+            return -1;
+        }
+        return pos;
+    }
+
+    private void reset(byte[] bytes, int from, int to) {
+        for (int i = 0; i < touchedCount; i++) {
+            kind[touched[i]] = ABSENT;
+        }
+        touchedCount = 0;
+        keyTop = 0;
+        depth = 0;
+        buf = bytes;
+        pos = from;
+        limit = to;
     }
 
     /** The bytes last scanned. */
@@ -246,14 +270,10 @@ public final class FieldScanner {
         }
     }
 
-    /** A key's slot hash: its length and three of its bytes (the table compares the bytes). */
-    private static int hash(byte[] b, int from, int to) {
-        int len = to - from;
-        if (len == 0) {
-            return 0;
-        }
-        int h = ((len * 31 + b[from]) * 31 + b[to - 1]) * 31 + b[from + (len >>> 1)];
-        return h ^ (h >>> 7) ^ (h >>> 13);
+    /** A key's slot hash, from its length and first eight bytes (the table then compares all of them). */
+    private static int hash(long word0, int len) {
+        long h = (word0 ^ len * 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L;
+        return (int) (h >>> 32) ^ (int) h;
     }
 
     private boolean object(boolean top) {
@@ -263,14 +283,18 @@ public final class FieldScanner {
         pos++;
         int frame = keyTop;
         long seen = 0;
-        skipWhitespace();
+        if (pos < limit && buf[pos] <= ' ') {
+            skipWhitespace();
+        }
         if (pos < limit && buf[pos] == '}') {
             pos++;
             depth--;
             return true;
         }
         while (true) {
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= limit || buf[pos] != '"') {
                 return false;
             }
@@ -291,16 +315,22 @@ public final class FieldScanner {
                 return false;
             }
             int index = top && d >= 0 && d < recorded ? d : -1;
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= limit || buf[pos] != ':') {
                 return false;
             }
             pos++;
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (!readValue(index)) {
                 return false;
             }
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= limit) {
                 return false;
             }
@@ -337,22 +367,21 @@ public final class FieldScanner {
 
     /** The dictionary index of the key {@code buf[from, to)}, or -1. */
     private int lookup(int from, int to) {
-        int slot = hash(buf, from, to) & mask;
         int len = to - from;
+        long w0 = ByteWords.word(buf, from, Math.min(len, 8));
+        long w1 = ByteWords.word(buf, from + 8, Math.min(len - 8, 8));
+        int slot = hash(w0, len) & mask;
         while (true) {
             int i = table[slot];
             if (i < 0) {
                 return -1;
             }
-            if (same(keys[i], from, len)) {
+            if (word0[i] == w0 && word1[i] == w1 && keys[i].length == len
+                    && (len <= 16 || Arrays.equals(buf, from + 16, to, keys[i], 16, len))) {
                 return i;
             }
             slot = (slot + 1) & mask;
         }
-    }
-
-    private boolean same(byte[] k, int from, int len) {
-        return k.length == len && Arrays.equals(buf, from, from + len, k, 0, len);
     }
 
     private boolean sameSpan(int a, int b, int len) {
@@ -542,18 +571,24 @@ public final class FieldScanner {
             return false;
         }
         pos++;
-        skipWhitespace();
+        if (pos < limit && buf[pos] <= ' ') {
+            skipWhitespace();
+        }
         if (pos < limit && buf[pos] == ']') {
             pos++;
             depth--;
             return true;
         }
         while (true) {
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (!readValue(-1)) {
                 return false;
             }
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= limit) {
                 return false;
             }
@@ -573,10 +608,16 @@ public final class FieldScanner {
     private static final byte[] NULL_BYTES = {'n', 'u', 'l', 'l'};
 
     private boolean word(byte[] w) {
-        if (limit - pos < w.length || !Arrays.equals(buf, pos, pos + w.length, w, 0, w.length)) {
+        int n = w.length;
+        if (limit - pos < n) {
             return false;
         }
-        pos += w.length;
+        for (int i = 1; i < n; i++) {
+            if (buf[pos + i] != w[i]) {
+                return false;
+            }
+        }
+        pos += n;
         return true;
     }
 

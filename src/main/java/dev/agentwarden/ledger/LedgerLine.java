@@ -183,6 +183,21 @@ public final class LedgerLine {
             return parsed != null;
         }
 
+        /**
+         * Reads the object at {@code bytes[from]}, an element of an array of a line this view's
+         * scanner accepted, ending before {@code limit}; returns the index after it.
+         */
+        private int readObject(byte[] bytes, int from, int limit) {
+            int to = scanner.scanObject(bytes, from, limit);
+            if (to >= 0) {
+                parsed = null;
+                return to;
+            }
+            to = FieldScanner.valueEnd(bytes, from, limit);
+            read(bytes, from, to);
+            return to;
+        }
+
         /** Reads a parsed object (a candidate inside a line). */
         void read(Map<String, Object> fields) {
             parsed = fields;
@@ -262,6 +277,10 @@ public final class LedgerLine {
                 return List.of();
             }
             List<String> out = new ArrayList<>();
+            if (parsed == null && scanner.kind(key.ordinal()) == FieldScanner.ARRAY && plainStrings(key.ordinal(), out)) {
+                return out;
+            }
+            out.clear();
             if (value(key) instanceof List<?> list) {
                 for (Object o : list) {
                     if (o instanceof String s) {
@@ -270,6 +289,35 @@ public final class LedgerLine {
                 }
             }
             return out;
+        }
+
+        /**
+         * Adds the strings of the scanned array {@code k} to {@code out}, other elements skipped;
+         * {@code false} when one has an escape (then the array is parsed). The scanner accepted the
+         * line, so the array is valid JSON and its strings ASCII.
+         */
+        private boolean plainStrings(int k, List<String> out) {
+            byte[] b = scanner.bytes();
+            int end = scanner.end(k) - 1;
+            int p = scanner.start(k) + 1;
+            while (p < end) {
+                byte c = b[p];
+                if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                    p++;
+                    continue;
+                }
+                int to = FieldScanner.valueEnd(b, p, end);
+                if (c == '"') {
+                    for (int i = p + 1; i < to - 1; i++) {
+                        if (b[i] == '\\') {
+                            return false;
+                        }
+                    }
+                    out.add(new String(b, p + 1, to - p - 2, StandardCharsets.ISO_8859_1));
+                }
+                p = to;
+            }
+            return true;
         }
 
         /**
@@ -307,11 +355,7 @@ public final class LedgerLine {
                     p++;
                     continue;
                 }
-                int to = FieldScanner.valueEnd(b, p, end);
-                if (c == '{') {
-                    element(elements.size()).read(b, p, to);
-                }
-                p = to;
+                p = c == '{' ? element(elements.size()).readObject(b, p, end) : FieldScanner.valueEnd(b, p, end);
             }
             return elements;
         }
