@@ -21,4 +21,11 @@ class LauncherFactsTest {
                 .doesNotContain("warden-resident/").doesNotContain("-XX:TieredStopAtLevel=1").doesNotContain("-Xmx256m")
                 .contains(". \"$facts\"");
     }
+
+    @Test
+    void launcher_ledgerStatsAndGuardDerive_addTheLeanScanFlags() throws Exception {
+        assertThat(LauncherFacts.shell()).contains("fact_lean_scan_flags=(-XX:TieredStopAtLevel=1)\n");
+        assertThat(Files.readString(Path.of("bin/warden")))
+                .contains("\"ledger stats\"|\"guard derive\") flags+=(\"${fact_lean_scan_flags[@]}\")");
+    }
 }
