@@ -1,12 +1,14 @@
 package dev.agentwarden.dispatch;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
 /**
  * Reads a hook's stdin on a daemon thread, so that dispatch stops waiting when the host never
  * closes it: {@link #read} returns within the deadline whatever the stream does, and the thread,
- * still blocked, dies with the process.
+ * still blocked, dies with the process. A {@link ByteArrayInputStream} (a payload the resident
+ * holds whole) cannot block and is read on the caller's thread.
  *
  * <p>A named class rather than a lambda: dispatch's hot path loads no lambda machinery.
  */
@@ -40,6 +42,10 @@ public final class StdinReader extends Thread {
      *                     rethrown as it is, for dispatch's internal-error path
      */
     static byte[] read(InputStream in, int max, long timeoutMs) throws IOException {
+        // Bytes already in memory (an event the resident was handed) end without waiting: no thread.
+        if (in.getClass() == ByteArrayInputStream.class) {
+            return DispatchMain.readCapped(in, max);
+        }
         StdinReader reader = new StdinReader(in, max);
         reader.start();
         try {

@@ -18,7 +18,7 @@ class LauncherFactsTest {
                 .contains("fact_endpoint_fields='" + Resident.Endpoint.FIELDS + "'\n");
         String script = Files.readString(Path.of("bin/warden"));
         assertThat(script).doesNotContain(Integer.toString(DispatchMain.DEFAULT_MAX_PAYLOAD_BYTES))
-                .doesNotContain("warden-resident/2").doesNotContain("-XX:TieredStopAtLevel=1").doesNotContain("-Xmx256m")
+                .doesNotContain("warden-resident/").doesNotContain("-XX:TieredStopAtLevel=1").doesNotContain("-Xmx256m")
                 .contains(". \"$facts\"");
     }
 }
