@@ -1,6 +1,5 @@
 package dev.agentwarden.decision;
 
-import dev.agentwarden.dispatch.Dispatcher;
 import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostResponse;
@@ -22,7 +21,7 @@ public final class DecisionDraft {
     String role;
     Manifest manifest;
     HookEvent hookEvent;
-    Dispatcher.Result result;
+    ChainResult result;
     String downgrades;
     Verdict.Kind verdict;
     String failMode;
@@ -74,7 +73,7 @@ public final class DecisionDraft {
      * The chain ran: its result, and the adapter's rendering of the verdict before concern notes
      * were added (whose stderr lines are the downgrades the adapter applied).
      */
-    public void ran(HookEvent hookEvent, Dispatcher.Result result, HostResponse rendered) {
+    public void ran(HookEvent hookEvent, ChainResult result, HostResponse rendered) {
         this.hookEvent = hookEvent;
         this.result = result;
         this.verdict = result.verdict().kind();
@@ -94,7 +93,7 @@ public final class DecisionDraft {
     }
 
     /** The chain's result, or {@code null} when the dispatch ended before the chain ran. */
-    public Dispatcher.Result result() {
+    public ChainResult result() {
         return result;
     }
 

@@ -1,7 +1,6 @@
 package dev.agentwarden.decision;
 
 import dev.agentwarden.concern.Decision;
-import dev.agentwarden.dispatch.ConcernOutcome;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostResponse;

@@ -1,5 +1,7 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.decision.ChainResult;
+import dev.agentwarden.decision.ConcernOutcome;
 import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.decision.DecisionDraft;
 import dev.agentwarden.decision.DecisionLog;
@@ -279,7 +281,7 @@ public final class DispatchMain {
             return noOpinion(adapter, nativeEvent, "warden: " + payloadProblem + "; allowing");
         }
         HookEvent hookEvent = adapter.normalize(nativeEvent, event, payload, raw, root);
-        Dispatcher.Result result = dispatcher.dispatch(hookEvent, role);
+        ChainResult result = dispatcher.dispatch(hookEvent, role);
         HostResponse response = adapter.render(nativeEvent, result.verdict());
         draft.ran(hookEvent, result, response);
         for (ConcernOutcome o : result.outcomes()) {

@@ -1,5 +1,7 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.decision.ChainResult;
+import dev.agentwarden.decision.ConcernOutcome;
 import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.concern.builtin.Builtins;
 import dev.agentwarden.concern.Concern;
@@ -65,10 +67,6 @@ public final class Dispatcher {
         this.commandPrefix = commandPrefix;
     }
 
-    /** The verdict and each concern's outcome for one event. */
-    public record Result(Verdict verdict, List<ConcernOutcome> outcomes) {
-    }
-
     /** The concerns that will run for an event and role, after the tools filter and retry skips. */
     public List<ConcernSpec> chainFor(HookEvent event, String role) {
         List<ConcernSpec> out = new ArrayList<>();
@@ -86,7 +84,7 @@ public final class Dispatcher {
         return out;
     }
 
-    public Result dispatch(HookEvent event, String role) {
+    public ChainResult dispatch(HookEvent event, String role) {
         List<ConcernOutcome> outcomes = new ArrayList<>();
         for (ConcernSpec spec : chainFor(event, role)) {
             long start = System.nanoTime();
@@ -95,7 +93,7 @@ public final class Dispatcher {
             outcomes.add(settle(spec, raw, durationUs));
         }
         outcomes = keepLowestRankedNudge(outcomes);
-        return new Result(Verdict.combine(outcomes), outcomes);
+        return new ChainResult(Verdict.combine(outcomes), outcomes);
     }
 
     /** Whether some concern bound to this event would refuse when it cannot run. */

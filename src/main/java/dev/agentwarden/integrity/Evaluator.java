@@ -34,7 +34,7 @@ import java.util.Map;
  * a trusted manifest, only a store {@linkplain ReleaseStore#verifiedAgainstTrustRoot() verified
  * against a trust root} is consulted: an unsigned list, or no manifest, answers UNTRUSTED and halts.
  */
-public final class Evaluator {
+final class Evaluator {
     /** Why an unsigned manifest's answer does not count when a trusted manifest is required. */
     static final String UNSIGNED_MANIFEST = "release_manifest_unsigned: the release manifest is not verified against"
             + " a trust root; a required trusted manifest must be signed and given with its trust root (--trust-root)";

@@ -16,7 +16,7 @@ import java.util.List;
  * replays of an evidence log call {@link #accept}, which also requires the recorded sequence numbers
  * to run 1, 2, 3, … without gaps.
  */
-public final class Recorder {
+final class Recorder {
     /** Receives every event the moment it is accepted (typically the evidence log). */
     public interface Sink {
         void accept(Recorded recorded) throws java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.agentwarden.policytest;
 
+import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.decision.DecisionDraft;
 import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.dispatch.Caller;
@@ -73,7 +74,7 @@ public final class EventRun {
         HostResponse response = DispatchMain.respond(argv.toArray(new String[0]), new ByteArrayInputStream(payload),
                 Caller.forwarded(env, root), clock, draft);
         String verdict = draft.verdict(response);
-        Dispatcher.Result result = draft.result();
+        ChainResult result = draft.result();
         String reason = null;
         if (result != null) {
             Verdict v = result.verdict();

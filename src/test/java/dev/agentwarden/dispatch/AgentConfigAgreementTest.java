@@ -1,5 +1,7 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.decision.ChainResult;
+import dev.agentwarden.decision.ConcernOutcome;
 import dev.agentwarden.verdict.Verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -137,7 +139,7 @@ class AgentConfigAgreementTest {
                   claude:
                     stop: [second, blocking, closed, unranked, first]
                 """);
-        Dispatcher.Result r = new Dispatcher(m, Clock.systemUTC(), Map.of())
+        ChainResult r = new Dispatcher(m, Clock.systemUTC(), Map.of())
                 .dispatch(TestManifests.claudeEvent("Stop", EventName.STOP, "{}", "/tmp"), "");
 
         assertThat(r.verdict().context()).isEqualTo("blocking · closed · unranked · first");
@@ -145,7 +147,7 @@ class AgentConfigAgreementTest {
 
     static void exitZeroEmitsNothing() throws IOException {
         Path s = script("zero.sh", "cat >/dev/null; echo '{\"additional_context\":\"ctx\",\"reason\":\"r\"}'; exit 0");
-        Dispatcher.Result r = runOne(s, "", "PreToolUse", EventName.PRE_TOOL_USE, bash("ls"), Map.of());
+        ChainResult r = runOne(s, "", "PreToolUse", EventName.PRE_TOOL_USE, bash("ls"), Map.of());
 
         assertThat(r.verdict()).isEqualTo(Verdict.NO_OPINION);
     }
@@ -255,7 +257,7 @@ class AgentConfigAgreementTest {
                 b.tools(), b.timeoutMs(), false, 0, Map.of("patterns", List.of(Map.of("match", "(x", "reason", "never")))));
         Manifest m = new Manifest(good.source(), good.sourceSha256(), good.aliases(), concerns, good.chains());
 
-        Dispatcher.Result r = new Dispatcher(m, Clock.systemUTC(), Map.of()).dispatch(TestManifests.claudeEvent(
+        ChainResult r = new Dispatcher(m, Clock.systemUTC(), Map.of()).dispatch(TestManifests.claudeEvent(
                 "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, "{\"prompt\":\"x\"}", "/tmp"), "");
 
         assertThat(r.verdict().reason()).isEqualTo("AFTER");
@@ -276,7 +278,7 @@ class AgentConfigAgreementTest {
     }
 
     /** Dispatches one event to a chain of the one process concern {@code script} (extra concern keys given). */
-    private static Dispatcher.Result runOne(Path script, String extraKeys, String nativeEvent, EventName event,
+    private static ChainResult runOne(Path script, String extraKeys, String nativeEvent, EventName event,
                                             String payload, Map<String, String> env) {
         Manifest m = TestManifests.compile("schema_version: 1\nconcerns:\n  c:\n    script: " + script.getFileName()
                 + "\n" + extraKeys + "platforms:\n  claude:\n    " + event.wire() + ": [c]\n");

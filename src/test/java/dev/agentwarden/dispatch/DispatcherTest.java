@@ -1,5 +1,7 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.decision.ChainResult;
+import dev.agentwarden.decision.ConcernOutcome;
 import dev.agentwarden.verdict.Verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -181,7 +183,7 @@ class DispatcherTest {
         HookEvent e = TestManifests.claudeEvent("PreToolUse", EventName.PRE_TOOL_USE,
                 "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"x\"}}", "/tmp");
 
-        Dispatcher.Result r = new Dispatcher(CHAINS, CLOCK, Map.of()).dispatch(e, "");
+        ChainResult r = new Dispatcher(CHAINS, CLOCK, Map.of()).dispatch(e, "");
 
         assertThat(r.verdict()).isEqualTo(new Verdict(Kind.BLOCK, "bash-only · any-tool · no-tools-key", null));
     }
@@ -190,7 +192,7 @@ class DispatcherTest {
     void dispatch_unboundEvent_noOpinion() {
         HookEvent e = TestManifests.claudeEvent("SessionEnd", EventName.SESSION_END, "{\"reason\":\"other\"}", "/tmp");
 
-        Dispatcher.Result r = new Dispatcher(CHAINS, CLOCK, Map.of()).dispatch(e, "");
+        ChainResult r = new Dispatcher(CHAINS, CLOCK, Map.of()).dispatch(e, "");
 
         assertThat(r.outcomes()).isEmpty();
         assertThat(r.verdict()).isEqualTo(Verdict.NO_OPINION);
@@ -230,7 +232,7 @@ class DispatcherTest {
     void dispatch_rankedNudges_lowestRankWinsWhateverItsPosition() {
         HookEvent e = TestManifests.claudeEvent("Stop", EventName.STOP, "{\"last_assistant_message\":\"done\"}", "/tmp");
 
-        Dispatcher.Result r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
+        ChainResult r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
 
         assertThat(r.verdict()).isEqualTo(new Verdict(Kind.WARN, null, "plain · one"));
         assertThat(r.outcomes()).filteredOn(o -> o.note() != null && o.note().startsWith("nudge suppressed"))
@@ -241,7 +243,7 @@ class DispatcherTest {
     void dispatch_rankedConcernBlocks_blockNotSuppressed() {
         HookEvent e = TestManifests.claudeEvent("Stop", EventName.STOP, "{\"last_assistant_message\":\"block-me\"}", "/tmp");
 
-        Dispatcher.Result r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
+        ChainResult r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
 
         assertThat(r.verdict()).as("the block decides; as in agent-config, warnings are not sent beside it")
                 .isEqualTo(new Verdict(Kind.BLOCK, "ranked block", null));
@@ -251,7 +253,7 @@ class DispatcherTest {
     void dispatch_shadowRankedNudge_doesNotWin() {
         HookEvent e = TestManifests.claudeEvent("SessionEnd", EventName.SESSION_END, "{}", "/tmp");
 
-        Dispatcher.Result r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
+        ChainResult r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
 
         assertThat(r.verdict()).isEqualTo(new Verdict(Kind.WARN, null, "three"));
     }
@@ -260,7 +262,7 @@ class DispatcherTest {
     void dispatch_singleRankedNudgeAndUnranked_bothKept() {
         HookEvent e = TestManifests.claudeEvent("PreCompact", EventName.PRE_COMPACT, "{}", "/tmp");
 
-        Dispatcher.Result r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
+        ChainResult r = new Dispatcher(NUDGES, CLOCK, Map.of()).dispatch(e, "");
 
         assertThat(r.verdict()).isEqualTo(new Verdict(Kind.WARN, null, "plain"));
     }
@@ -284,9 +286,9 @@ class DispatcherTest {
                         "stop", Map.of("", List.of("broken-open", "broken-closed")))));
         Dispatcher d = new Dispatcher(m, CLOCK, Map.of());
 
-        Dispatcher.Result openResult = d.dispatch(TestManifests.claudeEvent("UserPromptSubmit", EventName.USER_PROMPT_SUBMIT,
+        ChainResult openResult = d.dispatch(TestManifests.claudeEvent("UserPromptSubmit", EventName.USER_PROMPT_SUBMIT,
                 "{\"prompt\":\"hi\"}", "/tmp"), "");
-        Dispatcher.Result closedResult = d.dispatch(TestManifests.claudeEvent("Stop", EventName.STOP,
+        ChainResult closedResult = d.dispatch(TestManifests.claudeEvent("Stop", EventName.STOP,
                 "{\"last_assistant_message\":\"hi\"}", "/tmp"), "");
 
         assertThat(openResult.verdict()).isEqualTo(Verdict.NO_OPINION);

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.verdict.Verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -406,9 +407,9 @@ class ExternalConcernTest {
                 """);
         Dispatcher d = new Dispatcher(m, Clock.systemUTC(), Map.of());
 
-        Dispatcher.Result closed = assertTimeoutPreemptively(NO_HANG, () -> d.dispatch(
+        ChainResult closed = assertTimeoutPreemptively(NO_HANG, () -> d.dispatch(
                 TestManifests.claudeEvent("Stop", EventName.STOP, "{\"stop_hook_active\":false}", dir.toString()), ""));
-        Dispatcher.Result open = assertTimeoutPreemptively(NO_HANG, () -> d.dispatch(
+        ChainResult open = assertTimeoutPreemptively(NO_HANG, () -> d.dispatch(
                 TestManifests.claudeEvent("UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, "{\"prompt\":\"hi\"}", dir.toString()), ""));
 
         assertThat(closed.verdict()).isEqualTo(Verdict.block("slow-closed could not run (timeout after 300 ms); fail_closed refuses"));

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.verdict.Verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -96,7 +97,7 @@ class TurnInventoryDispatchTest {
         }
     }
 
-    private Dispatcher.Result dispatch(Manifest m, String nativeEvent, EventName event, String payload) {
+    private ChainResult dispatch(Manifest m, String nativeEvent, EventName event, String payload) {
         HookEvent e = TestManifests.claudeEvent(nativeEvent, event, payload, project.toString());
         return new Dispatcher(m, CLOCK, Map.of("HOME", home.toString())).dispatch(e, "");
     }
@@ -121,10 +122,10 @@ class TurnInventoryDispatchTest {
         String prompt = "{\"session_id\":\"s1\",\"prompt\":\"go\",\"transcript_path\":\"/t/s1.jsonl\"}";
 
         serverLists("alpha", "beta");
-        Dispatcher.Result started = dispatch(m, "SessionStart", EventName.SESSION_START, start);
+        ChainResult started = dispatch(m, "SessionStart", EventName.SESSION_START, start);
         dispatch(m, "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, prompt);
         serverLists("alpha");
-        Dispatcher.Result voided = dispatch(m, "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, prompt);
+        ChainResult voided = dispatch(m, "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, prompt);
         serverLists("alpha", "beta", "gamma");
         dispatch(m, "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, prompt);
         serverLists("alpha", "beta", "delta");
@@ -168,7 +169,7 @@ class TurnInventoryDispatchTest {
         Manifest m = manifest("300");
         serverLists("hang", "alpha");
 
-        Dispatcher.Result r = dispatch(m, "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, "{\"session_id\":\"s3\",\"prompt\":\"a\"}");
+        ChainResult r = dispatch(m, "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, "{\"session_id\":\"s3\",\"prompt\":\"a\"}");
 
         assertThat(r.verdict().kind()).isEqualTo(Verdict.Kind.ALLOW);
         assertThat(r.outcomes().get(0).note()).contains("missing manifest: claude/fake TIMEOUT")

@@ -3,7 +3,7 @@ package dev.agentwarden.verdict;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.concern.ConcernResult;
-import dev.agentwarden.dispatch.ConcernOutcome;
+import dev.agentwarden.decision.ConcernOutcome;
 import dev.agentwarden.verdict.Verdict.Kind;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.agentwarden.dispatch;
+package dev.agentwarden.decision;
 
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.verdict.Verdict;
