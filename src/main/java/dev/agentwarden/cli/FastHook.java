@@ -1,31 +1,24 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.host.HookCommand;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.io.CacheDir;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The compiled hook client ({@code bin/warden build-hook}): where a C compiler exists, installed
- * hooks of the hosts that run commands through a POSIX shell ({@link #SHELL_HOSTS}) run it instead
+ * hooks of the hosts that run commands through a POSIX shell ({@link Host#hookShell}) run it instead
  * of the bash launcher, behind a test that falls back to {@code bin/warden} when it is gone
  * ({@link HookCommand}); it hands whatever it cannot answer to {@code bin/warden}. Without a
  * compiler (or when the build fails), and for other hosts, hooks run {@code bin/warden}.
  */
 final class FastHook {
-    /**
-     * Hosts whose command hooks run through a POSIX shell, as their shipped code does: Claude Code
-     * (and Cowork, which runs it) {@code sh -c}, Gemini CLI and Qwen Code {@code bash -c}, Codex
-     * {@code $SHELL -lc}. Others (Copilot reads a missing program on preToolUse as a deny; the
-     * rest are from docs only) run {@code bin/warden}.
-     */
-    static final Set<String> SHELL_HOSTS = Set.of("claude", "cowork", "codex", "gemini", "qwen");
-
     private FastHook() {
     }
 
@@ -35,7 +28,8 @@ final class FastHook {
      * exists), else {@code launcher}.
      */
     static String launcherFor(String host, Path launcher, boolean dryRun, PrintWriter out) {
-        if (!SHELL_HOSTS.contains(host)) {
+        Host record = Hosts.byId(host);
+        if (record == null || !record.hookShell()) {
             return launcher.toString();
         }
         if (dryRun) {

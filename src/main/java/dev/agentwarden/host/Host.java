@@ -34,12 +34,15 @@ import java.util.Set;
  *                            {@code null} when no payload of the host was captured
  * @param ownFiles            the host's files, besides those its installers write, by which its hooks or
  *                            its trust in them could be changed ({@code protect-warden} refuses edits of them)
+ * @param hookShell           whether the host runs a hook's command through a POSIX shell ({@code sh -c},
+ *                            {@code bash -c}), so an installed command may test for the compiled hook
+ *                            and fall back to {@code bin/warden} at no extra process
  */
 public record Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
                    Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
                    ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
                    TrainingPayloads training, HostTrustGate trustGate, PayloadTemplate payloadTemplate,
-                   List<OwnFile> ownFiles) {
+                   List<OwnFile> ownFiles, boolean hookShell) {
 
     /** A host with no trust gate of its own and no payload template. */
     public Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
@@ -47,19 +50,26 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
                 ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
                 TrainingPayloads training) {
         this(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of());
+                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of(), false);
     }
 
     /** This host with {@code gate} and {@code template}, for the host records that have them. */
     public Host with(HostTrustGate gate, PayloadTemplate template) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, gate, template, ownFiles);
+                projectDirVariables, outputCapChars, serveHooks, training, gate, template, ownFiles, hookShell);
     }
 
     /** This host with {@code files} as its {@link #ownFiles}. */
     public Host protecting(OwnFile... files) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, List.of(files));
+                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, List.of(files),
+                hookShell);
+    }
+
+    /** This host as one that runs hook commands through a POSIX shell ({@link #hookShell}). */
+    public Host runningHooksInAShell() {
+        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
+                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, true);
     }
 
     /** How a person names the host's own file {@code target} (absolute, normalized), or {@code null} when it is none. */

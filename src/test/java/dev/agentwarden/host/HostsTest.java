@@ -153,4 +153,21 @@ class HostsTest {
         }
         assertThat(withServe).containsExactly("claude");
     }
+
+    /**
+     * The compiled hook's fallback test runs inside the host's own shell: Claude Code and Cowork run
+     * hooks with {@code sh -c}, Gemini CLI and Qwen Code with {@code bash -c}, Codex with
+     * {@code $SHELL -lc}. Copilot reads a missing program on preToolUse as a deny, and the others are
+     * from docs only, so they keep {@code bin/warden}.
+     */
+    @Test
+    void hookShell_isSetForTheHostsWhoseShippedCodeRunsHooksThroughAShell() {
+        Set<String> shell = new HashSet<>();
+        for (Host host : Hosts.ALL) {
+            if (host.hookShell()) {
+                shell.add(host.id());
+            }
+        }
+        assertThat(shell).containsExactlyInAnyOrder("claude", "cowork", "codex", "gemini", "qwen");
+    }
 }

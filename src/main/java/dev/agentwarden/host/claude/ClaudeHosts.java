@@ -59,7 +59,8 @@ public final class ClaudeHosts {
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks("claude", SERVE_EVENTS), new ClaudeTraining())
             .with(null, new ClaudePayloadTemplate())
-            .protecting(OwnFile.matching("Claude Code's hook settings", ".claude", "settings", ".json"));
+            .protecting(OwnFile.matching("Claude Code's hook settings", ".claude", "settings", ".json"))
+            .runningHooksInAShell();
 
     /** Cowork honours only the user's {@code ~/.claude/settings.json} (it runs the CLI with {@code --setting-sources user}). */
     public static final Host COWORK = new Host("cowork", "Cowork", new ClaudeAdapter("cowork"),
@@ -67,5 +68,6 @@ public final class ClaudeHosts {
                     ".claude", "settings.json", true, null)),
             Host.Scope.USER, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
-            .with(null, new ClaudePayloadTemplate());
+            .with(null, new ClaudePayloadTemplate())
+            .runningHooksInAShell();
 }

@@ -39,5 +39,6 @@ public final class CodexHost {
             Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse", "PermissionRequest"), CodexAdapter.TOOLS,
             List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(new CodexHookTrust(), new CodexPayloadTemplate())
-            .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"));
+            .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"))
+            .runningHooksInAShell();
 }

@@ -48,5 +48,6 @@ public final class GeminiHost {
             List.of("GEMINI_PROJECT_DIR"), 0, null, null)
             .with(new GeminiHookTrust(), null)
             .protecting(OwnFile.named("Gemini CLI's hook settings or trust", ".gemini", "settings.json",
-                    "trusted_hooks.json", "trustedFolders.json"));
+                    "trusted_hooks.json", "trustedFolders.json"))
+            .runningHooksInAShell();
 }

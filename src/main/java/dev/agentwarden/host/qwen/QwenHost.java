@@ -88,5 +88,6 @@ public final class QwenHost {
                     Host.Scope.USER, new ClaudeHooksFile("qwen", "~/.qwen/settings.json", ".qwen", "settings.json",
                             true, "QWEN_HOME")),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null);
+            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
+            .runningHooksInAShell();
 }
