@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -7,6 +8,9 @@ import java.io.InputStream;
  * Reads a hook's stdin on a daemon thread, so that dispatch stops waiting when the host never
  * closes it: {@link #read} returns within the deadline whatever the stream does, and the thread,
  * still blocked, dies with the process.
+ *
+ * <p>A {@link ByteArrayInputStream} (a transport's request body, already whole) is read on the
+ * caller's thread: it cannot block, and a thread per request would cost more than the dispatch.
  *
  * <p>A named class rather than a lambda: dispatch's hot path loads no lambda machinery.
  */
@@ -40,6 +44,11 @@ public final class StdinReader extends Thread {
      *                     rethrown as it is, for dispatch's internal-error path
      */
     static byte[] read(InputStream in, int max, long timeoutMs) throws IOException {
+        if (in instanceof ByteArrayInputStream) {
+            // a body already in memory (serve, the resident) cannot block: no thread, no deadline,
+            // and its exact length is known (available()), so no read buffer either
+            return in.available() > max ? null : in.readAllBytes();
+        }
         StdinReader reader = new StdinReader(in, max);
         reader.start();
         try {
