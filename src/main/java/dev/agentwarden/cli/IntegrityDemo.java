@@ -2,7 +2,7 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
 import dev.agentwarden.integrity.GateVerdict;
-import dev.agentwarden.integrity.JsonFileReleaseStore;
+import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.release.ReleaseKey;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import java.io.IOException;

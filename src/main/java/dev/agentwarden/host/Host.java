@@ -2,6 +2,7 @@ package dev.agentwarden.host;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.ToolKind;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,11 +32,14 @@ import java.util.Set;
  *                            {@code doctor} report it), or {@code null} when it runs whatever its settings name
  * @param payloadTemplate     fills in what a policy-test case omits as the host would send it, or
  *                            {@code null} when no payload of the host was captured
+ * @param ownFiles            the host's files, besides those its installers write, by which its hooks or
+ *                            its trust in them could be changed ({@code protect-warden} refuses edits of them)
  */
 public record Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
                    Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
                    ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
-                   TrainingPayloads training, HostTrustGate trustGate, PayloadTemplate payloadTemplate) {
+                   TrainingPayloads training, HostTrustGate trustGate, PayloadTemplate payloadTemplate,
+                   List<OwnFile> ownFiles) {
 
     /** A host with no trust gate of its own and no payload template. */
     public Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
@@ -43,13 +47,29 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
                 ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
                 TrainingPayloads training) {
         this(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, null, null);
+                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of());
     }
 
     /** This host with {@code gate} and {@code template}, for the host records that have them. */
     public Host with(HostTrustGate gate, PayloadTemplate template) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, gate, template);
+                projectDirVariables, outputCapChars, serveHooks, training, gate, template, ownFiles);
+    }
+
+    /** This host with {@code files} as its {@link #ownFiles}. */
+    public Host protecting(OwnFile... files) {
+        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
+                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, List.of(files));
+    }
+
+    /** How a person names the host's own file {@code target} (absolute, normalized), or {@code null} when it is none. */
+    public String ownFile(Path target) {
+        for (int i = 0; i < ownFiles.size(); i++) {
+            if (ownFiles.get(i).matches(target)) {
+                return ownFiles.get(i).what();
+            }
+        }
+        return null;
     }
 
     /** Where a host's hook settings live: the project's, or the user's. */

@@ -1,5 +1,6 @@
 package dev.agentwarden.host;
 
+import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.augment.AugmentHost;
 import dev.agentwarden.host.claude.ClaudeHosts;
 import dev.agentwarden.host.cline.ClineHost;
@@ -13,6 +14,8 @@ import dev.agentwarden.host.windsurf.WindsurfHost;
 import dev.agentwarden.text.NearMiss;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** The hosts Warden has an adapter for ({@link #ALL}), and the host ids a manifest may name ({@link #KNOWN}). */
 public final class Hosts {
@@ -77,6 +80,43 @@ public final class Hosts {
             }
         }
         return out;
+    }
+
+    /**
+     * Every host's native tool names of the given kinds, each once: host by host in {@link #ALL}
+     * order, each host's names sorted, so the list (and the default manifest built from it) is the
+     * same in every JVM.
+     */
+    public static List<String> toolNames(ToolKind... kinds) {
+        List<String> out = new ArrayList<>();
+        for (Host h : ALL) {
+            TreeSet<String> names = new TreeSet<>();
+            for (ToolKind kind : kinds) {
+                names.addAll(namesOf(h.tools(), kind));
+            }
+            for (String name : names) {
+                if (!out.contains(name)) {
+                    out.add(name);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Set<String> namesOf(ToolNames tools, ToolKind kind) {
+        if (kind == ToolKind.SHELL) {
+            return tools.shell();
+        }
+        if (kind == ToolKind.SUBAGENT_DISPATCH) {
+            return tools.subagentDispatch();
+        }
+        if (kind == ToolKind.FILE_EDIT) {
+            return tools.fileEdit();
+        }
+        if (kind == ToolKind.FILE_READ) {
+            return tools.fileRead();
+        }
+        throw new IllegalArgumentException(kind + " has no fixed list of tool names");
     }
 
     /** The largest output cap of any host (0 when none is known): the most a setting may ask to emit. */

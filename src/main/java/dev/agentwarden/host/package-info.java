@@ -2,8 +2,8 @@
  * Everything host-specific: one {@link dev.agentwarden.host.Host} record per host, listed once in
  * {@link dev.agentwarden.host.Hosts#ALL}. Commands ({@code install}, {@code uninstall},
  * {@code serve}), the default manifest, the manifest's default aliases and dispatch read a host's
- * facts from its record; nothing outside this package names a host id
- * ({@code HostIdsStayInHostTest}).
+ * facts from its record; nothing outside this package names a host id or a host's dot-directory
+ * ({@code HostIdsStayInHostTest}, with its short list of named exceptions).
  *
  * <h2>Adding a host</h2>
  * A host is its own sub-package {@code host/<name>/} plus one line in {@link dev.agentwarden.host.Hosts#ALL}:
@@ -20,20 +20,22 @@
  *   <li>{@code <Name>Host}: the {@code Host} record: id, display name, adapter, installers and
  *       default scope, native event names with their canonical events ({@link NativeEvents#of}),
  *       the native events that carry a tool, its {@link ToolNames}, project-directory variables,
- *       output cap, and optionally its {@code warden serve} HTTP hook block and training payloads.</li>
+ *       output cap, and optionally its {@code warden serve} HTTP hook block, training payloads, trust
+ *       gate and payload template ({@link Host#with}), and the files besides its installers' by which
+ *       its hooks could be changed ({@link Host#protecting}, read by {@code protect-warden}).</li>
  *   <li>Tests in {@code src/test/java/dev/agentwarden/host/<name>/} (adapter table and rendering,
  *       installer round trip) and golden cases under {@code src/test/resources/golden/<name>/}
  *       from captured real payloads.</li>
  * </ol>
  * If the host's id is not yet in {@link Hosts#KNOWN}, add it there too (the ids manifests may name).
- * The default manifest then binds its chains for the new host; check that its shell and
- * subagent-dispatch tool names are in those chains' {@code tools} lists ({@code DefaultManifestTest}).
+ * The default manifest then binds its chains for the new host, and its {@code tools} filters take the
+ * host's {@link ToolNames} from the registry ({@link Hosts#toolNames}).
  *
  * <p>Each host's record and adapter load on the dispatch hot path; the records' installer, serve and
  * training objects are constructed with them (small, no work done).
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
  * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer, JsonSpans,
- * NativeEvents, PayloadTemplate, SettingsFile, ToolNames.
+ * NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolNames.
  */
 package dev.agentwarden.host;

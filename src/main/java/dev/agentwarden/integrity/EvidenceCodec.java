@@ -8,12 +8,11 @@ import dev.agentwarden.integrity.IntegrityEvent.PromptAttachStatus;
 import dev.agentwarden.integrity.IntegrityEvent.ReleaseVerdict;
 import dev.agentwarden.integrity.IntegrityEvent.SelectedAgentId;
 import dev.agentwarden.integrity.IntegrityEvent.TransportVerdict;
-import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.json.Fields;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,6 +23,10 @@ import java.util.Map;
  */
 public final class EvidenceCodec {
     public static final long VERSION = 1;
+
+    private static final Fields.Failure<IntegrityException> INVALID = new Invalid();
+    /** Most reasons a transport verdict or decision line is read with. */
+    private static final int MAX_REASONS = 1000;
 
     private EvidenceCodec() {
     }
@@ -132,22 +135,23 @@ public final class EvidenceCodec {
      * @throws IntegrityException {@code evidence_version_unsupported}, {@code event_unknown} or
      *                            {@code evidence_field_invalid}
      */
-    public static Recorded fromJson(Map<String, Object> o) {
-        if (!Long.valueOf(VERSION).equals(o.get("v"))) {
-            throw new IntegrityException("evidence_version_unsupported", "line format v" + o.get("v") + "; this reader knows v1");
+    public static Recorded fromJson(Map<String, Object> line) {
+        if (!Long.valueOf(VERSION).equals(line.get("v"))) {
+            throw new IntegrityException("evidence_version_unsupported", "line format v" + line.get("v") + "; this reader knows v1");
         }
-        String session = str(o, "session", true);
-        long seq = num(o, "seq");
+        Fields<IntegrityException> o = Fields.of(line, "evidence", INVALID);
+        String session = o.string("session");
+        long seq = o.positiveLong("seq", Long.MIN_VALUE);
         if (seq < 1) {
             throw new IntegrityException("evidence_field_invalid", "seq must be >= 1, got " + seq);
         }
         Instant at;
         try {
-            at = Instant.parse(str(o, "at", true));
+            at = Instant.parse(o.string("at"));
         } catch (DateTimeParseException e) {
-            throw new IntegrityException("evidence_field_invalid", "at is not an ISO-8601 instant: " + o.get("at"));
+            throw new IntegrityException("evidence_field_invalid", "at is not an ISO-8601 instant: " + line.get("at"));
         }
-        String wire = str(o, "event", true);
+        String wire = o.string("event");
         IntegrityEvent.Kind kind = IntegrityEvent.Kind.fromWire(wire);
         if (kind == null) {
             throw new IntegrityException("event_unknown", "unknown event '" + wire + "'");
@@ -155,64 +159,64 @@ public final class EvidenceCodec {
         return new Recorded(session, seq, at, event(kind, o));
     }
 
-    private static IntegrityEvent event(IntegrityEvent.Kind kind, Map<String, Object> o) {
+    private static IntegrityEvent event(IntegrityEvent.Kind kind, Fields<IntegrityException> o) {
         switch (kind) {
             case SELECTED_AGENT_ID: {
-                Map<String, Object> agent = obj(o, "custom_agent", true);
-                Map<String, Object> p = obj(o, "boundary_profile", true);
+                Fields<IntegrityException> agent = o.object("custom_agent");
+                Fields<IntegrityException> p = o.object("boundary_profile");
                 BoundaryProfile profile;
                 try {
-                    String name = str(p, "name", true);
-                    profile = BoundaryProfile.of(name, str(p, "head", false), str(p, "eof", false));
+                    String name = p.string("name");
+                    profile = BoundaryProfile.of(name, p.optionalString("head"), p.optionalString("eof"));
                 } catch (IllegalArgumentException e) {
                     throw new IntegrityException("evidence_field_invalid", "boundary_profile: " + e.getMessage());
                 }
-                return new SelectedAgentId(new CustomAgent(str(agent, "name", true), str(agent, "file", false),
-                        str(agent, "role", false)), str(o, "agent_version", false), str(o, "client_id", false),
-                        str(o, "client_version", false), str(o, "host_session_id", false), str(o, "resolution", false),
-                        profile, bool(o, "require_trusted_manifest"));
+                return new SelectedAgentId(new CustomAgent(agent.string("name"), agent.optionalString("file"),
+                        agent.optionalString("role")), o.optionalString("agent_version"), o.optionalString("client_id"),
+                        o.optionalString("client_version"), o.optionalString("host_session_id"),
+                        o.optionalString("resolution"), profile, o.bool("require_trusted_manifest"));
             }
             case AGENT_NOT_SELECTED:
-                return new AgentNotSelected(str(o, "gated_agent", true), str(o, "selected_instead", false),
-                        str(o, "proof", false));
+                return new AgentNotSelected(o.string("gated_agent"), o.optionalString("selected_instead"),
+                        o.optionalString("proof"));
             case PAYLOAD_READ_STATUS: {
                 Map<String, String> normalized = new LinkedHashMap<>();
-                Map<String, Object> n = obj(o, "source_normalized_sha256", false);
+                Fields<IntegrityException> n = o.optionalObject("source_normalized_sha256");
                 if (n != null) {
-                    for (Map.Entry<String, Object> e : n.entrySet()) {
-                        normalized.put(e.getKey(), sha(e.getValue(), "source_normalized_sha256." + e.getKey()));
+                    for (String profile : n.map().keySet()) {
+                        normalized.put(profile, optionalSha(n, profile));
                     }
                 }
                 return new PayloadReadStatus(enumOf(ReadStatus.class, o, "payload_read_status"),
-                        sha(o.get("source_sha_after_read"), "source_sha_after_read"), normalized, num(o, "bytes_read"),
-                        num(o, "expected_bytes"), bool(o, "eof_reached"), bool(o, "source_stable"),
-                        boundaries(obj(o, "boundaries", false)), str(o, "stamped_version", false),
-                        str(o, "real_path", false), str(o, "reason", false));
+                        optionalSha(o, "source_sha_after_read"), normalized, o.positiveLong("bytes_read", Long.MIN_VALUE),
+                        o.positiveLong("expected_bytes", Long.MIN_VALUE), o.bool("eof_reached"), o.bool("source_stable"),
+                        boundaries(o.optionalObject("boundaries")), o.optionalString("stamped_version"),
+                        o.optionalString("real_path"), o.optionalString("reason"));
             }
             case PROMPT_ATTACH_STATUS:
                 return new PromptAttachStatus(enumOf(AttachStatus.class, o, "prompt_attach_status"),
-                        sha(o.get("attached_sha"), "attached_sha"), num(o, "attached_bytes"),
-                        boundaries(obj(o, "boundaries", false)), str(o, "channel", false), bool(o, "emitted"),
-                        str(o, "reason", false), str(o, "attached_form", false),
-                        sha(o.get("source_form_sha"), "source_form_sha"));
+                        optionalSha(o, "attached_sha"), o.positiveLong("attached_bytes", Long.MIN_VALUE),
+                        boundaries(o.optionalObject("boundaries")), o.optionalString("channel"), o.bool("emitted"),
+                        o.optionalString("reason"), o.optionalString("attached_form"), optionalSha(o, "source_form_sha"));
             case TRANSPORT_INTEGRITY:
-                return new TransportVerdict(enumOf(TransportIntegrity.class, o, "transport_integrity"), strings(o, "reasons"));
+                return new TransportVerdict(enumOf(TransportIntegrity.class, o, "transport_integrity"),
+                        o.strings("reasons", MAX_REASONS));
             case RELEASE_INTEGRITY: {
-                Map<String, Object> m = obj(o, "manifest", false);
+                Fields<IntegrityException> m = o.optionalObject("manifest");
                 Map<String, String> manifest = null;
                 if (m != null) {
                     manifest = new LinkedHashMap<>();
-                    for (Map.Entry<String, Object> e : m.entrySet()) {
+                    for (Map.Entry<String, Object> e : m.map().entrySet()) {
                         manifest.put(e.getKey(), e.getValue() instanceof String s ? s : null);
                     }
                 }
-                return new ReleaseVerdict(enumOf(ReleaseIntegrity.class, o, "release_integrity"), str(o, "lookup", false),
-                        str(o, "basis", false), str(o, "expected_sha256", false), str(o, "expected_normalized_sha256", false),
-                        str(o, "reason", false), manifest);
+                return new ReleaseVerdict(enumOf(ReleaseIntegrity.class, o, "release_integrity"),
+                        o.optionalString("lookup"), o.optionalString("basis"), o.optionalString("expected_sha256"),
+                        o.optionalString("expected_normalized_sha256"), o.optionalString("reason"), manifest);
             }
             case DECISION:
             default:
-                return new Decision(enumOf(Outcome.class, o, "outcome"), strings(o, "reasons"));
+                return new Decision(enumOf(Outcome.class, o, "outcome"), o.strings("reasons", MAX_REASONS));
         }
     }
 
@@ -226,88 +230,36 @@ public final class EvidenceCodec {
         return o;
     }
 
-    private static Boundaries boundaries(Map<String, Object> o) {
+    private static Boundaries boundaries(Fields<IntegrityException> o) {
         if (o == null) {
             return null;
         }
-        long head = num(o, "head_line");
+        long head = o.positiveLong("head_line", Long.MIN_VALUE);
         if (head < 0 || head > Integer.MAX_VALUE) {
             throw new IntegrityException("evidence_field_invalid", "boundaries.head_line out of range: " + head);
         }
-        return new Boundaries((int) head, bool(o, "eof"));
+        return new Boundaries((int) head, o.bool("eof"));
     }
 
-    private static String str(Map<String, Object> o, String key, boolean required) {
-        Object v = o.get(key);
-        if (v == null && !required) {
-            return null;
-        }
-        if (!(v instanceof String s)) {
-            throw new IntegrityException("evidence_field_invalid", key + ": expected a string, got " + describe(v));
-        }
-        return s;
+    /** The SHA-256 at {@code key}, or {@code null} when it is absent or null. */
+    private static String optionalSha(Fields<IntegrityException> o, String key) {
+        return o.optionalString(key) == null ? null : o.sha256(key);
     }
 
-    private static long num(Map<String, Object> o, String key) {
-        if (!(o.get(key) instanceof Long l)) {
-            throw new IntegrityException("evidence_field_invalid", key + ": expected an integer, got " + describe(o.get(key)));
-        }
-        return l;
-    }
-
-    private static boolean bool(Map<String, Object> o, String key) {
-        if (!(o.get(key) instanceof Boolean b)) {
-            throw new IntegrityException("evidence_field_invalid", key + ": expected true or false, got " + describe(o.get(key)));
-        }
-        return b;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> obj(Map<String, Object> o, String key, boolean required) {
-        Object v = o.get(key);
-        if (v == null && !required) {
-            return null;
-        }
-        if (!(v instanceof Map)) {
-            throw new IntegrityException("evidence_field_invalid", key + ": expected an object, got " + describe(v));
-        }
-        return (Map<String, Object>) v;
-    }
-
-    private static List<String> strings(Map<String, Object> o, String key) {
-        if (!(o.get(key) instanceof List<?> list)) {
-            throw new IntegrityException("evidence_field_invalid", key + ": expected an array of strings");
-        }
-        List<String> out = new ArrayList<>(list.size());
-        for (Object item : list) {
-            if (!(item instanceof String s)) {
-                throw new IntegrityException("evidence_field_invalid", key + ": expected an array of strings");
-            }
-            out.add(s);
-        }
-        return out;
-    }
-
-    private static String sha(Object v, String key) {
-        if (v == null) {
-            return null;
-        }
-        if (!(v instanceof String s) || !Sha256.isHex(s)) {
-            throw new IntegrityException("evidence_field_invalid", key + ": expected 64 lowercase hex digits");
-        }
-        return s;
-    }
-
-    private static <E extends Enum<E>> E enumOf(Class<E> type, Map<String, Object> o, String key) {
-        String s = str(o, key, true);
+    private static <E extends Enum<E>> E enumOf(Class<E> type, Fields<IntegrityException> o, String key) {
+        String s = o.string(key);
         try {
             return Enum.valueOf(type, s);
         } catch (IllegalArgumentException e) {
-            throw new IntegrityException("evidence_field_invalid", key + ": unknown value '" + s + "'");
+            throw new IntegrityException("evidence_field_invalid", o.where(key) + ": unknown value '" + s + "'");
         }
     }
 
-    private static String describe(Object v) {
-        return v == null ? "null" : v.getClass().getSimpleName();
+    /** A failed field read as the evidence reader reports it. */
+    private static final class Invalid implements Fields.Failure<IntegrityException> {
+        @Override
+        public IntegrityException because(String message) {
+            return new IntegrityException("evidence_field_invalid", message);
+        }
     }
 }

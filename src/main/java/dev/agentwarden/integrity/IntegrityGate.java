@@ -14,7 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * <pre>{@code
  * IntegrityGate gate = IntegrityGate.builder()
  *         .profile(BoundaryProfile.squad())
- *         .release(JsonFileReleaseStore.open(manifest).asSource())
+ *         .release(ReleaseSources.unsigned(manifest))
  *         .evidenceLog(EvidenceLog.under(projectRoot.resolve(".warden")))
  *         .build();
  * GateSession session = gate.select(AgentSelection.of("squad", agentFile)

@@ -1,8 +1,10 @@
 package dev.agentwarden.integrity;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.release.ReleaseFloor;
 import dev.agentwarden.release.ReleaseLookup;
+import dev.agentwarden.release.ReleaseStoreException;
 import dev.agentwarden.release.SignedReleaseStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,10 +43,28 @@ public final class ReleaseSources {
             return ReleaseSource.NONE;
         }
         if (trustRoot == null) {
-            return JsonFileReleaseStore.open(manifest).asSource();
+            return unsigned(manifest);
         }
         SignedReleaseStore store = SignedReleaseStore.open(manifest, trustRoot, floor, clock);
         return new ReleaseSource(store, signedRef(manifest, trustRoot));
+    }
+
+    /**
+     * The unsigned release manifest {@code manifest} as a gate's source.
+     *
+     * @throws IntegrityException for a defective manifest, with the store's code and detail
+     */
+    public static ReleaseSource unsigned(Path manifest) {
+        try {
+            return of(JsonFileReleaseStore.open(manifest));
+        } catch (ReleaseStoreException e) {
+            throw new IntegrityException(e.code(), e.detail(), e);
+        }
+    }
+
+    /** An unsigned store already read, as a gate's source: evidence names it by its {@link JsonFileReleaseStore#ref}. */
+    public static ReleaseSource of(JsonFileReleaseStore store) {
+        return new ReleaseSource(store, store.ref());
     }
 
     /**
@@ -73,7 +93,7 @@ public final class ReleaseSources {
         }
         String trustRoot = ref.get("trust_root");
         if (trustRoot == null) {
-            return JsonFileReleaseStore.open(manifest).asSource();
+            return unsigned(manifest);
         }
         SignedReleaseStore store = SignedReleaseStore.open(manifest, Path.of(trustRoot), (ReleaseFloor) null, Clock.fixed(at,
                 java.time.ZoneOffset.UTC));

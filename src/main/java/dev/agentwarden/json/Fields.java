@@ -1,5 +1,6 @@
 package dev.agentwarden.json;
 
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,25 @@ public final class Fields<E extends Exception> {
     /** Makes the exception of a failed read from its message. */
     public interface Failure<E extends Exception> {
         E because(String message);
+    }
+
+    /** Failures as {@link IllegalArgumentException}s whose message starts with {@code code: } ("" for none). */
+    public static Failure<IllegalArgumentException> illegalArgument(String code) {
+        return new IllegalArgument(code.isEmpty() ? "" : code + ": ");
+    }
+
+    /** A named class, not a lambda: readers on the dispatch hot path use it. */
+    private static final class IllegalArgument implements Failure<IllegalArgumentException> {
+        private final String prefix;
+
+        IllegalArgument(String prefix) {
+            this.prefix = prefix;
+        }
+
+        @Override
+        public IllegalArgumentException because(String message) {
+            return new IllegalArgumentException(prefix + message);
+        }
     }
 
     private final Map<String, Object> object;
@@ -71,6 +91,31 @@ public final class Fields<E extends Exception> {
 
     public String optionalString(String key) throws E {
         return object.get(key) == null ? null : string(key);
+    }
+
+    public boolean bool(String key) throws E {
+        if (raw(key) instanceof Boolean b) {
+            return b;
+        }
+        throw failure.because(where(key) + " must be true or false");
+    }
+
+    /** The array at {@code key}, each item a string. */
+    public List<String> strings(String key, int maxSize) throws E {
+        List<?> list = list(key, maxSize);
+        List<String> out = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++) {
+            if (!(list.get(i) instanceof String s)) {
+                throw failure.because(where(key) + "[" + i + "] must be a string");
+            }
+            out.add(s);
+        }
+        return out;
+    }
+
+    /** The object at {@code key}, or {@code null} when the key is absent or null. */
+    public Fields<E> optionalObject(String key) throws E {
+        return object.get(key) == null ? null : object(key);
     }
 
     public String sha256(String key) throws E {

@@ -2,7 +2,7 @@
  * Warden's JSON: a bounded parser ({@code JsonParser}, {@code JsonLimits}), a writer, and scanners for
  * bulk reads.
  *
- * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): Json, JsonException,
+ * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): Fields, Json, JsonException,
  * JsonLimits, JsonParser.
  */
 package dev.agentwarden.json;

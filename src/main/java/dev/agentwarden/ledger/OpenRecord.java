@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -27,6 +28,8 @@ public record OpenRecord(String ref, String session, String agentType, String pa
     static final int MAX_BYTES = 4096;
     /** Deepest nesting a record may claim. */
     static final long MAX_DEPTH = 1000;
+
+    private static final Fields.Failure<IllegalArgumentException> FIELD_TYPE = Fields.illegalArgument("open_record_field_type");
 
     byte[] toBytes() {
         Map<String, Object> o = new LinkedHashMap<>();
@@ -62,30 +65,22 @@ public record OpenRecord(String ref, String session, String agentType, String pa
         if (!(o.get("ref") instanceof String ref) || !ref.equals(fileRef)) {
             throw invalid("open_record_ref_mismatch", "ref does not match the file name");
         }
-        String session = optionalString(o, "session_id");
-        String agentType = optionalString(o, "agent_type");
-        String parentRef = optionalString(o, "parent_ref");
+        Fields<IllegalArgumentException> f = Fields.of(o, "open record", FIELD_TYPE);
+        String session = f.optionalString("session_id");
+        String agentType = f.optionalString("agent_type");
+        String parentRef = f.optionalString("parent_ref");
         if (parentRef != null && !AgentRef.isRef(parentRef)) {
             throw invalid("open_record_field_type", "parent_ref is not a ref");
         }
-        if (!(o.get("depth") instanceof Long depth) || depth < 1 || depth > MAX_DEPTH) {
+        long depth = f.positiveLong("depth", 1);
+        if (depth > MAX_DEPTH) {
             throw invalid("open_record_field_type", "depth must be an integer in 1.." + MAX_DEPTH);
         }
-        if (!(o.get("depth_basis") instanceof String basis) || !DEPTH_BASES.contains(basis)) {
+        String basis = f.string("depth_basis");
+        if (!DEPTH_BASES.contains(basis)) {
             throw invalid("open_record_field_type", "depth_basis must be one of " + DEPTH_BASES);
         }
-        if (!(o.get("started_ms") instanceof Long started) || started < 0) {
-            throw invalid("open_record_field_type", "started_ms must be a non-negative integer");
-        }
-        return new OpenRecord(ref, session, agentType, parentRef, depth, basis, started);
-    }
-
-    private static String optionalString(Map<String, Object> o, String key) {
-        Object v = o.get(key);
-        if (v == null || v instanceof String) {
-            return (String) v;
-        }
-        throw invalid("open_record_field_type", key + " must be a string or null");
+        return new OpenRecord(ref, session, agentType, parentRef, depth, basis, f.positiveLong("started_ms", 0));
     }
 
     private static byte[] trimNewline(byte[] bytes) {

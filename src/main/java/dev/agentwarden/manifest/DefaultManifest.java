@@ -1,6 +1,7 @@
 package dev.agentwarden.manifest;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 
@@ -8,7 +9,8 @@ import dev.agentwarden.host.Hosts;
  * The manifest shipped with Warden, in force when a project has no {@code .warden/manifest.yaml}.
  * Kept as source text rather than a jar resource: reading a resource opens the jar, which costs a
  * cold dispatch several milliseconds. {@code warden manifest show} and {@code lint} read it too. Its
- * {@code platforms} section names every host in {@link Hosts#ALL}.
+ * {@code platforms} section names every host in {@link Hosts#ALL}, and its {@code tools} filters are
+ * every host's tool names of the kinds each concern acts on ({@link Hosts#toolNames}).
  */
 final class DefaultManifest {
     private DefaultManifest() {
@@ -26,7 +28,7 @@ concerns:
     script: builtin:block-no-verify
     posture: blocking
     fail_closed: false
-    tools: [Bash, run_commands, run_shell_command, Shell, run_command, launch-process, bash, powershell]
+    tools: <shell tools>
 
   # Refuses tool calls that would change Warden's own trust or hooks (`warden trust`, `install`,
   # `uninstall`; edits of its state and cache directories and of the hosts' hook settings files):
@@ -35,9 +37,7 @@ concerns:
     script: builtin:protect-warden
     posture: blocking
     fail_closed: false
-    tools: [Bash, Write, Edit, MultiEdit, NotebookEdit, run_commands, editor, apply_patch, run_shell_command,
-            write_file, replace, edit, Shell, StrReplace, run_command, write_code, launch-process,
-            str-replace-editor, save-file, remove-files, bash, powershell, create, write, patch, multiedit]
+    tools: <shell and file-edit tools>
 
   # Subagent lifecycle ledger: one hash-chained line per subagent start and stop under
   # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. On a host
@@ -49,7 +49,7 @@ concerns:
     script: builtin:subagent-ledger
     posture: shadow
     fail_closed: false
-    tools: [Agent, Task, spawn_agent, invoke_agent, agent, sub-agent, task]   # on tool events, only the subagent tools' calls
+    tools: <subagent tools>   # on tool events, only the subagent tools' calls
     ttl: 24h                            # open records older than this are reaped
     stop_loss_arms: [5m, 15m, 30m, 2h]  # a stop records each arm its duration exceeded
     # duration_budgets:                 # per agent type, for the Phase-1 falsifier in `ledger stats`
@@ -63,7 +63,7 @@ concerns:
     script: builtin:spawn-guard
     posture: shadow
     fail_closed: false
-    tools: [Agent, Task, spawn_agent, invoke_agent, agent, sub-agent, task]   # every host's subagent-dispatch tools (DefaultManifestTest)
+    tools: <subagent tools>   # every host's subagent-dispatch tools
     candidates:
       - {label: n2m4, max_depth: 2, max_concurrent: 4}
       - {label: n3m6, max_depth: 3, max_concurrent: 6}
@@ -75,7 +75,16 @@ concerns:
 # Every host Warden has an adapter for runs the same chains; each host's native event names come
 # from Warden's host registry (a manifest's native_event_aliases may add or override them).
 platforms:
-""" + platforms();
+"""
+            .replace("<shell tools>", tools(ToolKind.SHELL))
+            .replace("<shell and file-edit tools>", tools(ToolKind.SHELL, ToolKind.FILE_EDIT))
+            .replace("<subagent tools>", tools(ToolKind.SUBAGENT_DISPATCH))
+            + platforms();
+
+    /** A flow list of every host's tool names of {@code kinds}: {@code [Bash, run_commands, …]}. */
+    private static String tools(ToolKind... kinds) {
+        return "[" + String.join(", ", Hosts.toolNames(kinds)) + "]";
+    }
 
     /**
      * The {@code platforms} section: one chain list, anchored under the first host and aliased by the

@@ -3,6 +3,7 @@ package dev.agentwarden.manifest;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.Posture;
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,6 +15,10 @@ import java.util.Map;
 final class ManifestCodec {
     /** Bumped whenever the compiled form or the compiler's semantics change. */
     static final int FORMAT = 3;
+
+    private static final Fields.Failure<IllegalArgumentException> DEFECT = Fields.illegalArgument("");
+    /** No list limit of its own: the whole file is read capped ({@code ManifestLoader.MAX_COMPILED_BYTES}). */
+    private static final int ANY = Integer.MAX_VALUE;
 
     private ManifestCodec() {
     }
@@ -61,55 +66,55 @@ final class ManifestCodec {
         return Json.write(root);
     }
 
-    /** Reads a compiled manifest; plain loops only, as this runs on every cold dispatch. */
-    @SuppressWarnings("unchecked")
+    /**
+     * Reads a compiled manifest; plain loops only, as this runs on every cold dispatch. Any defect is an
+     * {@link IllegalArgumentException} naming the field, and the caller compiles the source again.
+     */
     static Manifest read(String source, String text) {
-        Map<String, Object> root = Json.parseObject(text);
-        if (!(root.get("format") instanceof Long f) || f != FORMAT) {
-            throw new IllegalArgumentException("compiled manifest format " + root.get("format") + " is not " + FORMAT);
+        Fields<IllegalArgumentException> root = Fields.of(Json.parseObject(text), "compiled manifest", DEFECT);
+        if (!(root.map().get("format") instanceof Long f) || f != FORMAT) {
+            throw new IllegalArgumentException("compiled manifest format " + root.map().get("format") + " is not " + FORMAT);
         }
-        Object base = root.get("extends_sha256");
+        String base = root.optionalString("extends_sha256");
         if (base != null && !base.equals(ManifestMerge.defaultSha256())) {
             throw new IllegalArgumentException("compiled over another default manifest");
         }
         Map<String, Map<String, EventName>> aliases = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> host : ((Map<String, Object>) root.get("aliases")).entrySet()) {
+        Fields<IllegalArgumentException> aliasesByHost = root.object("aliases");
+        for (String host : aliasesByHost.map().keySet()) {
+            Fields<IllegalArgumentException> h = aliasesByHost.object(host);
             Map<String, EventName> byNative = new LinkedHashMap<>();
-            for (Map.Entry<String, Object> e : ((Map<String, Object>) host.getValue()).entrySet()) {
-                byNative.put(e.getKey(), EventName.fromWire((String) e.getValue()));
+            for (String nativeEvent : h.map().keySet()) {
+                byNative.put(nativeEvent, EventName.fromWire(h.string(nativeEvent)));
             }
-            aliases.put(host.getKey(), byNative);
+            aliases.put(host, byNative);
         }
         Map<String, ConcernSpec> concerns = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> e : ((Map<String, Object>) root.get("concerns")).entrySet()) {
-            Map<String, Object> o = (Map<String, Object>) e.getValue();
-            concerns.put(e.getKey(), new ConcernSpec(e.getKey(), (String) o.get("script"), strings(o.get("args")),
-                    (Boolean) o.get("fail_closed"), Posture.fromWire((String) o.get("posture")),
-                    new LinkedHashSet<>(strings(o.get("tools"))), ((Long) o.get("timeout_ms")).intValue(),
-                    (Boolean) o.get("skip_on_refusal_retry"), ((Long) o.get("nudge_rank")).intValue(),
-                    (Map<String, Object>) o.get("settings"), new LinkedHashSet<>(strings(o.get("needs_payload_bodies")))));
+        Fields<IllegalArgumentException> concernsByName = root.object("concerns");
+        for (String name : concernsByName.map().keySet()) {
+            Fields<IllegalArgumentException> o = concernsByName.object(name);
+            concerns.put(name, new ConcernSpec(name, o.string("script"), o.strings("args", ANY), o.bool("fail_closed"),
+                    Posture.fromWire(o.string("posture")), new LinkedHashSet<>(o.strings("tools", ANY)),
+                    (int) o.positiveLong("timeout_ms", 0), o.bool("skip_on_refusal_retry"),
+                    (int) o.positiveLong("nudge_rank", Integer.MIN_VALUE), Fields.asMap(o.raw("settings")),
+                    new LinkedHashSet<>(o.strings("needs_payload_bodies", ANY))));
         }
         Map<String, Map<String, Map<String, List<String>>>> chains = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> host : ((Map<String, Object>) root.get("chains")).entrySet()) {
+        Fields<IllegalArgumentException> chainsByHost = root.object("chains");
+        for (String host : chainsByHost.map().keySet()) {
+            Fields<IllegalArgumentException> h = chainsByHost.object(host);
             Map<String, Map<String, List<String>>> byEvent = new LinkedHashMap<>();
-            for (Map.Entry<String, Object> event : ((Map<String, Object>) host.getValue()).entrySet()) {
+            for (String event : h.map().keySet()) {
+                Fields<IllegalArgumentException> roles = h.object(event);
                 Map<String, List<String>> byRole = new LinkedHashMap<>();
-                for (Map.Entry<String, Object> role : ((Map<String, Object>) event.getValue()).entrySet()) {
-                    byRole.put(role.getKey(), strings(role.getValue()));
+                for (String role : roles.map().keySet()) {
+                    byRole.put(role, roles.strings(role, ANY));
                 }
-                byEvent.put(event.getKey(), byRole);
+                byEvent.put(event, byRole);
             }
-            chains.put(host.getKey(), byEvent);
+            chains.put(host, byEvent);
         }
-        return new Manifest(source, (String) root.get("source_sha256"), aliases, concerns, chains,
-                Boolean.TRUE.equals(root.get("decision_log_verbatim_reasons")));
-    }
-
-    private static List<String> strings(Object list) {
-        List<String> out = new ArrayList<>();
-        for (Object o : (List<?>) list) {
-            out.add((String) o);
-        }
-        return out;
+        return new Manifest(source, root.optionalString("source_sha256"), aliases, concerns, chains,
+                Boolean.TRUE.equals(root.map().get("decision_log_verbatim_reasons")));
     }
 }

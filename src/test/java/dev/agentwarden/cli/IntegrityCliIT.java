@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
-import dev.agentwarden.integrity.JsonFileReleaseStore;
+import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.release.ReleaseKey;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;

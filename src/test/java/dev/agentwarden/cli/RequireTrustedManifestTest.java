@@ -3,7 +3,7 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.integrity.JsonFileReleaseStore;
+import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.release.ReleaseKey;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;

@@ -160,10 +160,20 @@ final class GoldenCorpus {
     static final class Project implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
         Path dir;
         Path cache;
+        /** A cache this project uses but did not create, so does not delete; null when it has its own. */
+        private Path sharedCache;
 
         /** A project of its own, outside a test class's lifecycle (try-with-resources). */
         static Project open() throws IOException {
             Project p = new Project();
+            p.beforeAll(null);
+            return p;
+        }
+
+        /** {@link #open()}, but with {@code cache} (another project's, left in place) as its cache dir. */
+        static Project open(Path cache) throws IOException {
+            Project p = new Project();
+            p.sharedCache = cache;
             p.beforeAll(null);
             return p;
         }
@@ -176,7 +186,7 @@ final class GoldenCorpus {
         @Override
         public void beforeAll(ExtensionContext context) throws IOException {
             dir = Files.createTempDirectory("warden-golden-project");
-            cache = Files.createTempDirectory("warden-golden-cache");
+            cache = sharedCache != null ? sharedCache : Files.createTempDirectory("warden-golden-cache");
             Path script = dir.resolve("concerns/golden-concern.sh");
             Files.createDirectories(script.getParent());
             Files.copy(root().resolve("concerns/golden-concern.sh"), script);
@@ -195,7 +205,9 @@ final class GoldenCorpus {
         @Override
         public void afterAll(ExtensionContext context) throws IOException {
             deleteTree(dir);
-            deleteTree(cache);
+            if (sharedCache == null) {
+                deleteTree(cache);
+            }
         }
     }
 

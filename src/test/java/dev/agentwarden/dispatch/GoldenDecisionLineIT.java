@@ -7,11 +7,22 @@ import java.io.IOException;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The packaged jar, as its own JVM, writes the decision line the in-process dispatch writes (volatile fields masked). */
+/**
+ * The packaged jar, as its own JVM, writes the decision line the in-process dispatch writes (volatile
+ * fields masked). Each run in a project of its own, so the cases run on the parallel pool's threads;
+ * all share one compiled-manifest cache, as a host's events do (the first run compiles the manifest).
+ */
+@Execution(ExecutionMode.CONCURRENT)
 class GoldenDecisionLineIT {
+    /** Its {@code cache} is every case's manifest cache; its project directory is unused. */
+    @RegisterExtension
+    static final GoldenCorpus.Project shared = new GoldenCorpus.Project();
 
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
         return GoldenCorpus.cases();
@@ -21,12 +32,12 @@ class GoldenDecisionLineIT {
     @MethodSource("cases")
     void decisionLine_jarProcess_matchesInProcess(GoldenCorpus.Case c) throws Exception {
         String jar;
-        try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
-            WardenProcess.run(List.of(), c.argv(), p.env(c), c.stdin(), p.dir);
+        try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
+            WardenProcess.run(ClassDataArchive.flags(), c.argv(), p.env(c), c.stdin(), p.dir);
             jar = DecisionLines.only(p.dir);
         }
         String inProcess;
-        try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
+        try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
             GoldenCorpus.runInProcess(c, p);
             inProcess = DecisionLines.only(p.dir);
         }

@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The golden corpus ({@link GoldenCorpus}) through the packaged jar as a process: each case must
  * match its expectation and give byte-identical stdout, the same stderr and the same exit code as
- * the in-process run.
+ * the in-process run. One JVM per case, as a host starts one per event (from the class-data archive,
+ * as {@code bin/warden} starts it), the cases on the parallel pool's threads.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class GoldenDispatchIT {
@@ -32,7 +33,7 @@ class GoldenDispatchIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void dispatch_jarProcess_matchesGoldenAndInProcess(GoldenCorpus.Case c) throws Exception {
-        WardenProcess.Result process = WardenProcess.run(List.of(), c.argv(), project.env(c), c.stdin(), project.dir);
+        WardenProcess.Result process = WardenProcess.run(ClassDataArchive.flags(), c.argv(), project.env(c), c.stdin(), project.dir);
 
         assertThat(isValidUtf8(process.stdoutBytes())).as("stdout is UTF-8 whatever the locale").isTrue();
         GoldenCorpus.Outcome viaProcess = new GoldenCorpus.Outcome(process.exitCode(), process.stdout(), process.stderr());

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -40,7 +42,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Each package with a class on the path under the default manifest says which in its
  * {@code package-info.java} ({@link HotPathLists}); the list is checked against the classes
  * loaded, so neither can drift. {@code -Dwarden.hotlist.write=true} rewrites the lists.
+ *
+ * <p>Each observation is a JVM of its own (what a class-load log shows is cumulative), started as
+ * {@code bin/warden} starts it, from the class-data archive ({@link ClassDataArchive}: a class read
+ * from it is logged as loaded all the same); the observations run on the parallel pool's threads.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class HotPathClassLoadIT {
     /** Class-name families the hot path must not load: a name matches when it contains the text. */
     static final List<String> FORBIDDEN = List.of("picocli.", "org.snakeyaml.", "java.util.regex.", "LambdaForm$",
@@ -63,8 +70,8 @@ class HotPathClassLoadIT {
     static void warmUp() throws Exception {
         startup = emptyMainLoads();
         GoldenCorpus.Case any = GoldenCorpus.cases().findFirst().orElseThrow().getPayload();
-        WardenProcess.run(List.of(), any.argv(), project.env(any), any.stdin(), project.dir);
-        WardenProcess.run(List.of(), defaultManifest(any.argv()), project.env(any), any.stdin(), project.dir);
+        WardenProcess.run(ClassDataArchive.flags(), any.argv(), project.env(any), any.stdin(), project.dir);
+        WardenProcess.run(ClassDataArchive.flags(), defaultManifest(any.argv()), project.env(any), any.stdin(), project.dir);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -137,7 +144,9 @@ class HotPathClassLoadIT {
     private static Set<String> loads(List<String> argv, GoldenCorpus.Case c) throws IOException, InterruptedException {
         Path log = Files.createTempFile("warden-class-load", ".log");
         try {
-            WardenProcess.Result r = WardenProcess.run(List.of("-Xlog:class+load=info:file=" + log), argv, project.env(c), c.stdin(),
+            List<String> jvmArgs = new ArrayList<>(ClassDataArchive.flags());
+            jvmArgs.add("-Xlog:class+load=info:file=" + log);
+            WardenProcess.Result r = WardenProcess.run(jvmArgs, argv, project.env(c), c.stdin(),
                     project.dir);
             assertThat(r.exitCode()).as("%s exit code (stderr %s)", c, r.stderr()).isIn(0, 2);
             return classes(log);

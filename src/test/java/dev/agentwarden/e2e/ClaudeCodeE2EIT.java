@@ -32,6 +32,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -105,6 +108,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * </ul>
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "claude-code")
 @ParameterizedClass(name = "{0}")
 @ValueSource(strings = {"claude-code", "claude-code-current"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -138,10 +143,8 @@ class ClaudeCodeE2EIT {
     @BeforeAll
     static void findWarden() throws IOException {
         setUpFor = null;
-        wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
-        launcher = wardenHome.resolve("bin/warden");
-        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
-        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
+        wardenHome = HostSuite.wardenHome();
+        launcher = HostSuite.launcher();
     }
 
     /**

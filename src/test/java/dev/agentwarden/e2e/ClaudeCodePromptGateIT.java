@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The integrity gate at the model boundary on the real Claude Code CLI: {@code warden launch
@@ -29,6 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code system} block of its own, in place of the default system prompt.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "claude-code")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClaudeCodePromptGateIT {
     private static final E2eSummary SUMMARY = new E2eSummary();

@@ -5,16 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.AgentRef;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -23,6 +19,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Real host, real verdicts, for the OpenAI Codex CLI: {@code codex exec} runs complete sessions
@@ -50,6 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * only when neither the cache nor npm can provide it. See {@link CodexSession} for the set-up.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "codex")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CodexE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
@@ -64,27 +65,19 @@ class CodexE2EIT {
     @TempDir
     static Path suiteDir;
 
-    private static Path launcher;
+    private static HostSuite suite;
     private static CodexSession codex;
     private static String host = "codex";
     private static String unavailable;
 
     @BeforeAll
     static void installHostAndWarden() throws IOException {
-        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
-        launcher = wardenHome.resolve("bin/warden");
-        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
-        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
-
-        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(HostInstall.CODEX, "Codex", SUMMARY);
-        if (!outcome.available()) {
-            unavailable = outcome.unavailable();
-            return;
+        suite = HostSuite.open(HostInstall.CODEX, "Codex", "codex", SUMMARY, suiteDir);
+        host = suite.host();
+        unavailable = suite.unavailable();
+        if (suite.available()) {
+            codex = new CodexSession(suite.binary(), suite.sandbox(), suite.wardenCache());
         }
-        host = "codex " + outcome.version();
-        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
-        codex = new CodexSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
-        SUMMARY.note("network: " + sandbox.description());
     }
 
     @AfterAll
@@ -218,7 +211,7 @@ class CodexE2EIT {
         String agentId = project.captured().stream().map(E2eProject::payloadOf)
                 .filter(p -> "SubagentStart".equals(p.get("hook_event_name"))).map(p -> (String) p.get("agent_id"))
                 .findFirst().orElse(null);
-        List<Map<String, Object>> ledger = ledgerLines(project).stream()
+        List<Map<String, Object>> ledger = HostSuite.ledgerLines(project).stream()
                 .filter(l -> String.valueOf(l.get("event")).startsWith("subagent_")).toList();
         row.timing(run.process().millis(), run.firstModelCallMillis());
         row.observed("ledger " + ledger.stream().map(l -> l.get("event") + "/" + l.get("ref")).toList()
@@ -227,7 +220,7 @@ class CodexE2EIT {
         assertThat(agentId).as("SubagentStart carried Codex's agent_id: " + trace + "; " + run.describe()).isNotNull();
         assertThat(trace).as("the subagent's own Bash call carries its agent_id")
                 .contains("PreToolUse Bash agent_id=" + agentId);
-        assertThat(ledgerLines(project)).as("spawn-guard saw Codex's spawn_agent call")
+        assertThat(HostSuite.ledgerLines(project)).as("spawn-guard saw Codex's spawn_agent call")
                 .anySatisfy(l -> assertThat(l.get("event")).isEqualTo("spawn_guard_shadow"));
         assertThat(ledger).extracting(l -> l.get("event")).containsExactly("subagent_start", "subagent_stop");
         assertThat(ledger).extracting(l -> l.get("ref")).containsOnly(AgentRef.of(agentId));
@@ -340,7 +333,7 @@ class CodexE2EIT {
         }
     }
 
-    record Session(Command.Result process, ScriptedModelServer server) {
+    record Session(Command.Result process, ScriptedModelServer server) implements HostRun {
         /** The {@code output} of the first {@code function_call_output} the host sent for a scripted call. */
         Optional<String> toolOutput(String scriptedId) {
             String callId = OpenAiResponsesApi.callId(scriptedId);
@@ -355,19 +348,6 @@ class CodexE2EIT {
             }
             return Optional.empty();
         }
-
-        long firstModelCallMillis() {
-            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
-        }
-
-        String describe() {
-            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
-                    + tail(process.stderr()) + "; model problems: " + server.problems();
-        }
-
-        private static String tail(String s) {
-            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
-        }
     }
 
     private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
@@ -375,9 +355,7 @@ class CodexE2EIT {
     }
 
     private static void install(E2eProject project) throws IOException {
-        Command.Result r = project.installWarden(launcher, codex.baseEnv(), "codex");
-        assertThat(r.exitCode()).as("warden install --host codex: " + r.stdout() + r.stderr()).isZero();
-        assertThat(project.root().resolve(".codex/hooks.json")).exists();
+        suite.install(project, codex.baseEnv(), "codex", ".codex/hooks.json");
     }
 
     private static Session session(E2eProject project, String prompt, ModelScript script) throws IOException {
@@ -390,23 +368,5 @@ class CodexE2EIT {
     private static String manifest(String concerns, String codexChains) {
         return E2eProject.manifestText("codex", concerns, codexChains, "SessionStart", "UserPromptSubmit", "PreToolUse",
                 "PostToolUse", "Stop", "SubagentStart", "SubagentStop");
-    }
-
-
-
-    private static List<Map<String, Object>> ledgerLines(E2eProject project) throws IOException {
-        Path dir = project.root().resolve(".warden/state/ledger");
-        List<Map<String, Object>> lines = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return lines;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    lines.add(Json.parseObject(line));
-                }
-            }
-        }
-        return lines;
     }
 }

@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.AgentRef;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -22,6 +19,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Real host, real verdicts, for GitHub Copilot CLI: {@code copilot -p} runs complete sessions
@@ -52,6 +52,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the cache nor npm can provide it.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "copilot")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CopilotE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
@@ -62,7 +64,7 @@ class CopilotE2EIT {
     @TempDir
     static Path suiteDir;
 
-    private static Path launcher;
+    private static HostSuite suite;
     private static CopilotSession copilot;
     private static String host = "copilot";
     private static String unavailable;
@@ -73,20 +75,13 @@ class CopilotE2EIT {
     @BeforeAll
     static void installHostAndWarden() throws IOException {
         suiteStart = System.nanoTime();
-        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
-        launcher = wardenHome.resolve("bin/warden");
-        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
-        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
-
-        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(HostInstall.COPILOT, "Copilot CLI", SUMMARY);
-        if (!outcome.available()) {
-            unavailable = outcome.unavailable();
+        suite = HostSuite.open(HostInstall.COPILOT, "Copilot CLI", "copilot", SUMMARY, suiteDir);
+        host = suite.host();
+        unavailable = suite.unavailable();
+        if (!suite.available()) {
             return;
         }
-        host = "copilot " + outcome.version();
-        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
-        copilot = new CopilotSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
-        SUMMARY.note("network: " + sandbox.description());
+        copilot = new CopilotSession(suite.binary(), suite.sandbox(), suite.wardenCache());
 
         project = E2eProject.create(Files.createDirectories(suiteDir.resolve("scenario")).toRealPath());
         project.concern("crash-open.sh", crashOn("crash-open-marker"));
@@ -137,7 +132,7 @@ class CopilotE2EIT {
                     subagent_start: [capture, subagent-ledger]
                     subagent_stop: [capture, subagent-ledger]
                 """.formatted(E2eProject.CAPTURE_SCRIPT, DENY_REASON, WARNING));
-        install = project.installWarden(launcher, copilot.baseEnv(), "copilot");
+        install = project.installWarden(suite.wardenLauncher(), copilot.baseEnv(), "copilot");
     }
 
     /** A process concern that crashes (exit 3) when the envelope names {@code marker}, else has no opinion. */
@@ -304,7 +299,7 @@ class CopilotE2EIT {
                 Turn.tool("untrusted", "bash", bash("touch denied-marker")), Turn.text("FINAL: done")));
         Map<String, String> doctorEnv = new java.util.LinkedHashMap<>(copilot.baseEnv());
         doctorEnv.put("HOME", home.toString());
-        Command.Result doctor = Command.run(List.of(launcher.toString(), "doctor", "--host", "copilot", "--scope", "project"),
+        Command.Result doctor = Command.run(List.of(suite.wardenLauncher().toString(), "doctor", "--host", "copilot", "--scope", "project"),
                 project.root(), doctorEnv, Duration.ofSeconds(90));
         String trustLine = doctor.stdout().lines().filter(l -> l.contains("skips")).findFirst().orElse("(none)");
         row.timing(run.process().millis(), run.firstModelCallMillis());
@@ -355,23 +350,11 @@ class CopilotE2EIT {
     }
 
     private static List<Map<String, Object>> ledgerLines() throws IOException {
-        Path dir = project.root().resolve(".warden/state/ledger");
-        List<Map<String, Object>> lines = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return lines;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    lines.add(Json.parseObject(line));
-                }
-            }
-        }
-        return lines;
+        return HostSuite.ledgerLines(project);
     }
 
     /** What one {@code copilot -p} did: its process, and the requests it sent to the scripted model. */
-    record Session(Command.Result process, ScriptedModelServer server) {
+    record Session(Command.Result process, ScriptedModelServer server) implements HostRun {
         /** The content of the first tool message the host sent for a scripted call. */
         Optional<String> toolOutput(String scriptedId) {
             String callId = OpenAiChatCompletionsApi.callId(scriptedId);
@@ -395,19 +378,6 @@ class CopilotE2EIT {
                 }
             }
             return false;
-        }
-
-        long firstModelCallMillis() {
-            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
-        }
-
-        String describe() {
-            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
-                    + tail(process.stderr()) + "; model problems: " + server.problems();
-        }
-
-        private static String tail(String s) {
-            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
         }
     }
 }

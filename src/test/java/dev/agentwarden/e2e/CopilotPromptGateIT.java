@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The integrity gate at the model boundary on the real Copilot CLI: {@code warden launch
@@ -35,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * system messages … exceed the model's usable context budget") without a model call.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "copilot")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CopilotPromptGateIT {
     private static final E2eSummary SUMMARY = new E2eSummary();

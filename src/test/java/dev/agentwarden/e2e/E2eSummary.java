@@ -83,6 +83,8 @@ final class E2eSummary {
     }
 
     private final long startNanos = System.nanoTime();
+    /** The suite's start on the wall clock, for the span of suites that run side by side. */
+    private final long startEpochMillis = System.currentTimeMillis();
     private final List<Row> rows = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
     private int rowsAppended;
@@ -171,6 +173,8 @@ final class E2eSummary {
         for (Map.Entry<String, Long> wall : wallMillisByHost().entrySet()) {
             out.append(String.join("\t", "wall", tsv(wall.getKey()), "", "", Long.toString(wall.getValue()), "")).append('\n');
         }
+        out.append(String.join("\t", "span", "", "", "", Long.toString(startEpochMillis),
+                Long.toString(System.currentTimeMillis()))).append('\n');
         synchronized (COMBINED_LOCK) {
             try {
                 Path file = Path.of(System.getProperty("warden.e2e.summary", COMBINED.toString())).toAbsolutePath();
@@ -221,7 +225,9 @@ final class E2eSummary {
 
     /**
      * The one table of every suite's rows in {@link #COMBINED}: host, scenario, result and session
-     * time, then per host its counts, the sum of its session times and its suite's wall time.
+     * time, then per host its counts, the sum of its session times and its suite's wall time, and
+     * the time from the first suite's start to the last one's end (suites run side by side, so
+     * less than the sum of their wall times).
      */
     static String renderCombined(List<String> lines) {
         List<String[]> table = new ArrayList<>();
@@ -229,12 +235,22 @@ final class E2eSummary {
         Map<String, int[]> counts = new LinkedHashMap<>();
         Map<String, Long> sessionMillis = new LinkedHashMap<>();
         Map<String, Long> wall = new LinkedHashMap<>();
+        long firstStart = Long.MAX_VALUE;
+        long lastEnd = Long.MIN_VALUE;
         for (String line : lines) {
             String[] f = line.split("\t", -1);
             if (f.length < 5) {
                 continue;
             }
             long millis = parse(f[4]);
+            if (f[0].equals("span")) {
+                long end = f.length > 5 ? parse(f[5]) : -1;
+                if (millis >= 0 && end >= millis) {
+                    firstStart = Math.min(firstStart, millis);
+                    lastEnd = Math.max(lastEnd, end);
+                }
+                continue;
+            }
             if (f[0].equals("wall")) {
                 wall.merge(f[1], millis, Math::max);
                 continue;
@@ -277,6 +293,14 @@ final class E2eSummary {
                     wall.containsKey(host) ? String.format(Locale.ROOT, "%.1f s", wall.get(host) / 1000.0) : "-"));
         }
         out.append(String.format(Locale.ROOT, "all hosts: %d passed, %d failed, %d skipped%n", total[0], total[1], total[2]));
+        if (firstStart <= lastEnd) {
+            long sum = 0;
+            for (long w : wall.values()) {
+                sum += w;
+            }
+            out.append(String.format(Locale.ROOT, "e2e wall time, first suite's start to last suite's end: %.1f s"
+                    + " (suite wall times add up to %.1f s)%n", (lastEnd - firstStart) / 1000.0, sum / 1000.0));
+        }
         return out.toString();
     }
 

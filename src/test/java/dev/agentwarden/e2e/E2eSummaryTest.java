@@ -46,4 +46,22 @@ class E2eSummaryTest {
         assertThat(Files.readAllLines(file, StandardCharsets.UTF_8)).as("rows appended once each, on one line each")
                 .filteredOn(l -> l.startsWith("row\t")).hasSize(4);
     }
+
+    @Test
+    void combinedTable_suitesSideBySide_spanIsFirstStartToLastEndNotTheSumOfTheirWalls() {
+        java.util.List<String> lines = java.util.List.of(
+                "row\tqwen 0.24.4\tdeny\tPASS\t1000\t-",
+                "wall\tqwen 0.24.4\t\t\t20000\t",
+                "span\t\t\t\t100000\t120000",
+                "row\tgemini 0.61.0\tdeny\tPASS\t1000\t-",
+                "wall\tgemini 0.61.0\t\t\t15000\t",
+                "span\t\t\t\t105000\t120000");
+
+        String table = E2eSummary.renderCombined(lines);
+
+        assertThat(table).contains("e2e wall time, first suite's start to last suite's end: 20.0 s"
+                + " (suite wall times add up to 35.0 s)").contains("all hosts: 2 passed, 0 failed, 0 skipped");
+        assertThat(table.lines().filter(l -> l.startsWith("| "))).as("the header and two rows: a span line is no scenario")
+                .hasSize(3);
+    }
 }

@@ -4,13 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -19,6 +16,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Real host, real verdicts, for Gemini CLI: {@code gemini -p} runs complete sessions against a
@@ -36,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * prompt), so a concern on {@code stop} needs {@code skip_on_refusal_retry}, else it refuses forever.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "gemini-cli")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class GeminiE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
@@ -44,26 +46,19 @@ class GeminiE2EIT {
     @TempDir
     static Path suiteDir;
 
-    private static Path launcher;
+    private static HostSuite suite;
     private static GeminiSession gemini;
     private static String host = "gemini";
     private static String unavailable;
 
     @BeforeAll
     static void installHostAndWarden() throws IOException {
-        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
-        launcher = wardenHome.resolve("bin/warden");
-        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
-        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
-        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(HostInstall.GEMINI_CLI, "Gemini CLI", SUMMARY);
-        if (!outcome.available()) {
-            unavailable = outcome.unavailable();
-            return;
+        suite = HostSuite.open(HostInstall.GEMINI_CLI, "Gemini CLI", "gemini", SUMMARY, suiteDir);
+        host = suite.host();
+        unavailable = suite.unavailable();
+        if (suite.available()) {
+            gemini = new GeminiSession(suite.binary(), suite.sandbox(), suite.wardenCache());
         }
-        host = "gemini " + outcome.version();
-        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
-        gemini = new GeminiSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
-        SUMMARY.note("network: " + sandbox.description());
     }
 
     @AfterAll
@@ -188,7 +183,7 @@ class GeminiE2EIT {
                         Turn.tool("sub_done", "complete_task", Map.of("result", Map.of("response", "SUB-FINAL: done")))),
                 Turn.text("FINAL: done")));
 
-        List<Map<String, Object>> ledger = ledgerLines(project).stream()
+        List<Map<String, Object>> ledger = HostSuite.ledgerLines(project).stream()
                 .filter(l -> String.valueOf(l.get("event")).startsWith("subagent_")).toList();
         row.timing(run.process().millis(), run.firstModelCallMillis());
         row.observed("ledger " + ledger.stream().map(l -> l.get("event") + "/" + l.get("basis") + "/" + l.get("ref")).toList()
@@ -206,31 +201,16 @@ class GeminiE2EIT {
     // ---- Helpers ------------------------------------------------------------------------------
 
     /** What one {@code gemini -p} did: its process, and the requests it sent to the scripted model. */
-    record Run(Command.Result process, ScriptedModelServer server) {
+    record Run(Command.Result process, ScriptedModelServer server) implements HostRun {
         /** The functionResponse the host sent for the scripted call {@code id}, as JSON text ("" if none). */
         String result(String id) {
             String r = GeminiGenerateContentApi.toolResult(server.steps(), id, SHELL);
             return r == null ? "" : r;
         }
-
-        long firstModelCallMillis() {
-            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
-        }
-
-        String describe() {
-            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
-                    + tail(process.stderr()) + "; model problems: " + server.problems();
-        }
-
-        private static String tail(String s) {
-            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
-        }
     }
 
     private static void install(E2eProject project) throws IOException {
-        Command.Result r = project.installWarden(launcher, gemini.baseEnv(), "gemini");
-        assertThat(r.exitCode()).as("warden install --host gemini: " + r.stdout() + r.stderr()).isZero();
-        assertThat(project.root().resolve(".gemini/settings.json")).exists();
+        Command.Result r = suite.install(project, gemini.baseEnv(), "gemini", ".gemini/settings.json");
         assertThat(r.stdout()).as("install says what gates project hooks").contains("trusted folder");
     }
 
@@ -260,23 +240,5 @@ class GeminiE2EIT {
 
     private static String cut(String s) {
         return s.length() > 120 ? s.substring(0, 120) + "…" : s;
-    }
-
-    private static List<Map<String, Object>> ledgerLines(E2eProject project) throws IOException {
-        Path dir = project.root().resolve(".warden/state/ledger");
-        List<Map<String, Object>> lines = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return lines;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    if (!line.isBlank()) {
-                        lines.add(Json.parseObject(line));
-                    }
-                }
-            }
-        }
-        return lines;
     }
 }

@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.AgentRef;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -21,6 +18,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Real host, real verdicts, for Qwen Code: {@code qwen -p} runs complete sessions against a
@@ -38,6 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the suite skips, loudly, only when neither the cache nor npm can provide it.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "qwen-code")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class QwenE2EIT {
     static final HostInstall.Host QWEN_CODE = new HostInstall.Host("qwen-code", "@qwen-code/qwen-code", "qwen");
@@ -47,27 +49,19 @@ class QwenE2EIT {
     @TempDir
     static Path suiteDir;
 
-    private static Path launcher;
+    private static HostSuite suite;
     private static QwenSession qwen;
     private static String host = "qwen";
     private static String unavailable;
 
     @BeforeAll
     static void installHostAndWarden() throws IOException {
-        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
-        launcher = wardenHome.resolve("bin/warden");
-        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
-        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
-
-        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(QWEN_CODE, "Qwen Code", SUMMARY);
-        if (!outcome.available()) {
-            unavailable = outcome.unavailable();
-            return;
+        suite = HostSuite.open(QWEN_CODE, "Qwen Code", "qwen", SUMMARY, suiteDir);
+        host = suite.host();
+        unavailable = suite.unavailable();
+        if (suite.available()) {
+            qwen = new QwenSession(suite.binary(), suite.sandbox(), suite.wardenCache());
         }
-        host = "qwen " + outcome.version();
-        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
-        qwen = new QwenSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
-        SUMMARY.note("network: " + sandbox.description());
     }
 
     @AfterAll
@@ -273,7 +267,7 @@ class QwenE2EIT {
         String agentId = project.captured().stream().map(E2eProject::payloadOf)
                 .filter(p -> "SubagentStart".equals(p.get("hook_event_name"))).map(p -> (String) p.get("agent_id"))
                 .findFirst().orElse(null);
-        List<Map<String, Object>> ledger = ledgerLines(project).stream()
+        List<Map<String, Object>> ledger = HostSuite.ledgerLines(project).stream()
                 .filter(l -> String.valueOf(l.get("event")).startsWith("subagent_")).toList();
         row.timing(run.process().millis(), run.firstModelCallMillis());
         row.observed("ledger " + ledger.stream().map(l -> l.get("event") + "/" + l.get("ref")).toList() + "; hooks " + trace);
@@ -281,7 +275,7 @@ class QwenE2EIT {
         assertThat(agentId).as("SubagentStart carried Qwen's agent_id: " + trace + "; " + run.describe()).isNotNull();
         assertThat(trace).as("the subagent's own shell call carries its agent_id")
                 .contains("PreToolUse run_shell_command agent_id=" + agentId);
-        assertThat(ledgerLines(project)).as("spawn-guard saw Qwen's agent call")
+        assertThat(HostSuite.ledgerLines(project)).as("spawn-guard saw Qwen's agent call")
                 .anySatisfy(l -> assertThat(l.get("event")).isEqualTo("spawn_guard_shadow"));
         assertThat(ledger).extracting(l -> l.get("event")).containsExactly("subagent_start", "subagent_stop");
         assertThat(ledger).extracting(l -> l.get("ref")).containsOnly(AgentRef.of(agentId));
@@ -292,7 +286,7 @@ class QwenE2EIT {
     // ---- Helpers ------------------------------------------------------------------------------
 
     /** What one {@code qwen -p} did: its process, and the requests it sent to the scripted model. */
-    record Run(Command.Result process, ScriptedModelServer server) {
+    record Run(Command.Result process, ScriptedModelServer server) implements HostRun {
         /** The text of the first {@code tool_result} the host sent for a scripted call. */
         Optional<String> toolResult(String scriptedId) {
             String id = AnthropicMessagesApi.toolUseId(scriptedId);
@@ -313,19 +307,6 @@ class QwenE2EIT {
             }
             return Optional.empty();
         }
-
-        long firstModelCallMillis() {
-            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
-        }
-
-        String describe() {
-            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
-                    + tail(process.stderr()) + "; model problems: " + server.problems();
-        }
-
-        private static String tail(String s) {
-            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
-        }
     }
 
     private static String cut(String s) {
@@ -337,9 +318,7 @@ class QwenE2EIT {
     }
 
     private static void install(E2eProject project) throws IOException {
-        Command.Result r = project.installWarden(launcher, qwen.baseEnv(), "qwen");
-        assertThat(r.exitCode()).as("warden install --host qwen: " + r.stdout() + r.stderr()).isZero();
-        assertThat(project.root().resolve(".qwen/settings.json")).exists();
+        suite.install(project, qwen.baseEnv(), "qwen", ".qwen/settings.json");
     }
 
     private static Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
@@ -351,21 +330,5 @@ class QwenE2EIT {
     /** A project manifest: the given concerns and Qwen chains (Qwen's native event names are Warden's defaults). */
     private static String manifest(String concerns, String chains) {
         return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  qwen:\n" + chains.indent(4);
-    }
-
-    private static List<Map<String, Object>> ledgerLines(E2eProject project) throws IOException {
-        Path dir = project.root().resolve(".warden/state/ledger");
-        List<Map<String, Object>> lines = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return lines;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    lines.add(Json.parseObject(line));
-                }
-            }
-        }
-        return lines;
     }
 }

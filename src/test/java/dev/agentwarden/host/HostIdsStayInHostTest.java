@@ -7,42 +7,90 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Host specifics stay in {@code dev.agentwarden.host}: no main source outside it spells a host id
- * as a string literal, so a new host is its own folder plus one line in {@link Hosts#ALL}.
+ * Host specifics stay in {@code dev.agentwarden.host}: no main source outside it (and its host
+ * folders) spells a host id, or a host's dot-directory ({@code ".claude"}), as a string literal, so a
+ * new host is its own folder plus one line in {@link Hosts#ALL}. The few places that legitimately do
+ * are named in {@link #ALLOWED}, each with its reason.
  */
 class HostIdsStayInHostTest {
     private static final Path MAIN = Path.of("src/main/java/dev/agentwarden");
 
+    /** The host ids checked: every registered and every known one, and those of hosts being added. */
+    private static final List<String> IDS = List.of("claude", "codex", "copilot", "gemini", "qwen", "opencode", "cline",
+            "cursor", "windsurf", "augment", "cowork", "kilo");
+
     /**
-     * Packages that read host files other than hook settings and are not moved onto the registry
-     * yet: {@code inventory} reads each host's MCP server configuration.
+     * Why the inventory readers still name hosts: each host's MCP configuration files and session
+     * usage files (issue 16) are read in {@code inventory}, and {@code host} imports
+     * {@code inventory.MiniToml} (Codex's hook trust), so {@code inventory} cannot read
+     * {@link Hosts#ALL} without a package cycle until that TOML reader has a package of its own.
      */
-    private static final List<String> NOT_YET = List.of("inventory/");
+    private static final String NOT_YET = "each host's MCP and usage files, read in inventory; moves onto the Host"
+            + " record once MiniToml leaves inventory (host -> inventory today)";
+
+    /** Source file (relative to {@code dev/agentwarden/}) to the host literals it may hold, and why. */
+    private static final Map<String, Allowed> ALLOWED = Map.of(
+            "inventory/McpSnapshotter.java", new Allowed(Set.of("\"cursor\""),
+                    "MCP's own pagination field (tools/list params.cursor), not the host"),
+            "launch/AgentResolver.java", new Allowed(Set.of("\".copilot\"", "\".claude\""),
+                    "where `warden launch` finds a custom agent's file: issue 13.5 places Copilot's agent"
+                            + " resolution in launch, and it is the gate's input, not a host hook"),
+            "inventory/HostMcpConfigs.java", new Allowed(Set.of("\"claude\"", "\"codex\"", "\"gemini\"", "\"copilot\"",
+                    "\"cursor\"", "\".codex\"", "\".gemini\"", "\".copilot\"", "\".cursor\""), NOT_YET),
+            "inventory/TurnInventory.java", new Allowed(Set.of("\"cowork\"", "\"claude\""), NOT_YET),
+            "inventory/UsageSources.java", new Allowed(Set.of("\"codex\"", "\"copilot\""), NOT_YET));
+
+    private record Allowed(Set<String> literals, String reason) {
+    }
 
     @Test
-    void mainSources_outsideHost_nameNoHostId() throws IOException {
+    void mainSources_outsideHost_nameNoHostIdOrHostDirectory() throws IOException {
+        Set<String> literals = new LinkedHashSet<>();
+        List<String> ids = new ArrayList<>(IDS);
+        ids.addAll(Hosts.ids());
+        ids.addAll(Hosts.KNOWN);
+        for (String id : ids) {
+            literals.add("\"" + id + "\"");
+            literals.add("\"." + id + "\"");
+        }
+        Map<String, Set<String>> used = new TreeMap<>();
         List<String> found = new ArrayList<>();
         try (Stream<Path> files = Files.walk(MAIN)) {
-            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java"))::iterator) {
+            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java")).sorted()::iterator) {
                 String rel = MAIN.relativize(f).toString().replace('\\', '/');
-                if (rel.startsWith("host/") || NOT_YET.stream().anyMatch(rel::startsWith)) {
+                if (rel.startsWith("host/")) {
                     continue;
                 }
+                Allowed allowed = ALLOWED.get(rel);
                 List<String> lines = Files.readAllLines(f, StandardCharsets.UTF_8);
                 for (int i = 0; i < lines.size(); i++) {
-                    for (Host h : Hosts.ALL) {
-                        if (lines.get(i).contains("\"" + h.id() + "\"")) {
-                            found.add(rel + ":" + (i + 1) + ": " + lines.get(i).strip());
+                    for (String literal : literals) {
+                        if (!lines.get(i).contains(literal)) {
+                            continue;
+                        }
+                        if (allowed != null && allowed.literals().contains(literal)) {
+                            used.computeIfAbsent(rel, k -> new LinkedHashSet<>()).add(literal);
+                        } else {
+                            found.add(rel + ":" + (i + 1) + ": " + literal + " in " + lines.get(i).strip());
                         }
                     }
                 }
             }
         }
-        assertThat(found).as("host ids named outside host/").isEmpty();
+        assertThat(found).as("host ids or host directories named outside host/ (move the fact onto the host's"
+                + " Host record, or name the file in ALLOWED with the reason)").isEmpty();
+        for (Map.Entry<String, Allowed> e : ALLOWED.entrySet()) {
+            assertThat(used.getOrDefault(e.getKey(), Set.of())).as("ALLOWED entry %s names literals it no longer"
+                    + " holds: remove them", e.getKey()).containsExactlyInAnyOrderElementsOf(e.getValue().literals());
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.agentwarden.integrity;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;
+import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.release.Normalizations;
 import dev.agentwarden.release.ReleaseKey;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +57,7 @@ final class Ev {
     /** A source holding exactly {@code bytes} registered under {@link #KEY}. */
     static ReleaseSource registered(byte[] bytes, String normalization) {
         JsonFileReleaseStore.Registration r = JsonFileReleaseStore.register("squad", KEY, bytes, normalization);
-        return JsonFileReleaseStore.fromBytes("test-manifest", utf8(JsonFileReleaseStore.render(List.of(r)))).asSource();
+        return ReleaseSources.of(JsonFileReleaseStore.fromBytes("test-manifest", utf8(JsonFileReleaseStore.render(List.of(r)))));
     }
 
     static Evaluation evaluate(ReleaseSource release, IntegrityEvent... events) {

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;
+import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.release.Normalizations;
 import dev.agentwarden.release.ReleaseLookup;
 import java.util.Arrays;
@@ -210,8 +211,8 @@ class EvaluatorTest {
 
     @Test
     void evaluate_entryRegisteredForAnotherAgent_isUnregistered() {
-        ReleaseSource forOther = JsonFileReleaseStore.fromBytes("m", Ev.utf8(JsonFileReleaseStore.render(List.of(
-                JsonFileReleaseStore.register("reviewer", Ev.KEY, WHOLE, null))))).asSource();
+        ReleaseSource forOther = ReleaseSources.of(JsonFileReleaseStore.fromBytes("m", Ev.utf8(JsonFileReleaseStore.render(List.of(
+                JsonFileReleaseStore.register("reviewer", Ev.KEY, WHOLE, null))))));
         Evaluation e = evaluate(forOther, selected(SQUAD), loaded(WHOLE, SQUAD), attached(AttachStatus.ATTACHED_FULL, WHOLE, SQUAD));
         assertThat(e.releaseValue()).isEqualTo(ReleaseIntegrity.UNREGISTERED);
         assertThat(e.release().reason()).startsWith("release_entry_other_agent");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.json.Json;
+import dev.agentwarden.release.JsonFileReleaseStore;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -144,7 +145,7 @@ class EvidenceReplayTest {
         Path f = Files.write(dir.resolve("squad.agent.md"), WHOLE);
         EvidenceLog log = EvidenceLog.under(dir.resolve(".warden"));
         GateSession s = IntegrityGate.builder().clock(CLOCK).evidenceLog(log)
-                .release(JsonFileReleaseStore.open(manifest).asSource()).build()
+                .release(ReleaseSources.unsigned(manifest)).build()
                 .select(AgentSelection.of("squad", f).withAgentVersion(Ev.VERSION).withClient("copilot-cli", "1.0.3"));
         s.attach(s.read(), "test");
         assertThat(s.verdict().outcome()).isEqualTo(Outcome.LOADED);
@@ -196,7 +197,7 @@ class EvidenceReplayTest {
     void replay_frozenV1Log_recomputesTheSeedFixtures() throws URISyntaxException {
         Path log = Path.of(getClass().getResource("/integrity/evidence-v1.jsonl").toURI());
         Path manifest = Path.of(getClass().getResource("/integrity/releases-v1.json").toURI());
-        EvidenceReplay.Report report = EvidenceReplay.replay(log, JsonFileReleaseStore.open(manifest).asSource());
+        EvidenceReplay.Report report = EvidenceReplay.replay(log, ReleaseSources.unsigned(manifest));
         assertThat(report.invalidLines()).isZero();
         assertThat(report.sessions()).extracting(s -> s.recomputed().outcome()).containsExactly(Outcome.LOADED,
                 Outcome.HALT_CORRUPT, Outcome.UNKNOWN_HALT, Outcome.SKIP, Outcome.HALT_RELEASE_MISMATCH,
@@ -211,7 +212,7 @@ class EvidenceReplayTest {
     void stats_keepCorruptAndUnknownApartAndCountHealthySessions() throws URISyntaxException, IOException {
         Path log = Path.of(getClass().getResource("/integrity/evidence-v1.jsonl").toURI());
         Path manifest = Path.of(getClass().getResource("/integrity/releases-v1.json").toURI());
-        IntegrityStats stats = IntegrityStats.of(EvidenceReplay.replay(log, JsonFileReleaseStore.open(manifest).asSource()));
+        IntegrityStats stats = IntegrityStats.of(EvidenceReplay.replay(log, ReleaseSources.unsigned(manifest)));
         assertThat(stats.sessions()).isEqualTo(6);
         assertThat(stats.count(Outcome.HALT_CORRUPT)).isEqualTo(1);
         assertThat(stats.count(Outcome.UNKNOWN_HALT)).isEqualTo(1);
@@ -221,7 +222,7 @@ class EvidenceReplayTest {
 
         Path copy = Files.copy(log, dir.resolve("e.jsonl"));
         Files.writeString(copy, "{\"v\":1,\"session\":\"torn\",\"seq\":1,", StandardOpenOption.APPEND);
-        IntegrityStats torn = IntegrityStats.of(EvidenceReplay.replay(copy, JsonFileReleaseStore.open(manifest).asSource()));
+        IntegrityStats torn = IntegrityStats.of(EvidenceReplay.replay(copy, ReleaseSources.unsigned(manifest)));
         assertThat(torn.invalidLines()).isEqualTo(1);
         assertThat(torn.count(Outcome.UNKNOWN_HALT)).isEqualTo(1);
     }

@@ -27,4 +27,17 @@ class FieldsTest {
 
         assertThatThrownBy(() -> f.parsed("n", Long::parseLong)).hasMessageStartingWith("doc.n: For input string");
     }
+
+    @Test
+    void strings_itemNotAString_failsNamingItsIndex() {
+        Fields<IllegalArgumentException> f = Fields.of(Map.of("tools", java.util.List.of("Bash", 7L), "on", true), "doc",
+                Fields.illegalArgument("doc_invalid"));
+
+        assertThatThrownBy(() -> f.strings("tools", 10)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("doc_invalid: doc.tools[1] must be a string");
+        assertThatThrownBy(() -> f.strings("tools", 1)).hasMessage("doc_invalid: doc.tools has 2 items; at most 1 are read");
+        assertThat(f.bool("on")).isTrue();
+        assertThatThrownBy(() -> f.bool("tools")).hasMessage("doc_invalid: doc.tools must be true or false");
+        assertThat(f.optionalObject("absent")).isNull();
+    }
 }

@@ -56,6 +56,15 @@ class OpenRecordTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(code + ":");
     }
 
+    /** The record is read through the typed JSON reader (json.Fields): a wrong-typed field is named with its path. */
+    @Test
+    void parse_wrongTypedField_namesItThroughTheTypedReader() {
+        String text = GOOD.replace("\"session_id\":\"s\"", "\"session_id\":7");
+
+        assertThatThrownBy(() -> OpenRecord.parse(REF, text.getBytes(StandardCharsets.UTF_8)))
+                .hasMessage("open_record_field_type: open record.session_id must be a string");
+    }
+
     @Test
     void openSet_excludesAndReportsUntrustedRecords() throws IOException {
         LedgerPaths paths = LedgerPaths.forRoot(project.toString());

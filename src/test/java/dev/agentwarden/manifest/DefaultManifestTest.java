@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import java.nio.charset.StandardCharsets;
@@ -73,6 +74,33 @@ class DefaultManifestTest {
         assertThat(DEFAULT.chain(host.id(), EventName.POST_TOOL_USE, Manifest.DEFAULT_ROLE)).extracting(ConcernSpec::name)
                 .containsExactly("subagent-ledger");
         assertThat(DEFAULT.concerns().get("subagent-ledger").tools()).containsAll(host.tools().subagentDispatch());
+    }
+
+    /**
+     * The tool filters are the registry's tool names, not a second list: protect-warden covers every
+     * host's file-edit tools too (Qwen Code's notebook_edit and Cursor's Delete were missing while the
+     * lists were written by hand).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("hosts")
+    void defaultManifest_toolFilters_areEveryHostsRegisteredToolNames(Host host) {
+        List<String> edits = new ArrayList<>(host.tools().shell());
+        edits.addAll(host.tools().fileEdit());
+        assertThat(DEFAULT.concerns().get("protect-warden").tools()).containsAll(edits);
+        assertThat(DEFAULT.concerns().get("subagent-ledger").tools()).containsAll(host.tools().subagentDispatch());
+        assertThat(DEFAULT.concerns().get("protect-warden").tools())
+                .containsExactlyInAnyOrderElementsOf(Hosts.toolNames(ToolKind.SHELL, ToolKind.FILE_EDIT));
+    }
+
+    /**
+     * The default manifest's text is the same in every JVM (its SHA-256 keys the compiled-manifest
+     * cache): host by host, each host's names sorted, never a set's iteration order.
+     */
+    @org.junit.jupiter.api.Test
+    void defaultManifest_toolLists_areHostOrderThenSorted() {
+        assertThat(Hosts.toolNames(ToolKind.SHELL)).startsWith("Bash", "bash", "powershell", "run_commands",
+                "run_shell_command", "Shell", "run_command", "launch-process");
+        assertThat(DefaultManifest.YAML).contains("    tools: [" + String.join(", ", Hosts.toolNames(ToolKind.SHELL)) + "]\n");
     }
 
     /** The tool filters name every host's shell tools (block-no-verify) and subagent-dispatch tools (spawn-guard). */

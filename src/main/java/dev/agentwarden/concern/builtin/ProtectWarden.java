@@ -18,12 +18,9 @@ import java.util.Map;
  * ({@link WardenSelfChange}), and a file edit (a path the event's {@code filePaths} names: Claude
  * Code's Write, Edit, MultiEdit, NotebookEdit) whose target lies under Warden's state directory
  * ({@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden}, the trust store's home), its cache
- * directory ({@link CacheDir}), or is a host's hook settings file ({@code .claude/settings*.json},
- * {@code .codex/hooks.json}, Copilot's {@code .github/hooks/*.json} and {@code ~/.copilot/hooks/*.json},
- * in the project or the home directory), a Cline hook file (any file in
- * {@code .clinerules/hooks/} or {@code .cline/hooks/}), Gemini CLI's trust files, and every other host's
- * file its installer writes, such as {@code .qwen/settings.json}), and Warden's bridge plugin
- * ({@code plugin/warden-bridge.js}, OpenCode's, in any of its config directories).
+ * directory ({@link CacheDir}), or is a host's own file: one its installers write, in the project or
+ * the home directory, or one its {@link Host#ownFiles} names (hook settings, hook files, trust files,
+ * Warden's bridge plugin, wherever they lie).
  *
  * <p>Best effort: an agent that runs code as the user can write those files by other means; this
  * closes the direct routes and tells the user to make such changes themselves. Paths are compared
@@ -57,38 +54,31 @@ final class ProtectWarden implements Concern {
         } catch (InvalidPathException e) {
             return null;
         }
-        String what = null;
-        Path name = target.getFileName();
-        Path parent = target.getParent();
-        String parentName = parent == null || parent.getFileName() == null ? "" : parent.getFileName().toString();
-        String file = name == null ? "" : name.toString();
+        String what;
         if (target.startsWith(stateDir(env))) {
             what = "Warden's state directory (its trust store)";
         } else if (target.startsWith(CacheDir.root(env).toAbsolutePath().normalize())) {
             what = "Warden's cache directory (its compiled manifests and server endpoint)";
-        } else if (parentName.equals(".claude") && file.startsWith("settings") && file.endsWith(".json")) {
-            what = "Claude Code's hook settings";
-        } else if (parentName.equals(".codex") && file.equals("hooks.json")) {
-            what = "Codex's hook settings";
-        } else if (parentName.equals("plugin") && file.equals("warden-bridge.js")) {
-            what = "Warden's bridge plugin (OpenCode)";
-        } else if (parentName.equals("hooks") && parent.getParent() != null && parent.getParent().getFileName() != null
-                && (parent.getParent().getFileName().toString().equals(".clinerules")
-                || parent.getParent().getFileName().toString().equals(".cline"))) {
-            what = "a Cline hook file";
-        } else if (parentName.equals(".gemini") && (file.equals("settings.json") || file.equals("trusted_hooks.json")
-                || file.equals("trustedFolders.json"))) {
-            what = "Gemini CLI's hook settings or trust";
-        } else if (parentName.equals("hooks") && file.endsWith(".json") && parent.getParent() != null
-                && parent.getParent().getFileName() != null
-                && (parent.getParent().getFileName().toString().equals(".github")
-                || parent.getParent().getFileName().toString().equals(".copilot"))) {
-            what = "Copilot CLI's hook settings";
         } else {
-            what = hostSettings(target, env);
+            what = hostFile(target, env);
         }
         return what == null ? null : PREFIX + HookBypass.quote(path) + " is " + what
                 + "; ask the user to make the change themselves, in their own terminal";
+    }
+
+    /**
+     * How a person names {@code target} when it is a host's own file ({@link Host#ownFiles}: Claude
+     * Code's {@code .claude/settings*.json}, a Cline hook file, Gemini CLI's trust files, …) or a file
+     * some host's installer writes, else {@code null}.
+     */
+    static String hostFile(Path target, Map<String, String> env) {
+        for (int h = 0; h < Hosts.ALL.size(); h++) {
+            String what = Hosts.ALL.get(h).ownFile(target);
+            if (what != null) {
+                return what;
+            }
+        }
+        return hostSettings(target, env);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.agentwarden.host.claude;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.NativeEvents;
 import java.util.List;
@@ -57,7 +58,8 @@ public final class ClaudeHosts {
                             true, null)),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks("claude", SERVE_EVENTS), new ClaudeTraining())
-            .with(null, new ClaudePayloadTemplate());
+            .with(null, new ClaudePayloadTemplate())
+            .protecting(OwnFile.matching("Claude Code's hook settings", ".claude", "settings", ".json"));
 
     /** Cowork honours only the user's {@code ~/.claude/settings.json} (it runs the CLI with {@code --setting-sources user}). */
     public static final Host COWORK = new Host("cowork", "Cowork", new ClaudeAdapter("cowork"),

@@ -2,6 +2,7 @@ package dev.agentwarden.host.cline;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import java.util.List;
 import java.util.Map;
@@ -32,5 +33,6 @@ public final class ClineHost {
     public static final Host CLINE = new Host("cline", "Cline", new ClineAdapter(),
             Map.of(Host.Scope.PROJECT, new ClineHookFiles(false), Host.Scope.USER, new ClineHookFiles(true)),
             Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse"), ClineAdapter.TOOLS, List.of(),
-            ClineAdapter.OUTPUT_CAP_CHARS, null, null);
+            ClineAdapter.OUTPUT_CAP_CHARS, null, null)
+            .protecting(OwnFile.matching("a Cline hook file", "hooks", "", "").under(".clinerules", ".cline"));
 }

@@ -2,6 +2,7 @@ package dev.agentwarden.host.codex;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.host.claude.ClaudeHooksFile;
@@ -37,5 +38,6 @@ public final class CodexHost {
                             "CODEX_HOME")),
             Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse", "PermissionRequest"), CodexAdapter.TOOLS,
             List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
-            .with(new CodexHookTrust(), new CodexPayloadTemplate());
+            .with(new CodexHookTrust(), new CodexPayloadTemplate())
+            .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"));
 }

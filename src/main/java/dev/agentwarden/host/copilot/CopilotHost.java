@@ -2,6 +2,7 @@ package dev.agentwarden.host.copilot;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.ToolNames;
 import java.util.List;
@@ -60,5 +61,6 @@ public final class CopilotHost {
             Map.of(Host.Scope.PROJECT, new CopilotHooksFile(false), Host.Scope.USER, new CopilotHooksFile(true)),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("COPILOT_PROJECT_DIR"),
             CopilotAdapter.OUTPUT_CAP_CHARS, null, null)
-            .with(new CopilotFolderTrust(), new CopilotPayloadTemplate());
+            .with(new CopilotFolderTrust(), new CopilotPayloadTemplate())
+            .protecting(OwnFile.matching("Copilot CLI's hook settings", "hooks", "", ".json").under(".github", ".copilot"));
 }

@@ -2,6 +2,7 @@ package dev.agentwarden.host.gemini;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.claude.ClaudeHooksFile;
 import java.util.List;
@@ -45,5 +46,7 @@ public final class GeminiHost {
                             true, null)),
             Host.Scope.PROJECT, EVENTS, Set.of("BeforeTool", "AfterTool"), GeminiAdapter.TOOLS,
             List.of("GEMINI_PROJECT_DIR"), 0, null, null)
-            .with(new GeminiHookTrust(), null);
+            .with(new GeminiHookTrust(), null)
+            .protecting(OwnFile.named("Gemini CLI's hook settings or trust", ".gemini", "settings.json",
+                    "trusted_hooks.json", "trustedFolders.json"));
 }

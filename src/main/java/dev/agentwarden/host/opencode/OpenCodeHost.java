@@ -2,6 +2,7 @@ package dev.agentwarden.host.opencode;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,8 @@ public final class OpenCodeHost {
     private static final Set<String> TOOL_EVENTS = Set.of("tool.execute.before", "tool.execute.after");
 
     /** OpenCode 1.18: project plugins in {@code .opencode/plugin/}, the user's in {@code ~/.config/opencode/plugin/}. */
-    public static final Host OPENCODE = host("opencode", "OpenCode", ".opencode/plugin", "opencode");
+    public static final Host OPENCODE = host("opencode", "OpenCode", ".opencode/plugin", "opencode")
+            .protecting(OwnFile.named("Warden's bridge plugin (OpenCode)", "plugin", "warden-bridge.js"));
 
     private static Host host(String id, String name, String projectDir, String configDir) {
         return new Host(id, name, new OpenCodeAdapter(id),

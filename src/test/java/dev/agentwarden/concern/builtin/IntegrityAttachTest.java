@@ -15,7 +15,7 @@ import dev.agentwarden.integrity.AttachStatus;
 import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.EvidenceReplay;
 import dev.agentwarden.integrity.IntegrityEvent;
-import dev.agentwarden.integrity.JsonFileReleaseStore;
+import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.ReadStatus;
 import dev.agentwarden.integrity.ReleaseIntegrity;

@@ -104,6 +104,28 @@ class ProtectWardenTest {
         assertThat(ProtectWarden.reasonForPath("/home/dev/.local/state/agent-warden/trust/x.json", "/p", env)).isNull();
     }
 
+    /** Each host's own files (its Host record's ownFiles) are named as before they moved onto the record. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("ownFiles")
+    void reasonForPath_hostsOwnFile_isNamedAsTheHostRecordSays(String path, String what) {
+        assertThat(ProtectWarden.reasonForPath(path, "/home/dev/proj", ENV))
+                .isEqualTo(ProtectWarden.PREFIX + HookBypass.quote(path) + " is " + what
+                        + "; ask the user to make the change themselves, in their own terminal");
+    }
+
+    static Stream<Arguments> ownFiles() {
+        return Stream.of(
+                Arguments.of("docs/.claude/settings.team.json", "Claude Code's hook settings"),
+                Arguments.of("sub/.codex/hooks.json", "Codex's hook settings"),
+                Arguments.of("x/plugin/warden-bridge.js", "Warden's bridge plugin (OpenCode)"),
+                Arguments.of(".clinerules/hooks/PreToolUse", "a Cline hook file"),
+                Arguments.of("/home/dev/.cline/hooks/anything.sh", "a Cline hook file"),
+                Arguments.of(".gemini/trustedFolders.json", "Gemini CLI's hook settings or trust"),
+                Arguments.of("/home/dev/.gemini/trusted_hooks.json", "Gemini CLI's hook settings or trust"),
+                Arguments.of(".github/hooks/warden.json", "Copilot CLI's hook settings"),
+                Arguments.of("~/.copilot/hooks/mine.json", "Copilot CLI's hook settings"));
+    }
+
     private static Arguments c(String name, String input, boolean denied) {
         return Arguments.of(name, input, denied);
     }

@@ -1,14 +1,9 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.release;
 
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.release.Normalizations;
-import dev.agentwarden.release.ReleaseEntry;
-import dev.agentwarden.release.ReleaseKey;
-import dev.agentwarden.release.ReleaseLookup;
-import dev.agentwarden.release.ReleaseStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -36,7 +31,8 @@ import java.util.Set;
  * {@code length}, {@code normalization} and {@code normalized_sha256} are optional (the last two
  * together). It is read strictly (I-JSON, no unknown keys, no duplicate keys) and any defect
  * refuses the whole file with a code naming the entry and key. It is trusted because the host
- * operator placed it; it carries no signature.
+ * operator placed it; it carries no signature. The integrity gate reads it through
+ * {@code integrity.ReleaseSources}.
  */
 public final class JsonFileReleaseStore implements ReleaseStore {
     /** Largest manifest file read. */
@@ -60,7 +56,7 @@ public final class JsonFileReleaseStore implements ReleaseStore {
     /**
      * Reads a manifest file.
      *
-     * @throws IntegrityException {@code release_manifest_unreadable}, {@code release_manifest_too_large},
+     * @throws ReleaseStoreException {@code release_manifest_unreadable}, {@code release_manifest_too_large},
      *                            {@code release_manifest_invalid} or {@code release_manifest_duplicate_key}
      */
     public static JsonFileReleaseStore open(Path file) {
@@ -68,12 +64,12 @@ public final class JsonFileReleaseStore implements ReleaseStore {
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(MAX_BYTES + 1);
         } catch (NoSuchFileException e) {
-            throw new IntegrityException("release_manifest_unreadable", file + " does not exist");
+            throw new ReleaseStoreException("release_manifest_unreadable", file + " does not exist");
         } catch (IOException e) {
-            throw new IntegrityException("release_manifest_unreadable", file + ": " + e.getMessage());
+            throw new ReleaseStoreException("release_manifest_unreadable", file + ": " + e.getMessage());
         }
         if (bytes.length > MAX_BYTES) {
-            throw new IntegrityException("release_manifest_too_large", file + " is over " + MAX_BYTES + " bytes");
+            throw new ReleaseStoreException("release_manifest_too_large", file + " is over " + MAX_BYTES + " bytes");
         }
         Map<String, String> ref = new LinkedHashMap<>();
         ref.put("path", file.toAbsolutePath().normalize().toString());
@@ -84,11 +80,6 @@ public final class JsonFileReleaseStore implements ReleaseStore {
     /** What identifies this manifest in evidence: its absolute path and the SHA-256 of its bytes. */
     public Map<String, String> ref() {
         return ref;
-    }
-
-    /** This store as the release source of an evaluation. */
-    public ReleaseSource asSource() {
-        return new ReleaseSource(this, ref);
     }
 
     @Override
@@ -134,24 +125,24 @@ public final class JsonFileReleaseStore implements ReleaseStore {
         try {
             root = Json.parse(bytes, JsonLimits.I_JSON);
         } catch (JsonException e) {
-            throw new IntegrityException("release_manifest_invalid", name + ": not I-JSON (" + e.getMessage() + ")");
+            throw new ReleaseStoreException("release_manifest_invalid", name + ": not I-JSON (" + e.getMessage() + ")");
         }
         if (root instanceof Map<?, ?> m && m.containsKey("payloadType")) {
-            throw new IntegrityException("release_manifest_invalid", name + ": this is a signed (DSSE) manifest;"
+            throw new ReleaseStoreException("release_manifest_invalid", name + ": this is a signed (DSSE) manifest;"
                     + " give its trust root with --trust-root");
         }
         if (!(root instanceof List<?> list)) {
-            throw new IntegrityException("release_manifest_invalid", name + ": expected a JSON array of entries");
+            throw new ReleaseStoreException("release_manifest_invalid", name + ": expected a JSON array of entries");
         }
         Map<ReleaseKey, ReleaseEntry> out = new HashMap<>();
         for (int i = 0; i < list.size(); i++) {
             String where = name + ": [" + i + "]";
             if (!(list.get(i) instanceof Map<?, ?> entry)) {
-                throw new IntegrityException("release_manifest_invalid", where + " is not an object");
+                throw new ReleaseStoreException("release_manifest_invalid", where + " is not an object");
             }
             for (Object k : entry.keySet()) {
                 if (!KEYS.contains(k)) {
-                    throw new IntegrityException("release_manifest_invalid", where + "." + k + ": unknown key; known: "
+                    throw new ReleaseStoreException("release_manifest_invalid", where + "." + k + ": unknown key; known: "
                             + new java.util.TreeSet<>(KEYS));
                 }
             }
@@ -161,7 +152,7 @@ public final class JsonFileReleaseStore implements ReleaseStore {
             long length = -1;
             if (entry.containsKey("length")) {
                 if (!(entry.get("length") instanceof Long l) || l < 0) {
-                    throw new IntegrityException("release_manifest_invalid", where + ".length: expected a non-negative integer");
+                    throw new ReleaseStoreException("release_manifest_invalid", where + ".length: expected a non-negative integer");
                 }
                 length = l;
             }
@@ -170,7 +161,7 @@ public final class JsonFileReleaseStore implements ReleaseStore {
             if (entry.containsKey("normalization") || entry.containsKey("normalized_sha256")) {
                 normalization = text(entry, "normalization", where);
                 if (!Normalizations.NAMES.contains(normalization)) {
-                    throw new IntegrityException("release_manifest_invalid", where + ".normalization: unknown profile '"
+                    throw new ReleaseStoreException("release_manifest_invalid", where + ".normalization: unknown profile '"
                             + normalization + "'; known: " + Normalizations.NAMES);
                 }
                 normalizedSha = hex(entry, "normalized_sha256", where);
@@ -178,7 +169,7 @@ public final class JsonFileReleaseStore implements ReleaseStore {
             ReleaseEntry previous = out.put(key, new ReleaseEntry(text(entry, "agent_id", where), sha, length,
                     normalizedSha, normalization));
             if (previous != null) {
-                throw new IntegrityException("release_manifest_duplicate_key", where + ": a second entry for ("
+                throw new ReleaseStoreException("release_manifest_duplicate_key", where + ": a second entry for ("
                         + key.agentVersion() + ", " + key.clientId() + ", " + key.clientVersion() + ")");
             }
         }
@@ -187,7 +178,7 @@ public final class JsonFileReleaseStore implements ReleaseStore {
 
     private static String text(Map<?, ?> entry, String key, String where) {
         if (!(entry.get(key) instanceof String s) || s.isEmpty() || s.length() > 256) {
-            throw new IntegrityException("release_manifest_invalid", where + "." + key + ": expected a non-empty string"
+            throw new ReleaseStoreException("release_manifest_invalid", where + "." + key + ": expected a non-empty string"
                     + " of at most 256 characters");
         }
         return s;
@@ -196,13 +187,13 @@ public final class JsonFileReleaseStore implements ReleaseStore {
     private static String hex(Map<?, ?> entry, String key, String where) {
         String s = text(entry, key, where);
         if (!Sha256.isHex(s)) {
-            throw new IntegrityException("release_manifest_invalid", where + "." + key + ": expected 64 lowercase hex digits");
+            throw new ReleaseStoreException("release_manifest_invalid", where + "." + key + ": expected 64 lowercase hex digits");
         }
         return s;
     }
 
-    /** Reads a manifest for tests and tools that hold bytes. */
-    static JsonFileReleaseStore fromBytes(String name, byte[] bytes) {
+    /** Reads a manifest for tests and tools that hold bytes; {@code name} stands for its path. */
+    public static JsonFileReleaseStore fromBytes(String name, byte[] bytes) {
         Map<String, String> ref = new LinkedHashMap<>();
         ref.put("path", name);
         ref.put("sha256", Sha256.hex(bytes));

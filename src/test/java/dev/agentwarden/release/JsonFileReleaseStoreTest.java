@@ -1,13 +1,12 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.release;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.release.ReleaseEntry;
-import dev.agentwarden.release.ReleaseKey;
-import dev.agentwarden.release.ReleaseLookup;
+import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +17,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+/** The unsigned release manifest, read strictly; a defect names its entry and key. */
 class JsonFileReleaseStoreTest {
+    static final ReleaseKey KEY = new ReleaseKey("0.13.1", "copilot-cli", "1.0.3");
     static final String SHA = "a".repeat(64);
     static final String ENTRY = "{\"agent_id\":\"squad\",\"agent_version\":\"0.13.1\",\"client_id\":\"copilot-cli\","
             + "\"client_version\":\"1.0.3\",\"sha256\":\"" + SHA + "\"";
@@ -31,7 +32,7 @@ class JsonFileReleaseStoreTest {
         Path f = Files.writeString(dir.resolve("r.json"), "[" + ENTRY + ",\"length\":10,\"normalization\":\"squad-template\","
                 + "\"normalized_sha256\":\"" + "b".repeat(64) + "\"}]");
         JsonFileReleaseStore store = JsonFileReleaseStore.open(f);
-        ReleaseLookup found = store.lookup(Ev.KEY);
+        ReleaseLookup found = store.lookup(KEY);
         assertThat(found.status()).isEqualTo(ReleaseLookup.Status.FOUND);
         assertThat(found.entry()).isEqualTo(new ReleaseEntry("squad", SHA, 10, "b".repeat(64), "squad-template"));
         ReleaseLookup missing = store.lookup(new ReleaseKey("0.13.2", "copilot-cli", "1.0.3"));
@@ -42,9 +43,9 @@ class JsonFileReleaseStoreTest {
 
     @Test
     void renderAndRegister_roundTrip() {
-        byte[] bytes = Ev.squad();
-        String text = JsonFileReleaseStore.render(List.of(JsonFileReleaseStore.register("squad", Ev.KEY, bytes, "squad-template")));
-        ReleaseEntry e = JsonFileReleaseStore.fromBytes("m", Ev.utf8(text)).lookup(Ev.KEY).entry();
+        byte[] bytes = SquadArtifacts.coordinator("0.13.1", SquadArtifacts.team("Lead", "Tester"), 3_000);
+        String text = JsonFileReleaseStore.render(List.of(JsonFileReleaseStore.register("squad", KEY, bytes, "squad-template")));
+        ReleaseEntry e = JsonFileReleaseStore.fromBytes("m", text.getBytes(StandardCharsets.UTF_8)).lookup(KEY).entry();
         assertThat(e.sha256()).isEqualTo(Sha256.hex(bytes));
         assertThat(e.length()).isEqualTo(bytes.length);
         assertThat(e.normalization()).isEqualTo("squad-template");
@@ -73,7 +74,7 @@ class JsonFileReleaseStoreTest {
     void open_defectiveManifest_failsNamingEntryAndKey(String text, String code, String detail) throws IOException {
         Path f = Files.writeString(dir.resolve("r.json"), text);
         assertThatThrownBy(() -> JsonFileReleaseStore.open(f))
-                .isInstanceOfSatisfying(IntegrityException.class, e -> {
+                .isInstanceOfSatisfying(ReleaseStoreException.class, e -> {
                     assertThat(e.code()).isEqualTo(code);
                     assertThat(e.getMessage()).contains(detail);
                 });
@@ -82,9 +83,9 @@ class JsonFileReleaseStoreTest {
     @Test
     void open_missingOrTooLarge_isRefused() throws IOException {
         assertThatThrownBy(() -> JsonFileReleaseStore.open(dir.resolve("none.json")))
-                .isInstanceOfSatisfying(IntegrityException.class, e -> assertThat(e.code()).isEqualTo("release_manifest_unreadable"));
+                .isInstanceOfSatisfying(ReleaseStoreException.class, e -> assertThat(e.code()).isEqualTo("release_manifest_unreadable"));
         Path big = Files.write(dir.resolve("big.json"), new byte[JsonFileReleaseStore.MAX_BYTES + 1]);
         assertThatThrownBy(() -> JsonFileReleaseStore.open(big))
-                .isInstanceOfSatisfying(IntegrityException.class, e -> assertThat(e.code()).isEqualTo("release_manifest_too_large"));
+                .isInstanceOfSatisfying(ReleaseStoreException.class, e -> assertThat(e.code()).isEqualTo("release_manifest_too_large"));
     }
 }
