@@ -24,7 +24,10 @@ import java.util.Objects;
  * {@code warden log prune} to a checkout that put a link in its place, is closed unwritten and the
  * line goes the one-shot way ({@link DecisionLog#write}): created anew, or refused with the
  * one-shot note. So no line goes to a file the path no longer names, and none is written through a
- * link.
+ * link put in place of a state directory.
+ *
+ * <p>What is not covered, as in {@link StateFiles}: a process of this user that moves the state
+ * directory elsewhere and links its old name to it; the path then still names the open file.
  *
  * <p>Nothing is buffered: each line is still one {@code write(2)} on an {@code O_APPEND} file, made
  * before the host is answered, so a crash loses no answered line and lines from other processes
