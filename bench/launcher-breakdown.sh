@@ -30,12 +30,16 @@ stamp "start" 'src="${BASH_SOURCE[0]}"' < "$home/bin/warden" \
   | stamp "find java, check jar" 'archive_dir="$home/target/cds"' \
   | stamp "source launcher facts" 'base_flags=(' \
   | stamp "java facts, jar hash" 'cache_root=' \
-  | stamp "define functions, endpoint and process checks" '  local -a rec=("warden-forward/1"' \
-  | stamp "records: argv, env walk, umask, nice, limits" '  local had_lc=' \
+  | stamp "define forward, connect, start_resident" '# ---- The compiled hook' \
+  | stamp "define build_hook; stale-hook check" '# HTTP hooks (warden install --transport http)' \
+  | stamp "HTTP hook token check (SessionStart only)" 'if [ "${1:-}" = "dispatch" ] && [ -z "$replayed" ]' \
+  | stamp "endpoint and process checks" '  local -a rec=("warden-forward/1"' \
+  | stamp "records: argv, env walk" '  # What a JVM of its own would pass on' \
+  | stamp "records: umask, nice, limits" '  local had_lc=' \
   | stamp "read stdin" '  local length=$((1 + ${#payload})) r' \
   | stamp "connect (watchdog fork)" '    IFS= read -r -t 2 -u 3 line && [ "$line" = "$fact_greeting$proof" ]' \
   | stamp "proof" '    if [ -z "$unproven" ] \' \
-  | stamp "send, 102, go" '      IFS= read -r -t "$answer_seconds" -u 3 line' \
+  | stamp "send the event" '      IFS= read -r -t "$answer_seconds" -u 3 line' \
   | stamp "answer (resident runs the chain)" '  if [ "$status" -eq 0 ]; then' \
   | awk 'NR == 1 { print; print "S=(); trap '\''printf \"%s\\n\" \"${S[@]}\" \"end $EPOCHREALTIME\" > \"$WARDEN_STAMPS\"'\'' EXIT"; next } { print }' \
   > "$work/wh/bin/warden"

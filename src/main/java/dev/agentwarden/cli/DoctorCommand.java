@@ -2,7 +2,9 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.decision.DecisionReader;
+import dev.agentwarden.host.HookCommand;
 import dev.agentwarden.host.HookFileInstaller;
+import dev.agentwarden.host.claude.ClaudeSettings;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
@@ -334,9 +336,15 @@ final class DoctorCommand implements Callable<Integer> {
             bindings = http.bindings();
             found.add(Finding.note("transports: " + transports(http.plan())));
         }
+        String hook = compiledHook(entries);
+        if (hook != null && !Files.isExecutable(Path.of(hook))) {
+            found.add(Finding.note("entries run the compiled hook " + hook + ", which is gone: each event falls back to "
+                    + launcher + " (slower, same verdicts); `bin/warden build-hook` or `" + install + "` builds it again"));
+        }
         byte[] wanted;
         try {
-            wanted = target.installer().install(current, launcher.toString(), bindings);
+            wanted = target.installer().install(current, hook != null ? HookCommand.fast(FastHook.path(launcher).toString(),
+                    launcher.toString()) : launcher.toString(), bindings);
         } catch (SettingsFile.SettingsException e) {
             found.add(Finding.problem("install could not rewrite it: " + e.getMessage(), "fix " + target.settings()));
             return section;
@@ -380,6 +388,17 @@ final class DoctorCommand implements Callable<Integer> {
         }
         section.findings().addAll(HookFilesInstall.check(target, bindings, install));
         return section;
+    }
+
+    /** The compiled hook the first fast entry runs first ({@link HookCommand}), or {@code null}. */
+    private static String compiledHook(List<Installer.Entry> entries) {
+        for (Installer.Entry e : entries) {
+            String[] fast = e.target() == null ? null : ClaudeSettings.fastParts(e.target());
+            if (fast != null) {
+                return fast[1];
+            }
+        }
+        return null;
     }
 
     /** The launchers entries run that are gone. */

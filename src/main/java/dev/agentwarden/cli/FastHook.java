@@ -1,19 +1,64 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.host.HookCommand;
+import dev.agentwarden.io.CacheDir;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
  * The compiled hook client ({@code bin/warden build-hook}): where a C compiler exists, installed
- * hooks run it instead of the bash launcher, and it hands whatever it cannot answer to
- * {@code bin/warden}. Without a compiler (or when the build fails) hooks run {@code bin/warden}.
+ * hooks of the hosts that run commands through a POSIX shell ({@link #SHELL_HOSTS}) run it instead
+ * of the bash launcher, behind a test that falls back to {@code bin/warden} when it is gone
+ * ({@link HookCommand}); it hands whatever it cannot answer to {@code bin/warden}. Without a
+ * compiler (or when the build fails), and for other hosts, hooks run {@code bin/warden}.
  */
 final class FastHook {
+    /**
+     * Hosts whose command hooks run through a POSIX shell, as their shipped code does: Claude Code
+     * (and Cowork, which runs it) {@code sh -c}, Gemini CLI and Qwen Code {@code bash -c}, Codex
+     * {@code $SHELL -lc}. Others (Copilot reads a missing program on preToolUse as a deny; the
+     * rest are from docs only) run {@code bin/warden}.
+     */
+    static final Set<String> SHELL_HOSTS = Set.of("claude", "cowork", "codex", "gemini", "qwen");
+
     private FastHook() {
+    }
+
+    /**
+     * The launcher {@code host}'s hooks should run: a {@link HookCommand#fast} pair when the host
+     * runs commands through a shell and the hook can be built (or, for a dry run, a compiler
+     * exists), else {@code launcher}.
+     */
+    static String launcherFor(String host, Path launcher, boolean dryRun, PrintWriter out) {
+        if (!SHELL_HOSTS.contains(host)) {
+            return launcher.toString();
+        }
+        if (dryRun) {
+            return compilerOnPath() ? HookCommand.fast(path(launcher).toString(), launcher.toString()) : launcher.toString();
+        }
+        String built = build(launcher, out);
+        return built.equals(launcher.toString()) ? built : HookCommand.fast(built, launcher.toString());
+    }
+
+    /** Where {@code bin/warden build-hook} puts the hook for the checkout of {@code launcher}. */
+    static Path path(Path launcher) {
+        Path home = launcher.toAbsolutePath().getParent().getParent();
+        Path cache = CacheDir.root(System.getenv()).toAbsolutePath();
+        return cache.resolve("hook").resolve(home.toString().replace('/', '_')).resolve("bin/warden");
+    }
+
+    private static boolean compilerOnPath() {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && (Files.isExecutable(Path.of(dir, "cc")) || Files.isExecutable(Path.of(dir, "gcc")))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The launcher hooks should run: the compiled client's path, or {@code launcher} itself. */

@@ -29,10 +29,7 @@ final class HookFilesInstall {
     /** Writes one file per binding; {@code 0} when written, else the exit code, having said why. */
     static int install(InstallCommand.Target target, String launcher, List<Installer.Binding> bindings, boolean dryRun,
                        PrintWriter out, PrintWriter err) {
-        List<String> events = new ArrayList<>();
-        for (Installer.Binding b : bindings) {
-            events.add(b.nativeEvent());
-        }
+        List<String> events = fileNames(target, bindings);
         HookFiles files = files(target);
         try {
             List<String> report = files.install(launcher, events, dryRun);
@@ -46,6 +43,20 @@ final class HookFilesInstall {
             err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");
             return ExitCode.UNREADABLE.code();
         }
+    }
+
+    /** The hook files the bindings need, each once: an event the host runs no file for comes through others'. */
+    static List<String> fileNames(InstallCommand.Target target, List<Installer.Binding> bindings) {
+        HookFileInstaller installer = (HookFileInstaller) target.installer();
+        List<String> out = new ArrayList<>();
+        for (Installer.Binding b : bindings) {
+            for (String file : installer.filesFor(b.nativeEvent())) {
+                if (!out.contains(file)) {
+                    out.add(file);
+                }
+            }
+        }
+        return out;
     }
 
     /** Removes Warden's files; a directory without any is added to {@code without} when given, else said. */
@@ -90,10 +101,7 @@ final class HookFilesInstall {
             found.add(DoctorCommand.Finding.note("not installed (`" + install + "` installs it)"));
             return found;
         }
-        List<String> wanted = new ArrayList<>();
-        for (Installer.Binding b : bindings) {
-            wanted.add(b.nativeEvent());
-        }
+        List<String> wanted = fileNames(target, bindings);
         boolean ok = true;
         for (Map.Entry<String, String> f : state.warden().entrySet()) {
             if (!Files.isExecutable(java.nio.file.Path.of(f.getValue()))) {

@@ -65,8 +65,10 @@ final class InstallCommand implements Callable<Integer> {
     @Option(names = "--no-train", description = "Skip training the start-up archive.")
     boolean noTrain;
 
-    @Option(names = "--fast-hook", description = "Run hooks through the compiled C client (needs cc; see README"
-            + " \"Compiled hook\"). Off by default: a deleted cache leaves hooks the host skips.")
+    @Option(names = "--fast-hook", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Run hooks through the compiled C client where cc exists and the host runs hooks through a"
+            + " shell (default; falls back to bin/warden when it is gone; see README \"Compiled hook\")."
+            + " --no-fast-hook: hooks run bin/warden.")
     boolean fastHook;
 
     @Option(names = "--transport", defaultValue = "command", description = "command (default) or http (Claude Code"
@@ -109,8 +111,8 @@ final class InstallCommand implements Callable<Integer> {
             return code;
         }
         HookFile file = target.settingsFile();
-        // With --fast-hook the hook runs the compiled client where one can be built (FastHook), else bin/warden.
-        String hookLauncher = dryRun || !fastHook ? launcher.toString() : FastHook.build(launcher, out);
+        // The compiled client, with bin/warden behind it, where one can be built (FastHook); else bin/warden.
+        String hookLauncher = fastHook ? FastHook.launcherFor(target.host().id(), launcher, dryRun, out) : launcher.toString();
         List<Installer.Binding> written = bindings;
         byte[][] before = new byte[1][];
         SettingsFile.Edit edit = doc -> target.installer().install(before[0] = doc, hookLauncher, written);

@@ -38,6 +38,19 @@ public final class DecisionReader {
         void accept(Map<String, Object> decision);
     }
 
+    /**
+     * A {@link Sink} that can take a decision as its scanned fields: {@code top} holds
+     * {@link #SUMMARY_KEYS} of a line within the scanner's subset, and {@code concern} is for the
+     * sink to scan each element of {@code concerns} with ({@link #CONCERN_KEYS}).
+     */
+    public interface ScannedSink extends Sink {
+        /**
+         * Takes the decision; {@code false} when it cannot (and has changed nothing), and the line is
+         * then handed to {@link #accept} as a map.
+         */
+        boolean acceptScanned(FieldScanner top, FieldScanner concern);
+    }
+
     private final Path root;
     private long unreadable;
 
@@ -130,9 +143,23 @@ public final class DecisionReader {
 
     /** The top-level keys {@link #readSummaryFields} keeps. */
     static final String[] SUMMARY_KEYS = {"ts", "host", "event", "native_event", "session_id", "verdict", "concerns"};
+    /** Indexes of {@link #SUMMARY_KEYS}. */
+    static final int HOST = 1;
+    static final int EVENT = 2;
+    static final int NATIVE_EVENT = 3;
+    static final int VERDICT = 5;
+    static final int CONCERNS = 6;
     /** The keys of each concern {@link #readSummaryFields} keeps. */
     static final String[] CONCERN_KEYS = {"name", "outcome", "posture", "would_block"};
-    private static final int CONCERNS = 6;
+    /** Indexes of {@link #CONCERN_KEYS}. */
+    static final int NAME = 0;
+    static final int OUTCOME = 1;
+    static final int POSTURE = 2;
+    static final int WOULD_BLOCK = 3;
+    /** The other keys of a decision line and of its objects, which the scanners check for repeats faster. */
+    private static final String[] LINE_KEYS = {"v", "ref", "tool", "tool_input_sha256", "transport", "manifest",
+        "source", "sha256", "role", "emitted", "downgrades", "fail_mode", "problem", "elapsed_us", "skipped", "effective",
+        "reason", "reason_sha256", "note", "exit_code"};
 
     private void read(String fromMonth, boolean reduced, ReadProgress progress, Sink sink) throws IOException {
         List<Path> files = segments(fromMonth, progress);
@@ -167,11 +194,17 @@ public final class DecisionReader {
     }
 
     private static FieldScanner summaryScanner() {
-        return new FieldScanner(SUMMARY_KEYS, JsonLimits.LENIENT.maxDepth(), false);
+        return new FieldScanner(SUMMARY_KEYS, concat(CONCERN_KEYS, LINE_KEYS), JsonLimits.LENIENT.maxDepth(), false);
     }
 
     private static FieldScanner concernScanner() {
-        return new FieldScanner(CONCERN_KEYS, JsonLimits.LENIENT.maxDepth(), false);
+        return new FieldScanner(CONCERN_KEYS, LINE_KEYS, JsonLimits.LENIENT.maxDepth(), false);
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     /**
@@ -201,7 +234,9 @@ public final class DecisionReader {
                 continue;
             }
             if (top != null && top.scan(b, from, to)) {
-                sink.accept(reduced(top, concern));
+                if (!(sink instanceof ScannedSink scanned) || !scanned.acceptScanned(top, concern)) {
+                    sink.accept(reduced(top, concern));
+                }
                 continue;
             }
             try {

@@ -228,7 +228,8 @@ public final class DispatchMain {
         Map<String, Object> fields = payload != null ? payload : new LinkedHashMap<>();
         String root = WorkspaceRoot.resolve(args.projectDir(), fields, env, caller.workingDir(),
                 Hosts.projectDirVariables());
-        String nativeEvent = args.nativeEvent() != null ? args.nativeEvent() : adapter.nativeEventOf(fields);
+        String nativeEvent = adapter.refinedNativeEvent(args.nativeEvent() != null ? args.nativeEvent()
+                : adapter.nativeEventOf(fields), fields);
         draft.at(root, nativeEvent, role);
         String captureDir = env.get(Capture.DIR_VARIABLE);
         if (captureDir != null && !captureDir.isEmpty()) {

@@ -7,10 +7,8 @@ import java.io.InputStream;
 /**
  * Reads a hook's stdin on a daemon thread, so that dispatch stops waiting when the host never
  * closes it: {@link #read} returns within the deadline whatever the stream does, and the thread,
- * still blocked, dies with the process.
- *
- * <p>A {@link ByteArrayInputStream} (a transport's request body, already whole) is read on the
- * caller's thread: it cannot block, and a thread per request would cost more than the dispatch.
+ * still blocked, dies with the process. A {@link ByteArrayInputStream} (a payload the resident
+ * holds whole) cannot block and is read on the caller's thread.
  *
  * <p>A named class rather than a lambda: dispatch's hot path loads no lambda machinery.
  */
@@ -44,9 +42,9 @@ public final class StdinReader extends Thread {
      *                     rethrown as it is, for dispatch's internal-error path
      */
     static byte[] read(InputStream in, int max, long timeoutMs) throws IOException {
-        if (in instanceof ByteArrayInputStream) {
-            // a body already in memory (serve, the resident) cannot block: no thread, no deadline,
-            // and its exact length is known (available()), so no read buffer either
+        // Bytes already in memory (an event the resident was handed) end without waiting: no thread,
+        // and their exact length is known (available()), so no read buffer either.
+        if (in.getClass() == ByteArrayInputStream.class) {
             return in.available() > max ? null : in.readAllBytes();
         }
         StdinReader reader = new StdinReader(in, max);

@@ -21,6 +21,10 @@ import java.util.Map;
  * @param agentIdMalformed     the host named an agent id that is not a string
  * @param agentType            subagent type as the host sent it, or {@code null}
  * @param parentAgentId        the parent agent the host named, or {@code null}
+ * @param unopenedParentIsMain the host announces every subagent's start under the id its children
+ *                             name as their parent, so a named parent the ledger holds no open
+ *                             record of is the session's main agent (Cline, whose main agent has an
+ *                             id of its own that no child can tell apart from a subagent's)
  * @param toolName             the host's tool name on tool events, else {@code null}
  * @param toolKind             what the tool does, on tool events, else {@code null}
  * @param toolInput            tool input as read from the payload (any JSON value), else {@code null}
@@ -39,9 +43,20 @@ import java.util.Map;
  */
 public record HookEvent(String host, EventName event, String nativeEvent, String sessionId, String sessionSource,
                         String agentId, boolean agentIdMalformed, String agentType, String parentAgentId,
-                        String toolName, ToolKind toolKind, Object toolInput, String shellCommand,
+                        boolean unopenedParentIsMain, String toolName, ToolKind toolKind, Object toolInput, String shellCommand,
                         List<String> filePaths, String prompt, String lastAssistantMessage, boolean stopHookActive,
                         String cwd, String transcriptPath, String workspaceRoot, Map<String, Object> payload, byte[] rawPayload) {
+
+    /** An event from a host that does not announce every subagent ({@code unopenedParentIsMain} false). */
+    public HookEvent(String host, EventName event, String nativeEvent, String sessionId, String sessionSource,
+                     String agentId, boolean agentIdMalformed, String agentType, String parentAgentId,
+                     String toolName, ToolKind toolKind, Object toolInput, String shellCommand,
+                     List<String> filePaths, String prompt, String lastAssistantMessage, boolean stopHookActive,
+                     String cwd, String transcriptPath, String workspaceRoot, Map<String, Object> payload, byte[] rawPayload) {
+        this(host, event, nativeEvent, sessionId, sessionSource, agentId, agentIdMalformed, agentType, parentAgentId,
+                false, toolName, toolKind, toolInput, shellCommand, filePaths, prompt, lastAssistantMessage,
+                stopHookActive, cwd, transcriptPath, workspaceRoot, payload, rawPayload);
+    }
 
     /** The normalized tool name ({@code shell}, {@code file_edit}, …), or {@code null} off tool events. */
     public String normalizedToolName() {

@@ -27,6 +27,15 @@ public interface HookFileInstaller extends Installer {
     /** Every native event the host runs a file for, as the file's name. */
     List<String> events();
 
+    /**
+     * The files that deliver {@code nativeEvent}: the one named after it, except for an event the host
+     * runs no file of its own for, which arrives through the files of the events it refines
+     * ({@link HostAdapter#refinedNativeEvent}).
+     */
+    default List<String> filesFor(String nativeEvent) {
+        return List.of(nativeEvent);
+    }
+
     /** Exactly the bytes Warden writes for {@code nativeEvent}, running {@code launcher}. */
     byte[] content(String launcher, String nativeEvent);
 

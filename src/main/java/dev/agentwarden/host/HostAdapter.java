@@ -17,6 +17,15 @@ public interface HostAdapter {
     /** The native event name carried in a payload, or {@code null}. */
     String nativeEventOf(Map<String, Object> payload);
 
+    /**
+     * The native event a payload delivered as {@code nativeEvent} stands for: {@code nativeEvent}
+     * itself, except on a host whose one hook serves two events (Cline runs its TaskStart file for
+     * the main agent's task and for each subagent's, which is {@code SubagentStart}).
+     */
+    default String refinedNativeEvent(String nativeEvent, Map<String, Object> payload) {
+        return nativeEvent;
+    }
+
     /** The normalized event for a payload. */
     HookEvent normalize(String nativeEvent, EventName event, Map<String, Object> payload, byte[] raw,
                         String workspaceRoot);

@@ -8,6 +8,7 @@ import dev.agentwarden.host.codex.CodexHost;
 import dev.agentwarden.host.copilot.CopilotHost;
 import dev.agentwarden.host.cursor.CursorHost;
 import dev.agentwarden.host.gemini.GeminiHost;
+import dev.agentwarden.host.kilo.KiloHost;
 import dev.agentwarden.host.opencode.OpenCodeHost;
 import dev.agentwarden.host.qwen.QwenHost;
 import dev.agentwarden.host.windsurf.WindsurfHost;
@@ -25,7 +26,7 @@ public final class Hosts {
     /** Every host Warden can install for and answer, in the order commands list them. */
     public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX,
             CopilotHost.COPILOT, ClineHost.CLINE, GeminiHost.GEMINI, QwenHost.QWEN, CursorHost.CURSOR,
-            WindsurfHost.WINDSURF, AugmentHost.AUGMENT, OpenCodeHost.OPENCODE);
+            WindsurfHost.WINDSURF, AugmentHost.AUGMENT, OpenCodeHost.OPENCODE, KiloHost.KILO);
 
     /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
     public static final Host ASSUMED = ClaudeHosts.CLAUDE;
@@ -34,12 +35,12 @@ public final class Hosts {
     public static final Host DEMO = ClaudeHosts.CLAUDE;
 
     /**
-     * Every host id the manifest accepts: agent-config's {@code KNOWN_PLATFORMS} plus codex, qwen and opencode
-     * (agent-config has no key for Qwen Code; Warden names it {@code qwen}, its command's name).
+     * Every host id the manifest accepts: agent-config's {@code KNOWN_PLATFORMS}, then the id of every
+     * host in {@link #ALL} that agent-config lacks (codex, qwen, opencode, …; agent-config has no key
+     * for Qwen Code, which Warden names {@code qwen}, its command's name).
      */
-    public static final List<String> KNOWN = List.of(
-            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "codex", "augment", "qwen",
-            "opencode");
+    public static final List<String> KNOWN = known(List.of(
+            "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "augment"));
 
     /** The host with this id, or {@code null} when Warden has no adapter for it. */
     public static Host byId(String id) {
@@ -58,6 +59,16 @@ public final class Hosts {
     public static boolean installedOnlyWhenNamed(String host, String nativeEvent) {
         return (host.equals(ClaudeHosts.CLAUDE.id()) || host.equals(ClaudeHosts.COWORK.id()))
                 && ClaudeHosts.SINCE_2_1_332.contains(nativeEvent);
+    }
+
+    private static List<String> known(List<String> agentConfigPlatforms) {
+        List<String> out = new ArrayList<>(agentConfigPlatforms);
+        for (int i = 0; i < ALL.size(); i++) {
+            if (!out.contains(ALL.get(i).id())) {
+                out.add(ALL.get(i).id());
+            }
+        }
+        return List.copyOf(out);
     }
 
     /** The ids of {@link #ALL}. */

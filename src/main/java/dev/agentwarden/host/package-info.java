@@ -27,7 +27,7 @@
  *       installer round trip) and golden cases under {@code src/test/resources/golden/<name>/}
  *       from captured real payloads.</li>
  * </ol>
- * If the host's id is not yet in {@link Hosts#KNOWN}, add it there too (the ids manifests may name).
+ * {@link Hosts#KNOWN} (the ids manifests may name) takes every id in {@code ALL}.
  * The default manifest then binds its chains for the new host, and its {@code tools} filters take the
  * host's {@link ToolNames} from the registry ({@link Hosts#toolNames}).
  *

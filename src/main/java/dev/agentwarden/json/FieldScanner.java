@@ -12,10 +12,14 @@ import java.util.Arrays;
  * {@code false}, and the caller parses the line with {@link Json#parse} instead, which decides. So
  * a line this scanner accepts is one the parser accepts, and a line it refuses costs only speed.
  * Outside the subset: a duplicate key at any level, nesting deeper than the limit, an object of
- * more than {@link #MAX_KEYS} keys, a key with an escape, a number beyond the range of a double,
- * and in strict mode any byte above 0x7f and any {@code \\u}
+ * more than {@link #MAX_KEYS} keys outside the scanner's dictionary, a key with an escape, a number
+ * beyond the range of a double, and in strict mode any byte above 0x7f and any {@code \\u}
  * escape (which could be a lone surrogate); in lenient mode a non-ASCII byte is read as
  * {@link Json#parse} reads it without strict UTF-8 (malformed input becomes U+FFFD).
+ *
+ * <p>The scanner's dictionary is the keys it records and the other keys it is told to expect. A
+ * dictionary key is checked for repeats by one bit per object; any other key by comparing it with
+ * the object's other such keys. String text is skipped eight bytes at a time ({@link ByteWords}).
  *
  * <p>One instance is reused line after line; values are valid until the next {@link #scan}.
  */
@@ -33,10 +37,20 @@ public final class FieldScanner {
     public static final byte ARRAY = 7;
     public static final byte OBJECT = 8;
 
-    /** Most keys an object may have on the fast path (duplicates are checked pairwise). */
+    /** Most keys outside the dictionary an object may have on the fast path (their repeats are checked pairwise). */
     static final int MAX_KEYS = 64;
+    /** Dictionary keys past this many are checked pairwise, like any other key. */
+    private static final int MASKED_KEYS = 64;
+    /** Distinct strings {@link #sharedString} keeps, and the longest it keeps. */
+    private static final int SHARED_STRINGS = 4096;
+    private static final int SHARED_MAX_BYTES = 128;
 
+    /** The dictionary: the recorded keys (indexes below {@link #recorded}), then the expected ones. */
     private final byte[][] keys;
+    private final int recorded;
+    /** Of each dictionary key: its first and second eight bytes ({@link ByteWords#word}). */
+    private final long[] word0;
+    private final long[] word1;
     private final int[] table;
     private final int mask;
     private final int maxDepth;
@@ -51,6 +65,9 @@ public final class FieldScanner {
     /** Key spans of the objects being read, innermost last: start, end, and key index or -1. */
     private int[] keyStack = new int[3 * MAX_KEYS];
     private int keyTop;
+    private byte[][] sharedBytes;
+    private String[] sharedValues;
+    private int sharedCount;
     private byte[] buf;
     private int pos;
     private int limit;
@@ -62,19 +79,40 @@ public final class FieldScanner {
      * @param strict   the parser runs with strict UTF-8 and rejects lone surrogates
      */
     public FieldScanner(String[] keys, int maxDepth, boolean strict) {
-        this.keys = new byte[keys.length][];
-        int size = Integer.highestOneBit(Math.max(4, keys.length * 4) - 1) << 1;
+        this(keys, new String[0], maxDepth, strict);
+    }
+
+    /**
+     * @param keys     the top-level keys to record, by index
+     * @param expected other keys the lines hold, at any level (repeats are checked faster)
+     * @param maxDepth deepest nesting accepted (the parser's limit for these lines)
+     * @param strict   the parser runs with strict UTF-8 and rejects lone surrogates
+     */
+    public FieldScanner(String[] keys, String[] expected, int maxDepth, boolean strict) {
+        java.util.LinkedHashSet<String> dictionary = new java.util.LinkedHashSet<>(Arrays.asList(keys));
+        if (dictionary.size() != keys.length) {
+            throw new IllegalArgumentException("a key to record is named twice");
+        }
+        dictionary.addAll(Arrays.asList(expected));
+        this.recorded = keys.length;
+        this.keys = new byte[dictionary.size()][];
+        this.word0 = new long[dictionary.size()];
+        this.word1 = new long[dictionary.size()];
+        int size = Integer.highestOneBit(Math.max(4, dictionary.size() * 4) - 1) << 1;
         this.table = new int[size];
         this.mask = size - 1;
         Arrays.fill(table, -1);
-        for (int i = 0; i < keys.length; i++) {
-            byte[] k = keys[i].getBytes(StandardCharsets.UTF_8);
+        int i = 0;
+        for (String key : dictionary) {
+            byte[] k = key.getBytes(StandardCharsets.UTF_8);
             this.keys[i] = k;
-            int slot = hash(k, 0, k.length) & mask;
+            word0[i] = ByteWords.word(k, 0, Math.min(k.length, 8));
+            word1[i] = ByteWords.word(k, 8, Math.min(k.length - 8, 8));
+            int slot = hash(word0[i], k.length) & mask;
             while (table[slot] >= 0) {
                 slot = (slot + 1) & mask;
             }
-            table[slot] = i;
+            table[slot] = i++;
         }
         this.maxDepth = maxDepth;
         this.strict = strict;
@@ -91,15 +129,7 @@ public final class FieldScanner {
      * (every key then recorded or {@link #ABSENT}), {@code false} when the parser must decide.
      */
     public boolean scan(byte[] bytes, int from, int to) {
-        for (int i = 0; i < touchedCount; i++) {
-            kind[touched[i]] = ABSENT;
-        }
-        touchedCount = 0;
-        keyTop = 0;
-        depth = 0;
-        buf = bytes;
-        pos = from;
-        limit = to;
+        reset(bytes, from, to);
         skipWhitespace();
         if (pos >= limit || buf[pos] != '{') {
             return false;
@@ -109,6 +139,31 @@ public final class FieldScanner {
         }
         skipWhitespace();
         return pos == limit;
+    }
+
+    /**
+     * Reads the object that starts at {@code bytes[from]} and ends before {@code limit} (an element
+     * of an array {@link #scan} accepted, say) as {@link #scan} reads a line; returns the index after
+     * its closing brace, or -1 when the parser must decide.
+     */
+    public int scanObject(byte[] bytes, int from, int limit) {
+        reset(bytes, from, limit);
+        if (pos >= this.limit || buf[pos] != '{' || !object(true)) {
+            return -1;
+        }
+        return pos;
+    }
+
+    private void reset(byte[] bytes, int from, int to) {
+        for (int i = 0; i < touchedCount; i++) {
+            kind[touched[i]] = ABSENT;
+        }
+        touchedCount = 0;
+        keyTop = 0;
+        depth = 0;
+        buf = bytes;
+        pos = from;
+        limit = to;
     }
 
     /** The bytes last scanned. */
@@ -147,6 +202,43 @@ public final class FieldScanner {
         return new String(buf, start[key], end[key] - start[key], StandardCharsets.UTF_8);
     }
 
+    /**
+     * {@link #string}, from a cache of the values seen before: the same text, and for a value that
+     * repeats (a session, a type, a label) no new string each time. Keeps up to
+     * {@link #SHARED_STRINGS} values of at most {@link #SHARED_MAX_BYTES} bytes.
+     */
+    public String sharedString(int key) {
+        int from = start[key];
+        int to = end[key];
+        if (kind[key] != STRING || escaped[key] || to - from > SHARED_MAX_BYTES) {
+            return string(key);
+        }
+        if (sharedBytes == null) {
+            sharedBytes = new byte[2 * SHARED_STRINGS][];
+            sharedValues = new String[2 * SHARED_STRINGS];
+        }
+        int h = 0;
+        for (int i = from; i < to; i++) {
+            h = 31 * h + buf[i];
+        }
+        int m = sharedBytes.length - 1;
+        int slot = (h ^ (h >>> 16)) & m;
+        int len = to - from;
+        for (byte[] k = sharedBytes[slot]; k != null; k = sharedBytes[slot]) {
+            if (k.length == len && Arrays.equals(buf, from, to, k, 0, len)) {
+                return sharedValues[slot];
+            }
+            slot = (slot + 1) & m;
+        }
+        String value = new String(buf, from, len, StandardCharsets.UTF_8);
+        if (sharedCount < SHARED_STRINGS) {
+            sharedBytes[slot] = Arrays.copyOfRange(buf, from, to);
+            sharedValues[slot] = value;
+            sharedCount++;
+        }
+        return value;
+    }
+
     /** Whether the value is the string {@code ascii} (no escapes assumed in {@code ascii}). */
     public boolean stringIs(int key, byte[] ascii) {
         if (kind[key] != STRING) {
@@ -178,13 +270,10 @@ public final class FieldScanner {
         }
     }
 
-    private static int hash(byte[] b, int from, int to) {
-        int h = 0;
-        for (int i = from; i < to; i++) {
-            h = 31 * h + b[i];
-        }
-        int r = h ^ (h >>> 7);
-        return r == Integer.MIN_VALUE ? 0 : r;
+    /** A key's slot hash, from its length and first eight bytes (the table then compares all of them). */
+    private static int hash(long word0, int len) {
+        long h = (word0 ^ len * 0x9E3779B97F4A7C15L) * 0xBF58476D1CE4E5B9L;
+        return (int) (h >>> 32) ^ (int) h;
     }
 
     private boolean object(boolean top) {
@@ -193,44 +282,55 @@ public final class FieldScanner {
         }
         pos++;
         int frame = keyTop;
-        skipWhitespace();
+        long seen = 0;
+        if (pos < limit && buf[pos] <= ' ') {
+            skipWhitespace();
+        }
         if (pos < limit && buf[pos] == '}') {
             pos++;
             depth--;
             return true;
         }
         while (true) {
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= limit || buf[pos] != '"') {
                 return false;
             }
             int keyStart = pos + 1;
-            int h = stringHash();
-            if (h == Integer.MIN_VALUE) {
+            int keyEnd = ByteWords.stringStop(buf, keyStart, limit, strict);
+            if (keyEnd >= limit || buf[keyEnd] != '"') {
                 return false;
             }
-            int keyEnd = pos - 1;
-            if (lastEscaped) {
-                return false;
-            }
-            int index = top ? lookup(keyStart, keyEnd, h) : -1;
-            if (index >= 0) {
-                if (kind[index] != ABSENT) {
+            pos = keyEnd + 1;
+            int d = lookup(keyStart, keyEnd);
+            if (d >= 0 && d < MASKED_KEYS) {
+                long bit = 1L << d;
+                if ((seen & bit) != 0) {
                     return false;
                 }
+                seen |= bit;
             } else if (!unique(frame, keyStart, keyEnd)) {
                 return false;
             }
-            skipWhitespace();
+            int index = top && d >= 0 && d < recorded ? d : -1;
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= limit || buf[pos] != ':') {
                 return false;
             }
             pos++;
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (!readValue(index)) {
                 return false;
             }
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= limit) {
                 return false;
             }
@@ -265,31 +365,23 @@ public final class FieldScanner {
         return true;
     }
 
-    private int lookup(int from, int to, int h) {
-        int slot = h & mask;
+    /** The dictionary index of the key {@code buf[from, to)}, or -1. */
+    private int lookup(int from, int to) {
         int len = to - from;
+        long w0 = ByteWords.word(buf, from, Math.min(len, 8));
+        long w1 = ByteWords.word(buf, from + 8, Math.min(len - 8, 8));
+        int slot = hash(w0, len) & mask;
         while (true) {
             int i = table[slot];
             if (i < 0) {
                 return -1;
             }
-            if (same(keys[i], from, len)) {
+            if (word0[i] == w0 && word1[i] == w1 && keys[i].length == len
+                    && (len <= 16 || Arrays.equals(buf, from + 16, to, keys[i], 16, len))) {
                 return i;
             }
             slot = (slot + 1) & mask;
         }
-    }
-
-    private boolean same(byte[] k, int from, int len) {
-        if (k.length != len) {
-            return false;
-        }
-        for (int i = 0; i < len; i++) {
-            if (buf[from + i] != k[i]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private boolean sameSpan(int a, int b, int len) {
@@ -479,18 +571,24 @@ public final class FieldScanner {
             return false;
         }
         pos++;
-        skipWhitespace();
+        if (pos < limit && buf[pos] <= ' ') {
+            skipWhitespace();
+        }
         if (pos < limit && buf[pos] == ']') {
             pos++;
             depth--;
             return true;
         }
         while (true) {
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (!readValue(-1)) {
                 return false;
             }
-            skipWhitespace();
+            if (pos < limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= limit) {
                 return false;
             }
@@ -510,101 +608,58 @@ public final class FieldScanner {
     private static final byte[] NULL_BYTES = {'n', 'u', 'l', 'l'};
 
     private boolean word(byte[] w) {
-        if (limit - pos < w.length || !Arrays.equals(buf, pos, pos + w.length, w, 0, w.length)) {
+        int n = w.length;
+        if (limit - pos < n) {
             return false;
         }
-        pos += w.length;
+        for (int i = 1; i < n; i++) {
+            if (buf[pos + i] != w[i]) {
+                return false;
+            }
+        }
+        pos += n;
         return true;
     }
 
     private boolean lastEscaped;
 
     /**
-     * Moves past the string at {@code pos} (its opening quote); returns the hash of its raw bytes,
-     * or {@link Integer#MIN_VALUE} when it is outside the subset or invalid.
+     * Moves past the string at {@code pos} (its opening quote); {@code false} when it is outside the
+     * subset or invalid. Sets {@link #lastEscaped}.
      */
-    private int stringHash() {
-        int p = pos + 1;
-        int h = 0;
-        boolean esc = false;
-        byte[] b = buf;
-        int lim = limit;
-        while (p < lim) {
-            byte c = b[p];
-            if (c == '"') {
-                pos = p + 1;
-                lastEscaped = esc;
-                int r = h ^ (h >>> 7);
-                return r == Integer.MIN_VALUE ? 0 : r;
-            }
-            if (c == '\\') {
-                esc = true;
-                if (p + 1 >= lim) {
-                    return Integer.MIN_VALUE;
-                }
-                byte e = b[p + 1];
-                if (e == 'u') {
-                    if (strict || p + 6 > lim || !hex(b[p + 2]) || !hex(b[p + 3]) || !hex(b[p + 4]) || !hex(b[p + 5])) {
-                        return Integer.MIN_VALUE;
-                    }
-                    h = 31 * h + c;
-                    p += 2;
-                    continue;
-                }
-                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
-                    return Integer.MIN_VALUE;
-                }
-                h = 31 * (31 * h + c) + e;
-                p += 2;
-                continue;
-            }
-            if (c >= 0 && c < 0x20 || c < 0 && strict) {
-                return Integer.MIN_VALUE;
-            }
-            h = 31 * h + c;
-            p++;
-        }
-        return Integer.MIN_VALUE;
-    }
-
-    /** {@link #stringHash} for a value: the same checks, no hash. */
     private boolean skipString() {
         int p = pos + 1;
         boolean esc = false;
         byte[] b = buf;
         int lim = limit;
-        while (p < lim) {
+        while (true) {
+            p = ByteWords.stringStop(b, p, lim, strict);
+            if (p >= lim) {
+                return false;
+            }
             byte c = b[p];
             if (c == '"') {
                 pos = p + 1;
                 lastEscaped = esc;
                 return true;
             }
-            if (c == '\\') {
-                esc = true;
-                if (p + 1 >= lim) {
-                    return false;
-                }
-                byte e = b[p + 1];
-                if (e == 'u') {
-                    if (strict || p + 6 > lim || !hex(b[p + 2]) || !hex(b[p + 3]) || !hex(b[p + 4]) || !hex(b[p + 5])) {
-                        return false;
-                    }
-                    p += 2;
-                    continue;
-                }
-                if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
-                    return false;
-                }
-                p += 2;
-                continue;
-            }
-            if (c >= 0 && c < 0x20 || c < 0 && strict) {
+            if (c != '\\' || p + 1 >= lim) {
                 return false;
             }
-            p++;
+            esc = true;
+            byte e = b[p + 1];
+            if (e == 'u') {
+                if (strict || p + 6 > lim || !hex(b[p + 2]) || !hex(b[p + 3]) || !hex(b[p + 4]) || !hex(b[p + 5])) {
+                    return false;
+                }
+                p += 6;
+                continue;
+            }
+            if (e != '"' && e != '\\' && e != '/' && e != 'b' && e != 'f' && e != 'n' && e != 'r' && e != 't') {
+                return false;
+            }
+            p += 2;
         }
-        return false;
     }
 
     /** Whether the {@link #STRING} value starts with {@code ascii}. */

@@ -155,6 +155,17 @@ public final class LedgerLine {
             }
         }
 
+        /** Keys whose values repeat from line to line (types, sessions, labels): read through a cache. */
+        private static final boolean[] REPEATS = new boolean[Key.ALL.length];
+
+        static {
+            for (Key k : new Key[] {Key.EVENT, Key.SESSION_ID, Key.AGENT_TYPE, Key.DEPTH_BASIS, Key.REASON,
+                    Key.ENVELOPE_PARSE, Key.ENVELOPE_PROBLEM, Key.BASIS, Key.TOOL, Key.POSTURE, Key.CONCURRENT_SCOPE,
+                    Key.DEPTH_ESTIMATE_BASIS, Key.LABEL, Key.ON}) {
+                REPEATS[k.ordinal()] = true;
+            }
+        }
+
         private static final byte[] SUBAGENT_PREFIX = "subagent_".getBytes(StandardCharsets.US_ASCII);
         private final FieldScanner scanner = new FieldScanner(WIRE, LIMITS.maxDepth(), true);
         private Map<String, Object> parsed;
@@ -170,6 +181,21 @@ public final class LedgerLine {
             byte[] copy = from == 0 && to == bytes.length ? bytes : java.util.Arrays.copyOfRange(bytes, from, to);
             parsed = parse(copy);
             return parsed != null;
+        }
+
+        /**
+         * Reads the object at {@code bytes[from]}, an element of an array of a line this view's
+         * scanner accepted, ending before {@code limit}; returns the index after it.
+         */
+        private int readObject(byte[] bytes, int from, int limit) {
+            int to = scanner.scanObject(bytes, from, limit);
+            if (to >= 0) {
+                parsed = null;
+                return to;
+            }
+            to = FieldScanner.valueEnd(bytes, from, limit);
+            read(bytes, from, to);
+            return to;
         }
 
         /** Reads a parsed object (a candidate inside a line). */
@@ -192,7 +218,7 @@ public final class LedgerLine {
             if (parsed != null) {
                 return parsed.get(key.wire) instanceof String s ? s : null;
             }
-            return scanner.string(key.ordinal());
+            return REPEATS[key.ordinal()] ? scanner.sharedString(key.ordinal()) : scanner.string(key.ordinal());
         }
 
         /** An integer field, or {@code null}. */
@@ -251,6 +277,10 @@ public final class LedgerLine {
                 return List.of();
             }
             List<String> out = new ArrayList<>();
+            if (parsed == null && scanner.kind(key.ordinal()) == FieldScanner.ARRAY && plainStrings(key.ordinal(), out)) {
+                return out;
+            }
+            out.clear();
             if (value(key) instanceof List<?> list) {
                 for (Object o : list) {
                     if (o instanceof String s) {
@@ -259,6 +289,35 @@ public final class LedgerLine {
                 }
             }
             return out;
+        }
+
+        /**
+         * Adds the strings of the scanned array {@code k} to {@code out}, other elements skipped;
+         * {@code false} when one has an escape (then the array is parsed). The scanner accepted the
+         * line, so the array is valid JSON and its strings ASCII.
+         */
+        private boolean plainStrings(int k, List<String> out) {
+            byte[] b = scanner.bytes();
+            int end = scanner.end(k) - 1;
+            int p = scanner.start(k) + 1;
+            while (p < end) {
+                byte c = b[p];
+                if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                    p++;
+                    continue;
+                }
+                int to = FieldScanner.valueEnd(b, p, end);
+                if (c == '"') {
+                    for (int i = p + 1; i < to - 1; i++) {
+                        if (b[i] == '\\') {
+                            return false;
+                        }
+                    }
+                    out.add(new String(b, p + 1, to - p - 2, StandardCharsets.ISO_8859_1));
+                }
+                p = to;
+            }
+            return true;
         }
 
         /**
@@ -296,11 +355,7 @@ public final class LedgerLine {
                     p++;
                     continue;
                 }
-                int to = FieldScanner.valueEnd(b, p, end);
-                if (c == '{') {
-                    element(elements.size()).read(b, p, to);
-                }
-                p = to;
+                p = c == '{' ? element(elements.size()).readObject(b, p, end) : FieldScanner.valueEnd(b, p, end);
             }
             return elements;
         }

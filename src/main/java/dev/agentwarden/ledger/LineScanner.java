@@ -2,6 +2,7 @@ package dev.agentwarden.ledger;
 
 import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.json.ByteWords;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -141,13 +142,7 @@ public final class LineScanner implements Closeable {
     }
 
     private int indexOfNewline(int from, int to) {
-        byte[] b = buf;
-        for (int i = from; i < to; i++) {
-            if (b[i] == '\n') {
-                return i;
-            }
-        }
-        return -1;
+        return ByteWords.indexOf(buf, from, to, (byte) '\n');
     }
 
     /** Reads more bytes after the partial line; {@code false} at the end of the file. */

@@ -20,9 +20,11 @@ import java.nio.charset.StandardCharsets;
  * @param session             session label, or {@code null}
  * @param basis               how the start and stop are known: {@code null} for the host's own subagent
  *                            events, {@link #TOOL_BRACKET} for the subagent tool's call and result
+ * @param unopenedParentIsMain a named parent without an open record is the session's main agent
+ *                            ({@link HookEvent#unopenedParentIsMain})
  */
 public record SubagentFields(String ref, String unidentifiedReason, String agentType, String parentRef,
-                             String session, String basis) {
+                             String session, String basis, boolean unopenedParentIsMain) {
 
     /**
      * The basis of a subagent known only as a tool call (a host without subagent events, Gemini CLI):
@@ -39,7 +41,8 @@ public record SubagentFields(String ref, String unidentifiedReason, String agent
         String reason = ref != null ? null : event.agentIdMalformed() ? "agent_id_not_string" : "no_agent_id";
         String parent = event.parentAgentId();
         return new SubagentFields(ref, reason, agentType(event.agentType()),
-                parent != null && !parent.isEmpty() ? AgentRef.of(parent) : null, sessionLabel(event.sessionId()), null);
+                parent != null && !parent.isEmpty() ? AgentRef.of(parent) : null, sessionLabel(event.sessionId()), null,
+                event.unopenedParentIsMain());
     }
 
     /** The fields of a subagent tool's call or result, bracketing the subagent ({@link #TOOL_BRACKET}). */
@@ -47,7 +50,7 @@ public record SubagentFields(String ref, String unidentifiedReason, String agent
         String id = TOOL_BRACKET + "\0" + event.sessionId() + "\0" + event.toolName() + "\0"
                 + Json.write(event.toolInput());
         return new SubagentFields(AgentRef.of(id), null, agentType(event.agentType()), null,
-                sessionLabel(event.sessionId()), TOOL_BRACKET);
+                sessionLabel(event.sessionId()), TOOL_BRACKET, false);
     }
 
     /** The ref of the agent a tool call comes from, or {@code null} at top level. */

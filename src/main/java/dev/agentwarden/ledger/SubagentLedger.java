@@ -36,7 +36,8 @@ import java.util.Map;
  * <p>Start: reap stale records, write this dispatch's open record, count, append
  * {@code subagent_start}. Depth is 1 {@code assumed-root} when no parent is named; 1
  * {@code asserted-parent} when the named parent is the session's main agent (its id is the
- * session id, as Copilot names it), 2 when it is another agent that is not open; the parent's depth + 1
+ * session id, as Copilot names it; or, on a host that announces every subagent's start, any parent
+ * without an open record, as on Cline), 2 when it is another agent that is not open; the parent's depth + 1
  * {@code observed} when it is. Stop: take this dispatch's own record (even when stale, so a run
  * longer than the TTL still gets its duration), reap the other stale records, remove it, count,
  * append {@code subagent_stop} with the duration, the stop-loss arms it exceeded and the
@@ -144,6 +145,9 @@ public final class SubagentLedger {
         o.put("parent_ref", f.parentRef());
         o.put("session_id", f.session());
         o.put("basis", f.basis());
+        if (f.unopenedParentIsMain()) {
+            o.put("unopened_parent_is_main", true);
+        }
         o.put("envelope_parse", envelope == null ? null : envelope.verdict().wire());
         o.put("envelope_problem", envelope == null ? null : envelope.problem());
         o.put("ttl_ms", settings.ttlMs());
@@ -166,7 +170,8 @@ public final class SubagentLedger {
                 ? "agent_id_not_string" : "no_agent_id";
         SubagentFields f = new SubagentFields(ref, reason, SubagentFields.agentType(o.get("agent_type")), parent,
                 SubagentFields.sessionLabel(o.get("session_id")),
-                SubagentFields.TOOL_BRACKET.equals(o.get("basis")) ? SubagentFields.TOOL_BRACKET : null);
+                SubagentFields.TOOL_BRACKET.equals(o.get("basis")) ? SubagentFields.TOOL_BRACKET : null,
+                Boolean.TRUE.equals(o.get("unopened_parent_is_main")));
         ReturnEnvelope.Result envelope = null;
         if (kind == Kind.STOP) {
             ReturnEnvelope.Verdict verdict = ReturnEnvelope.Verdict.NO_MESSAGE;
@@ -282,8 +287,10 @@ public final class SubagentLedger {
         }
         OpenRecord parent = set.live(f.parentRef());
         if (parent == null) {
-            // A parent that is the session itself is the session's main agent (Copilot names it so).
-            boolean main = f.session() != null && f.parentRef().equals(AgentRef.of(f.session()));
+            // A parent that is the session itself is the session's main agent (Copilot names it so);
+            // on a host that announces every subagent, so is any parent without an open record (Cline).
+            boolean main = f.unopenedParentIsMain()
+                    || f.session() != null && f.parentRef().equals(AgentRef.of(f.session()));
             return new Depth(main ? 1 : 2, "asserted-parent");
         }
         return new Depth(Math.min(OpenRecord.MAX_DEPTH, parent.depth() + 1), "observed");

@@ -17,6 +17,12 @@ public final class LauncherFacts {
             "-XX:+UseSerialGC", "-Xms8m", "-Xmx256m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30",
             "-XX:-UsePerfData", "-Xlog:disable", "-Xlog:all=warning:stderr");
 
+    /**
+     * Flags added for the bulk reads that do little per line ({@code ledger stats}, {@code guard
+     * derive}): C1 only, whose compile time is a fraction of C2's (BENCHMARKS.md, bulk reads).
+     */
+    public static final List<String> LEAN_SCAN_FLAGS = List.of("-XX:TieredStopAtLevel=1");
+
     private LauncherFacts() {
     }
 
@@ -30,6 +36,7 @@ public final class LauncherFacts {
         b.append("fact_endpoint_fields='").append(Resident.Endpoint.FIELDS).append("'\n");
         b.append("fact_jvm_flags=(").append(String.join(" ", JVM_FLAGS)).append(")\n");
         b.append("fact_resident_flags=(").append(String.join(" ", RESIDENT_FLAGS)).append(")\n");
+        b.append("fact_lean_scan_flags=(").append(String.join(" ", LEAN_SCAN_FLAGS)).append(")\n");
         return b.toString();
     }
 

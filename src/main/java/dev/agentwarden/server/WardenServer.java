@@ -50,13 +50,14 @@ import java.util.regex.Pattern;
  * its stderr note, one line and capped, in {@code X-Warden-Note}. The environment is the one the
  * server was started with: per-request variables (a session role) do not exist over HTTP.
  *
- * <p>Resident: the server speaks first, {@code warden-resident/2 <proof>\n} with the proof from its
+ * <p>Resident: the server speaks first, {@code warden-resident/3 <proof>\n} with the proof from its
  * owner-only endpoint file, and only to a peer of its own uid, so the launcher can tell it from
  * whatever else listens on a stale endpoint's port before it sends a byte. The launcher then sends
- * {@code POST /forward} ({@link ForwardRequest}); once a worker takes the event it answers
- * {@code HTTP/1.1 102 Processing} and waits up to {@link #GO_DEADLINE_MS} for the byte {@code g}:
- * a launcher that stopped waiting (and evaluates the event in its own JVM) sends none, so no event
- * is evaluated twice. The final answer is status 200 with {@code X-Warden-Exit},
+ * {@code POST /forward} ({@link ForwardRequest}) in one write, and the worker that takes it runs it at
+ * once, unless it waited in the queue longer than {@link #QUEUE_WAIT_MS}: then it gets 503 before
+ * anything runs, and the launcher evaluates it in its own JVM (any other answer but 200 also means
+ * nothing ran). Once sent, an event is the resident's: a launcher that gets no answer in time
+ * applies the fail mode, never a JVM, so no event is evaluated twice. The answer is status 200 with {@code X-Warden-Exit},
  * {@code X-Warden-Stdout-Bytes} and a body of exactly the bytes the one-shot process would write to
  * stdout followed by those it would write to stderr. A body that is not a forwarded event gets 400
  * and no dispatch runs.
@@ -76,10 +77,10 @@ public final class WardenServer implements AutoCloseable {
     /** Longest {@code X-Warden-Note} value, in characters. */
     static final int NOTE_CAP = 2000;
     static final int DEFAULT_THREADS = 4;
-    /** How long a resident worker waits for the launcher's go-ahead after announcing it took the event. */
-    static final long GO_DEADLINE_MS = 5_000;
-    /** The line a resident sends first, before its proof. */
-    public static final String GREETING = "warden-resident/2 ";
+    /** How long a forwarded event may wait for a worker ({@link #queueWaitNanos}) unless told otherwise. */
+    static final long QUEUE_WAIT_MS = 10_000;
+    /** The line a resident sends first, before its proof (version 3: no {@code 102}/{@code g} exchange). */
+    public static final String GREETING = "warden-resident/3 ";
     private static final int QUEUE = 256;
     /** The kernel's accept queue asked for; Linux caps it at net.core.somaxconn (4096 by default since 5.4). */
     static final int BACKLOG = 65535;
@@ -88,7 +89,6 @@ public final class WardenServer implements AutoCloseable {
     /** The resident's status query ({@link #status}). */
     public static final String STATUS_PATH = "/status";
     private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
-    private static final byte[] PROCESSING = "HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
     private final ServerSocketChannel listener;
     private final Front front;
@@ -98,6 +98,12 @@ public final class WardenServer implements AutoCloseable {
     private final Front hookFront;
     private final Thread hookThread;
     private final ThreadPoolExecutor pool;
+    /**
+     * How long a forwarded event may wait in the queue for a worker; one that waited longer is
+     * refused (503) by the worker that takes it, before it runs, and its launcher evaluates it in its
+     * own JVM. The resident decides, so no event runs twice.
+     */
+    private final long queueWaitNanos;
     private final byte[] token;
     /** The resident's greeting line; {@code null} for {@code serve}. */
     private final byte[] greeting;
@@ -123,7 +129,7 @@ public final class WardenServer implements AutoCloseable {
 
     private WardenServer(ServerSocketChannel listener, int threads, String token, String proof, String projectDir,
                          String manifest, Map<String, String> env, Clock clock, ServerSocketChannel hookListener,
-                         String hookToken) throws IOException {
+                         String hookToken, long queueWaitMs) throws IOException {
         this.listener = listener;
         AtomicInteger n = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
@@ -131,6 +137,7 @@ public final class WardenServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         }, new ThreadPoolExecutor.AbortPolicy());
+        this.queueWaitNanos = TimeUnit.MILLISECONDS.toNanos(queueWaitMs);
         this.token = token.getBytes(StandardCharsets.UTF_8);
         this.greeting = proof == null ? null : (GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII);
         this.ownUid = PeerUid.self();
@@ -173,7 +180,7 @@ public final class WardenServer implements AutoCloseable {
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port " + port + " is outside 0..65535");
         }
-        return start(port, threads, token, null, projectDir, manifest, env, clock, null);
+        return start(port, threads, token, null, projectDir, manifest, env, clock, null, QUEUE_WAIT_MS);
     }
 
     /**
@@ -193,15 +200,21 @@ public final class WardenServer implements AutoCloseable {
      */
     public static WardenServer startResident(String token, String proof, int threads, Map<String, String> env,
                                              Clock clock, HookPort hooks) throws IOException {
+        return startResident(token, proof, threads, env, clock, hooks, QUEUE_WAIT_MS);
+    }
+
+    /** {@link #startResident(String, String, int, Map, Clock, HookPort)} with another queue wait for forwarded events. */
+    static WardenServer startResident(String token, String proof, int threads, Map<String, String> env, Clock clock,
+                                      HookPort hooks, long queueWaitMs) throws IOException {
         if (!proof.matches("[0-9a-f]{64}")) {
             throw new IllegalArgumentException("the proof must be 64 lowercase hex digits");
         }
-        return start(0, threads, token, proof, null, null, env, clock, hooks);
+        return start(0, threads, token, proof, null, null, env, clock, hooks, queueWaitMs);
     }
 
     private static WardenServer start(int port, int threads, String token, String proof, String projectDir,
-                                      String manifest, Map<String, String> env, Clock clock, HookPort hooks)
-            throws IOException {
+                                      String manifest, Map<String, String> env, Clock clock, HookPort hooks,
+                                      long queueWaitMs) throws IOException {
         if (threads < 1 || threads > 64) {
             throw new IllegalArgumentException("threads " + threads + " is outside 1..64");
         }
@@ -214,7 +227,7 @@ public final class WardenServer implements AutoCloseable {
                 hookListener.bind(loopback(hooks.port()), BACKLOG);
             }
             WardenServer server = new WardenServer(listener, threads, token, proof, projectDir, manifest, env, clock,
-                    hookListener, hooks == null ? null : hooks.token());
+                    hookListener, hooks == null ? null : hooks.token(), queueWaitMs);
             server.frontThread.start();
             if (server.hookThread != null) {
                 server.hookThread.start();
@@ -310,6 +323,11 @@ public final class WardenServer implements AutoCloseable {
         return forwarded.get();
     }
 
+    /** Complete requests waiting for a worker. */
+    int queuedRequests() {
+        return pool.getQueue().size();
+    }
+
     /** Authorized requests being read or answered. */
     int requestsInProgress() {
         return inFlight.get();
@@ -359,7 +377,8 @@ public final class WardenServer implements AutoCloseable {
         @Override
         public void accepted(Front.Request request) {
             try {
-                pool.execute(() -> serve(request, mode, this));
+                long queued = System.nanoTime();
+                pool.execute(() -> serve(request, mode, this, queued));
             } catch (RejectedExecutionException e) {
                 try (SocketChannel ch = request.channel()) {
                     write(ch, Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
@@ -399,14 +418,18 @@ public final class WardenServer implements AutoCloseable {
      * Runs one complete request on a worker and answers it; a dispatch whose client keeps the
      * connection goes back to its front for the next request.
      */
-    private void serve(Front.Request request, Mode mode, Gate gate) {
+    private void serve(Front.Request request, Mode mode, Gate gate, long queuedNanos) {
         SocketChannel ch = request.channel();
         boolean keep = false;
         try {
             Reply reply;
             try {
                 reply = mode != Mode.FORWARD ? dispatch(request)
-                        : STATUS_PATH.equals(request.head().path()) ? status() : forward(request, ch);
+                        : STATUS_PATH.equals(request.head().path()) ? status()
+                        : System.nanoTime() - queuedNanos > queueWaitNanos ? Reply.refusal(503, "busy",
+                                "no worker was free for " + TimeUnit.NANOSECONDS.toMillis(queueWaitNanos)
+                                + " ms; evaluate the event yourself")
+                        : forward(request);
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
             }
@@ -448,21 +471,14 @@ public final class WardenServer implements AutoCloseable {
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
     }
 
-    /**
-     * Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams; or
-     * {@code null} (no answer, no dispatch) when the launcher does not say go.
-     */
-    private Reply forward(Front.Request request, SocketChannel ch) throws IOException {
+    /** Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams. */
+    private Reply forward(Front.Request request) throws IOException {
         InputStream body = new ByteArrayInputStream(request.body());
         ForwardRequest forward;
         try {
             forward = ForwardRequest.read(body);
         } catch (BadForward e) {
             throw new Refusal(400, "bad_forward", e.getMessage());
-        }
-        write(ch, PROCESSING);
-        if (!goAhead(ch)) {
-            return null;
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -486,16 +502,6 @@ public final class WardenServer implements AutoCloseable {
         s.put("forwarded", forwarded.get());
         s.put("in_progress", Math.max(0, inFlight.get() - 1));
         return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
-    }
-
-    /** Whether the launcher sent {@code g} within {@link #GO_DEADLINE_MS}. */
-    private static boolean goAhead(SocketChannel ch) {
-        try {
-            ch.socket().setSoTimeout((int) GO_DEADLINE_MS);
-            return ch.socket().getInputStream().read() == 'g';
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     private static void write(SocketChannel ch, byte[] bytes) throws IOException {

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
  * derive}, {@code ledger verify} and {@code log --summary} (all {@code --json}) on generated ledgers
  * ({@code bench/bulk-gen.py}), one with odd and torn lines and one tampered with, print byte for byte
  * what the release before the streaming readers printed on the same files (recorded in
- * {@code ledger/bulk/*.json} and {@code decision/bulk-summary.json}).
+ * {@code ledger/bulk/*.json} and {@code decision/bulk-summary.json}); and on files of edge cases,
+ * what the readers before the word scanner ({@code json/ByteWords}) printed ({@code edge-*.json}).
  */
 class BulkReadEquivalenceTest {
     private static final List<String> MONTHS = List.of("2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11");
@@ -94,6 +95,39 @@ class BulkReadEquivalenceTest {
         inSmallChunks(this::logSummary_onGeneratedAndOddDecisions_equalsTheMapReadersOutput);
     }
 
+    @Test
+    void stats_onEdgeCaseLines_equalsTheReadersBeforeTheWordScanner() throws IOException {
+        assertSame(edge(), "ledger stats", "edge-ledger-stats.json");
+    }
+
+    @Test
+    void derive_onEdgeCaseLines_equalsTheReadersBeforeTheWordScanner() throws IOException {
+        assertSame(edge(), "guard derive", "edge-guard-derive.json");
+    }
+
+    @Test
+    void verify_onEdgeCaseLines_reportsTheSameProblems() throws IOException {
+        assertSame(edge(), "ledger verify", "edge-ledger-verify.json");
+    }
+
+    @Test
+    void logSummary_onEdgeCaseLines_equalsTheReadersBeforeTheWordScanner() throws IOException {
+        CliRun run = CliRun.of("log", "--summary", "--json", "--project-dir", edgeDecisions().toString());
+
+        assertThat(run.out().strip())
+                .isEqualTo(new String(resource("/decision/bulk-edge-summary.json"), StandardCharsets.UTF_8).strip());
+        assertThat(run.err()).isEmpty();
+    }
+
+    @Test
+    void edgeCaseLines_readInManySmallChunksOnSeveralThreads_equalTheReadersBeforeTheWordScanner() throws IOException {
+        inSmallChunks(() -> {
+            assertSame(edge(), "ledger stats", "edge-ledger-stats.json");
+            assertSame(edge(), "guard derive", "edge-guard-derive.json");
+            logSummary_onEdgeCaseLines_equalsTheReadersBeforeTheWordScanner();
+        });
+    }
+
     private interface Check {
         void run() throws IOException;
     }
@@ -130,6 +164,34 @@ class BulkReadEquivalenceTest {
     private Path odd() throws IOException {
         Path project = clean();
         Files.write(project.resolve(".warden/state/ledger/2026-08.jsonl"), resource("/ledger/bulk/odd/2026-08.jsonl"));
+        return project;
+    }
+
+    /**
+     * The clean ledger with its 2026-10 segment full of edge cases ({@code ledger/bulk/edge-gen.py}):
+     * malformed, truncated, unicode escapes, escaped and duplicate keys, raw and invalid UTF-8,
+     * numbers at the edges, deep nesting, an overlong line, a torn last line.
+     */
+    private Path edge() throws IOException {
+        Path project = clean();
+        Files.write(project.resolve(".warden/state/ledger/2026-10.jsonl"), resource("/ledger/bulk/edge/2026-10.jsonl"));
+        return project;
+    }
+
+    /** The generated decision log with its 2026-10 segment of edge cases, after one line over the reader's limit. */
+    private Path edgeDecisions() throws IOException {
+        Path project = tmp.resolve("edge-decisions");
+        Path dir = Files.createDirectories(project.resolve(".warden/state/decisions"));
+        for (String month : MONTHS) {
+            Files.write(dir.resolve(month + ".jsonl"), resource("/decision/bulk/" + month + ".jsonl"));
+        }
+        String huge = "{\"v\":1,\"ts\":\"2026-10-01T00:00:18.000Z\",\"host\":\"claude\",\"event\":\"e\",\"native_event\":\"E\","
+                + "\"session_id\":\"" + "x".repeat(1_100_000) + "\",\"concerns\":[],\"verdict\":\"allow\"}\n";
+        byte[] edge = resource("/decision/bulk-edge/2026-10.jsonl");
+        byte[] segment = new byte[huge.length() + edge.length];
+        System.arraycopy(huge.getBytes(StandardCharsets.US_ASCII), 0, segment, 0, huge.length());
+        System.arraycopy(edge, 0, segment, huge.length(), edge.length);
+        Files.write(dir.resolve("2026-10.jsonl"), segment);
         return project;
     }
 

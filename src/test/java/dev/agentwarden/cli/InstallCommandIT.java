@@ -84,10 +84,10 @@ class InstallCommandIT {
     }
 
     @Test
-    void install_withoutFastHook_hooksRunTheLauncher_soADeletedCacheCannotTurnThemOff() throws Exception {
+    void install_noFastHook_hooksRunTheLauncher() throws Exception {
         Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
 
-        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train");
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train", "--no-fast-hook");
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(Files.readString(settings)).contains("\"command\": \"" + launcher + " dispatch --host claude --native-event PreToolUse\"");
@@ -95,15 +95,73 @@ class InstallCommandIT {
     }
 
     @Test
-    void install_fastHook_withACompiler_hooksRunTheCompiledClient() throws Exception {
+    void install_default_withACompiler_runsTheCompiledHookWithTheLauncherBehindIt() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler: nothing to build");
         Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
 
-        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train", "--fast-hook");
+        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train");
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(hookLauncher()).isNotEqualTo(launcher);
-        assertThat(Files.readString(settings)).contains("\"command\": \"" + hookLauncher() + " dispatch --host claude --native-event PreToolUse\"");
+        assertThat(Files.readString(settings)).contains("\"command\": \"[ -x " + hookLauncher() + " ] && exec " + hookLauncher()
+                + " dispatch --host claude --native-event PreToolUse; exec " + launcher + " dispatch --host claude --native-event PreToolUse\"");
+        assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(settings), "claude")).containsExactly("PreToolUse", "Stop");
+        WardenProcess.Result doctor = warden("doctor", "--host", "claude");
+        assertThat(doctor.stdout()).as(doctor.stderr()).contains("as `warden install` would write them now");
+    }
+
+    @Test
+    void fastHookCommand_cacheDeleted_nextEventStillGetsWardensDeny() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler: nothing to build");
+        Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
+        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+        String command = commandOf(settings, "PreToolUse");
+        String hook = hookLauncher();
+        assertThat(command).startsWith("[ -x " + hook + " ]");
+        Map<String, String> env = Map.of("HOME", home.toString(), "WARDEN_CACHE_DIR", tmp.resolve("cache").toString(),
+                "PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        byte[] noVerify = ("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":"
+                + "{\"command\":\"git commit --no-verify -m x\"}}").getBytes(StandardCharsets.UTF_8);
+        try {
+            WardenProcess.Result before = WardenProcess.runProgram(Path.of("/bin/sh"), List.of("-c", command), env, noVerify, project);
+            assertThat(before.stdout()).as(before.stderr()).contains("\"permissionDecision\":\"deny\"");
+
+            deleteTree(tmp.resolve("cache/hook"));
+            assertThat(Path.of(hook)).doesNotExist();
+
+            // as Claude Code runs it: sh -c
+            WardenProcess.Result after = WardenProcess.runProgram(Path.of("/bin/sh"), List.of("-c", command), env, noVerify, project);
+            assertThat(after.exitCode()).as(after.stderr()).isZero();
+            assertThat(after.stdout()).contains("\"permissionDecision\":\"deny\"");
+            WardenProcess.Result doctor = warden("doctor", "--host", "claude");
+            assertThat(doctor.stdout()).contains("which is gone: each event falls back to " + launcher);
+        } finally {
+            WardenProcess.runLauncher(List.of("resident", "stop"), env, new byte[0], project);
+        }
+    }
+
+    private static String commandOf(Path settings, String event) throws Exception {
+        for (dev.agentwarden.host.Installer.Entry e : ClaudeSettings.wardenEntries(Files.readAllBytes(settings), "claude")) {
+            if (e.nativeEvent().equals(event)) {
+                return e.target();
+            }
+        }
+        throw new AssertionError("no Warden entry for " + event + " in " + settings);
+    }
+
+    private static void deleteTree(Path dir) throws Exception {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    /** The command install writes for {@code host}'s {@code event}: the compiled hook first where one was built. */
+    private String expectedCommand(String host, String event) {
+        String tail = " dispatch --host " + host + " --native-event " + event;
+        String hook = hookLauncher();
+        return hook.equals(launcher) ? launcher + tail : "[ -x " + hook + " ] && exec " + hook + tail + "; exec " + launcher + tail;
     }
 
     private static boolean onPath(String program) {
@@ -127,7 +185,7 @@ class InstallCommandIT {
         byte[] after = Files.readAllBytes(settings);
         assertThat(ClaudeSettings.installedEvents(after, "claude")).containsExactly("PreToolUse", "Stop");
         assertThat(new String(ClaudeSettings.uninstall(after, "claude"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
-        assertThat(Files.readString(settings)).contains("\"command\": \"" + hookLauncher() + " dispatch --host claude --native-event PreToolUse\"");
+        assertThat(Files.readString(settings)).contains("\"command\": \"" + expectedCommand("claude", "PreToolUse") + "\"");
         assertThat(Files.exists(home.resolve(".claude/settings.json"))).as("user scope untouched").isFalse();
     }
 
@@ -315,7 +373,7 @@ class InstallCommandIT {
         byte[] after = Files.readAllBytes(hooksJson);
         assertThat(ClaudeSettings.installedEvents(after, "codex")).containsExactly("PreToolUse", "SubagentStart");
         assertThat(Files.readString(hooksJson))
-                .contains("\"command\": \"" + hookLauncher() + " dispatch --host codex --native-event PreToolUse\"")
+                .contains("\"command\": \"" + expectedCommand("codex", "PreToolUse") + "\"")
                 .contains("\"type\": \"command\"").contains("\"timeout\": 60");
         assertThat(new String(ClaudeSettings.uninstall(after, "codex"), StandardCharsets.UTF_8)).isEqualTo(USER_SETTINGS);
         assertThat(again.exitCode()).isZero();

@@ -246,6 +246,60 @@ class ClaudeCodeE2EIT {
         row.pass();
     }
 
+    /**
+     * Issue 17 item 2 on the real host: install writes the compiled hook behind a shell test
+     * (Claude Code runs hook commands with {@code sh -c}); with the compiled hook deleted, the next
+     * event still gets Warden's deny, from {@code bin/warden}.
+     */
+    @Test
+    @Order(18)
+    void compiledHookDeleted_bashStillDeniedThroughTheLauncher(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "compiled hook deleted: deny still denies",
+                "install wrote the compiled hook behind [ -x ]; it is deleted; Bash denied by bin/warden");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-9c1: denied-marker is off limits"
+                """, """
+                pre_tool_use: [no-denied-marker]
+                """));
+        project.allowBash("touch denied-marker");
+        install(project);
+        String command = null;
+        for (dev.agentwarden.host.Installer.Entry e : dev.agentwarden.host.claude.ClaudeSettings.wardenEntries(
+                Files.readAllBytes(project.root().resolve(".claude/settings.json")), "claude")) {
+            if (e.nativeEvent().equals("PreToolUse")) {
+                command = e.target();
+            }
+        }
+        String[] fast = command == null ? null : dev.agentwarden.host.claude.ClaudeSettings.fastParts(command);
+        if (fast == null) {
+            pending(row, "install wrote no compiled hook here (no cc?): " + command);
+        }
+        Files.delete(Path.of(fast[1]));
+
+        ClaudeRun run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("denied", "Bash", Map.of("command", "touch denied-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")));
+
+        row.timing(run);
+        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("denied");
+        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result")
+                + "; marker " + (project.exists("denied-marker") ? "CREATED" : "absent"));
+        assertCompleted(run);
+        assertThat(result).as("tool_result for the denied call").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).isEqualTo(facts.deniedToolResult("Bash", "[warden] DENY-9c1: denied-marker is off limits"));
+        });
+        assertThat(project.exists("denied-marker")).as("the denied command ran").isFalse();
+        row.pass();
+    }
+
     @Test
     @Order(2)
     void advisoryConcern_warns_toolRunsAndTheWarningReachesTheModel(@TempDir Path dir) throws Exception {

@@ -24,7 +24,7 @@ import java.util.Map;
  * reaches the host.
  */
 final class ClaudeCodeSession {
-    static final Duration LIMIT = Duration.ofSeconds(120);
+    static final Duration LIMIT = HostSuite.SESSION_LIMIT;
 
     private final Path binary;
     private final LoopbackSandbox sandbox;

@@ -7,9 +7,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -36,7 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>{@code contextModification} reaches the model's next request as a user message
  *       {@code <hook_context source="PreToolUse" tool_name="run_commands" …>}.</li>
  *   <li>Cline ignores a hook's exit code, and a hook that prints nothing lets the tool run.</li>
- *   <li>Each Cline start costs 18 s or more on a loaded 2-core box, so the suite runs three tasks.</li>
+ *   <li>{@code spawn_agent} runs the child with the parent's hook files: its TaskStart and
+ *       TaskComplete carry its {@code agent_id} and the parent's as {@code parent_agent_id}.</li>
+ *   <li>Each Cline start costs 18 s or more on a loaded 2-core box, so the suite runs four tasks.</li>
  * </ul>
  *
  * <p>The host comes from npm into the e2e cache ({@link HostInstall#CLINE}); the suite skips, loudly,
@@ -233,7 +237,78 @@ class ClineE2EIT {
         row.pass();
     }
 
+    /**
+     * A {@code spawn_agent} subagent under the default manifest: Cline runs the child with the
+     * parent's hook files, and the child's own TaskStart and TaskComplete (detached, so the ledger is
+     * polled with a deadline) are its ledger start and stop, a child of the main agent.
+     */
+    @Test
+    @Order(4)
+    void subagent_spawnAgent_isInTheLedgerFromItsOwnTaskStartAndComplete(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "spawn_agent subagent in the ledger",
+                "default manifest; ledger: subagent_start and subagent_stop, same ref, depth 1 asserted-parent; child ran");
+        E2eProject project = project(dir, row);
+        install(project);
+        for (String file : List.of("TaskStart", "TaskComplete", "TaskError", "SessionShutdown")) {
+            assertThat(project.root().resolve(".clinerules/hooks/" + file)).isExecutable();
+        }
+
+        Session run = session(project, "delegate the marker", Map.of(), ModelScript.of(
+                Turn.spawn("helper", "SUBAGENT-TASK-c4: touch sub-marker", null,
+                        Turn.tool("sub_touch", "run_commands", Map.of("commands", List.of("touch sub-marker"))),
+                        Turn.text("SUB-FINAL: done")),
+                Turn.text("FINAL: done")));
+
+        List<Map<String, Object>> ledger = awaitLedger(project, "subagent_stop", Duration.ofSeconds(60));
+        List<Map<String, Object>> subagent = ledger.stream()
+                .filter(l -> String.valueOf(l.get("event")).startsWith("subagent_")).toList();
+        List<Map<String, Object>> guard = ledger.stream()
+                .filter(l -> String.valueOf(l.get("event")).startsWith("spawn_guard")).toList();
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("ledger " + subagent.stream().map(l -> l.get("event") + "/d" + l.get("depth") + "/"
+                + l.get("depth_basis") + "/" + l.get("ref")).toList() + "; guard lines " + guard.size()
+                + "; sub-marker " + (project.exists("sub-marker") ? "created" : "absent") + "; finish " + run.finishReason());
+        assertThat(run.finishReason()).as(run.describe()).isEqualTo("completed");
+        assertThat(project.exists("sub-marker")).as("the subagent's command ran: " + run.describe()).isTrue();
+        assertThat(subagent).extracting(l -> l.get("event")).as("ledger: " + ledger)
+                .containsExactly("subagent_start", "subagent_stop");
+        assertThat(subagent).extracting(l -> l.get("ref")).containsOnly(subagent.get(0).get("ref"));
+        assertThat(subagent).allSatisfy(l -> assertThat(l).doesNotContainKey("basis")
+                .containsEntry("depth", 1L).containsEntry("depth_basis", "asserted-parent"));
+        assertThat(subagent.get(0).get("parent_ref")).isNotNull().isNotEqualTo(subagent.get(0).get("ref"));
+        assertThat(subagent.get(1)).containsEntry("start_seen", true).containsEntry("envelope_parse", "no_envelope");
+        assertThat(guard).extracting(l -> l.get("tool")).containsExactly("spawn_agent");
+        assertThat(guard.get(0)).containsEntry("depth_basis", "no-caller-agent-id");
+        assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        row.pass();
+    }
+
     // ---- Helpers ------------------------------------------------------------------------------
+
+    /** The project's ledger lines once one is an {@code event} line (Cline runs TaskComplete detached), or at the deadline. */
+    private static List<Map<String, Object>> awaitLedger(E2eProject project, String event, Duration limit)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            List<Map<String, Object>> lines = new ArrayList<>();
+            Path dir = project.root().resolve(".warden/state/ledger");
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> files = Files.list(dir)) {
+                    for (Path f : files.filter(p -> p.toString().endsWith(".jsonl")).sorted().toList()) {
+                        for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                            if (!line.isBlank()) {
+                                lines.add(Json.parseObject(line));
+                            }
+                        }
+                    }
+                }
+            }
+            if (lines.stream().anyMatch(l -> event.equals(l.get("event"))) || System.nanoTime() > deadline) {
+                return lines;
+            }
+            Thread.sleep(200);
+        }
+    }
 
     /** What one {@code cline --json} task did: its process, and the requests it sent to the scripted model. */
     record Session(Command.Result process, ScriptedModelServer server) {
@@ -298,7 +373,7 @@ class ClineE2EIT {
 
     private static Session session(E2eProject project, String prompt, Map<String, String> env, ModelScript script)
             throws IOException {
-        try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiChatCompletionsApi(), script)) {
+        try (ScriptedModelServer server = ScriptedModelServer.start(OpenAiChatCompletionsApi.cline(), script)) {
             return new Session(cline.run(project, server, prompt, env), server);
         }
     }

@@ -23,7 +23,7 @@ import java.util.Map;
  * so that the hooks' {@code $SHELL -lc} reads no user profile.
  */
 final class CodexSession {
-    static final Duration LIMIT = Duration.ofSeconds(120);
+    static final Duration LIMIT = HostSuite.SESSION_LIMIT;
     static final String MODEL = "e2e-scripted-model";
     private static final String KEY_VAR = "WARDEN_E2E_MODEL_KEY";
 

@@ -43,7 +43,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CopilotPromptGateIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
-    private static final Duration LIMIT = Duration.ofSeconds(180);
+    private static final Duration LIMIT = HostSuite.SESSION_LIMIT;
     private static final String AGENT = ".github/agents/squad.agent.md";
     private static final String FINAL = "FINAL: the coordinator answered";
 

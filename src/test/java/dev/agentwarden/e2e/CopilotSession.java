@@ -19,7 +19,7 @@ import java.util.Map;
  * with {@code --trust-folder}.
  */
 final class CopilotSession {
-    static final Duration LIMIT = Duration.ofSeconds(150);
+    static final Duration LIMIT = HostSuite.SESSION_LIMIT;
     static final String MODEL = "gpt-4.1";
 
     private final Path binary;

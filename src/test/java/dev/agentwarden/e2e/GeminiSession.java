@@ -21,7 +21,7 @@ import java.util.Map;
  * statistics and update checks off.
  */
 final class GeminiSession {
-    static final Duration LIMIT = Duration.ofSeconds(120);
+    static final Duration LIMIT = HostSuite.SESSION_LIMIT;
 
     private final Path binary;
     private final LoopbackSandbox sandbox;

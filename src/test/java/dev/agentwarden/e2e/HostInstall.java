@@ -43,6 +43,8 @@ final class HostInstall {
             "claude-code");
     static final Host CODEX = new Host("codex", "@openai/codex", "codex");
     static final Host OPENCODE = new Host("opencode", "opencode-ai", "opencode");
+    /** Kilo Code, OpenCode's fork; its npm package has no 7.8.x binary for linux-x64 ({@code hosts.properties}). */
+    static final Host KILO = new Host("kilocode", "@kilocode/cli", "kilo");
     /** Copilot CLI: its loader unpacks a ~235 MB native package on first run, into {@link #copilotCache}. */
     static final Host COPILOT = new Host("copilot", "@github/copilot", "copilot");
     static final Host CLINE = new Host("cline", "cline", "cline");

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +28,13 @@ final class HostSuite {
      * different hosts run side by side.
      */
     static final String LOCK_PREFIX = "e2e-host:";
+
+    /**
+     * How long one host session may take before it is killed and fails: only a guard against a hang.
+     * A session takes 5 to 20 s on an idle 2-core box; with suites side by side on a loaded one it
+     * has been seen past 120 s.
+     */
+    static final Duration SESSION_LIMIT = Duration.ofSeconds(300);
 
     private final Path launcher;
     private final String label;

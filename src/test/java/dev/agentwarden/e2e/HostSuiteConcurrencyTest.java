@@ -15,7 +15,8 @@ class HostSuiteConcurrencyTest {
             new Object[] {ClaudeCodeE2EIT.class, "claude-code"}, new Object[] {ClaudeCodePromptGateIT.class, "claude-code"},
             new Object[] {CodexE2EIT.class, "codex"}, new Object[] {GeminiE2EIT.class, "gemini-cli"},
             new Object[] {QwenE2EIT.class, "qwen-code"}, new Object[] {CopilotE2EIT.class, "copilot"},
-            new Object[] {CopilotPromptGateIT.class, "copilot"});
+            new Object[] {CopilotPromptGateIT.class, "copilot"}, new Object[] {OpenCodeE2EIT.class, "opencode"},
+            new Object[] {KiloE2EIT.class, "kilocode"});
 
     @Test
     void hostSuites_runOneAfterAnother_runSideBySideLockedByTheirHostInstall() {

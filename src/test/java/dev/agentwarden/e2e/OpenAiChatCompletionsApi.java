@@ -22,6 +22,22 @@ import java.util.Map;
 final class OpenAiChatCompletionsApi implements ModelApi {
     static final String SPAWN_TOOL = "task";
 
+    private final boolean clineSpawn;
+
+    /** Copilot's wire: a spawn is a {@code task} call. */
+    OpenAiChatCompletionsApi() {
+        this(false);
+    }
+
+    private OpenAiChatCompletionsApi(boolean clineSpawn) {
+        this.clineSpawn = clineSpawn;
+    }
+
+    /** Cline's wire: a spawn is a {@code spawn_agent} call with {@code {systemPrompt, task}}, the task being the spawn's prompt. */
+    static OpenAiChatCompletionsApi cline() {
+        return new OpenAiChatCompletionsApi(true);
+    }
+
     @Override
     public String name() {
         return "openai-chat-completions";
@@ -111,6 +127,14 @@ final class OpenAiChatCompletionsApi implements ModelApi {
             case SPAWN: {
                 Turn.Spawn spawn = (Turn.Spawn) turn;
                 Map<String, Object> args = new LinkedHashMap<>();
+                if (clineSpawn) {
+                    args.put("systemPrompt", "You are a helper.");
+                    args.put("task", spawn.prompt());
+                    delta.put("content", null);
+                    delta.put("tool_calls", List.of(toolCall(callId(spawn.id()), "spawn_agent", Json.write(args))));
+                    finish = "tool_calls";
+                    break;
+                }
                 args.put("description", "scripted subagent " + spawn.id());
                 args.put("prompt", spawn.prompt());
                 args.put("agent_type", spawn.agentType());

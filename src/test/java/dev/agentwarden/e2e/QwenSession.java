@@ -22,7 +22,7 @@ import java.util.Map;
  * provider's dummy key and model and the switches that turn off telemetry and update checks.
  */
 final class QwenSession {
-    static final Duration LIMIT = Duration.ofSeconds(120);
+    static final Duration LIMIT = HostSuite.SESSION_LIMIT;
     static final String MODEL = "mock-model";
 
     private final Path binary;

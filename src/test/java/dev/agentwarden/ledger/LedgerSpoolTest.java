@@ -102,6 +102,35 @@ class LedgerSpoolTest {
         assertThat(LedgerStats.compute(paths, LedgerSettings.DEFAULTS, clock).toJson()).containsEntry("spooled", 0L);
     }
 
+    /** A spooled start keeps the host's word that an unopened parent is the main agent (Cline), and folds in at depth 1. */
+    @Test
+    void spooledStart_unopenedParentIsMain_isFoldedAtDepthOneAssertedParent() throws Exception {
+        dev.agentwarden.event.HookEvent child = new dev.agentwarden.event.HookEvent("cline",
+                dev.agentwarden.event.EventName.SUBAGENT_START, "SubagentStart", "s1", null, "child", false, null,
+                "main-agent", true, null, null, null, null, List.of(), null, null, false, null, null,
+                project.toString(), Map.of(), new byte[0]);
+        LedgerStore impatient = new LedgerStore(paths, clock, 50);
+        LedgerStore store = new LedgerStore(paths, clock);
+        Throwable spooled;
+        try (LedgerStore.Transaction held = store.begin()) {
+            spooled = other.submit(() -> {
+                try {
+                    SubagentLedger.record(SubagentLedger.Kind.START, child, LedgerSettings.DEFAULTS, impatient);
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            }).get(60, TimeUnit.SECONDS);
+        }
+        assertThat(spooled).isInstanceOfSatisfying(LedgerException.class,
+                e -> assertThat(e.code()).isEqualTo("ledger_event_spooled"));
+
+        TestLedger.record(SubagentLedger.Kind.START, payload("a2"), "s1", LedgerSettings.DEFAULTS, store);
+
+        assertThat(chain().get(0)).containsEntry("spooled", true).containsEntry("ref", AgentRef.of("child"))
+                .containsEntry("depth", 1L).containsEntry("depth_basis", "asserted-parent");
+    }
+
     @Test
     void append_lockHeldPastDeadline_spoolsThePlainLine() throws Exception {
         LedgerStore store = new LedgerStore(paths, clock);

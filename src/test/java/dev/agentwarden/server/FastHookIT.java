@@ -130,7 +130,34 @@ class FastHookIT {
             assertThat(r.exitCode()).isZero();
             assertThat(r.stdout()).isEmpty();
             assertThat(r.stderr()).contains("took this event but gave no answer within 1 s; allowing");
-            assertThat(fake.gotGo).as("the launcher said go").isTrue();
+            assertThat(fake.requests.get()).as("whole requests the fake received").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void fastHook_sendsTheEventInOneWriteRightAfterTheProof_noSecondRoundTrip() throws Exception {
+        long me = ProcessHandle.current().pid();
+        String proof = "6".repeat(64);
+        try (FakeResident fake = new FakeResident(proof, FakeResident.Behaviour.ANSWER_AT_ONCE)) {
+            writeEndpoint(fake.port(), me, ProcessIdentity.startTicks(me), proof);
+            WardenProcess.Result r = runHook();
+            assertThat(r.exitCode()).as(r.stderr()).isEqualTo(7);
+            assertThat(r.stdout()).isEqualTo("OUT!");
+            assertThat(r.stderr()).contains("ERR!");
+            assertThat(fake.requests.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void fastHook_busyResidentRefusesWith503_eventEvaluatedInAJvm() throws Exception {
+        long me = ProcessHandle.current().pid();
+        String proof = "7".repeat(64);
+        try (FakeResident fake = new FakeResident(proof, FakeResident.Behaviour.BUSY)) {
+            writeEndpoint(fake.port(), me, ProcessIdentity.startTicks(me), proof);
+            WardenProcess.Result r = runHook();
+            assertDeny(r);
+            assertThat(r.stderr()).contains("evaluating this event in a new JVM");
+            assertThat(fake.requests.get()).isEqualTo(1);
         }
     }
 
@@ -177,11 +204,16 @@ class FastHookIT {
 
     /** A listener on 127.0.0.1 that greets as a resident with {@code proof} and then does what it is told. */
     static final class FakeResident implements AutoCloseable {
-        enum Behaviour { GREET_ONLY, TAKE_AND_HOLD }
+        /**
+         * After greeting: read what comes; take the request and hold it unanswered; answer it with
+         * exit 7, stdout "out" and stderr "err"; or refuse it as a resident with no idle worker does.
+         */
+        enum Behaviour { GREET_ONLY, TAKE_AND_HOLD, ANSWER_AT_ONCE, BUSY }
 
         final AtomicInteger connections = new AtomicInteger();
+        /** Whole requests received (head and body). */
+        final AtomicInteger requests = new AtomicInteger();
         final ByteArrayOutputStream received = new ByteArrayOutputStream();
-        volatile boolean gotGo;
         private final ServerSocket server;
         private final Thread thread;
         private volatile boolean done;
@@ -207,9 +239,18 @@ class FastHookIT {
                         return;
                     }
                     readRequest(in);
-                    out.write("HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                    out.flush();
-                    gotGo = in.read() == 'g';
+                    requests.incrementAndGet();
+                    if (behaviour == Behaviour.ANSWER_AT_ONCE) {
+                        out.write(("HTTP/1.1 200 OK\r\nX-Warden-Exit: 7\r\nX-Warden-Stdout-Bytes: 4\r\n"
+                                + "Content-Length: 8\r\nConnection: close\r\n\r\nOUT!ERR!").getBytes(StandardCharsets.US_ASCII));
+                        out.flush();
+                        return;
+                    }
+                    if (behaviour == Behaviour.BUSY) {
+                        out.write(WardenServer.Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
+                        out.flush();
+                        return;
+                    }
                     // hold the event: no answer, until the client gives up and closes
                     while (in.read() >= 0) {
                         // discard

@@ -409,20 +409,78 @@ class ForwardEndpointTest {
     }
 
     @Test
-    void forward_launcherThatNeverSaysGo_noDispatch() throws Exception {
+    void forward_queuedPastTheWait_refused503BeforeItRuns() throws Exception {
         Files.deleteIfExists(marked.resolve("dispatched"));
-        byte[] body = frame(marked, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8));
+        Path waiting = Files.createDirectories(tmp.resolve("waiting"));
+        // Holds its worker until the test creates "release" (or 30 s pass), after saying it started.
+        String at = "'" + waiting + "/";
+        script(waiting.resolve("hold.sh"), ": > " + at + "started.'$$\ni=0\nwhile [ ! -e " + at + "release' ] && [ $i -lt 300 ]; do"
+                + " sleep 0.1; i=$((i + 1)); done");
+        manifest(waiting, """
+                concerns:
+                  hold: {script: hold.sh, timeout_ms: 60000}
+                platforms:
+                  claude:
+                    pre_tool_use: [hold]
+                """);
+        server.close();
+        // one worker, and an event may wait for it 1 s
+        server = WardenServer.startResident(TOKEN, PROOF, 1, Map.of(), CLOCK, null, 1_000);
+        List<Integer> status = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Thread> clients = new ArrayList<>();
+        try {
+            clients.add(postInBackground(waiting, status));
+            awaitTrue(() -> startedCount(waiting) == 1);
+            clients.add(postInBackground(marked, status));
+            awaitTrue(() -> server.queuedRequests() == 1);
+            long queuedBy = System.nanoTime();
+            // queued by then, so it waits at least this long for the worker
+            awaitTrue(() -> System.nanoTime() - queuedBy > 1_500_000_000L);
+        } finally {
+            Files.writeString(waiting.resolve("release"), "");
+            for (Thread t : clients) {
+                t.join(60_000);
+            }
+        }
+        assertThat(status).containsExactlyInAnyOrder(200, 503);
+        assertThat(marked.resolve("dispatched")).as("the queued event did not run").doesNotExist();
+        assertThat(server.forwardedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void forward_freeWorker_runsAtOnce_noInterimResponse() throws Exception {
+        byte[] body = frame(plain, env(), ARGV, bash("git commit --no-verify -m x").getBytes(StandardCharsets.UTF_8));
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
             socket.setSoTimeout(30_000);
             InputStream in = socket.getInputStream();
             assertThat(ResidentClient.line(in)).isEqualTo(WardenServer.GREETING + PROOF);
-            socket.getOutputStream().write(ResidentClient.head("POST", "/forward", TOKEN, body.length));
-            socket.getOutputStream().write(body);
-            assertThat(ResidentClient.read(in).statusCode()).isEqualTo(102);
+            OutputStream out = socket.getOutputStream();
+            out.write(ResidentClient.head("POST", "/forward", TOKEN, body.length));
+            out.write(body);
+            out.flush();
+            assertThat(ResidentClient.line(in)).as("the first line after the request").isEqualTo("HTTP/1.1 200 OK");
         }
-        awaitTrue(() -> server.requestsInProgress() == 0);
-        assertThat(marked.resolve("dispatched")).as("no dispatch ran").doesNotExist();
-        assertThat(server.forwardedCount()).isZero();
+    }
+
+    private Thread postInBackground(Path project, List<Integer> status) {
+        Thread t = new Thread(() -> {
+            try {
+                status.add(post("/forward", TOKEN, frame(project, env(), ARGV, bash("ls").getBytes(StandardCharsets.UTF_8)))
+                        .statusCode());
+            } catch (Exception e) {
+                status.add(-1);
+            }
+        });
+        t.start();
+        return t;
+    }
+
+    private static long startedCount(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("started.")).count();
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** Changes a well-formed frame's records into a malformed one. */

@@ -18,7 +18,14 @@ class LauncherFactsTest {
                 .contains("fact_endpoint_fields='" + Resident.Endpoint.FIELDS + "'\n");
         String script = Files.readString(Path.of("bin/warden"));
         assertThat(script).doesNotContain(Integer.toString(DispatchMain.DEFAULT_MAX_PAYLOAD_BYTES))
-                .doesNotContain("warden-resident/2").doesNotContain("-XX:TieredStopAtLevel=1").doesNotContain("-Xmx256m")
+                .doesNotContain("warden-resident/").doesNotContain("-XX:TieredStopAtLevel=1").doesNotContain("-Xmx256m")
                 .contains(". \"$facts\"");
+    }
+
+    @Test
+    void launcher_ledgerStatsAndGuardDerive_addTheLeanScanFlags() throws Exception {
+        assertThat(LauncherFacts.shell()).contains("fact_lean_scan_flags=(-XX:TieredStopAtLevel=1)\n");
+        assertThat(Files.readString(Path.of("bin/warden")))
+                .contains("\"ledger stats\"|\"guard derive\") flags+=(\"${fact_lean_scan_flags[@]}\")");
     }
 }

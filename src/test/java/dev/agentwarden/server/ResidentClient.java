@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * A client of the resident server's protocol, as {@code bin/warden} speaks it: read the greeting,
- * send the request, answer {@code 102 Processing} with {@code g}, read the final answer.
+ * send the request, read the answer.
  */
 final class ResidentClient {
     private ResidentClient() {
@@ -60,15 +60,9 @@ final class ResidentClient {
                 + "Content-Length: " + length + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** Reads the answer, sending {@code g} after a {@code 102}. */
+    /** Reads the answer; a resident sends no interim response. */
     static Response answer(InputStream in, OutputStream out) throws IOException {
-        Response r = read(in);
-        if (r.statusCode() == 102) {
-            out.write('g');
-            out.flush();
-            r = read(in);
-        }
-        return r;
+        return read(in);
     }
 
     static Response read(InputStream in) throws IOException {

@@ -310,15 +310,13 @@ class ResidentIT {
     }
 
     @Test
-    void residentThatNeverTakesTheEvent_payloadReplayedToAJvm_itNeverRuns() throws Exception {
+    void residentThatClosesWithoutAnswer_payloadReplayedToAJvm() throws Exception {
         String proof = "ab".repeat(32);
         try (ServerSocket silent = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<String> received = CompletableFuture.supplyAsync(() -> {
                 try (Socket s = silent.accept()) {
                     s.getOutputStream().write((WardenServer.GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII));
-                    String request = readRequest(s);
-                    // no "102": the launcher must give up, and must not say go afterwards
-                    return request + "|after:" + new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                    return readRequest(s);
                 } catch (IOException e) {
                     return "failed: " + e;
                 }
@@ -328,7 +326,7 @@ class ResidentIT {
             WardenProcess.Result r = dispatch(realJava("auto"), DENY);
 
             assertThat(received.get(30, TimeUnit.SECONDS)).startsWith("POST /forward HTTP/1.1").contains(ForwardRequest.MAGIC)
-                    .contains("git commit --no-verify").endsWith("|after:");
+                    .contains("git commit --no-verify");
             assertThat(r.stdout()).contains(DENIED);
             assertThat(r.exitCode()).isZero();
             assertThat(r.stderr()).contains("the resident server did not answer; evaluating this event in a new JVM");
@@ -336,19 +334,69 @@ class ResidentIT {
     }
 
     @Test
+    void residentAnswersRightAfterTheEvent_launcherPrintsIt_noSecondRoundTrip() throws Exception {
+        String proof = "ab".repeat(32);
+        try (ServerSocket quick = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<String> received = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = quick.accept()) {
+                    s.getOutputStream().write((WardenServer.GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII));
+                    String request = readRequest(s);
+                    s.getOutputStream().write(("HTTP/1.1 200 OK\r\nX-Warden-Exit: 2\r\nX-Warden-Stdout-Bytes: 4\r\n"
+                            + "Content-Length: 8\r\nConnection: close\r\n\r\nOUT!ERR!").getBytes(StandardCharsets.US_ASCII));
+                    return request;
+                } catch (IOException e) {
+                    return "failed: " + e;
+                }
+            });
+            writeEndpoint(quick.getLocalPort(), "cd".repeat(32), ProcessHandle.current().pid(), proof);
+
+            WardenProcess.Result r = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY);
+
+            assertThat(received.get(30, TimeUnit.SECONDS)).contains(ForwardRequest.MAGIC);
+            assertThat(r.exitCode()).as(r.stderr()).isEqualTo(2);
+            assertThat(r.stdout()).isEqualTo("OUT!");
+            assertThat(r.stderr()).contains("ERR!");
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+    }
+
+    @Test
+    void residentRefusesWith503_payloadReplayedToAJvm() throws Exception {
+        String proof = "ab".repeat(32);
+        try (ServerSocket busy = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CompletableFuture<String> received = CompletableFuture.supplyAsync(() -> {
+                try (Socket s = busy.accept()) {
+                    s.getOutputStream().write((WardenServer.GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII));
+                    String request = readRequest(s);
+                    s.getOutputStream().write(WardenServer.Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
+                    return request;
+                } catch (IOException e) {
+                    return "failed: " + e;
+                }
+            });
+            writeEndpoint(busy.getLocalPort(), "cd".repeat(32), ProcessHandle.current().pid(), proof);
+
+            WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+
+            assertThat(received.get(30, TimeUnit.SECONDS)).contains(ForwardRequest.MAGIC);
+            assertThat(r.stdout()).contains(DENIED);
+            assertThat(r.exitCode()).isZero();
+            assertThat(r.stderr()).contains("evaluating this event in a new JVM");
+        }
+    }
+
+    @Test
     void residentThatTookTheEventButNeverAnswers_failModeApplied_notReplayed() throws Exception {
         String proof = "ab".repeat(32);
         try (ServerSocket stuck = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            CompletableFuture<Integer> go = CompletableFuture.supplyAsync(() -> {
+            CompletableFuture<String> took = CompletableFuture.supplyAsync(() -> {
                 try (Socket s = stuck.accept()) {
                     s.getOutputStream().write((WardenServer.GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII));
-                    readRequest(s);
-                    s.getOutputStream().write("HTTP/1.1 102 Processing\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                    int g = s.getInputStream().read();
+                    String request = readRequest(s);
                     s.getInputStream().readAllBytes();
-                    return g;
+                    return request;
                 } catch (IOException e) {
-                    return -2;
+                    return "failed: " + e;
                 }
             });
             writeEndpoint(stuck.getLocalPort(), "cd".repeat(32), ProcessHandle.current().pid(), proof);
@@ -358,7 +406,7 @@ class ResidentIT {
 
             WardenProcess.Result r = dispatch(env, DENY);
 
-            assertThat(go.get(30, TimeUnit.SECONDS)).isEqualTo((int) 'g');
+            assertThat(took.get(30, TimeUnit.SECONDS)).contains(ForwardRequest.MAGIC);
             assertThat(r.exitCode()).isEqualTo(2);
             assertThat(r.stderr()).contains("the resident server took this event but gave no answer within 1 s; refusing");
             ResidentProcess.assertNoJvmStarted(calls);

@@ -30,7 +30,7 @@ public final class TestLedger {
             return e;
         }
         return new HookEvent(e.host(), e.event(), e.nativeEvent(), sessionId, e.sessionSource(), e.agentId(),
-                e.agentIdMalformed(), e.agentType(), e.parentAgentId(), e.toolName(), e.toolKind(), e.toolInput(),
+                e.agentIdMalformed(), e.agentType(), e.parentAgentId(), e.unopenedParentIsMain(), e.toolName(), e.toolKind(), e.toolInput(),
                 e.shellCommand(), e.filePaths(), e.prompt(), e.lastAssistantMessage(), e.stopHookActive(), e.cwd(),
                 e.transcriptPath(), e.workspaceRoot(), e.payload(), e.rawPayload());
     }

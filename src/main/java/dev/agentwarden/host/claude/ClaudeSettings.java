@@ -1,5 +1,6 @@
 package dev.agentwarden.host.claude;
 
+import dev.agentwarden.host.HookCommand;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.Installer.Binding;
 import dev.agentwarden.host.JsonSpans;
@@ -85,7 +86,7 @@ public final class ClaudeSettings {
 
     /** The command line the host runs for one event. */
     public static String command(String launcher, String host, String nativeEvent) {
-        return shellQuote(launcher) + DISPATCH + host + NATIVE_EVENT + nativeEvent;
+        return HookCommand.command(launcher, DISPATCH + host + NATIVE_EVENT + nativeEvent);
     }
 
     /**
@@ -101,6 +102,11 @@ public final class ClaudeSettings {
      * for one of {@code hosts}.
      */
     public static boolean isWardenCommand(String command, String nativeEvent, Set<String> hosts) {
+        for (String host : hosts) {
+            if (HookCommand.fastParts(command, DISPATCH + host + NATIVE_EVENT + nativeEvent) != null) {
+                return true;
+            }
+        }
         String tail = NATIVE_EVENT + nativeEvent;
         if (!command.endsWith(tail)) {
             return false;
@@ -182,8 +188,20 @@ public final class ClaudeSettings {
 
     /** The launcher path a command that Warden wrote runs, unquoted. */
     static String launcherOf(String command) {
+        String[] fast = fastParts(command);
+        if (fast != null) {
+            return fast[0];
+        }
         String quoted = command.substring(0, command.lastIndexOf(DISPATCH));
         return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
+    }
+
+    /** {@code [bin/warden, compiled hook]} of a fast command Warden wrote, or {@code null} (see {@link HookCommand}). */
+    public static String[] fastParts(String command) {
+        int dispatch = command.indexOf(DISPATCH);
+        int event = dispatch < 0 ? -1 : command.indexOf(NATIVE_EVENT, dispatch);
+        int end = event < 0 ? -1 : command.indexOf(';', event);
+        return end < 0 ? null : HookCommand.fastParts(command, command.substring(dispatch, end));
     }
 
     /** Warden's own entries (as {@link #installedEvents} recognises them), in written order. */
@@ -399,9 +417,6 @@ public final class ClaudeSettings {
     }
 
     static String shellQuote(String s) {
-        if (s.matches("[A-Za-z0-9_./:@%+=-]+")) {
-            return s;
-        }
-        return "'" + s.replace("'", "'\\''") + "'";
+        return HookCommand.quote(s);
     }
 }

@@ -33,6 +33,9 @@ import java.util.Set;
  *       UserPromptSubmit, TaskComplete, TaskCancel, TaskError, SessionShutdown) runs detached with
  *       its output discarded: a verdict there is a stderr note and the decision log's record.
  *       PreCompact has no internal event in 3.0.65, so Cline never runs that file.</li>
+ *   <li>Inside a {@code spawn_agent} subagent the same files run with the child's {@code agent_id}
+ *       and {@code parent_agent_id}: its start and the end of its run are {@link #SUBAGENT_START}
+ *       and {@link #SUBAGENT_STOP} ({@link #refinedNativeEvent}).</li>
  *   <li>{@code cancel: true} stops the whole task (the run ends {@code aborted}); the tool does not
  *       run, and the model never hears why ({@code errorMessage} becomes the task's error). There is
  *       no per-tool deny: a block, a halt and an ask (Cline cannot ask) are all a cancel, and each
@@ -50,6 +53,12 @@ public final class ClineAdapter implements HostAdapter {
     /** Cline 3.0.65's built-in tool names by kind (MCP tools carry their server's own names). */
     public static final ToolNames TOOLS = new ToolNames(Set.of("run_commands"), Set.of("spawn_agent"),
             Set.of("editor", "apply_patch"), Set.of("read_files"), null);
+
+    /** A subagent's TaskStart (or TaskResume): the file Cline runs for every agent's start, inside a subagent. */
+    public static final String SUBAGENT_START = "SubagentStart";
+
+    /** A subagent's TaskComplete, TaskError or SessionShutdown: exactly one of them ends each agent's run. */
+    public static final String SUBAGENT_STOP = "SubagentStop";
 
     /** The events whose output Cline reads. */
     static final Set<String> WAITED_FOR = Set.of("PreToolUse", "PostToolUse");
@@ -93,9 +102,37 @@ public final class ClineAdapter implements HostAdapter {
     }
 
     /**
+     * Cline runs the same hook files for the main agent and for each subagent ({@code spawn_agent}
+     * runs a delegated agent with the parent's hooks); inside a subagent ({@code parent_agent_id}
+     * set) its start is {@link #SUBAGENT_START} and the event that ends its run (TaskComplete when it
+     * completed, TaskError when it failed, SessionShutdown when it was aborted) {@link #SUBAGENT_STOP}.
+     * TaskCancel is not a stop of its own: Cline sends SessionShutdown after it on every abort.
+     */
+    @Override
+    public String refinedNativeEvent(String nativeEvent, Map<String, Object> payload) {
+        if (nativeEvent == null || !(payload.get("parent_agent_id") instanceof String p) || p.isEmpty()) {
+            return nativeEvent;
+        }
+        switch (nativeEvent) {
+            case "TaskStart":
+            case "TaskResume":
+                return SUBAGENT_START;
+            case "TaskComplete":
+            case "TaskError":
+            case "SessionShutdown":
+                return SUBAGENT_STOP;
+            default:
+                return nativeEvent;
+        }
+    }
+
+    /**
      * The session is the root task's ({@code sessionContext.rootSessionId}, shared by subagents);
      * the agent id is set only inside a subagent (an event with a {@code parent_agent_id}), as a
-     * Claude subagent's events carry one and the main agent's do not.
+     * Claude subagent's events carry one and the main agent's do not. Cline fires a start for every
+     * subagent, its own children's included, so a parent the ledger has no open record of is the
+     * main agent ({@link HookEvent#unopenedParentIsMain}); no child payload says so otherwise, since
+     * the main agent has an {@code agent_id} of its own that is not the session's.
      */
     @Override
     public HookEvent normalize(String nativeEvent, EventName event, Map<String, Object> payload, byte[] raw,
@@ -132,7 +169,7 @@ public final class ClineAdapter implements HostAdapter {
         List<?> roots = payload.get("workspaceRoots") instanceof List<?> l ? l : List.of();
         String cwd = !roots.isEmpty() && roots.get(0) instanceof String s ? s : null;
         return new HookEvent("cline", event, nativeEvent, session == null ? "" : session, source,
-                agentId, agent != null && !(agent instanceof String), null, parent,
+                agentId, agent != null && !(agent instanceof String), null, parent, true,
                 toolName, kind, toolInput, kind == ToolKind.SHELL ? commandOf(toolInput) : null, filePathsOf(toolInput),
                 str(map(payload.get("userPromptSubmit")), "prompt"), str(map(payload.get("turn")), "outputText"),
                 false, cwd, null, workspaceRoot, payload, raw);

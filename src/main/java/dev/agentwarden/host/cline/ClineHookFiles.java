@@ -4,6 +4,7 @@ import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Installer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -49,9 +50,25 @@ public final class ClineHookFiles implements HookFileInstaller {
         return user ? "~/.cline/hooks/" : ".clinerules/hooks/";
     }
 
+    /** Cline's own event names: every key of {@link ClineHost#EVENTS} but the two a subagent's files stand for. */
     @Override
     public List<String> events() {
-        return List.copyOf(ClineHost.EVENTS.keySet());
+        List<String> out = new ArrayList<>(ClineHost.EVENTS.keySet());
+        out.remove(ClineAdapter.SUBAGENT_START);
+        out.remove(ClineAdapter.SUBAGENT_STOP);
+        return out;
+    }
+
+    /** A subagent's start comes through TaskStart (TaskResume on a resumed task), its stop through the three files that end a run. */
+    @Override
+    public List<String> filesFor(String nativeEvent) {
+        if (ClineAdapter.SUBAGENT_START.equals(nativeEvent)) {
+            return List.of("TaskStart", "TaskResume");
+        }
+        if (ClineAdapter.SUBAGENT_STOP.equals(nativeEvent)) {
+            return List.of("TaskComplete", "TaskError", "SessionShutdown");
+        }
+        return List.of(nativeEvent);
     }
 
     /**

@@ -15,7 +15,10 @@ public final class ClineHost {
 
     /**
      * Cline 3.0.65's hook events with their canonical events, agent-config's where it names them
-     * (TaskStart and TaskResume start a session, TaskComplete ends it, TaskCancel is a stop).
+     * (TaskStart and TaskResume start a session, TaskComplete ends it, TaskCancel is a stop), and the
+     * two a subagent's own hook files stand for ({@link ClineAdapter#refinedNativeEvent}):
+     * {@code SubagentStart} (its TaskStart) and {@code SubagentStop} (its TaskComplete, TaskError or
+     * SessionShutdown), which Cline runs no file of their own for ({@link ClineHookFiles#filesFor}).
      */
     static final Map<String, EventName> EVENTS = NativeEvents.of(
             "TaskStart", EventName.SESSION_START,
@@ -27,7 +30,9 @@ public final class ClineHost {
             "TaskCancel", EventName.STOP,
             "TaskError", EventName.AGENT_ERROR,
             "PreCompact", EventName.PRE_COMPACT,
-            "SessionShutdown", EventName.SESSION_END);
+            "SessionShutdown", EventName.SESSION_END,
+            ClineAdapter.SUBAGENT_START, EventName.SUBAGENT_START,
+            ClineAdapter.SUBAGENT_STOP, EventName.SUBAGENT_STOP);
 
     /** Cline: no project-directory variable (hooks run in the task's working directory). */
     public static final Host CLINE = new Host("cline", "Cline", new ClineAdapter(),

@@ -55,9 +55,15 @@ public final class OpenCodeAdapter implements HostAdapter {
     private static final String PREFIX = "[warden] ";
 
     private final String id;
+    private final ToolNames tools;
 
-    OpenCodeAdapter(String id) {
+    /**
+     * @param id    the host id events are recorded under ({@code opencode}, or a fork's)
+     * @param tools the host's built-in tool names by kind ({@link #TOOLS} for OpenCode)
+     */
+    OpenCodeAdapter(String id, ToolNames tools) {
         this.id = id;
+        this.tools = tools;
     }
 
     @Override
@@ -98,7 +104,7 @@ public final class OpenCodeAdapter implements HostAdapter {
         String parentAgent = child && !parent.equals(top) ? parent : null;
 
         String toolName = nativeEvent.startsWith("tool.") ? str(input.get("tool")) : null;
-        ToolKind kind = TOOLS.kindOf(toolName);
+        ToolKind kind = tools.kindOf(toolName);
         Object toolInput = null;
         if ("tool.execute.before".equals(nativeEvent)) {
             toolInput = output.get("args");

@@ -11,8 +11,8 @@ import java.util.Set;
 /**
  * OpenCode (npm {@code opencode-ai}): no command hooks, so {@code install} writes Warden's bridge
  * plugin ({@link OpenCodePlugin}) into the plugin directory the host loads, and the bridge hands each
- * bound callback to {@code warden dispatch}. The adapter and installer take a host id and config
- * directory so that a fork (Kilo Code) can be one more line once its plugin loading is verified.
+ * bound callback to {@code warden dispatch}. A fork that loads OpenCode's plugins (Kilo Code) is
+ * {@link #pluginHost} of its own {@link PluginHostFacts}: the same adapter, bridge and events.
  */
 public final class OpenCodeHost {
     private OpenCodeHost() {
@@ -38,14 +38,23 @@ public final class OpenCodeHost {
     private static final Set<String> TOOL_EVENTS = Set.of("tool.execute.before", "tool.execute.after");
 
     /** OpenCode 1.18: project plugins in {@code .opencode/plugin/}, the user's in {@code ~/.config/opencode/plugin/}. */
-    public static final Host OPENCODE = host("opencode", "OpenCode", ".opencode/plugin", "opencode")
-            .protecting(OwnFile.named("Warden's bridge plugin (OpenCode)", "plugin", "warden-bridge.js"));
+    public static final Host OPENCODE = pluginHost(new PluginHostFacts("opencode", "OpenCode", ".opencode/plugin",
+            "opencode", OpenCodeAdapter.TOOLS));
 
-    private static Host host(String id, String name, String projectDir, String configDir) {
-        return new Host(id, name, new OpenCodeAdapter(id),
-                Map.of(Host.Scope.PROJECT, new OpenCodePlugin(id, name, projectDir, false, configDir),
-                        Host.Scope.USER, new OpenCodePlugin(id, name, "plugin", true, configDir)),
-                Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, OpenCodeAdapter.TOOLS, List.of(),
-                OpenCodeAdapter.OUTPUT_CAP_CHARS, null, null);
+    /**
+     * The host record of a host that loads OpenCode plugins: OpenCode's adapter, bridge plugin,
+     * native events and output cap, under the host's own id, plugin directories and tool names; the
+     * bridge in any {@code plugin/} directory is the host's own file ({@code protect-warden}).
+     */
+    public static Host pluginHost(PluginHostFacts facts) {
+        String id = facts.id();
+        return new Host(id, facts.displayName(), new OpenCodeAdapter(id, facts.tools()),
+                Map.of(Host.Scope.PROJECT, new OpenCodePlugin(id, facts.displayName(), facts.projectPluginDir(), false,
+                                facts.configDirName()),
+                        Host.Scope.USER, new OpenCodePlugin(id, facts.displayName(), "plugin", true, facts.configDirName())),
+                Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, facts.tools(), List.of(),
+                OpenCodeAdapter.OUTPUT_CAP_CHARS, null, null)
+                .protecting(OwnFile.named("Warden's bridge plugin (" + facts.displayName() + ")", "plugin",
+                        OpenCodePlugin.FILE_NAME));
     }
 }

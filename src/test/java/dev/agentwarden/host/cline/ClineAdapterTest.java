@@ -47,7 +47,31 @@ class ClineAdapterTest {
                 Arguments.of("TaskCancel", false, false),
                 Arguments.of("TaskError", false, false),
                 Arguments.of("PreCompact", false, false),
-                Arguments.of("SessionShutdown", false, false));
+                Arguments.of("SessionShutdown", false, false),
+                Arguments.of("SubagentStart", false, false),
+                Arguments.of("SubagentStop", false, false));
+    }
+
+    static Stream<Arguments> refinements() {
+        return Stream.of(
+                Arguments.of("TaskStart", "agent_p", "SubagentStart"),
+                Arguments.of("TaskResume", "agent_p", "SubagentStart"),
+                Arguments.of("TaskComplete", "agent_p", "SubagentStop"),
+                Arguments.of("TaskError", "agent_p", "SubagentStop"),
+                Arguments.of("SessionShutdown", "agent_p", "SubagentStop"),
+                Arguments.of("TaskCancel", "agent_p", "TaskCancel"),
+                Arguments.of("PreToolUse", "agent_p", "PreToolUse"),
+                Arguments.of("TaskStart", null, "TaskStart"),
+                Arguments.of("TaskComplete", "", "TaskComplete"));
+    }
+
+    /** The same files run inside a subagent: there its start and the end of its run are the ledger's events. */
+    @ParameterizedTest(name = "{0} parent={1}")
+    @MethodSource("refinements")
+    void refinedNativeEvent_insideASubagent_isItsStartOrStop(String file, String parent, String expected) {
+        Map<String, Object> payload = new java.util.HashMap<>();
+        payload.put("parent_agent_id", parent);
+        assertThat(adapter.refinedNativeEvent(file, payload)).isEqualTo(expected);
     }
 
     @ParameterizedTest(name = "{0}")

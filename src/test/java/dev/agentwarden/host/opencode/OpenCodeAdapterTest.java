@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * output or the prompt, observes bus events only, and cannot ask), with every downgrade.
  */
 class OpenCodeAdapterTest {
-    private final OpenCodeAdapter adapter = new OpenCodeAdapter("opencode");
+    private final OpenCodeAdapter adapter = new OpenCodeAdapter("opencode", OpenCodeAdapter.TOOLS);
 
     static Stream<Arguments> capabilities() {
         return Stream.of(

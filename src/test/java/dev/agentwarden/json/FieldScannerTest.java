@@ -1,0 +1,80 @@
+package dev.agentwarden.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A line the scanner accepts is one the parser accepts, with the same value under every recorded
+ * key: checked on Warden-shaped lines mutated at random (bytes replaced, inserted, deleted, keys
+ * repeated, escapes and UTF-8 put in), strict and lenient.
+ */
+class FieldScannerTest {
+    private static final String[] KEYS = {"v", "event", "ts", "session_id", "agent_type", "duration_ms", "candidates",
+        "stop_loss_arms_exceeded", "start_seen", "prev"};
+    private static final String[] EXPECTED = {"label", "max_depth", "would_deny", "on", "depth"};
+    private static final String LINE = "{\"v\":1,\"event\":\"subagent_stop\",\"ts\":\"2026-06-01T00:00:29.030Z\","
+            + "\"session_id\":\"sess-000000\",\"agent_type\":\"code-reviewer\",\"depth\":1,\"duration_ms\":240579,"
+            + "\"stop_loss_arms_exceeded\":[\"5m\"],\"start_seen\":true,\"candidates\":[{\"label\":\"tight\",\"max_depth\":2,"
+            + "\"would_deny\":false,\"on\":[]}],\"prev\":\"aaa70665377ec7fde84c829cfda2e57bd379f0f20b410df302e10537310b66d8\"}";
+    private static final String[] PIECES = {"\"", "\\", "\\u00e9", "\\ud800", "\\n", "é", "\u0001", ",", ":", "{", "}",
+        "[", "]", " ", "1e400", "-", ".5", "\"v\":2,", "\"event\":\"x\",", "\"label\":\"x\",", "\"ev\\u0065nt\":1,", "null",
+        "true", "\"depth\":3,", "9999999999999999999"};
+
+    @Test
+    void scan_onMutatedWardenLines_acceptsOnlyWhatTheParserReadsTheSame() {
+        Random random = new Random(11);
+        int accepted = 0;
+        for (boolean strict : new boolean[] {true, false}) {
+            JsonLimits limits = strict ? new JsonLimits(32, 64 * 1024, true, true, true) : JsonLimits.LENIENT;
+            FieldScanner scanner = new FieldScanner(KEYS, EXPECTED, limits.maxDepth(), strict);
+            for (int round = 0; round < 20_000; round++) {
+                byte[] line = mutate(LINE.getBytes(StandardCharsets.UTF_8), random);
+                byte[] padded = Arrays.copyOf(line, line.length + random.nextInt(3));
+                if (!scanner.scan(padded, 0, line.length)) {
+                    continue;
+                }
+                accepted++;
+                Object parsed = Json.parse(new String(line, StandardCharsets.UTF_8), limits);
+                assertThat(parsed).as(new String(line, StandardCharsets.UTF_8)).isInstanceOf(Map.class);
+                Map<?, ?> fields = (Map<?, ?>) parsed;
+                for (int k = 0; k < KEYS.length; k++) {
+                    assertThat(scanner.kind(k) != FieldScanner.ABSENT).as(KEYS[k] + " in " + new String(line,
+                            StandardCharsets.UTF_8)).isEqualTo(fields.containsKey(KEYS[k]));
+                    assertThat(scanner.value(k)).as(KEYS[k]).isEqualTo(fields.get(KEYS[k]));
+                    assertThat(scanner.sharedString(k)).isEqualTo(fields.get(KEYS[k]) instanceof String s ? s : null);
+                }
+            }
+        }
+        assertThat(accepted).as("mutated lines the scanner accepted").isGreaterThan(1000);
+    }
+
+    private static byte[] mutate(byte[] line, Random random) {
+        byte[] b = line;
+        for (int n = random.nextInt(3); n >= 0; n--) {
+            int at = random.nextInt(b.length + 1);
+            byte[] piece = PIECES[random.nextInt(PIECES.length)].getBytes(StandardCharsets.UTF_8);
+            switch (random.nextInt(4)) {
+                case 0 -> b = splice(b, at, 0, piece);
+                case 1 -> b = splice(b, at, Math.min(b.length - at, 1 + random.nextInt(3)), new byte[0]);
+                case 2 -> b = splice(b, at, Math.min(b.length - at, 1), piece);
+                default -> {
+                    // Leaves the line as it is now and then: the unmutated form must be read too.
+                }
+            }
+        }
+        return b;
+    }
+
+    private static byte[] splice(byte[] b, int at, int remove, byte[] insert) {
+        byte[] out = new byte[b.length - remove + insert.length];
+        System.arraycopy(b, 0, out, 0, at);
+        System.arraycopy(insert, 0, out, at, insert.length);
+        System.arraycopy(b, at + remove, out, at + insert.length, b.length - at - remove);
+        return out;
+    }
+}
