@@ -14,6 +14,8 @@ public final class DecisionDraft {
     final String transport;
     final long epochMillis;
     final long startNanos;
+    /** Where a long-lived server keeps the segments open, or {@code null} to open the file for this line alone. */
+    final OpenSegments segments;
     String host;
     String root;
     String nativeEvent;
@@ -35,9 +37,15 @@ public final class DecisionDraft {
      * @param startNanos  {@link System#nanoTime()} then, for the elapsed time
      */
     public DecisionDraft(String transport, long epochMillis, long startNanos) {
+        this(transport, epochMillis, startNanos, null);
+    }
+
+    /** @param segments the segments a long-lived server keeps open, or {@code null} */
+    public DecisionDraft(String transport, long epochMillis, long startNanos, OpenSegments segments) {
         this.transport = transport;
         this.epochMillis = epochMillis;
         this.startNanos = startNanos;
+        this.segments = segments;
     }
 
     public void host(String host) {

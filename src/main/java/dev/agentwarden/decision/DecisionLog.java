@@ -25,6 +25,9 @@ import java.util.Map;
  * writes it whole. Network file systems do not keep {@code O_APPEND} atomic; state there is
  * unsupported. A reader skips a last line still being written (no newline yet).
  *
+ * <p>A long-lived server keeps segments open ({@link OpenSegments}): the same rules, checked once
+ * per open, and per line that the path still names the open file.
+ *
  * <p>A failed write never changes the answer: the response gets a stderr note instead.
  * {@code WARDEN_DECISION_LOG=off} turns the log off; replay mode ({@code WARDEN_REPLAY=1}) writes
  * no state, this log included.
@@ -55,7 +58,13 @@ public final class DecisionLog {
         }
         try {
             String line = DecisionLine.build(draft, response, System.nanoTime());
-            write(draft.root, UtcTime.month(draft.epochMillis), line.getBytes(StandardCharsets.UTF_8));
+            byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
+            String month = UtcTime.month(draft.epochMillis);
+            if (draft.segments != null) {
+                draft.segments.write(draft.root, month, bytes);
+            } else {
+                write(draft.root, month, bytes);
+            }
             return response;
         } catch (IOException | RuntimeException e) {
             return response.withStderr("warden: decision log not written (" + e.getMessage()

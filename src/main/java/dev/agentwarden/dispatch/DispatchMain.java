@@ -87,7 +87,13 @@ public final class DispatchMain {
     /** {@link #run(String[], InputStream, PrintStream, PrintStream, Caller, Clock)} over a named transport. */
     public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
                           Caller caller, Clock clock, String transport) {
-        HostResponse response = respond(argv, stdin, caller, clock, transport);
+        return run(argv, stdin, out, err, caller, clock, new DecisionDraft(transport, clock.millis(), System.nanoTime()));
+    }
+
+    /** {@link #run(String[], InputStream, PrintStream, PrintStream, Caller, Clock, String)} filling in {@code draft}. */
+    public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
+                          Caller caller, Clock clock, DecisionDraft draft) {
+        HostResponse response = respond(argv, null, stdin, caller, clock, draft);
         if (!response.stdout().isEmpty()) {
             out.print(response.stdout());
             out.flush();
@@ -124,8 +130,13 @@ public final class DispatchMain {
     /** {@link #respond(String[], InputStream, Caller, Clock, String)} for a request a transport built. Never throws. */
     public static HostResponse respond(DispatchRequest request, InputStream stdin, Caller caller, Clock clock,
                                        String transport) {
-        return respond(new String[0], request, stdin, caller, clock,
-                new DecisionDraft(transport, clock.millis(), System.nanoTime()));
+        return respond(request, stdin, caller, clock, new DecisionDraft(transport, clock.millis(), System.nanoTime()));
+    }
+
+    /** {@link #respond(DispatchRequest, InputStream, Caller, Clock, String)} filling in {@code draft}. Never throws. */
+    public static HostResponse respond(DispatchRequest request, InputStream stdin, Caller caller, Clock clock,
+                                       DecisionDraft draft) {
+        return respond(new String[0], request, stdin, caller, clock, draft);
     }
 
     /**

@@ -42,9 +42,10 @@ public final class StdinReader extends Thread {
      *                     rethrown as it is, for dispatch's internal-error path
      */
     static byte[] read(InputStream in, int max, long timeoutMs) throws IOException {
-        // Bytes already in memory (an event the resident was handed) end without waiting: no thread.
+        // Bytes already in memory (an event the resident was handed) end without waiting: no thread,
+        // and their exact length is known (available()), so no read buffer either.
         if (in.getClass() == ByteArrayInputStream.class) {
-            return DispatchMain.readCapped(in, max);
+            return in.available() > max ? null : in.readAllBytes();
         }
         StdinReader reader = new StdinReader(in, max);
         reader.start();

@@ -54,12 +54,34 @@ public final class StateFiles {
 
     /** Opens a regular file below {@code root} for appending, creating it when absent. */
     public static FileChannel openAppend(Path root, Path file) throws IOException {
+        return openForWrite(root, file, true).channel();
+    }
+
+    /**
+     * A file opened for appending ({@link #openAppendIdentified}), with the identity (device and
+     * inode, {@link BasicFileAttributes#fileKey}) it was checked to have at its path before and after
+     * the open; {@code null} when the open created it (nothing was checked after).
+     */
+    public record Opened(FileChannel channel, Object fileKey) {
+    }
+
+    /** {@link #openAppend}, also giving the identity of the file opened, to tell later whether the path still names it. */
+    public static Opened openAppendIdentified(Path root, Path file) throws IOException {
         return openForWrite(root, file, true);
+    }
+
+    /**
+     * The identity of what {@code file} names now, its last component not followed, or {@code null}
+     * when it is absent or not a regular file: one {@code lstat}.
+     */
+    public static Object regularFileKey(Path file) throws IOException {
+        BasicFileAttributes a = lstat(file);
+        return a == null || !a.isRegularFile() ? null : a.fileKey();
     }
 
     /** Opens a regular file below {@code root} for writing in place (no truncation), creating it when absent. */
     public static FileChannel openWrite(Path root, Path file) throws IOException {
-        return openForWrite(root, file, false);
+        return openForWrite(root, file, false).channel();
     }
 
     /**
@@ -176,13 +198,13 @@ public final class StateFiles {
         }
     }
 
-    private static FileChannel openForWrite(Path root, Path file, boolean append) throws IOException {
+    private static Opened openForWrite(Path root, Path file, boolean append) throws IOException {
         ensureDirectory(root, parentOf(file));
         BasicFileAttributes before = lstat(file);
         if (before == null) {
             try {
-                return FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                        append ? StandardOpenOption.APPEND : StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                return new Opened(FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                        append ? StandardOpenOption.APPEND : StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), null);
             } catch (FileAlreadyExistsException raced) {
                 before = lstat(file);
                 if (before == null) {
@@ -195,7 +217,7 @@ public final class StateFiles {
                 append ? StandardOpenOption.APPEND : StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
         try {
             requireSame(file, before, lstat(file));
-            return ch;
+            return new Opened(ch, before.fileKey());
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;

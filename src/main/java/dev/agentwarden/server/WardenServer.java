@@ -1,6 +1,8 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.decision.DecisionDraft;
 import dev.agentwarden.decision.DecisionLog;
+import dev.agentwarden.decision.OpenSegments;
 import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.dispatch.DispatchRequest;
@@ -111,6 +113,10 @@ public final class WardenServer implements AutoCloseable {
     private final String projectDir;
     private final String manifest;
     private final Map<String, String> env;
+    /** The caller of every {@code /dispatch}: this process, with {@link #env}. */
+    private final Caller caller;
+    /** The decision-log segments this server keeps open while it runs. */
+    private final OpenSegments segments = new OpenSegments();
     private final Clock clock;
     private final AtomicLong lastActivity;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -139,6 +145,7 @@ public final class WardenServer implements AutoCloseable {
         this.projectDir = projectDir;
         this.manifest = manifest;
         this.env = Map.copyOf(env);
+        this.caller = Caller.thisProcess(this.env);
         this.clock = clock;
         this.lastActivity = new AtomicLong(clock.millis());
         this.startedMillis = clock.millis();
@@ -307,6 +314,8 @@ public final class WardenServer implements AutoCloseable {
             // closing anyway
         }
         pool.shutdown();
+        // a dispatch still running appends its line the one-shot way
+        segments.close();
     }
 
     /** Forwarded events answered so far. */
@@ -456,8 +465,8 @@ public final class WardenServer implements AutoCloseable {
         List<String> route = route(request.head().path());
         DispatchRequest dispatch = new DispatchRequest(route.get(0), null, route.size() == 2 ? route.get(1) : null,
                 manifest, projectDir);
-        HostResponse response = DispatchMain.respond(dispatch, new ByteArrayInputStream(request.body()),
-                Caller.thisProcess(env), clock, DecisionLog.SERVE);
+        HostResponse response = DispatchMain.respond(dispatch, new ByteArrayInputStream(request.body()), caller, clock,
+                new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments));
         byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
     }
@@ -475,7 +484,7 @@ public final class WardenServer implements AutoCloseable {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = DispatchMain.run(forward.argv().toArray(String[]::new), forward.stdin(body),
                 new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
-                forward.caller(own), clock, DecisionLog.RESIDENT);
+                forward.caller(own), clock, new DecisionDraft(DecisionLog.RESIDENT, clock.millis(), System.nanoTime(), segments));
         forwarded.incrementAndGet();
         int stdoutBytes = out.size();
         out.write(err.toByteArray());
