@@ -4,8 +4,8 @@ import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.IntegrityGate;
-import dev.agentwarden.integrity.JsonFileReleaseStore;
 import dev.agentwarden.integrity.ReleaseSource;
+import dev.agentwarden.integrity.ReleaseSources;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -29,7 +29,7 @@ public class PromptHostExample {
             System.exit(2);
         }
         Path agentFile = Path.of(args[0]);
-        ReleaseSource release = args.length > 1 ? JsonFileReleaseStore.open(Path.of(args[1])).asSource() : ReleaseSource.NONE;
+        ReleaseSource release = args.length > 1 ? ReleaseSources.unsigned(Path.of(args[1])) : ReleaseSource.NONE;
         IntegrityGate gate = IntegrityGate.builder()
                 .profile(BoundaryProfile.squad())
                 .release(release)
