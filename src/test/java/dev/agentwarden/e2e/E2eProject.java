@@ -30,7 +30,10 @@ final class E2eProject {
             "# e2e capture concern: keeps the envelope Warden hands it, one file per event; no opinion.",
             "dir=.warden/e2e-capture",
             "mkdir -p \"$dir\"",
-            "cat > \"$dir/$(date +%s%N)-$$.json\"",
+            "# Written under a temporary name, then renamed: a hook the host cuts off (kilo run exits without",
+            "# waiting for its idle handler) leaves a .part file, never a torn .json one.",
+            "f=\"$dir/$(date +%s%N)-$$\"",
+            "cat > \"$f.part\" && mv \"$f.part\" \"$f.json\"",
             "exit 0",
             "");
 
@@ -171,7 +174,7 @@ final class E2eProject {
         return Json.parseObject(Files.readString(root.resolve(".claude/settings.json"), StandardCharsets.UTF_8));
     }
 
-    /** Every envelope the capture concern saw, oldest first. */
+    /** Every envelope the capture concern saw and saved whole, oldest first. */
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> captured() throws IOException {
         Path captureDir = root.resolve(".warden/e2e-capture");
@@ -181,6 +184,9 @@ final class E2eProject {
         List<Map<String, Object>> out = new ArrayList<>();
         try (Stream<Path> files = Files.list(captureDir)) {
             for (Path f : files.sorted().toList()) {
+                if (!f.getFileName().toString().endsWith(".json")) {
+                    continue;
+                }
                 out.add((Map<String, Object>) Json.parse(Files.readString(f, StandardCharsets.UTF_8), JsonLimits.LENIENT));
             }
         }
