@@ -35,7 +35,7 @@ final class DemoAftermath {
                 + " concern's outcome, the verdict; no prompt or tool input, only their SHA-256)");
         run(env, hostEnv, project, "log", "--project-dir", dir);
         out.println();
-        String host = Hosts.DEMO.id();
+        String host = Hosts.demo().id();
         out.println("$ warden install --host " + host + " --project-dir " + dir + " --no-train");
         run(env, hostEnv, project, "install", "--host", host, "--project-dir", dir, "--no-train");
         out.println();

@@ -43,7 +43,7 @@ final class DemoDispatch {
 
     private static String viaLauncher(Path launcher, Path project, Map<String, String> env, String nativeEvent,
                                       String payload) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "dispatch", "--host", Hosts.DEMO.id(),
+        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "dispatch", "--host", Hosts.demo().id(),
                 "--native-event", nativeEvent).directory(project.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().putAll(env);
         Process p = pb.start();
@@ -57,7 +57,7 @@ final class DemoDispatch {
 
     private static String inProcess(Map<String, String> env, String nativeEvent, String payload) {
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        DispatchMain.run(new String[] {"dispatch", "--host", Hosts.DEMO.id(), "--native-event", nativeEvent},
+        DispatchMain.run(new String[] {"dispatch", "--host", Hosts.demo().id(), "--native-event", nativeEvent},
                 new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(stdout, true, StandardCharsets.UTF_8),
                 new PrintStream(ByteArrayOutputStream.nullOutputStream(), true, StandardCharsets.UTF_8), env,

@@ -51,7 +51,7 @@ final class ReplayCommand implements Callable<Integer> {
     Path manifest;
 
     @Option(names = "--host", paramLabel = "H", description = "The host of session-file lines that name none (default: claude).")
-    String host = Hosts.ASSUMED.id();
+    String host = Hosts.assumed().id();
 
     @Override
     public Integer call() {

@@ -43,10 +43,10 @@ final class SessionReplayDemo implements DemoSection {
         Path project = env.workDir();
         installDemoManifest(env.home(), project);
         Map<String, String> childEnv = new HashMap<>(env.hostEnv());
-        childEnv.put(Hosts.DEMO.projectDirVariables().get(0), project.toString());
+        childEnv.put(Hosts.demo().projectDirVariables().get(0), project.toString());
         DemoDispatch.trust(childEnv, project);
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(null, project.toString()), childEnv);
-        HostAdapter claude = Hosts.DEMO.adapter();
+        HostAdapter claude = Hosts.demo().adapter();
         Dispatcher dispatcher = new Dispatcher(manifest, Clock.systemUTC(), childEnv);
 
         PrintWriter out = env.out();
@@ -78,7 +78,7 @@ final class SessionReplayDemo implements DemoSection {
             String payload = Json.write(record.get("payload"));
             @SuppressWarnings("unchecked")
             Map<String, Object> fields = (Map<String, Object>) record.get("payload");
-            EventName event = manifest.canonicalEvent(Hosts.DEMO.id(), nativeEvent);
+            EventName event = manifest.canonicalEvent(Hosts.demo().id(), nativeEvent);
             String chain = event == null ? "(unbound)" : dispatcher.chainFor(
                     claude.normalize(nativeEvent, event, fields, payload.getBytes(StandardCharsets.UTF_8), project.toString()),
                     Manifest.DEFAULT_ROLE).stream().map(ConcernSpec::name).collect(Collectors.joining(", "));

@@ -70,7 +70,7 @@ final class TestCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--host", paramLabel = "H", description = "With --from-capture: the host of session-file lines that name none (default: claude).")
-    String host = Hosts.ASSUMED.id();
+    String host = Hosts.assumed().id();
 
     @Override
     public Integer call() {

@@ -13,26 +13,75 @@ import dev.agentwarden.host.opencode.OpenCodeHost;
 import dev.agentwarden.host.qwen.QwenHost;
 import dev.agentwarden.host.windsurf.WindsurfHost;
 import dev.agentwarden.text.NearMiss;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.RandomAccess;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** The hosts Warden has an adapter for ({@link #ALL}), and the host ids a manifest may name ({@link #KNOWN}). */
+/**
+ * The hosts Warden has an adapter for ({@link #ALL}), and the host ids a manifest may name ({@link #KNOWN}).
+ *
+ * <p>The registry is lazy: {@link #byId} builds only the record asked for (a dispatch loads its own
+ * host's classes, not eleven others'), and {@link #ALL} builds each record on first access to it.
+ */
 public final class Hosts {
     private Hosts() {
     }
 
-    /** Every host Warden can install for and answer, in the order commands list them. */
-    public static final List<Host> ALL = List.of(ClaudeHosts.CLAUDE, ClaudeHosts.COWORK, CodexHost.CODEX,
-            CopilotHost.COPILOT, ClineHost.CLINE, GeminiHost.GEMINI, QwenHost.QWEN, CursorHost.CURSOR,
-            WindsurfHost.WINDSURF, AugmentHost.AUGMENT, OpenCodeHost.OPENCODE, KiloHost.KILO);
+    /**
+     * Every host's id, in the order commands list them: the one list of hosts. Each id is its host
+     * class's compile-time constant, so reading this array builds no record; {@link #record} builds one.
+     */
+    private static final String[] IDS = {ClaudeHosts.CLAUDE_ID, ClaudeHosts.COWORK_ID, CodexHost.ID, CopilotHost.ID,
+            ClineHost.ID, GeminiHost.ID, QwenHost.ID, CursorHost.ID, WindsurfHost.ID, AugmentHost.ID, OpenCodeHost.ID,
+            KiloHost.ID};
+
+    /** The record of the host with this id, built on first use (only that host's classes load), or {@code null}. */
+    private static Host record(String id) {
+        switch (id) {
+            case ClaudeHosts.CLAUDE_ID: return ClaudeHosts.CLAUDE;
+            case ClaudeHosts.COWORK_ID: return ClaudeHosts.COWORK;
+            case CodexHost.ID: return CodexHost.CODEX;
+            case CopilotHost.ID: return CopilotHost.COPILOT;
+            case ClineHost.ID: return ClineHost.CLINE;
+            case GeminiHost.ID: return GeminiHost.GEMINI;
+            case QwenHost.ID: return QwenHost.QWEN;
+            case CursorHost.ID: return CursorHost.CURSOR;
+            case WindsurfHost.ID: return WindsurfHost.WINDSURF;
+            case AugmentHost.ID: return AugmentHost.AUGMENT;
+            case OpenCodeHost.ID: return OpenCodeHost.OPENCODE;
+            case KiloHost.ID: return KiloHost.KILO;
+            default: return null;
+        }
+    }
+
+    /** Every host Warden can install for and answer, in the order commands list them ({@link #IDS}). */
+    public static final List<Host> ALL = new Registry();
+
+    /** {@link #IDS} as records, each built when first read. */
+    private static final class Registry extends AbstractList<Host> implements RandomAccess {
+        @Override
+        public Host get(int index) {
+            return record(IDS[index]);
+        }
+
+        @Override
+        public int size() {
+            return IDS.length;
+        }
+    }
 
     /** The host assumed where a recorded session line names none ({@code warden test}, {@code warden replay}). */
-    public static final Host ASSUMED = ClaudeHosts.CLAUDE;
+    public static Host assumed() {
+        return ClaudeHosts.CLAUDE;
+    }
 
     /** The host whose recorded sessions ({@code examples/}) the demos replay. */
-    public static final Host DEMO = ClaudeHosts.CLAUDE;
+    public static Host demo() {
+        return ClaudeHosts.CLAUDE;
+    }
 
     /**
      * Every host id the manifest accepts: agent-config's {@code KNOWN_PLATFORMS}, then the id of every
@@ -42,14 +91,17 @@ public final class Hosts {
     public static final List<String> KNOWN = known(List.of(
             "claude", "cowork", "cursor", "cline", "windsurf", "gemini", "copilot", "augment"));
 
-    /** The host with this id, or {@code null} when Warden has no adapter for it. */
+    /**
+     * Every host's project-directory variables ({@link Host#projectDirVariables}), each once, in host
+     * order: read at every dispatch, so kept here rather than gathered from every record
+     * ({@code HostsTest} pins it to the records).
+     */
+    private static final List<String> PROJECT_DIR_VARIABLES = List.of("CLAUDE_PROJECT_DIR", "COPILOT_PROJECT_DIR",
+            "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR", "CURSOR_PROJECT_DIR", "AUGMENT_PROJECT_DIR");
+
+    /** The host with this id, or {@code null} when Warden has no adapter for it; builds no other host's record. */
     public static Host byId(String id) {
-        for (int i = 0; i < ALL.size(); i++) {
-            if (ALL.get(i).id().equals(id)) {
-                return ALL.get(i);
-            }
-        }
-        return null;
+        return id == null ? null : record(id);
     }
 
     /**
@@ -63,9 +115,9 @@ public final class Hosts {
 
     private static List<String> known(List<String> agentConfigPlatforms) {
         List<String> out = new ArrayList<>(agentConfigPlatforms);
-        for (int i = 0; i < ALL.size(); i++) {
-            if (!out.contains(ALL.get(i).id())) {
-                out.add(ALL.get(i).id());
+        for (String id : IDS) {
+            if (!out.contains(id)) {
+                out.add(id);
             }
         }
         return List.copyOf(out);
@@ -73,24 +125,12 @@ public final class Hosts {
 
     /** The ids of {@link #ALL}. */
     public static List<String> ids() {
-        List<String> out = new ArrayList<>(ALL.size());
-        for (Host h : ALL) {
-            out.add(h.id());
-        }
-        return out;
+        return List.of(IDS);
     }
 
     /** Every host's project-directory variables, each once, in host order. */
     public static List<String> projectDirVariables() {
-        List<String> out = new ArrayList<>();
-        for (Host h : ALL) {
-            for (String v : h.projectDirVariables()) {
-                if (!out.contains(v)) {
-                    out.add(v);
-                }
-            }
-        }
-        return out;
+        return PROJECT_DIR_VARIABLES;
     }
 
     /**

@@ -6,7 +6,8 @@
  * ({@code HostIdsStayInHostTest}, with its short list of named exceptions).
  *
  * <h2>Adding a host</h2>
- * A host is its own sub-package {@code host/<name>/} plus one line in {@link dev.agentwarden.host.Hosts#ALL}:
+ * A host is its own sub-package {@code host/<name>/} plus its line in {@code Hosts}' list of ids (its
+ * {@code ID} constant) and in {@code Hosts.record} (the record that id builds):
  * <ol>
  *   <li>{@code <Name>Adapter implements HostAdapter}: {@code nativeEventOf} and {@code normalize}
  *       read the host's payload (its key spelling, camelCase or not, is the adapter's business) into
@@ -29,10 +30,14 @@
  * </ol>
  * {@link Hosts#KNOWN} (the ids manifests may name) takes every id in {@code ALL}.
  * The default manifest then binds its chains for the new host, and its {@code tools} filters take the
- * host's {@link ToolNames} from the registry ({@link Hosts#toolNames}).
+ * host's {@link ToolNames} from the registry ({@link Hosts#toolNames}): {@code DefaultManifestTest}
+ * fails until its constant is rewritten ({@code -Dwarden.defaultmanifest.write=true}), and
+ * {@code HostsTest} until a new project-directory variable is in {@code Hosts}' kept list.
  *
- * <p>Each host's record and adapter load on the dispatch hot path; the records' installer, serve and
- * training objects are constructed with them (small, no work done).
+ * <p>A dispatch builds its own host's record only ({@link Hosts#byId}; the records' installer, serve
+ * and training objects are constructed with it, small, no work done); {@link Hosts#ALL} builds each
+ * record when it is first read. {@code HotPathClassLoadIT} fails when a dispatch loads another
+ * host's record.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
  * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer, JsonSpans,

@@ -110,6 +110,62 @@ class HotPathClassLoadIT {
         }
     }
 
+    /** The first golden case of each host: one dispatch per host. */
+    static Stream<Named<GoldenCorpus.Case>> oneCasePerHost() throws IOException {
+        Set<String> seen = new TreeSet<>();
+        return GoldenCorpus.cases().filter(c -> seen.add(c.getPayload().host())).toList().stream();
+    }
+
+    /**
+     * Host records a dispatch of a host's event may build besides its own: Kilo's record is
+     * {@code OpenCodeHost.pluginHost} with Kilo's facts, so OpenCode's holder class (and record) loads.
+     */
+    private static final Map<String, Set<String>> BUILT_WITH = Map.of("kilo", Set.of("opencode"));
+
+    /**
+     * A dispatch builds its own host's record only, and reads the default manifest from its constant:
+     * building all twelve records (adapters, installers, tool tables) and rendering the manifest from
+     * them at every start-up made the own-JVM path 1.13 x the jar before the host registry.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("oneCasePerHost")
+    void dispatch_ofOneHostsEvent_buildsNoOtherHostsRecordNorRendersTheDefaultManifest(GoldenCorpus.Case c)
+            throws Exception {
+        Set<String> loaded = loads(defaultManifest(c.argv()), c);
+        assertThat(loaded).as("classes loaded by %s", c).doesNotContain("dev.agentwarden.manifest.DefaultManifest");
+        List<String> others = new ArrayList<>();
+        for (String name : loaded) {
+            Set<String> ids = recordIds(name);
+            if (!ids.isEmpty() && !ids.contains(c.host())
+                    && java.util.Collections.disjoint(ids, BUILT_WITH.getOrDefault(c.host(), Set.of()))) {
+                others.add(name + " " + ids);
+            }
+        }
+        assertThat(others).as("host-record classes (with the ids of their records) loaded by a dispatch of %s", c)
+                .isEmpty();
+    }
+
+    /** The ids of the {@code Host} records a class under {@code dev.agentwarden.host.} holds in static fields. */
+    private static Set<String> recordIds(String className) throws IllegalAccessException {
+        Set<String> ids = new TreeSet<>();
+        if (!className.startsWith("dev.agentwarden.host.") || className.contains("$")) {
+            return ids;
+        }
+        Class<?> type;
+        try {
+            type = Class.forName(className);
+        } catch (ClassNotFoundException e) {
+            return ids;
+        }
+        for (java.lang.reflect.Field f : type.getDeclaredFields()) {
+            if (java.lang.reflect.Modifier.isStatic(f.getModifiers()) && f.getType() == dev.agentwarden.host.Host.class) {
+                f.setAccessible(true);
+                ids.add(((dev.agentwarden.host.Host) f.get(null)).id());
+            }
+        }
+        return ids;
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void dispatch_corpusManifest_loadsNoColdFamilyButRegex(GoldenCorpus.Case c) throws Exception {

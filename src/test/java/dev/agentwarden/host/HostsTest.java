@@ -127,6 +127,35 @@ class HostsTest {
         assertThat(Hosts.byId("codex").projectDirVariables()).isEmpty();
     }
 
+    /**
+     * The list a dispatch reads (kept beside the registry so it builds no record) is exactly every
+     * record's variables, each once, in host order: a host whose record adds a variable fails here.
+     */
+    @Test
+    void projectDirVariables_keptList_isEveryRecordsVariablesInHostOrder() {
+        List<String> gathered = new java.util.ArrayList<>();
+        for (Host h : Hosts.ALL) {
+            for (String v : h.projectDirVariables()) {
+                if (!gathered.contains(v)) {
+                    gathered.add(v);
+                }
+            }
+        }
+        assertThat(Hosts.projectDirVariables()).isEqualTo(gathered);
+    }
+
+    /** The lazy list is the one list: every id finds its record, in list order, and no record is missing or doubled. */
+    @Test
+    void all_lazyList_isEveryIdsRecordInOrder() {
+        assertThat(Hosts.ALL).hasSize(Hosts.ids().size()).doesNotContainNull().doesNotHaveDuplicates();
+        for (int i = 0; i < Hosts.ALL.size(); i++) {
+            assertThat(Hosts.ALL.get(i).id()).isEqualTo(Hosts.ids().get(i));
+            assertThat(Hosts.byId(Hosts.ids().get(i))).isSameAs(Hosts.ALL.get(i));
+        }
+        assertThat(Hosts.byId(null)).isNull();
+        assertThat(Hosts.byId("claud")).isNull();
+    }
+
     @Test
     void outputCap_isTheHostsAndTheLargestBoundsSettings() {
         assertThat(Hosts.byId("claude").outputCapChars()).isEqualTo(10_000);

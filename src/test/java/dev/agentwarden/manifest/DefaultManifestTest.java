@@ -7,7 +7,10 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +104,32 @@ class DefaultManifestTest {
         assertThat(Hosts.toolNames(ToolKind.SHELL)).startsWith("Bash", "bash", "powershell", "run_commands",
                 "run_shell_command", "Shell", "run_command", "launch-process");
         assertThat(DefaultManifest.YAML).contains("    tools: [" + String.join(", ", Hosts.toolNames(ToolKind.SHELL)) + "]\n");
+    }
+
+    /**
+     * The constant a dispatch reads is the registry's rendering, byte for byte: a host added to (or
+     * changed in) {@link Hosts#ALL} without rewriting the constant fails here, not at a user's
+     * dispatch. {@code -Dwarden.defaultmanifest.write=true} rewrites it.
+     */
+    @org.junit.jupiter.api.Test
+    void defaultManifest_constant_isTheRegistrysRendering() throws IOException {
+        String rendered = DefaultManifest.render();
+        if (Boolean.getBoolean("warden.defaultmanifest.write") && !rendered.equals(DefaultManifest.YAML)) {
+            rewriteConstant(rendered);
+        }
+        assertThat(DefaultManifest.YAML).as("DefaultManifest.YAML against DefaultManifest.render() (rewrite it with"
+                + " -Dwarden.defaultmanifest.write=true, then rebuild)").isEqualTo(rendered);
+    }
+
+    private static void rewriteConstant(String yaml) throws IOException {
+        Path source = Path.of("src/main/java/dev/agentwarden/manifest/DefaultManifest.java");
+        String text = Files.readString(source, StandardCharsets.UTF_8);
+        String open = "    static final String YAML = \"\"\"\n";
+        int start = text.indexOf(open);
+        int end = text.indexOf("\"\"\";\n", start + open.length());
+        assertThat(start).as("the YAML text block in %s", source).isNotNegative();
+        assertThat(yaml).as("rendered default manifest (a text block holds it as is)").doesNotContain("\\", "\"\"\"", " \n");
+        Files.writeString(source, text.substring(0, start + open.length()) + yaml + text.substring(end), StandardCharsets.UTF_8);
     }
 
     /** The tool filters name every host's shell tools (block-no-verify) and subagent-dispatch tools (spawn-guard). */

@@ -24,7 +24,7 @@ public final class TestLedger {
     /** The normalized event for a payload; {@code sessionId} (when not null) stands in for the payload's. */
     public static HookEvent event(SubagentLedger.Kind kind, Map<String, Object> payload, String sessionId) {
         EventName name = kind == SubagentLedger.Kind.START ? EventName.SUBAGENT_START : EventName.SUBAGENT_STOP;
-        HookEvent e = Hosts.DEMO.adapter().normalize(kind == SubagentLedger.Kind.START ? "SubagentStart" : "SubagentStop",
+        HookEvent e = Hosts.demo().adapter().normalize(kind == SubagentLedger.Kind.START ? "SubagentStart" : "SubagentStop",
                 name, payload, "{}".getBytes(StandardCharsets.UTF_8), "/nonexistent");
         if (sessionId == null || sessionId.isEmpty()) {
             return e;

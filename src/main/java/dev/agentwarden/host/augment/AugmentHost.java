@@ -30,7 +30,10 @@ public final class AugmentHost {
             "Notification", EventName.NOTIFICATION,
             "Stop", EventName.STOP);
 
-    public static final Host AUGMENT = new Host("augment", "Augment", new AugmentAdapter(),
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "augment";
+
+    public static final Host AUGMENT = new Host(ID, "Augment", new AugmentAdapter(),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("augment", ".augment/settings.json", ".augment",
                             "settings.json", false, null),
                     Host.Scope.USER, new ClaudeHooksFile("augment", "~/.augment/settings.json", ".augment",

@@ -14,6 +14,10 @@ public final class ClaudeHosts {
     private ClaudeHosts() {
     }
 
+    /** Claude Code's id and Cowork's: constants, so {@link dev.agentwarden.host.Hosts#byId} builds no record to find them. */
+    public static final String CLAUDE_ID = "claude";
+    public static final String COWORK_ID = "cowork";
+
     /** Claude Code's hook events with their canonical events. */
     static final Map<String, EventName> EVENTS = NativeEvents.of(
             "SessionStart", EventName.SESSION_START,
@@ -51,20 +55,20 @@ public final class ClaudeHosts {
     static final List<String> SERVE_EVENTS = List.of("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
             "SubagentStop", "SessionStart");
 
-    public static final Host CLAUDE = new Host("claude", "Claude Code", new ClaudeAdapter("claude"),
-            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("claude", ".claude/settings.json", ".claude", "settings.json",
+    public static final Host CLAUDE = new Host(CLAUDE_ID, "Claude Code", new ClaudeAdapter(CLAUDE_ID),
+            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile(CLAUDE_ID, ".claude/settings.json", ".claude", "settings.json",
                             false, null),
-                    Host.Scope.USER, new ClaudeHooksFile("claude", "~/.claude/settings.json", ".claude", "settings.json",
+                    Host.Scope.USER, new ClaudeHooksFile(CLAUDE_ID, "~/.claude/settings.json", ".claude", "settings.json",
                             true, null)),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks("claude", SERVE_EVENTS), new ClaudeTraining())
+            ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks(CLAUDE_ID, SERVE_EVENTS), new ClaudeTraining())
             .with(null, new ClaudePayloadTemplate())
             .protecting(OwnFile.matching("Claude Code's hook settings", ".claude", "settings", ".json"))
             .runningHooksInAShell();
 
     /** Cowork honours only the user's {@code ~/.claude/settings.json} (it runs the CLI with {@code --setting-sources user}). */
-    public static final Host COWORK = new Host("cowork", "Cowork", new ClaudeAdapter("cowork"),
-            Map.<Host.Scope, Installer>of(Host.Scope.USER, new ClaudeHooksFile("cowork", "~/.claude/settings.json",
+    public static final Host COWORK = new Host(COWORK_ID, "Cowork", new ClaudeAdapter(COWORK_ID),
+            Map.<Host.Scope, Installer>of(Host.Scope.USER, new ClaudeHooksFile(COWORK_ID, "~/.claude/settings.json",
                     ".claude", "settings.json", true, null)),
             Host.Scope.USER, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)

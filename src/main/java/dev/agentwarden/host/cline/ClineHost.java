@@ -34,8 +34,11 @@ public final class ClineHost {
             ClineAdapter.SUBAGENT_START, EventName.SUBAGENT_START,
             ClineAdapter.SUBAGENT_STOP, EventName.SUBAGENT_STOP);
 
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "cline";
+
     /** Cline: no project-directory variable (hooks run in the task's working directory). */
-    public static final Host CLINE = new Host("cline", "Cline", new ClineAdapter(),
+    public static final Host CLINE = new Host(ID, "Cline", new ClineAdapter(),
             Map.of(Host.Scope.PROJECT, new ClineHookFiles(false), Host.Scope.USER, new ClineHookFiles(true)),
             Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse"), ClineAdapter.TOOLS, List.of(),
             ClineAdapter.OUTPUT_CAP_CHARS, null, null)

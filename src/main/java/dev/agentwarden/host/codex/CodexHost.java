@@ -28,11 +28,14 @@ public final class CodexHost {
             "SubagentStop", EventName.SUBAGENT_STOP,
             "Stop", EventName.STOP);
 
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "codex";
+
     /**
      * Codex: no project-directory variable (its hooks get the project in {@code cwd}); output strings
      * capped as Claude's are, since Codex renders through the same protocol.
      */
-    public static final Host CODEX = new Host("codex", "Codex", new CodexAdapter(),
+    public static final Host CODEX = new Host(ID, "Codex", new CodexAdapter(),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("codex", ".codex/hooks.json", ".codex", "hooks.json", false, null),
                     Host.Scope.USER, new ClaudeHooksFile("codex", "$CODEX_HOME/hooks.json", ".codex", "hooks.json", true,
                             "CODEX_HOME")),

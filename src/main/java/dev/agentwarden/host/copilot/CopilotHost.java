@@ -57,7 +57,10 @@ public final class CopilotHost {
     public static final ToolNames TOOLS = new ToolNames(Set.of("bash", "powershell", "Bash"), Set.of("task", "Agent"),
             Set.of("create", "edit"), Set.of("view"), null);
 
-    public static final Host COPILOT = new Host("copilot", "Copilot CLI", new CopilotAdapter(),
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "copilot";
+
+    public static final Host COPILOT = new Host(ID, "Copilot CLI", new CopilotAdapter(),
             Map.of(Host.Scope.PROJECT, new CopilotHooksFile(false), Host.Scope.USER, new CopilotHooksFile(true)),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("COPILOT_PROJECT_DIR"),
             CopilotAdapter.OUTPUT_CAP_CHARS, null, null)

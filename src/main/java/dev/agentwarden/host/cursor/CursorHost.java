@@ -55,7 +55,10 @@ public final class CursorHost {
 
     private static final HooksJsonFile.EntryExtras EXTRAS = new FailClosedExtras();
 
-    public static final Host CURSOR = new Host("cursor", "Cursor", new CursorAdapter(),
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "cursor";
+
+    public static final Host CURSOR = new Host(ID, "Cursor", new CursorAdapter(),
             Map.of(Host.Scope.PROJECT, new HooksJsonFile("cursor", ".cursor/hooks.json", ".cursor", "hooks.json", false,
                             Map.of("version", 1L), EXTRAS),
                     Host.Scope.USER, new HooksJsonFile("cursor", "~/.cursor/hooks.json", ".cursor", "hooks.json", true,

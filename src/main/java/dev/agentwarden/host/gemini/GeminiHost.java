@@ -35,11 +35,14 @@ public final class GeminiHost {
             "Notification", EventName.NOTIFICATION,
             "SessionEnd", EventName.SESSION_END);
 
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "gemini";
+
     /**
      * Gemini: the project in {@code GEMINI_PROJECT_DIR} (it sets {@code CLAUDE_PROJECT_DIR} too); no
      * known cap on hook output.
      */
-    public static final Host GEMINI = new Host("gemini", "Gemini CLI", new GeminiAdapter(),
+    public static final Host GEMINI = new Host(ID, "Gemini CLI", new GeminiAdapter(),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("gemini", ".gemini/settings.json", ".gemini", "settings.json",
                             false, null),
                     Host.Scope.USER, new ClaudeHooksFile("gemini", "~/.gemini/settings.json", ".gemini", "settings.json",

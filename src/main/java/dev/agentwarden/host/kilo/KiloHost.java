@@ -29,7 +29,10 @@ public final class KiloHost {
             OpenCodeAdapter.TOOLS.subagentDispatch(), OpenCodeAdapter.TOOLS.fileEdit(), OpenCodeAdapter.TOOLS.fileRead(),
             OpenCodeAdapter.TOOLS.mcpPrefix());
 
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "kilo";
+
     /** Kilo Code 7.7: {@code .kilo/plugin/} and {@code ~/.config/kilo/plugin/}, behind the plugin gate {@link KiloPluginGate}. */
-    public static final Host KILO = OpenCodeHost.pluginHost(new PluginHostFacts("kilo", "Kilo Code", ".kilo/plugin",
+    public static final Host KILO = OpenCodeHost.pluginHost(new PluginHostFacts(ID, "Kilo Code", ".kilo/plugin",
             "kilo", TOOLS)).with(new KiloPluginGate(), null);
 }

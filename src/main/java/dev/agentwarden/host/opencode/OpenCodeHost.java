@@ -37,8 +37,11 @@ public final class OpenCodeHost {
 
     private static final Set<String> TOOL_EVENTS = Set.of("tool.execute.before", "tool.execute.after");
 
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "opencode";
+
     /** OpenCode 1.18: project plugins in {@code .opencode/plugin/}, the user's in {@code ~/.config/opencode/plugin/}. */
-    public static final Host OPENCODE = pluginHost(new PluginHostFacts("opencode", "OpenCode", ".opencode/plugin",
+    public static final Host OPENCODE = pluginHost(new PluginHostFacts(ID, "OpenCode", ".opencode/plugin",
             "opencode", OpenCodeAdapter.TOOLS));
 
     /**

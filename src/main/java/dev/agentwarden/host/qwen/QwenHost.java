@@ -82,7 +82,10 @@ public final class QwenHost {
             Set.of(), Set.of("PreToolUse", "PermissionRequest"), Set.of(), Set.of(),
             Set.of("PreToolUse"), Set.of("PermissionRequest"));
 
-    public static final Host QWEN = new Host("qwen", "Qwen Code", new ClaudeAdapter("qwen", DIALECT, TOOLS),
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "qwen";
+
+    public static final Host QWEN = new Host(ID, "Qwen Code", new ClaudeAdapter("qwen", DIALECT, TOOLS),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("qwen", ".qwen/settings.json", ".qwen", "settings.json",
                             false, null),
                     Host.Scope.USER, new ClaudeHooksFile("qwen", "~/.qwen/settings.json", ".qwen", "settings.json",

@@ -41,7 +41,10 @@ public final class WindsurfHost {
 
     private static final HooksJsonFile.EntryExtras EXTRAS = new ShowOutput();
 
-    public static final Host WINDSURF = new Host("windsurf", "Windsurf", new WindsurfAdapter(),
+    /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
+    public static final String ID = "windsurf";
+
+    public static final Host WINDSURF = new Host(ID, "Windsurf", new WindsurfAdapter(),
             Map.of(Host.Scope.PROJECT, new HooksJsonFile("windsurf", ".windsurf/hooks.json", ".windsurf", "hooks.json",
                             false, Map.of(), EXTRAS),
                     Host.Scope.USER, new HooksJsonFile("windsurf", "~/.codeium/windsurf/hooks.json", ".codeium/windsurf",

@@ -82,7 +82,7 @@ class IntegrityAttachTest {
             payload.put("source", source);
         }
         payload.put("cwd", project.toString());
-        HookEvent e = Hosts.DEMO.adapter().normalize("SessionStart", event, payload, new byte[0], project.toString());
+        HookEvent e = Hosts.demo().adapter().normalize("SessionStart", event, payload, new byte[0], project.toString());
         return new IntegrityAttach().evaluate(new ConcernContext(e, spec, CLOCK, project.resolve(".warden"), env));
     }
 
