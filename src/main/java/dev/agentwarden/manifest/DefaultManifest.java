@@ -105,6 +105,16 @@ platforms:
   kilo: *chains
 """;
 
+    /** Hex SHA-256 of {@link #YAML}'s UTF-8 bytes (the compiled cache's key), written with it. */
+    static final String SHA256 = "06695d6dd9af7e483ea72754ec39b129f84e57d5b91251ced81fbfb73f4ead8d";
+
+    /**
+     * {@code YAML.hashCode()} when {@link #SHA256} was written: a dispatch trusts {@code SHA256} only
+     * while the text still has this hash (a loop over the text, where SHA-256 costs an interpreted
+     * dispatch about a millisecond), and hashes the text itself otherwise.
+     */
+    static final int YAML_HASH = 618875527;
+
     /** The text {@link #render} writes from the host registry, before the {@code platforms} entries. */
     private static final String TEMPLATE = """
 # Agent Warden default manifest (schema v1, a superset of agent-config's hook_manifest.yaml).

@@ -72,13 +72,14 @@ public final class ManifestLoader {
         return BuiltinDefault.SOURCE;
     }
 
-    /** The built-in source with its digest, computed once per process. */
+    /** The built-in source with its digest: the one written beside the text while it still matches, else computed once per process. */
     private static final class BuiltinDefault {
         static final Source SOURCE;
 
         static {
             byte[] bytes = DefaultManifest.YAML.getBytes(StandardCharsets.UTF_8);
-            SOURCE = new Source(DEFAULT_SOURCE, bytes, sha256(bytes));
+            SOURCE = new Source(DEFAULT_SOURCE, bytes, DefaultManifest.YAML.hashCode() == DefaultManifest.YAML_HASH
+                    ? DefaultManifest.SHA256 : sha256(bytes));
         }
     }
 

@@ -114,11 +114,28 @@ class DefaultManifestTest {
     @org.junit.jupiter.api.Test
     void defaultManifest_constant_isTheRegistrysRendering() throws IOException {
         String rendered = DefaultManifest.render();
-        if (Boolean.getBoolean("warden.defaultmanifest.write") && !rendered.equals(DefaultManifest.YAML)) {
+        if (Boolean.getBoolean("warden.defaultmanifest.write") && (!rendered.equals(DefaultManifest.YAML)
+                || !DefaultManifest.SHA256.equals(ManifestLoader.sha256(rendered.getBytes(StandardCharsets.UTF_8)))
+                || DefaultManifest.YAML_HASH != rendered.hashCode())) {
             rewriteConstant(rendered);
         }
         assertThat(DefaultManifest.YAML).as("DefaultManifest.YAML against DefaultManifest.render() (rewrite it with"
                 + " -Dwarden.defaultmanifest.write=true, then rebuild)").isEqualTo(rendered);
+    }
+
+    /**
+     * The digest written beside the text is the text's, and so is the hash a dispatch checks before
+     * trusting it; a source whose text no longer has that hash is hashed in full, so a stale digest
+     * never keys the compiled cache.
+     */
+    @org.junit.jupiter.api.Test
+    void defaultManifest_writtenDigest_isTheTextsAndKeysTheBuiltinSource() {
+        byte[] bytes = DefaultManifest.YAML.getBytes(StandardCharsets.UTF_8);
+        assertThat(DefaultManifest.SHA256).as("DefaultManifest.SHA256 (rewrite with -Dwarden.defaultmanifest.write=true)")
+                .isEqualTo(ManifestLoader.sha256(bytes));
+        assertThat(DefaultManifest.YAML_HASH).as("DefaultManifest.YAML_HASH").isEqualTo(DefaultManifest.YAML.hashCode());
+        assertThat(ManifestLoader.builtinDefault().sha()).isEqualTo(ManifestLoader.sha256(bytes));
+        assertThat(ManifestLoader.builtinDefault().bytes()).isEqualTo(bytes);
     }
 
     private static void rewriteConstant(String yaml) throws IOException {
@@ -129,7 +146,18 @@ class DefaultManifestTest {
         int end = text.indexOf("\"\"\";\n", start + open.length());
         assertThat(start).as("the YAML text block in %s", source).isNotNegative();
         assertThat(yaml).as("rendered default manifest (a text block holds it as is)").doesNotContain("\\", "\"\"\"", " \n");
-        Files.writeString(source, text.substring(0, start + open.length()) + yaml + text.substring(end), StandardCharsets.UTF_8);
+        text = text.substring(0, start + open.length()) + yaml + text.substring(end);
+        text = replaceValue(text, "    static final String SHA256 = \"", "\";",
+                ManifestLoader.sha256(yaml.getBytes(StandardCharsets.UTF_8)));
+        text = replaceValue(text, "    static final int YAML_HASH = ", ";", Integer.toString(yaml.hashCode()));
+        Files.writeString(source, text, StandardCharsets.UTF_8);
+    }
+
+    private static String replaceValue(String text, String before, String after, String value) {
+        int at = text.indexOf(before);
+        assertThat(at).as("%s in DefaultManifest.java", before.strip()).isNotNegative();
+        int end = text.indexOf(after, at + before.length());
+        return text.substring(0, at + before.length()) + value + text.substring(end);
     }
 
     /** The tool filters name every host's shell tools (block-no-verify) and subagent-dispatch tools (spawn-guard). */
