@@ -2,6 +2,7 @@ package dev.agentwarden.inventory;
 
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
+import dev.agentwarden.toml.MiniToml;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
