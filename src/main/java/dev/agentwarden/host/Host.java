@@ -144,8 +144,9 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
 
     /**
      * The host's files that {@code warden inventory}, {@code inventory-turns} and {@code warden telemetry join}
-     * read and never write. An implementation builds its lists when asked, never with the host's record, so a
-     * dispatch loads none of their classes (the host's class implements it, so no class of its own loads either).
+     * read and never write. An implementation builds its lists when asked, never with the host's record, and is
+     * the host's own class (already loaded with the record), so this interface is the one class a dispatch
+     * loads for them ({@link McpConfigLocation} and {@link UsageFileLocation} load only in those commands).
      */
     public interface InventoryFiles {
         /** Where the host keeps its MCP server configurations, in the order they are read; empty for none. */
