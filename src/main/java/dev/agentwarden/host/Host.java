@@ -146,7 +146,7 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
      * The host's files that {@code warden inventory}, {@code inventory-turns} and {@code warden telemetry join}
      * read and never write. An implementation builds its lists when asked, never with the host's record, and is
      * the host's own class (already loaded with the record), so this interface is the one class a dispatch
-     * loads for them ({@link McpConfigLocation} and {@link UsageFileLocation} load only in those commands).
+     * loads for them ({@link McpConfigLocation} and {@link UsageFileLocation} load only where those read them).
      */
     public interface InventoryFiles {
         /** Where the host keeps its MCP server configurations, in the order they are read; empty for none. */
