@@ -268,13 +268,8 @@ public final class ClaudeAdapter implements HostAdapter {
         return new HostResponse(0, Json.write(out), "");
     }
 
-    /** Keeps a string within the host's cap so it is never spilled or clipped by the host. */
     private static String cap(String s) {
-        if (s.length() <= OUTPUT_CAP_CHARS) {
-            return s;
-        }
-        String marker = " […truncated by warden]";
-        return s.substring(0, OUTPUT_CAP_CHARS - marker.length()) + marker;
+        return HostResponse.capped(s, OUTPUT_CAP_CHARS);
     }
 
     private static String str(Map<String, Object> payload, String key, String fallback) {
