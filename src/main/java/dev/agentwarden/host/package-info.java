@@ -38,6 +38,6 @@
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
  * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer, JsonSpans,
- * NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolNames.
+ * NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolInputs, ToolNames.
  */
 package dev.agentwarden.host;
