@@ -229,11 +229,12 @@ class FastHookIT {
         try (FakeSocket fake = new FakeSocket(residentDir.resolve(key() + HookSocket.SUFFIX))) {
             writeEndpoint(deadPort(), me, ProcessIdentity.startTicks(me), "8".repeat(64));
             Files.setPosixFilePermissions(residentDir, PosixFilePermissions.fromString("rwxrwxrwx"));
+            env.put("WARDEN_RESIDENT_ANSWER_SECONDS", "2");
 
             WardenProcess.Result r = runHook();
 
             assertDeny(r);
-            assertThat(r.stderr()).contains("is not this user's alone");
+            assertThat(r.stderr()).contains("evaluating this event in a new JVM");
             assertThat(fake.settledConnections()).as("connections to the socket in a world-writable directory").isZero();
         } finally {
             Files.setPosixFilePermissions(residentDir, PosixFilePermissions.fromString("rwx------"));
@@ -246,6 +247,7 @@ class FastHookIT {
         Process other = new ProcessBuilder("sleep", "120").start();
         try (FakeSocket fake = new FakeSocket(residentDir.resolve(key() + HookSocket.SUFFIX))) {
             writeEndpoint(deadPort(), other.pid(), ProcessIdentity.startTicks(other.pid()), "9".repeat(64));
+            env.put("WARDEN_RESIDENT_ANSWER_SECONDS", "2");
 
             WardenProcess.Result r = runHook();
 
