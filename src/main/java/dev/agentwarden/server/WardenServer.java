@@ -60,7 +60,8 @@ import java.util.regex.Pattern;
  * applies the fail mode, never a JVM, so no event is evaluated twice. The answer is status 200 with {@code X-Warden-Exit},
  * {@code X-Warden-Stdout-Bytes} and a body of exactly the bytes the one-shot process would write to
  * stdout followed by those it would write to stderr. A body that is not a forwarded event gets 400
- * and no dispatch runs.
+ * and no dispatch runs. The compiled hook sends the same request over the resident's Unix socket
+ * instead ({@link HookSocket}: no greeting, the kernel names the peer), answered the same way.
  *
  * <p>Host HTTP hooks: a resident given an HTTP port ({@link #startResident(String, String, int, Map, Clock, HookPort)})
  * also serves {@code /dispatch} there as {@code serve} does, under its own token, to peers of its
