@@ -326,6 +326,11 @@ public final class WardenServer implements AutoCloseable {
         return forwarded.get();
     }
 
+    /** Worker threads running (idle or not). */
+    int workerThreads() {
+        return pool.getPoolSize();
+    }
+
     /** Complete requests waiting for a worker. */
     int queuedRequests() {
         return pool.getQueue().size();
