@@ -14,6 +14,7 @@ import dev.agentwarden.host.qwen.QwenHost;
 import dev.agentwarden.host.windsurf.WindsurfHost;
 import dev.agentwarden.text.NearMiss;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -82,6 +83,18 @@ public final class Hosts {
 
     /** Every host's project-directory variables, each once, in host order. */
     public static List<String> projectDirVariables() {
+        List<String> known = projectDirVariables;
+        if (known == null) {
+            known = Collections.unmodifiableList(collectProjectDirVariables());
+            projectDirVariables = known;
+        }
+        return known;
+    }
+
+    /** {@link #projectDirVariables()}, collected once: the hosts are fixed. */
+    private static volatile List<String> projectDirVariables;
+
+    private static List<String> collectProjectDirVariables() {
         List<String> out = new ArrayList<>();
         for (Host h : ALL) {
             for (String v : h.projectDirVariables()) {

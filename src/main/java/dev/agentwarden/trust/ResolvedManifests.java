@@ -30,10 +30,10 @@ import java.util.concurrent.TimeUnit;
  * <p>Revalidated on every dispatch that uses a kept resolution, before it is used: the project
  * root's real path (the trust record's key), and one stat each of the trust record and the trust
  * directory, the project's {@code .warden/manifest.yaml} (or the explicit file), followed as it is
- * read, and the compiled cache file and its directory. A stat is compared whole: device, inode,
- * size, modification and change time, mode, owner and group, or that the path is absent. Any edit,
- * replacement, rename, {@code chmod} or {@code chown} of one of them, a file appearing or going,
- * changes the stat and sends the dispatch down the full path, which rereads, rehashes and rechecks
+ * read, and the compiled cache file and its directory. A stat is compared as device, inode and
+ * change time ({@link Stamp}), or that the path is absent. Any edit, replacement, rename,
+ * {@code chmod} or {@code chown} of one of them, a file appearing or going, changes it and sends
+ * the dispatch down the full path, which rereads, rehashes and rechecks
  * everything as a one-shot process does. A kept resolution is also dropped
  * {@link #RECHECK_NANOS} after it was made, so a change elsewhere on the checked paths (an ancestor
  * directory made writable by others) is noticed within that time.
@@ -50,7 +50,8 @@ public final class ResolvedManifests {
     static final long SETTLED_MILLIS = 1_000;
     /** Most resolutions kept (the resident serves many projects); past it, all are dropped. */
     static final int MAX_KEPT = 64;
-    private static final String ATTRIBUTES = "unix:dev,ino,size,lastModifiedTime,ctime,mode,uid,gid";
+    /** What a stamp holds: the change time moves with every write, truncation, chmod, chown, link and rename of the inode. */
+    private static final String ATTRIBUTES = "unix:dev,ino,ctime";
 
     /**
      * How the manifest in force was found, and the manifest, or why it could not be loaded.
@@ -62,6 +63,7 @@ public final class ResolvedManifests {
     }
 
     private final ConcurrentHashMap<String, Kept> kept = new ConcurrentHashMap<>();
+    private volatile Dirs lastDirs;
     /** The wall clock file change times are compared with: the system's, where they come from, not a server's injected one. */
     private final Clock wall;
 
@@ -81,9 +83,9 @@ public final class ResolvedManifests {
      */
     public InForce inForce(String explicitFile, String root, Map<String, String> env, List<String> notes)
             throws ManifestException {
-        Path trustDir = TrustStore.dir(env);
-        Path cacheRoot = CacheDir.root(env);
-        String key = explicitFile + "\0" + root + "\0" + trustDir + "\0" + cacheRoot;
+        Dirs dirs = dirs(env);
+        Path trustDir = dirs.trust;
+        String key = explicitFile + "\0" + root + "\0" + dirs.key;
         String realRoot = explicitFile == null ? TrustStore.realRoot(root) : null;
         Kept k = kept.get(key);
         if (k != null && System.nanoTime() - k.madeAt < RECHECK_NANOS && Objects.equals(k.realRoot, realRoot)
@@ -129,6 +131,21 @@ public final class ResolvedManifests {
         return inForce;
     }
 
+    /** The trust and cache directories of {@code env}: the last ones again when it is the same map (a server's own). */
+    private Dirs dirs(Map<String, String> env) {
+        Dirs d = lastDirs;
+        if (d == null || d.env != env) {
+            Path trust = TrustStore.dir(env);
+            d = new Dirs(env, trust, trust + "\0" + CacheDir.root(env));
+            lastDirs = d;
+        }
+        return d;
+    }
+
+    /** The directories derived from one environment map, and their part of a key. */
+    private record Dirs(Map<String, String> env, Path trust, String key) {
+    }
+
     /** How many resolutions are kept. */
     int keptCount() {
         return kept.size();
@@ -164,19 +181,22 @@ public final class ResolvedManifests {
         }
     }
 
-    /** What one {@code stat} says of a path, or {@link #ABSENT}. */
-    record Stamp(long dev, long ino, long size, long modifiedNanos, long changedNanos, int mode, int uid, int gid) {
-        static final Stamp ABSENT = new Stamp(-1, -1, -1, -1, -1, -1, -1, -1);
+    /**
+     * Which inode a path names and when that inode last changed (its {@code ctime}: any write,
+     * truncation, {@code chmod}, {@code chown}, {@code utimes}, link or unlink sets it to now, and
+     * no call sets it otherwise), or {@link #ABSENT}. A new file given a freed inode number has a
+     * new change time.
+     */
+    record Stamp(long dev, long ino, long changedNanos) {
+        static final Stamp ABSENT = new Stamp(-1, -1, -1);
 
         /** The stamp of {@code path} now, {@link #ABSENT} when nothing is there, {@code null} when it cannot be had. */
         static Stamp of(Path path, boolean follow) {
             try {
                 Map<String, Object> a = follow ? Files.readAttributes(path, ATTRIBUTES)
                         : Files.readAttributes(path, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
-                return new Stamp((Long) a.get("dev"), (Long) a.get("ino"), (Long) a.get("size"),
-                        ((FileTime) a.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
-                        ((FileTime) a.get("ctime")).to(TimeUnit.NANOSECONDS), (Integer) a.get("mode"),
-                        (Integer) a.get("uid"), (Integer) a.get("gid"));
+                return new Stamp((Long) a.get("dev"), (Long) a.get("ino"),
+                        ((FileTime) a.get("ctime")).to(TimeUnit.NANOSECONDS));
             } catch (NoSuchFileException absent) {
                 return ABSENT;
             } catch (IOException | RuntimeException unknown) {
