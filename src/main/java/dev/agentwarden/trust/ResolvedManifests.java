@@ -28,13 +28,13 @@ import java.util.concurrent.TimeUnit;
  * neither a manifest nor a trust record. Anything that warns is resolved in full every time.
  *
  * <p>Revalidated on every dispatch that uses a kept resolution, before it is used: the project
- * root's real path (the trust record's key), and one stat each of the trust record and the trust
- * directory, the project's {@code .warden/manifest.yaml} (or the explicit file), followed as it is
- * read, and the compiled cache file and its directory. A stat is compared as device, inode and
- * change time ({@link Stamp}), or that the path is absent. Any edit, replacement, rename,
- * {@code chmod} or {@code chown} of one of them, a file appearing or going, changes it and sends
- * the dispatch down the full path, which rereads, rehashes and rechecks
- * everything as a one-shot process does. A kept resolution is also dropped
+ * root's real path (the trust record's key), and one stat each of the trust directory and the
+ * trust record in it (when there is one), the project's {@code .warden/manifest.yaml} (or the
+ * explicit file), followed as it is read, and the compiled cache file and its directory. A stat is
+ * compared as device, inode and change time ({@link Stamp}), or that the path is absent. Any edit,
+ * replacement, rename, {@code chmod} or {@code chown} of one of them, and an entry made in or
+ * removed from one of the directories, changes it and sends the dispatch down the full path,
+ * which rereads, rehashes and rechecks everything as a one-shot process does. A kept resolution is also dropped
  * {@link #RECHECK_NANOS} after it was made, so a change elsewhere on the checked paths (an ancestor
  * directory made writable by others) is noticed within that time.
  *
@@ -98,16 +98,23 @@ public final class ResolvedManifests {
         if (explicitFile != null) {
             stamps.add(Stamped.of(Path.of(explicitFile), true));
         } else {
-            TrustStore store = new TrustStore(trustDir);
-            stamps.add(Stamped.of(store.recordFile(realRoot), false));
-            stamps.add(Stamped.of(trustDir, false));
+            // no record can be read through a trust directory that is not there; one that is there
+            // changes when an entry is made in it, so an absent record needs no stamp of its own
+            Stamped dir = Stamped.of(trustDir, true);
+            stamps.add(dir);
+            if (dir.stamp != Stamp.ABSENT) {
+                Stamped record = Stamped.of(new TrustStore(trustDir).recordFile(realRoot), false);
+                if (record.stamp != Stamp.ABSENT) {
+                    stamps.add(record);
+                }
+            }
             stamps.add(Stamped.of(Path.of(root, ".warden", "manifest.yaml"), true));
         }
         ProjectManifest.Resolution located = ProjectManifest.resolve(explicitFile, root, env);
         notes.addAll(located.notes());
         Path cacheFile = ManifestLoader.cacheFile(located.source(), env);
+        stamps.add(Stamped.of(cacheFile.getParent(), true));
         stamps.add(Stamped.of(cacheFile, false));
-        stamps.add(Stamped.of(cacheFile.getParent(), false));
         List<String> loadNotes = new ArrayList<>(1);
         Manifest manifest;
         try {
@@ -166,7 +173,7 @@ public final class ResolvedManifests {
     private record Kept(String realRoot, List<Stamped> stamps, InForce inForce, long madeAt) {
         boolean unchanged() {
             for (Stamped s : stamps) {
-                if (!s.stamp.equals(Stamp.of(s.path, s.follow))) {
+                if (!s.stamp.equals(Stamp.of(s.path, s.follow, s.stamp != Stamp.ABSENT))) {
                     return false;
                 }
             }
@@ -177,7 +184,7 @@ public final class ResolvedManifests {
     /** A path, whether it is followed as it is read, and its stamp then ({@code null}: none could be taken). */
     private record Stamped(Path path, boolean follow, Stamp stamp) {
         static Stamped of(Path path, boolean follow) {
-            return new Stamped(path, follow, Stamp.of(path, follow));
+            return new Stamped(path, follow, Stamp.of(path, follow, false));
         }
     }
 
@@ -190,8 +197,18 @@ public final class ResolvedManifests {
     record Stamp(long dev, long ino, long changedNanos) {
         static final Stamp ABSENT = new Stamp(-1, -1, -1);
 
-        /** The stamp of {@code path} now, {@link #ABSENT} when nothing is there, {@code null} when it cannot be had. */
-        static Stamp of(Path path, boolean follow) {
+        /**
+         * The stamp of {@code path} now, {@link #ABSENT} when nothing is there (or, without
+         * {@code follow}, only a link that leads nowhere), {@code null} when it cannot be had.
+         *
+         * @param expected whether the path was there before (then it is read at once)
+         */
+        static Stamp of(Path path, boolean follow, boolean expected) {
+            // a missing path costs an exception below; this asks without one (following links:
+            // an unresolvable link counts as absent, which the directory holding it vouches for)
+            if (!expected && !path.toFile().exists()) {
+                return ABSENT;
+            }
             try {
                 Map<String, Object> a = follow ? Files.readAttributes(path, ATTRIBUTES)
                         : Files.readAttributes(path, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
