@@ -98,6 +98,25 @@ class ResolvedManifestsTest {
     }
 
     @Test
+    void kept_recordAppearsInAnExistingTrustDir_nextResolutionUsesTheProjectManifest() throws Exception {
+        Path other = Files.createDirectories(tmp.resolve("other")).toRealPath();
+        Files.writeString(Files.createDirectories(other.resolve(".warden")).resolve("manifest.yaml"), DENY_A);
+        TrustStore.forEnv(env).trust(other, Clock.systemUTC());
+        Path file = writeProjectManifest(DENY_LONGER);
+        Files.delete(file);
+        ResolvedManifests.InForce first = kept.inForce(null, project.toString(), env, new ArrayList<>());
+        assertThat(first.manifest().source()).isEqualTo(ManifestLoader.DEFAULT_SOURCE);
+        assertThat(kept.keptCount()).isEqualTo(1);
+
+        writeProjectManifest(DENY_LONGER);
+        TrustStore.forEnv(env).trust(project, Clock.systemUTC());
+        ResolvedManifests.InForce second = kept.inForce(null, project.toString(), env, new ArrayList<>());
+
+        assertThat(second.resolution().source().name()).isEqualTo(file.toString());
+        assertThat(second.manifest().sourceSha256()).isEqualTo(ManifestLoader.sha256(DENY_LONGER.getBytes()));
+    }
+
+    @Test
     void kept_defaultThenUntrustedProjectManifestAppears_nextResolutionSaysSo() throws Exception {
         kept.inForce(null, project.toString(), env, new ArrayList<>());
         assertThat(kept.keptCount()).isEqualTo(1);
