@@ -37,12 +37,14 @@ import java.util.Set;
  * @param hookShell           whether the host runs a hook's command through a POSIX shell ({@code sh -c},
  *                            {@code bash -c}), so an installed command may test for the compiled hook
  *                            and fall back to {@code bin/warden} at no extra process
+ * @param launcher            how the launcher answers the host when Warden cannot run, and what a
+ *                            dispatch's non-zero exit code becomes (generated into {@code bin/warden})
  */
 public record Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
                    Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
                    ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
                    TrainingPayloads training, HostTrustGate trustGate, PayloadTemplate payloadTemplate,
-                   List<OwnFile> ownFiles, boolean hookShell) {
+                   List<OwnFile> ownFiles, boolean hookShell, LauncherContract launcher) {
 
     /** A host with no trust gate of its own and no payload template. */
     public Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
@@ -50,26 +52,33 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
                 ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
                 TrainingPayloads training) {
         this(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of(), false);
+                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of(), false, LauncherContract.PLAIN);
     }
 
     /** This host with {@code gate} and {@code template}, for the host records that have them. */
     public Host with(HostTrustGate gate, PayloadTemplate template) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, gate, template, ownFiles, hookShell);
+                projectDirVariables, outputCapChars, serveHooks, training, gate, template, ownFiles, hookShell, launcher);
     }
 
     /** This host with {@code files} as its {@link #ownFiles}. */
     public Host protecting(OwnFile... files) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
                 projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, List.of(files),
-                hookShell);
+                hookShell, launcher);
     }
 
     /** This host as one that runs hook commands through a POSIX shell ({@link #hookShell}). */
     public Host runningHooksInAShell() {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, true);
+                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, true, launcher);
+    }
+
+    /** This host answered by the launcher per {@code contract} ({@link #launcher}). */
+    public Host launching(LauncherContract contract) {
+        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
+                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, hookShell,
+                contract);
     }
 
     /** How a person names the host's own file {@code target} (absolute, normalized), or {@code null} when it is none. */
@@ -129,5 +138,13 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
          * @return pairs of {native event, payload JSON}
          */
         List<String[]> payloads(String trustedCwd, String cwd);
+
+        /**
+         * The event {@code bin/warden} dispatches to prove a freshly trained archive loads and answers:
+         * {payload JSON, a fragment of the answer's stdout}; {@code null} for none.
+         */
+        default String[] probe() {
+            return null;
+        }
     }
 }

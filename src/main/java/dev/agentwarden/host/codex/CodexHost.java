@@ -2,6 +2,7 @@ package dev.agentwarden.host.codex;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.claude.ClaudeAdapter;
@@ -30,7 +31,8 @@ public final class CodexHost {
 
     /**
      * Codex: no project-directory variable (its hooks get the project in {@code cwd}); output strings
-     * capped as Claude's are, since Codex renders through the same protocol.
+     * capped as Claude's are, since Codex renders through the same protocol. It reads Stop and
+     * SubagentStop answers as JSON, so "no opinion" there is {@code {}}.
      */
     public static final Host CODEX = new Host("codex", "Codex", new CodexAdapter(),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("codex", ".codex/hooks.json", ".codex", "hooks.json", false, null),
@@ -40,5 +42,6 @@ public final class CodexHost {
             List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(new CodexHookTrust(), new CodexPayloadTemplate())
             .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"))
-            .runningHooksInAShell();
+            .runningHooksInAShell()
+            .launching(LauncherContract.PLAIN.noOpinion("{}", "Stop", "SubagentStop"));
 }
