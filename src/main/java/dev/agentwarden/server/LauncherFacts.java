@@ -107,7 +107,7 @@ public final class LauncherFacts {
     }
 
     /** The host block of {@code script}, or {@code null} when it has none. */
-    static String hostBlockOf(String script) {
+    public static String hostBlockOf(String script) {
         int begin = script.indexOf(BEGIN + "\n");
         int end = script.indexOf("\n" + END + "\n", begin);
         return begin < 0 || end < 0 ? null : script.substring(begin, end + END.length() + 2);

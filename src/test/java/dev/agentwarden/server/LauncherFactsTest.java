@@ -28,4 +28,13 @@ class LauncherFactsTest {
         assertThat(Files.readString(Path.of("bin/warden")))
                 .contains("\"ledger stats\"|\"guard derive\") flags+=(\"${fact_lean_scan_flags[@]}\")");
     }
+
+    @Test
+    void launcher_archiveProbe_comesFromTheDemoHostsTrainingNotTheScript() throws Exception {
+        String[] probe = dev.agentwarden.host.Hosts.DEMO.training().probe();
+        assertThat(LauncherFacts.shell()).contains("fact_probe=('" + dev.agentwarden.host.Hosts.DEMO.id() + "' '"
+                + probe[0] + "' '" + probe[1] + "')\n");
+        assertThat(Files.readString(Path.of("bin/warden"))).doesNotContain(probe[0]).doesNotContain("--host claude")
+                .contains("--host \"${fact_probe[0]:-}\"");
+    }
 }
