@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -43,57 +45,118 @@ public final class LauncherFacts {
     }
 
     /**
-     * Every host's {@link LauncherContract} as bash associative arrays (no fork to define or read):
-     * {@code host_nonzero_exit} and {@code host_closed_exit} by host id, {@code host_refusal} and
-     * {@code host_no_opinion} by {@code host:native-event}. A host or event not listed has the
+     * Every host's {@link LauncherContract} as bash functions of one {@code case} each (defining them
+     * costs a parse, calling them no fork): {@code host_refusal HOST:EVENT} and
+     * {@code host_no_opinion HOST:EVENT} print the text, {@code host_closed_exit HOST} returns the code,
+     * {@code host_nonzero_exit HOST} sets {@code host_nonzero}. A host or event not named has the
      * generic protocol's answer ({@link LauncherContract#PLAIN}).
      */
     public static String hostBlock() {
-        StringBuilder nonZero = new StringBuilder();
-        StringBuilder closed = new StringBuilder();
-        StringBuilder refusals = new StringBuilder();
-        StringBuilder noOpinions = new StringBuilder();
+        Map<String, List<String>> refusals = new LinkedHashMap<>();
+        Map<String, List<String>> noOpinions = new LinkedHashMap<>();
+        Map<String, List<String>> closed = new LinkedHashMap<>();
+        Map<String, List<String>> nonZero = new LinkedHashMap<>();
         for (Host h : Hosts.ALL) {
             if (!LauncherContract.plainWord(h.id())) {
                 throw new IllegalStateException("host id '" + h.id() + "' is not a plain word");
             }
             LauncherContract c = h.launcher();
             if (c.nonZeroExit() != LauncherContract.PLAIN.nonZeroExit()) {
-                nonZero.append(" ['").append(h.id()).append("']=").append(c.nonZeroExit().wire());
+                nonZero.computeIfAbsent("host_nonzero=" + c.nonZeroExit().wire(), k -> new ArrayList<>()).add(h.id());
             }
             if (c.closedExit() != LauncherContract.PLAIN.closedExit()) {
-                closed.append(" ['").append(h.id()).append("']=").append(c.closedExit());
+                closed.computeIfAbsent("return " + c.closedExit(), k -> new ArrayList<>()).add(h.id());
             }
-            texts(refusals, h.id(), c.refusals());
-            texts(noOpinions, h.id(), c.noOpinions());
+            byText(refusals, h.id(), c.refusals());
+            byText(noOpinions, h.id(), c.noOpinions());
         }
         return BEGIN + "\n"
                 + "# `bin/warden __facts --update bin/warden` rewrites this block (dev.agentwarden.server.LauncherFacts);\n"
-                + "# LauncherFactsTest fails while it differs from the host records.\n"
-                + "# What a dispatch's non-zero exit code becomes, by host (unlisted: passed-on).\n"
-                + "declare -A host_nonzero_exit=(" + nonZero.toString().strip() + ")\n"
-                + "# The closed fail mode's exit code, by host (unlisted: 2).\n"
-                + "declare -A host_closed_exit=(" + closed.toString().strip() + ")\n"
-                + "# The closed fail mode's refusal on stdout, by host:native-event (unlisted: nothing).\n"
-                + "declare -A host_refusal=(" + refusals + "\n)\n"
-                + "# \"No opinion\" on stdout, by host:native-event (unlisted: nothing).\n"
-                + "declare -A host_no_opinion=(" + noOpinions + "\n)\n"
+                + "# LauncherHostFactsTest fails while it differs from the host records.\n"
+                + "# The closed fail mode's refusal on stdout for host:native-event $1 (unnamed: nothing).\n"
+                + function("host_refusal", refusals, "")
+                + "# \"No opinion\" on stdout for host:native-event $1 (unnamed: nothing).\n"
+                + function("host_no_opinion", noOpinions, "")
+                + "# Returns the closed fail mode's exit code for host $1 (unnamed: "
+                + LauncherContract.PLAIN.closedExit() + ").\n"
+                + function("host_closed_exit", closed, "  return " + LauncherContract.PLAIN.closedExit() + "\n")
+                + "# Sets host_nonzero to what a dispatch's non-zero exit code becomes for host $1 (unnamed: "
+                + LauncherContract.PLAIN.nonZeroExit().wire() + ").\n"
+                + function("host_nonzero_exit", nonZero, "")
+                        .replace("  esac\n}", "    *) host_nonzero=" + LauncherContract.PLAIN.nonZeroExit().wire()
+                                + " ;;\n  esac\n}")
                 + END + "\n";
     }
 
-    private static void texts(StringBuilder out, String host, Map<String, String> byEvent) {
+    /** Adds to {@code byCommand} the printf of each text under its {@code host:event} keys. */
+    private static void byText(Map<String, List<String>> byCommand, String host, Map<String, String> byEvent) {
         for (Map.Entry<String, String> e : byEvent.entrySet()) {
             String text = e.getValue();
-            boolean newline = text.endsWith("\n");
-            if (newline) {
-                text = text.substring(0, text.length() - 1);
+            String command = text.endsWith("\n")
+                    ? "printf '%s\\n' " + quoted(text.substring(0, text.length() - 1))
+                    : "printf '%s' " + quoted(text);
+            byCommand.computeIfAbsent(command, k -> new ArrayList<>()).add(host + ":" + e.getKey());
+        }
+    }
+
+    private static String function(String name, Map<String, List<String>> byCommand, String tail) {
+        StringBuilder b = new StringBuilder(name).append("() {\n  case \"$1\" in\n");
+        for (Map.Entry<String, List<String>> e : byCommand.entrySet()) {
+            b.append("    ");
+            for (int i = 0; i < e.getValue().size(); i++) {
+                b.append(i == 0 ? "" : "|").append('\'').append(e.getValue().get(i)).append('\'');
             }
-            out.append("\n  ['").append(host).append(':').append(e.getKey()).append("']='")
-                    .append(text.replace("'", "'\\''")).append('\'');
-            if (newline) {
-                out.append("$'\\n'");
+            b.append(") ").append(e.getKey()).append(" ;;\n");
+        }
+        return b.append("  esac\n").append(tail).append("}\n").toString();
+    }
+
+    /**
+     * The contracts as C tables for the compiled hook ({@code bin/warden build-hook} appends them to
+     * its {@code hook-facts.h}): texts by {@code "host:native-event"}, closed exit codes by host, each
+     * table ended by a NULL entry.
+     */
+    public static String hookHeader() {
+        StringBuilder refusals = new StringBuilder();
+        StringBuilder noOpinions = new StringBuilder();
+        StringBuilder closed = new StringBuilder();
+        for (Host h : Hosts.ALL) {
+            LauncherContract c = h.launcher();
+            cTexts(refusals, h.id(), c.refusals());
+            cTexts(noOpinions, h.id(), c.noOpinions());
+            if (c.closedExit() != LauncherContract.PLAIN.closedExit()) {
+                closed.append("    {").append(cString(h.id())).append(", ").append(c.closedExit()).append("},\n");
             }
         }
+        return "/* Each host's launcher contract (dev.agentwarden.server.LauncherFacts), as bin/warden's host block. */\n"
+                + "struct host_text { const char *key, *text; };\n"
+                + "struct host_code { const char *host; int code; };\n"
+                + "static const struct host_text HOST_REFUSALS[] = {\n" + refusals + "    {0, 0}\n};\n"
+                + "static const struct host_text HOST_NO_OPINIONS[] = {\n" + noOpinions + "    {0, 0}\n};\n"
+                + "static const struct host_code HOST_CLOSED_EXITS[] = {\n" + closed + "    {0, 0}\n};\n";
+    }
+
+    private static void cTexts(StringBuilder out, String host, Map<String, String> byEvent) {
+        for (Map.Entry<String, String> e : byEvent.entrySet()) {
+            out.append("    {").append(cString(host + ":" + e.getKey())).append(", ").append(cString(e.getValue()))
+                    .append("},\n");
+        }
+    }
+
+    /** {@code s} (printable ASCII and newlines, as {@link LauncherContract} allows) as a C string literal. */
+    static String cString(String s) {
+        StringBuilder b = new StringBuilder(s.length() + 8).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\\' || c == '"' || c == '?') {
+                b.append('\\').append(c);
+            } else if (c == '\n') {
+                b.append("\\n");
+            } else {
+                b.append(c);
+            }
+        }
+        return b.append('"').toString();
     }
 
     /** {@code script} with its host block replaced by {@link #hostBlock()}. */
@@ -117,6 +180,8 @@ public final class LauncherFacts {
     public static String shell() {
         StringBuilder b = new StringBuilder(512);
         b.append("# Generated by dev.agentwarden.server.LauncherFacts from the jar beside it; do not edit.\n");
+        // Sourced by bin/warden, which reads every assignment.
+        b.append("# shellcheck shell=bash disable=SC2034\n");
         b.append("fact_max_payload_bytes=").append(DispatchMain.DEFAULT_MAX_PAYLOAD_BYTES).append('\n');
         b.append("fact_stdin_timeout_ms=").append(DispatchMain.DEFAULT_STDIN_TIMEOUT_MS).append('\n');
         b.append("fact_greeting='").append(WardenServer.GREETING).append("'\n");
@@ -139,10 +204,16 @@ public final class LauncherFacts {
     }
 
     /**
-     * {@code __facts}: the facts as bash assignments, on stdout. {@code __facts --update FILE}: rewrites
+     * {@code __facts}: the facts as bash assignments, on stdout. {@code __facts --hook-header}: the
+     * contracts as C tables ({@link #hookHeader()}). {@code __facts --update FILE}: rewrites
      * the host block of the launcher {@code FILE} from the host records (for whoever changes a contract).
      */
     public static void main(String[] args) throws IOException {
+        if (args.length == 2 && args[1].equals("--hook-header")) {
+            System.out.print(hookHeader());
+            System.out.flush();
+            return;
+        }
         if (args.length == 3 && args[1].equals("--update")) {
             Path launcher = Path.of(args[2]);
             String script = Files.readString(launcher, StandardCharsets.UTF_8);

@@ -37,4 +37,22 @@ class LauncherFactsTest {
         assertThat(Files.readString(Path.of("bin/warden"))).doesNotContain(probe[0]).doesNotContain("--host claude")
                 .contains("--host \"${fact_probe[0]:-}\"");
     }
+
+    @Test
+    void launcher_generatedFactsFile_passesShellcheck() throws Exception {
+        boolean found = false;
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            found |= !d.isEmpty() && Files.isExecutable(Path.of(d, "shellcheck"));
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(found, "no shellcheck on PATH (.ci/run installs it)");
+        Path facts = Files.createTempFile("launcher-facts", ".sh");
+        try {
+            Files.writeString(facts, LauncherFacts.shell());
+            Process p = new ProcessBuilder("shellcheck", facts.toString()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(out).isZero();
+        } finally {
+            Files.deleteIfExists(facts);
+        }
+    }
 }

@@ -64,8 +64,7 @@ class LauncherHostFactsTest {
         for (String[] c : cases) {
             String args = "dispatch --host '" + c[0] + "' --native-event '" + c[1] + "'";
             bash.append("refusal ").append(args).append("; printf '\\036%d\\036' $?; no_opinion ").append(args)
-                    .append("; h='").append(c[0]).append("'; rule=passed-on; [ -z \"$h\" ] || rule=\"${host_nonzero_exit[$h]:-passed-on}\";")
-                    .append(" printf '\\036%s\\035' \"$rule\"\n");
+                    .append("; host_nonzero_exit '").append(c[0]).append("'; printf '\\036%s\\035' \"$host_nonzero\"\n");
         }
         String out = run(bash.toString());
         List<String> answers = List.of(out.split(String.valueOf(CASE_END), -1)).subList(0, cases.size());
@@ -73,6 +72,31 @@ class LauncherHostFactsTest {
             assertThat(answers.get(i)).as("host '%s', native event %s", cases.get(i)[0], cases.get(i)[1])
                     .isEqualTo(expected.get(i));
         }
+    }
+
+    @Test
+    void hookHeader_tablesAreEachHostsContract() {
+        String header = LauncherFacts.hookHeader();
+        int entries = 0;
+        for (Host h : Hosts.ALL) {
+            LauncherContract c = h.launcher();
+            for (var e : c.refusals().entrySet()) {
+                assertThat(header).contains("{" + LauncherFacts.cString(h.id() + ":" + e.getKey()) + ", "
+                        + LauncherFacts.cString(e.getValue()) + "},\n");
+                entries++;
+            }
+            for (var e : c.noOpinions().entrySet()) {
+                assertThat(header).contains("{" + LauncherFacts.cString(h.id() + ":" + e.getKey()) + ", "
+                        + LauncherFacts.cString(e.getValue()) + "},\n");
+                entries++;
+            }
+            if (c.closedExit() != LauncherContract.PLAIN.closedExit()) {
+                assertThat(header).contains("{" + LauncherFacts.cString(h.id()) + ", " + c.closedExit() + "},\n");
+                entries++;
+            }
+        }
+        assertThat(header.split("\n    \\{\"", -1)).as("table rows").hasSize(entries + 1);
+        assertThat(LauncherFacts.cString("a\"b\\c\n??=")).isEqualTo("\"a\\\"b\\\\c\\n\\?\\?=\"");
     }
 
     /** The definition of shell function {@code name} in {@code script}. */
