@@ -22,7 +22,9 @@
  *       the native events that carry a tool, its {@link ToolNames}, project-directory variables,
  *       output cap, and optionally its {@code warden serve} HTTP hook block, training payloads, trust
  *       gate and payload template ({@link Host#with}), and the files besides its installers' by which
- *       its hooks could be changed ({@link Host#protecting}, read by {@code protect-warden}).</li>
+ *       its hooks could be changed ({@link Host#protecting}, read by {@code protect-warden}), and
+ *       how the launcher answers it when Warden cannot run ({@link Host#launching} a
+ *       {@link LauncherContract}; then {@code bin/warden __facts --update bin/warden}).</li>
  *   <li>Tests in {@code src/test/java/dev/agentwarden/host/<name>/} (adapter table and rendering,
  *       installer round trip) and golden cases under {@code src/test/resources/golden/<name>/}
  *       from captured real payloads.</li>
@@ -36,6 +38,6 @@
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
  * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer, JsonSpans,
- * NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolNames.
+ * LauncherContract, NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolNames.
  */
 package dev.agentwarden.host;
