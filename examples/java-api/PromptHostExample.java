@@ -1,11 +1,10 @@
 import dev.agentwarden.integrity.AgentSelection;
-import dev.agentwarden.integrity.BoundaryProfile;
-import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.IntegrityGate;
-import dev.agentwarden.integrity.ReleaseSource;
-import dev.agentwarden.integrity.ReleaseSources;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
+import dev.agentwarden.release.ReleaseSource;
+import dev.agentwarden.release.ReleaseSources;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -33,7 +32,7 @@ public class PromptHostExample {
         IntegrityGate gate = IntegrityGate.builder()
                 .profile(BoundaryProfile.squad())
                 .release(release)
-                .evidenceLog(EvidenceLog.under(Path.of(".warden")))
+                .projectEvidenceLog(Path.of(".warden"))
                 .sessionPrefix("example")
                 .build();
 

@@ -1,23 +1,22 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.integrity.EvidenceReplay.IntegrityStats;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.integrity.fixture.AcceptanceFixtures;
 import dev.agentwarden.integrity.AgentSelection;
-import dev.agentwarden.integrity.BoundaryProfile;
-import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.EvidenceReplay;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
-import dev.agentwarden.integrity.IntegrityException;
 import dev.agentwarden.integrity.IntegrityGate;
-import dev.agentwarden.integrity.IntegrityStats;
 import dev.agentwarden.integrity.Outcome;
-import dev.agentwarden.integrity.ReleaseSource;
-import dev.agentwarden.integrity.ReleaseSources;
-import dev.agentwarden.integrity.SourceReader;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.io.UnsafeFileException;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.release.ReleaseFloor;
+import dev.agentwarden.release.ReleaseSource;
+import dev.agentwarden.release.ReleaseSources;
+import dev.agentwarden.release.ReleaseStoreException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -175,13 +174,13 @@ final class IntegrityCommand implements Runnable {
                 gate = IntegrityGate.builder()
                         .profile(profile.resolve())
                         .release(releaseSource(releaseManifest, trustRoot, requireTrusted, floor, err))
-                        .evidenceLog(EvidenceLog.under(project.stateHome()))
+                        .projectEvidenceLog(project.stateHome())
                         .clock(Clock.systemUTC())
                         .maxBytes(maxBytes)
                         .requireTrustedManifest(requireTrusted)
                         .sessionPrefix("check")
                         .build();
-            } catch (IllegalArgumentException | IntegrityException e) {
+            } catch (IllegalArgumentException | IntegrityException | ReleaseStoreException e) {
                 err.println("warden integrity check: " + e.getMessage());
                 return ExitCode.UNREADABLE.code();
             }
@@ -203,7 +202,7 @@ final class IntegrityCommand implements Runnable {
                 out.println(Json.write(IntegrityReport.json(verdict)));
             } else {
                 out.println("session " + verdict.session() + "  evidence " + verdict.evidenceLog());
-                IntegrityReport.printEvents(out, verdict.events(), "");
+                IntegrityReport.printEvents(out, verdict.eventLines(), "");
                 IntegrityReport.printShas(out, verdict, "");
                 IntegrityReport.printOutcome(out, verdict.evaluation(), "");
             }
@@ -242,7 +241,7 @@ final class IntegrityCommand implements Runnable {
             try {
                 report = EvidenceReplay.replay(evidence, releaseManifest == null ? null
                         : releaseSource(releaseManifest, trustRoot, false, null, spec.commandLine().getErr()));
-            } catch (IllegalArgumentException | IntegrityException e) {
+            } catch (IllegalArgumentException | IntegrityException | ReleaseStoreException e) {
                 spec.commandLine().getErr().println("warden integrity evaluate: " + e.getMessage());
                 return ExitCode.UNREADABLE.code();
             }
@@ -272,14 +271,14 @@ final class IntegrityCommand implements Runnable {
             } else {
                 for (EvidenceReplay.SessionResult s : sessions) {
                     out.println("session " + s.session());
-                    IntegrityReport.printEvents(out, s.events(), "  ");
+                    IntegrityReport.printEvents(out, s.eventLines(), "  ");
                     for (String p : s.problems()) {
                         out.println("  refused " + p);
                     }
                     out.println("  recomputed: transport_integrity=" + orDash(s.recomputed().transportValue())
                             + "  release_integrity=" + orDash(s.recomputed().releaseValue()));
                     IntegrityReport.printOutcome(out, s.recomputed(), "  ");
-                    out.println("  recorded outcome: " + (s.recordedDecision() == null ? "—" : s.recordedDecision().outcome())
+                    out.println("  recorded outcome: " + (s.recordedOutcome() == null ? "—" : s.recordedOutcome())
                             + (s.disagreements().isEmpty() ? "  (agrees)" : ""));
                     for (String d : s.disagreements()) {
                         out.println("  DISAGREES " + d);
@@ -303,7 +302,7 @@ final class IntegrityCommand implements Runnable {
             o.put("release_integrity", s.recomputed().releaseValue() == null ? null : s.recomputed().releaseValue().name());
             o.put("outcome", s.recomputed().outcome().name());
             o.put("reasons", new ArrayList<Object>(s.recomputed().reasons()));
-            o.put("recorded_outcome", s.recordedDecision() == null ? null : s.recordedDecision().outcome().name());
+            o.put("recorded_outcome", s.recordedOutcome() == null ? null : s.recordedOutcome().name());
             o.put("disagreements", new ArrayList<Object>(s.disagreements()));
             o.put("problems", new ArrayList<Object>(s.problems()));
             o.put("notes", new ArrayList<Object>(s.notes()));
@@ -337,7 +336,7 @@ final class IntegrityCommand implements Runnable {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            Path file = evidence != null ? evidence : EvidenceLog.under(project.stateHome()).file();
+            Path file = evidence != null ? evidence : IntegrityGate.evidenceLogFile(project.stateHome());
             IntegrityStats stats;
             if (evidence == null && !Files.exists(file)) {
                 stats = IntegrityStats.of(new EvidenceReplay.Report(file, List.of(), List.of()));
@@ -345,7 +344,7 @@ final class IntegrityCommand implements Runnable {
                 try {
                     stats = IntegrityStats.of(EvidenceReplay.replay(file, releaseManifest == null ? null
                             : releaseSource(releaseManifest, trustRoot, false, null, spec.commandLine().getErr())));
-                } catch (IllegalArgumentException | IntegrityException e) {
+                } catch (IllegalArgumentException | IntegrityException | ReleaseStoreException e) {
                     spec.commandLine().getErr().println("warden integrity stats: " + e.getMessage());
                     return ExitCode.UNREADABLE.code();
                 }
@@ -457,7 +456,7 @@ final class IntegrityCommand implements Runnable {
             out.printf("Fixture %d. %s — expected %s, got %s: %s%n", r.fixture().number(), r.fixture().title(),
                     r.fixture().expected(), r.verdict().outcome(), r.passed() ? "PASS" : "FAIL");
             out.println("   setup: " + r.fixture().setup());
-            IntegrityReport.printEvents(out, r.verdict().events(), "   ");
+            IntegrityReport.printEvents(out, r.verdict().eventLines(), "   ");
             out.println("   transport_integrity=" + orDash(r.verdict().evaluation().transportValue())
                     + "  release_integrity=" + orDash(r.verdict().evaluation().releaseValue()));
             IntegrityReport.printShas(out, r.verdict(), "   ");
@@ -489,8 +488,8 @@ final class IntegrityCommand implements Runnable {
 
     /** Reads a whole regular file of at most {@code max} bytes (a link is followed to a regular file; a FIFO or device is refused unopened). */
     static byte[] readBounded(Path file, long max) {
-        if (max < 1 || max > SourceReader.MAX_MAX_BYTES) {
-            throw new IllegalArgumentException("--max-bytes must be within 1.." + SourceReader.MAX_MAX_BYTES);
+        if (max < 1 || max > IntegrityGate.MAX_MAX_BYTES) {
+            throw new IllegalArgumentException("--max-bytes must be within 1.." + IntegrityGate.MAX_MAX_BYTES);
         }
         try {
             return StateFiles.readAll(file, max, true);

@@ -2,17 +2,17 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
+import dev.agentwarden.integrity.agentfile.AttachForm;
 import dev.agentwarden.launch.AgentResolver;
 import dev.agentwarden.integrity.AgentSelection;
-import dev.agentwarden.integrity.AttachForm;
-import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
-import dev.agentwarden.integrity.IntegrityException;
 import dev.agentwarden.integrity.IntegrityGate;
-import dev.agentwarden.integrity.ReadStatus;
 import dev.agentwarden.launch.ModelProxy;
 import dev.agentwarden.release.ReleaseFloor;
+import dev.agentwarden.release.ReleaseStoreException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -134,13 +134,13 @@ final class LaunchCommand implements Callable<Integer> {
                     .profile(profile.resolve())
                     .release(IntegrityCommand.releaseSource(releaseManifest, trustRoot, requireTrusted,
                             ReleaseFloor.forProject(resolution.root(), env), err))
-                    .evidenceLog(EvidenceLog.under(stateHome))
+                    .projectEvidenceLog(stateHome)
                     .clock(Clock.systemUTC())
                     .maxBytes(maxBytes)
                     .requireTrustedManifest(requireTrusted)
                     .sessionPrefix("launch")
                     .build();
-        } catch (IllegalArgumentException | IntegrityException e) {
+        } catch (IllegalArgumentException | IntegrityException | ReleaseStoreException e) {
             err.println("warden launch: " + e.getMessage());
             return ExitCode.UNREADABLE.code();
         }
@@ -193,7 +193,7 @@ final class LaunchCommand implements Callable<Integer> {
             }
             GateVerdict verdict = session.verdict();
             err.println("session " + verdict.session() + "  evidence " + verdict.evidenceLog());
-            IntegrityReport.printEvents(err, verdict.events(), "");
+            IntegrityReport.printEvents(err, verdict.eventLines(), "");
             IntegrityReport.printOutcome(err, verdict.evaluation(), "");
             if (verdict.halts()) {
                 err.println("warden launch: HALT " + verdict.outcome() + "; the host was not started");

@@ -2,11 +2,11 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.host.ModelEndpoints;
 import dev.agentwarden.integrity.AgentSelection;
-import dev.agentwarden.integrity.AttachForm;
-import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.IntegrityGate;
+import dev.agentwarden.integrity.agentfile.AttachForm;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.launch.ModelProxy;
 import dev.agentwarden.launch.PromptGate;
 import java.io.IOException;
@@ -94,7 +94,7 @@ final class ObservedLaunch {
             if (halted != null) {
                 err.println("warden launch: HALT " + halted.outcome() + " in session " + halted.session()
                         + "; the model was never sent the request");
-                IntegrityReport.printEvents(err, halted.events(), "  ");
+                IntegrityReport.printEvents(err, halted.eventLines(), "  ");
                 IntegrityReport.printOutcome(err, halted.evaluation(), "  ");
                 return ExitCode.HALT.code();
             }

@@ -1,12 +1,19 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.GateVerdict.Evaluation;
 import dev.agentwarden.integrity.IntegrityEvent.AgentNotSelected;
 import dev.agentwarden.integrity.IntegrityEvent.PayloadReadStatus;
 import dev.agentwarden.integrity.IntegrityEvent.PromptAttachStatus;
 import dev.agentwarden.integrity.IntegrityEvent.SelectedAgentId;
+import dev.agentwarden.integrity.Outcome.ReleaseIntegrity;
+import dev.agentwarden.integrity.Outcome.TransportIntegrity;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.release.ReleaseEntry;
 import dev.agentwarden.release.ReleaseKey;
 import dev.agentwarden.release.ReleaseLookup;
+import dev.agentwarden.release.ReleaseSource;
+import dev.agentwarden.release.ReleaseSources;
 import dev.agentwarden.release.ReleaseStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,10 +42,6 @@ import java.util.Map;
  * against a trust root} is consulted: an unsigned list, or no manifest, answers UNTRUSTED and halts.
  */
 final class Evaluator {
-    /** Why an unsigned manifest's answer does not count when a trusted manifest is required. */
-    static final String UNSIGNED_MANIFEST = "release_manifest_unsigned: the release manifest is not verified against"
-            + " a trust root; a required trusted manifest must be signed and given with its trust root (--trust-root)";
-
     private Evaluator() {
     }
 
@@ -311,7 +314,7 @@ final class Evaluator {
         }
         if (answer.status() != ReleaseLookup.Status.UNTRUSTED && selection.requireTrustedManifest()
                 && !release.store().verifiedAgainstTrustRoot()) {
-            return ReleaseLookup.untrusted(UNSIGNED_MANIFEST);
+            return ReleaseLookup.untrusted(ReleaseSources.UNSIGNED_MANIFEST);
         }
         return answer;
     }

@@ -1,5 +1,7 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
 import dev.agentwarden.integrity.IntegrityEvent.AgentNotSelected;
 import dev.agentwarden.integrity.IntegrityEvent.CustomAgent;
 import dev.agentwarden.integrity.IntegrityEvent.Decision;
@@ -8,6 +10,11 @@ import dev.agentwarden.integrity.IntegrityEvent.PromptAttachStatus;
 import dev.agentwarden.integrity.IntegrityEvent.ReleaseVerdict;
 import dev.agentwarden.integrity.IntegrityEvent.SelectedAgentId;
 import dev.agentwarden.integrity.IntegrityEvent.TransportVerdict;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
+import dev.agentwarden.integrity.Outcome.ReleaseIntegrity;
+import dev.agentwarden.integrity.Outcome.TransportIntegrity;
+import dev.agentwarden.integrity.agentfile.Boundaries;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.json.Fields;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -21,7 +28,7 @@ import java.util.Map;
  * names. The selection record also carries {@code selected_at} and {@code selection_order}. Lines
  * never contain payload text: only hashes, counts, marker positions and host configuration.
  */
-public final class EvidenceCodec {
+final class EvidenceCodec {
     public static final long VERSION = 1;
 
     private static final Fields.Failure<IntegrityException> INVALID = new Invalid();

@@ -1,5 +1,6 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
@@ -27,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * lock (and, within one process, a monitor per file), so concurrent sessions interleave whole
  * lines only.
  */
-public final class EvidenceLog implements Recorder.Sink {
+final class EvidenceLog implements Recorder.Sink {
     /** Where the log lives under a project's {@code .warden} directory. */
     public static final String RELATIVE = "state/integrity/evidence.jsonl";
     /** Longest line read back. */

@@ -1,6 +1,15 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.integrity.GateVerdict.Evaluation;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
+import dev.agentwarden.integrity.Outcome.ReleaseIntegrity;
+import dev.agentwarden.integrity.Outcome.TransportIntegrity;
+import dev.agentwarden.release.ReleaseLookup;
+import dev.agentwarden.release.ReleaseSource;
+import dev.agentwarden.release.ReleaseSources;
+import dev.agentwarden.release.ReleaseStoreException;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,38 +33,115 @@ public final class EvidenceReplay {
     private EvidenceReplay() {
     }
 
-    /**
-     * One session, replayed.
-     *
-     * @param session           session id
-     * @param events            the accepted events, in order
-     * @param problems          why evidence was refused ({@code line N: code: detail}); any makes the
-     *                          recomputed outcome UNKNOWN_HALT
-     * @param recomputed        the evaluation made from the raw events
-     * @param recordedTransport the transport verdict the log holds, or {@code null}
-     * @param recordedRelease   the release verdict the log holds, or {@code null}
-     * @param recordedDecision  the decision the log holds, or {@code null}
-     * @param disagreements     where the recorded verdicts differ from the recomputed ones
-     * @param notes             remarks on the manifest used
-     */
-    public record SessionResult(String session, List<Recorded> events, List<String> problems, Evaluation recomputed,
-                                IntegrityEvent.TransportVerdict recordedTransport,
-                                IntegrityEvent.ReleaseVerdict recordedRelease, IntegrityEvent.Decision recordedDecision,
-                                List<String> disagreements, List<String> notes) {
+    /** One session, replayed. */
+    public static final class SessionResult {
+        private final String session;
+        private final List<Recorded> events;
+        private final List<String> problems;
+        private final Evaluation recomputed;
+        private final IntegrityEvent.TransportVerdict recordedTransport;
+        private final IntegrityEvent.ReleaseVerdict recordedRelease;
+        private final IntegrityEvent.Decision recordedDecision;
+        private final List<String> disagreements;
+        private final List<String> notes;
+
+        /**
+         * @param session           session id
+         * @param events            the accepted events, in order
+         * @param problems          why evidence was refused ({@code line N: code: detail}); any makes the
+         *                          recomputed outcome UNKNOWN_HALT
+         * @param recomputed        the evaluation made from the raw events
+         * @param recordedTransport the transport verdict the log holds, or {@code null}
+         * @param recordedRelease   the release verdict the log holds, or {@code null}
+         * @param recordedDecision  the decision the log holds, or {@code null}
+         * @param disagreements     where the recorded verdicts differ from the recomputed ones
+         * @param notes             remarks on the manifest used
+         */
+        SessionResult(String session, List<Recorded> events, List<String> problems, Evaluation recomputed,
+                      IntegrityEvent.TransportVerdict recordedTransport, IntegrityEvent.ReleaseVerdict recordedRelease,
+                      IntegrityEvent.Decision recordedDecision, List<String> disagreements, List<String> notes) {
+            this.session = session;
+            this.events = events;
+            this.problems = problems;
+            this.recomputed = recomputed;
+            this.recordedTransport = recordedTransport;
+            this.recordedRelease = recordedRelease;
+            this.recordedDecision = recordedDecision;
+            this.disagreements = disagreements;
+            this.notes = notes;
+        }
+
+        /** The session id. */
+        public String session() {
+            return session;
+        }
+
+        /** Why evidence was refused ({@code line N: code: detail}); any makes the recomputed outcome UNKNOWN_HALT. */
+        public List<String> problems() {
+            return problems;
+        }
+
+        /** The evaluation made from the raw events. */
+        public Evaluation recomputed() {
+            return recomputed;
+        }
+
+        /** The outcome the log's decision record holds, or {@code null} when it holds none. */
+        public Outcome recordedOutcome() {
+            return recordedDecision == null ? null : recordedDecision.outcome();
+        }
+
+        /** Where the recorded verdicts differ from the recomputed ones. */
+        public List<String> disagreements() {
+            return disagreements;
+        }
+
+        /** Remarks on the manifest used. */
+        public List<String> notes() {
+            return notes;
+        }
 
         /** The seed's ordered event names as recorded (decision excluded). */
         public List<String> eventNames() {
             return Recorded.eventNames(events);
         }
 
-        /** A recorded event of a type, or {@code null}. */
-        public <T extends IntegrityEvent> T find(Class<T> type) {
+        /** The ordered evidence as {@code name=value} steps, as {@link GateVerdict#steps} gives them. */
+        public List<String> steps() {
+            List<String> out = new ArrayList<>();
             for (Recorded r : events) {
-                if (type.isInstance(r.event())) {
-                    return type.cast(r.event());
+                String step = GateVerdict.step(r.event());
+                if (step != null) {
+                    out.add(step);
                 }
             }
-            return null;
+            return out;
+        }
+
+        /** One line per accepted event but the decision, as {@link GateVerdict#eventLines} gives them. */
+        public List<String> eventLines() {
+            return EventText.lines(events);
+        }
+
+        List<Recorded> events() {
+            return events;
+        }
+
+        IntegrityEvent.TransportVerdict recordedTransport() {
+            return recordedTransport;
+        }
+
+        IntegrityEvent.ReleaseVerdict recordedRelease() {
+            return recordedRelease;
+        }
+
+        IntegrityEvent.Decision recordedDecision() {
+            return recordedDecision;
+        }
+
+        /** A recorded event of a type, or {@code null}. */
+        <T extends IntegrityEvent> T find(Class<T> type) {
+            return Recorded.find(events, type);
         }
     }
 
@@ -196,7 +282,7 @@ public final class EvidenceReplay {
         if (source == null) {
             try {
                 source = ReleaseSources.reopen(recorded.manifest(), at);
-            } catch (IntegrityException | java.nio.file.InvalidPathException e) {
+            } catch (ReleaseStoreException | java.nio.file.InvalidPathException e) {
                 source = ReleaseSource.NONE;
             }
             cache.put(cacheKey, source);
@@ -207,5 +293,63 @@ public final class EvidenceReplay {
             notes.add("release manifest " + path + " changed since the session was recorded");
         }
         return source;
+    }
+
+    /**
+     * Outcome counts over replayed sessions. HALT_CORRUPT (proven loss) and UNKNOWN_HALT (missing
+     * evidence) are always separate counts.
+     *
+     * <p>A <em>healthy</em> session is one whose evidence replayed cleanly, whose transport is INTACT
+     * and whose release is UNREGISTERED by a trustworthy "no entry" (not an untrusted manifest): a
+     * user-local or freshly updated artifact that arrived whole. Any halt among them is a false halt;
+     * the decision table makes the rate zero, and this count is what shows it stays so.
+     *
+     * @param sessions          sessions replayed
+     * @param outcomes          recomputed outcome counts
+     * @param healthy           healthy sessions
+     * @param healthyHalts      healthy sessions that halted (false halts)
+     * @param untrustedManifest sessions judged against an untrusted release manifest
+     * @param disagreeing       sessions whose recorded verdicts differ from the recomputation
+     * @param invalidLines      refused log lines
+     */
+    public record IntegrityStats(int sessions, Map<Outcome, Integer> outcomes, int healthy, int healthyHalts,
+                                 int untrustedManifest, long disagreeing, long invalidLines) {
+
+        public static IntegrityStats of(Report report) {
+            Map<Outcome, Integer> counts = new EnumMap<>(Outcome.class);
+            for (Outcome o : Outcome.values()) {
+                counts.put(o, 0);
+            }
+            int healthy = 0;
+            int healthyHalts = 0;
+            int untrusted = 0;
+            for (SessionResult s : report.sessions()) {
+                Evaluation e = s.recomputed();
+                counts.merge(e.outcome(), 1, Integer::sum);
+                boolean untrustedLookup = e.release() != null
+                        && ReleaseLookup.Status.UNTRUSTED.name().equals(e.release().lookup());
+                if (untrustedLookup) {
+                    untrusted++;
+                }
+                if (s.problems().isEmpty() && e.transportValue() == TransportIntegrity.INTACT
+                        && e.releaseValue() == ReleaseIntegrity.UNREGISTERED && !untrustedLookup) {
+                    healthy++;
+                    if (e.outcome().halts()) {
+                        healthyHalts++;
+                    }
+                }
+            }
+            return new IntegrityStats(report.sessions().size(), counts, healthy, healthyHalts, untrusted,
+                    report.disagreeing(), report.invalidLines());
+        }
+
+        /** Halts among healthy sessions over healthy sessions, or 0 when there are none. */
+        public double falseHaltRate() {
+            return healthy == 0 ? 0.0 : (double) healthyHalts / healthy;
+        }
+
+        public int count(Outcome o) {
+            return outcomes.getOrDefault(o, 0);
+        }
     }
 }

@@ -1,6 +1,11 @@
 package dev.agentwarden.integrity;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.GateVerdict.Evaluation;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
+import dev.agentwarden.integrity.agentfile.AttachForm;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
+import dev.agentwarden.release.ReleaseSource;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -64,23 +69,29 @@ public final class GateSession {
     }
 
     /**
-     * Records, as this session's {@code payload_read_status}, a read another session of the same
-     * selection made: for an entry point that reads the agent once and gates many prompts against
-     * that one read (the model proxy of {@code warden launch --observe-prompt}).
+     * Records, as this session's {@code payload_read_status}, the read {@code earlier} (a session of
+     * the same selection) made: for an entry point that reads the agent once and gates many prompts
+     * against that one read (the model proxy of {@code warden launch --observe-prompt}).
+     *
+     * @throws IntegrityException {@code event_out_of_order} when {@code earlier} has not read yet
      */
-    public void adoptRead(SourceReader.SourceRead earlier) {
+    public void adoptRead(GateSession earlier) {
         open();
         if (reader == null) {
             throw new IntegrityException("event_after_not_selected", "this session did not select an agent");
         }
-        record(earlier.event());
-        source = earlier.bytes().clone();
-        sourceRead = earlier;
+        SourceReader.SourceRead read = earlier.sourceRead;
+        if (read == null) {
+            throw new IntegrityException("event_out_of_order", "the session to adopt a read from has not read");
+        }
+        record(read.event());
+        source = read.bytes().clone();
+        sourceRead = read;
     }
 
-    /** What {@link #read} (or {@link #adoptRead}) gave, or {@code null} before. */
-    public SourceReader.SourceRead readResult() {
-        return sourceRead;
+    /** The bytes {@link #read} (or {@link #adoptRead}) gave, or {@code null} before; the caller owns the array. */
+    public byte[] readBytes() {
+        return source == null ? null : source.clone();
     }
 
     /** The last {@code read()} result's status, or {@code null} before a read. */
@@ -219,5 +230,19 @@ public final class GateSession {
 
     private static boolean isPrefix(byte[] prefix, byte[] whole) {
         return prefix.length < whole.length && Arrays.equals(prefix, 0, prefix.length, whole, 0, prefix.length);
+    }
+
+    /**
+     * {@code payload_read_status}: the READ-dimension result of one agent-file read attempt.
+     * {@code TRUNCATED} is reserved for a partial read proven by byte counts (fewer bytes read than the
+     * file held when it was opened); a complete read whose attachment was clipped is {@code LOADED}.
+     */
+    public enum ReadStatus {
+        LOADED, TRUNCATED, EMPTY, ABSENT
+    }
+
+    /** {@code prompt_attach_status}: what of the payload actually reached the assembled prompt. */
+    public enum AttachStatus {
+        ATTACHED_FULL, ATTACHED_PARTIAL, NOT_ATTACHED
     }
 }

@@ -1,18 +1,53 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.Outcome.ReleaseIntegrity;
+import dev.agentwarden.integrity.Outcome.TransportIntegrity;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * A finished session: its ordered evidence and the evaluation made from it.
- *
- * @param session     the evidence session id
- * @param events      every recorded event in order, verdicts included
- * @param evaluation  both axes and the outcome
- * @param evidenceLog the log the events were appended to, or {@code null} when kept in memory only
+ * A finished session: its ordered evidence and the evaluation made from it. The evidence itself is
+ * read through the views below ({@link #steps}, {@link #eventLines}, {@link #evidenceJson}); its
+ * event records are the gate's own.
  */
-public record GateVerdict(String session, List<Recorded> events, Evaluation evaluation, Path evidenceLog) {
+public final class GateVerdict {
+    private final String session;
+    private final List<Recorded> events;
+    private final Evaluation evaluation;
+    private final Path evidenceLog;
+
+    /**
+     * @param session     the evidence session id
+     * @param events      every recorded event in order, verdicts included
+     * @param evaluation  both axes and the outcome
+     * @param evidenceLog the log the events were appended to, or {@code null} when kept in memory only
+     */
+    GateVerdict(String session, List<Recorded> events, Evaluation evaluation, Path evidenceLog) {
+        this.session = session;
+        this.events = events;
+        this.evaluation = evaluation;
+        this.evidenceLog = evidenceLog;
+    }
+
+    /** The evidence session id. */
+    public String session() {
+        return session;
+    }
+
+    /** Both axes and the outcome. */
+    public Evaluation evaluation() {
+        return evaluation;
+    }
+
+    /** The log the events were appended to, or {@code null} when kept in memory only. */
+    public Path evidenceLog() {
+        return evidenceLog;
+    }
 
     public Outcome outcome() {
         return evaluation.outcome();
@@ -20,6 +55,11 @@ public record GateVerdict(String session, List<Recorded> events, Evaluation eval
 
     public boolean halts() {
         return evaluation.outcome().halts();
+    }
+
+    /** Every recorded event in order, verdicts included. */
+    List<Recorded> events() {
+        return events;
     }
 
     /** The seed's ordered event names, without the decision record. */
@@ -62,10 +102,45 @@ public record GateVerdict(String session, List<Recorded> events, Evaluation eval
         }
     }
 
+    /**
+     * One line per recorded event but the decision, for people: the sequence number, the event's
+     * name and what it says (e.g. {@code " 3 prompt_attach_status  ATTACHED_FULL  1204 bytes …"}).
+     */
+    public List<String> eventLines() {
+        return EventText.lines(events);
+    }
+
+    /** Every recorded event as the evidence log holds it (one JSON object each, in order). */
+    public List<Object> evidenceJson() {
+        List<Object> out = new ArrayList<>();
+        for (Recorded r : events) {
+            out.add(EvidenceCodec.toJson(r));
+        }
+        return out;
+    }
+
+    /** {@code payload_read_status}, or {@code null} when nothing was read. */
+    public ReadStatus readStatus() {
+        IntegrityEvent.PayloadReadStatus read = find(IntegrityEvent.PayloadReadStatus.class);
+        return read == null ? null : read.status();
+    }
+
+    /** {@code prompt_attach_status}, or {@code null} when no attach result was recorded. */
+    public AttachStatus attachStatus() {
+        IntegrityEvent.PromptAttachStatus attach = find(IntegrityEvent.PromptAttachStatus.class);
+        return attach == null ? null : attach.status();
+    }
+
     /** {@code source_sha_after_read}, or {@code null}. */
     public String sourceSha() {
         IntegrityEvent.PayloadReadStatus read = find(IntegrityEvent.PayloadReadStatus.class);
         return read == null ? null : read.sourceShaAfterRead();
+    }
+
+    /** The read's SHA-256 under each normalization profile, or {@code null} when nothing was read. */
+    public Map<String, String> normalizedSha256() {
+        IntegrityEvent.PayloadReadStatus read = find(IntegrityEvent.PayloadReadStatus.class);
+        return read == null ? null : new LinkedHashMap<>(read.normalizedSha256());
     }
 
     /** {@code attached_sha}, or {@code null}. */
@@ -75,12 +150,56 @@ public record GateVerdict(String session, List<Recorded> events, Evaluation eval
     }
 
     /** The first recorded event of a type, or {@code null}. */
-    public <T extends IntegrityEvent> T find(Class<T> type) {
-        for (Recorded r : events) {
-            if (type.isInstance(r.event())) {
-                return type.cast(r.event());
-            }
+    <T extends IntegrityEvent> T find(Class<T> type) {
+        return Recorded.find(events, type);
+    }
+
+    /** Both verdict axes and the outcome for one session. */
+    public static final class Evaluation {
+        private final IntegrityEvent.TransportVerdict transport;
+        private final IntegrityEvent.ReleaseVerdict release;
+        private final IntegrityEvent.Decision decision;
+
+        /**
+         * @param transport the transport verdict, or {@code null} for SKIP
+         * @param release   the release verdict, or {@code null} for SKIP
+         * @param decision  the outcome and its reasons
+         */
+        Evaluation(IntegrityEvent.TransportVerdict transport, IntegrityEvent.ReleaseVerdict release,
+                   IntegrityEvent.Decision decision) {
+            this.transport = transport;
+            this.release = release;
+            this.decision = decision;
         }
-        return null;
+
+        IntegrityEvent.TransportVerdict transport() {
+            return transport;
+        }
+
+        IntegrityEvent.ReleaseVerdict release() {
+            return release;
+        }
+
+        IntegrityEvent.Decision decision() {
+            return decision;
+        }
+
+        public Outcome outcome() {
+            return decision.outcome();
+        }
+
+        /** {@code transport_integrity}, or {@code null} for SKIP. */
+        public TransportIntegrity transportValue() {
+            return transport == null ? null : transport.value();
+        }
+
+        /** {@code release_integrity}, or {@code null} for SKIP. */
+        public ReleaseIntegrity releaseValue() {
+            return release == null ? null : release.value();
+        }
+
+        public List<String> reasons() {
+            return decision.reasons();
+        }
     }
 }

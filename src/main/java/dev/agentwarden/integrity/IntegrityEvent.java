@@ -1,5 +1,11 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.Outcome.ReleaseIntegrity;
+import dev.agentwarden.integrity.Outcome.TransportIntegrity;
+import dev.agentwarden.integrity.agentfile.Boundaries;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.release.ReleaseKey;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +16,7 @@ import java.util.Map;
  * {@code release_integrity} and {@code decision} are verdicts the host computed from them, which a
  * re-evaluation recomputes and never trusts.
  */
-public sealed interface IntegrityEvent permits IntegrityEvent.SelectedAgentId, IntegrityEvent.AgentNotSelected,
+sealed interface IntegrityEvent permits IntegrityEvent.SelectedAgentId, IntegrityEvent.AgentNotSelected,
         IntegrityEvent.PayloadReadStatus, IntegrityEvent.PromptAttachStatus, IntegrityEvent.TransportVerdict,
         IntegrityEvent.ReleaseVerdict, IntegrityEvent.Decision {
 

@@ -1,5 +1,8 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
+import dev.agentwarden.release.ReleaseSource;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -15,7 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * IntegrityGate gate = IntegrityGate.builder()
  *         .profile(BoundaryProfile.squad())
  *         .release(ReleaseSources.unsigned(manifest))
- *         .evidenceLog(EvidenceLog.under(projectRoot.resolve(".warden")))
+ *         .projectEvidenceLog(projectRoot.resolve(".warden"))
  *         .build();
  * GateSession session = gate.select(AgentSelection.of("squad", agentFile)
  *         .withAgentVersion("0.13.1").withClient("my-host", "2.0"));
@@ -29,6 +32,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * A gate is immutable and may open any number of sessions; a session is single-threaded.
  */
 public final class IntegrityGate {
+    /** Largest agent file a gate reads unless told otherwise (1 MiB). */
+    public static final long DEFAULT_MAX_BYTES = SourceReader.DEFAULT_MAX_BYTES;
+    /** Largest {@link Builder#maxBytes} accepted. */
+    public static final long MAX_MAX_BYTES = SourceReader.MAX_MAX_BYTES;
+
     private final BoundaryProfile profile;
     private final ReleaseSource release;
     private final EvidenceLog evidenceLog;
@@ -83,7 +91,12 @@ public final class IntegrityGate {
         return session.verdict();
     }
 
-    private java.nio.file.Path logFile() {
+    /** The project's evidence log under its {@code .warden} directory {@code stateHome} ({@code state/integrity/evidence.jsonl}). */
+    public static Path evidenceLogFile(Path stateHome) {
+        return EvidenceLog.under(stateHome).file();
+    }
+
+    private Path logFile() {
         return evidenceLog == null ? null : evidenceLog.file();
     }
 
@@ -124,8 +137,24 @@ public final class IntegrityGate {
             return this;
         }
 
-        /** Where events are appended as they happen (default: kept in memory only). */
-        public Builder evidenceLog(EvidenceLog log) {
+        /**
+         * Appends events as they happen to the project's log ({@link #evidenceLogFile}) under the
+         * {@code .warden} directory {@code stateHome}; no directory from the project down may be a
+         * link. {@code null} keeps them in memory only (the default).
+         */
+        public Builder projectEvidenceLog(Path stateHome) {
+            return evidenceLog(stateHome == null ? null : EvidenceLog.under(stateHome));
+        }
+
+        /**
+         * Appends events as they happen to {@code file}; only the file itself is checked when
+         * written (no link, regular). {@code null} keeps them in memory only (the default).
+         */
+        public Builder evidenceLog(Path file) {
+            return evidenceLog(file == null ? null : new EvidenceLog(file));
+        }
+
+        Builder evidenceLog(EvidenceLog log) {
             this.evidenceLog = log;
             return this;
         }
@@ -163,6 +192,25 @@ public final class IntegrityGate {
                 throw new IllegalArgumentException("maxBytes must be within 1.." + SourceReader.MAX_MAX_BYTES);
             }
             return new IntegrityGate(this);
+        }
+    }
+
+    /** A rejected integrity input or event, with a stable machine code such as {@code event_out_of_order}. */
+    public static final class IntegrityException extends RuntimeException {
+        private final String code;
+
+        public IntegrityException(String code, String message) {
+            super(code + ": " + message);
+            this.code = code;
+        }
+
+        public IntegrityException(String code, String message, Throwable cause) {
+            super(code + ": " + message, cause);
+            this.code = code;
+        }
+
+        public String code() {
+            return code;
         }
     }
 }

@@ -25,4 +25,21 @@ public enum Outcome {
     public boolean halts() {
         return halts;
     }
+
+    /**
+     * {@code transport_integrity}, the enforcement axis: was the payload read and attached whole.
+     * {@code PARTIAL} is proven loss, {@code UNKNOWN} is missing evidence; both halt, and they are never
+     * counted together.
+     */
+    public enum TransportIntegrity {
+        INTACT, PARTIAL, UNKNOWN
+    }
+
+    /**
+     * {@code release_integrity}, the provenance axis: is the source the registered release.
+     * No entry, an unknown key or an untrusted manifest is {@code UNREGISTERED}, never {@code MISMATCH}.
+     */
+    public enum ReleaseIntegrity {
+        VERIFIED, MISMATCH, UNREGISTERED
+    }
 }

@@ -12,7 +12,7 @@ import java.util.List;
  * @param at      host time of the event
  * @param event   the event
  */
-public record Recorded(String session, long seq, Instant at, IntegrityEvent event) {
+record Recorded(String session, long seq, Instant at, IntegrityEvent event) {
     /** The seed's ordered event names of {@code events}, without the decision record. */
     static List<String> eventNames(List<Recorded> events) {
         List<String> out = new ArrayList<>();
@@ -22,5 +22,15 @@ public record Recorded(String session, long seq, Instant at, IntegrityEvent even
             }
         }
         return out;
+    }
+
+    /** The first event of a type in {@code events}, or {@code null}. */
+    static <T extends IntegrityEvent> T find(List<Recorded> events, Class<T> type) {
+        for (Recorded r : events) {
+            if (type.isInstance(r.event())) {
+                return type.cast(r.event());
+            }
+        }
+        return null;
     }
 }

@@ -1,5 +1,8 @@
 package dev.agentwarden.integrity;
 
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,7 +1,9 @@
 package dev.agentwarden.integrity;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
 import dev.agentwarden.integrity.IntegrityEvent.PayloadReadStatus;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.release.Normalizations;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -37,7 +39,7 @@ import java.util.regex.Pattern;
  * different artifact pass as the registered one; it only changes where the bytes came from, which
  * the evidence says.
  */
-public final class SourceReader {
+final class SourceReader {
     /** Default cap on agent-file bytes; Squad's coordinator is about 83 KB. */
     public static final long DEFAULT_MAX_BYTES = 1024 * 1024;
     /** Largest cap accepted. */

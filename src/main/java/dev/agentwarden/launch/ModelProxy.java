@@ -273,7 +273,7 @@ public final class ModelProxy implements Closeable {
             if (!d.forwards()) {
                 refused.incrementAndGet();
                 String outcome = d.verdict().outcome().name();
-                List<String> reasons = d.verdict().evaluation().decision().reasons();
+                List<String> reasons = d.verdict().evaluation().reasons();
                 String why = reasons.isEmpty() ? "" : ": " + reasons.get(0);
                 String msg = "[warden] integrity " + outcome + why + " (request " + d.request()
                         + (d.repeated() ? ", session halted earlier in " + d.verdict().session() : ", session "

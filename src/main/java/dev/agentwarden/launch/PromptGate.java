@@ -1,13 +1,12 @@
 package dev.agentwarden.launch;
 
 import dev.agentwarden.integrity.AgentSelection;
-import dev.agentwarden.integrity.AttachForm;
-import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
 import dev.agentwarden.integrity.IntegrityGate;
 import dev.agentwarden.integrity.Outcome;
-import dev.agentwarden.integrity.SourceReader;
+import dev.agentwarden.integrity.agentfile.AttachForm;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import java.util.List;
 import java.util.Map;
 
@@ -24,7 +23,8 @@ public final class PromptGate {
     private final AgentSelection selection;
     private final BoundaryProfile profile;
     private final AttachForm form;
-    private final SourceReader.SourceRead read;
+    private final GateSession first;
+    private final byte[] expected;
     private GateSession pending;
     private int requests;
     private GateVerdict halted;
@@ -39,7 +39,8 @@ public final class PromptGate {
         this.profile = profile;
         this.form = form;
         this.pending = first;
-        this.read = first.readResult();
+        this.first = first;
+        this.expected = form.apply(first.readBytes());
     }
 
     /**
@@ -67,10 +68,10 @@ public final class PromptGate {
         pending = null;
         if (session == null) {
             session = gate.select(selection.withHostSessionId(hostSession(n)));
-            session.adoptRead(read);
+            session.adoptRead(first);
         }
         List<ModelWire.SystemText> texts = wire.systemTexts(request);
-        PromptLocator.Located found = PromptLocator.locate(texts, form.apply(read.bytes()), profile);
+        PromptLocator.Located found = PromptLocator.locate(texts, expected, profile);
         String channel = "proxy." + wire.label() + " request " + n;
         if (found == null) {
             session.notAttached("not_in_request: no boundary marker of the agent in the request's "

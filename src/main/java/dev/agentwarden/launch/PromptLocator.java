@@ -1,6 +1,6 @@
 package dev.agentwarden.launch;
 
-import dev.agentwarden.integrity.BoundaryProfile;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

@@ -32,7 +32,7 @@ import java.util.Set;
  * together). It is read strictly (I-JSON, no unknown keys, no duplicate keys) and any defect
  * refuses the whole file with a code naming the entry and key. It is trusted because the host
  * operator placed it; it carries no signature. The integrity gate reads it through
- * {@code integrity.ReleaseSources}.
+ * {@link ReleaseSources}.
  */
 public final class JsonFileReleaseStore implements ReleaseStore {
     /** Largest manifest file read. */

@@ -3,7 +3,7 @@ package dev.agentwarden.release;
 /**
  * An unsigned release manifest that cannot be read as one ({@link JsonFileReleaseStore#open}), with a
  * stable machine code such as {@code release_manifest_invalid}. Unchecked, like the gate's own
- * rejections, which the gate turns it into ({@code ReleaseSources}) with the same code and detail.
+ * rejections; {@link ReleaseSources} throws it as it is, for the caller to report.
  */
 public final class ReleaseStoreException extends RuntimeException {
     private static final long serialVersionUID = 1L;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.agentwarden.integrity.IntegrityException;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
 import dev.agentwarden.testing.Fifo;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,6 @@ import dev.agentwarden.server.Resident;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.concern.builtin.Builtins;
-import dev.agentwarden.integrity.BoundaryProfile;
 import dev.agentwarden.integrity.EvidenceReplay;
 import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;

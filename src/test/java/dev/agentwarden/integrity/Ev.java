@@ -1,10 +1,16 @@
 package dev.agentwarden.integrity;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.GateVerdict.Evaluation;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.release.Normalizations;
 import dev.agentwarden.release.ReleaseKey;
+import dev.agentwarden.release.ReleaseSource;
+import dev.agentwarden.release.ReleaseSources;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -9,10 +9,18 @@ import static dev.agentwarden.integrity.Ev.selected;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.GateVerdict.Evaluation;
+import dev.agentwarden.integrity.Outcome.ReleaseIntegrity;
+import dev.agentwarden.integrity.Outcome.TransportIntegrity;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.release.Normalizations;
 import dev.agentwarden.release.ReleaseLookup;
+import dev.agentwarden.release.ReleaseSource;
+import dev.agentwarden.release.ReleaseSources;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,7 @@ package dev.agentwarden.integrity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

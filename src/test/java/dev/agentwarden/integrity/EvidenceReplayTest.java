@@ -3,8 +3,12 @@ package dev.agentwarden.integrity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentwarden.integrity.EvidenceReplay.IntegrityStats;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
+import dev.agentwarden.integrity.Outcome.ReleaseIntegrity;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.release.JsonFileReleaseStore;
+import dev.agentwarden.release.ReleaseSources;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;

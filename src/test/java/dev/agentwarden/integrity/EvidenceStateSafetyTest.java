@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
 import dev.agentwarden.io.UnsafeFileException;
 import dev.agentwarden.testing.Fifo;
 import java.nio.file.Files;

@@ -3,6 +3,11 @@ package dev.agentwarden.integrity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
+import dev.agentwarden.integrity.Outcome.TransportIntegrity;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -7,6 +7,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
+import dev.agentwarden.integrity.Outcome.ReleaseIntegrity;
+import dev.agentwarden.integrity.Outcome.TransportIntegrity;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;

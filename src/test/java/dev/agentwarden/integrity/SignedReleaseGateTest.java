@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.release.KeyFiles;
 import dev.agentwarden.release.Publisher;
 import dev.agentwarden.release.ReleaseFloor;
+import dev.agentwarden.release.ReleaseSource;
+import dev.agentwarden.release.ReleaseSources;
 import dev.agentwarden.release.SigningKey;
 import java.nio.file.Files;
 import java.nio.file.Path;

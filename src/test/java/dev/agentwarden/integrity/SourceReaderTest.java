@@ -3,6 +3,13 @@ package dev.agentwarden.integrity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.GateVerdict.Evaluation;
+import dev.agentwarden.integrity.Outcome.TransportIntegrity;
+import dev.agentwarden.integrity.agentfile.Boundaries;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
+import dev.agentwarden.release.ReleaseSource;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;

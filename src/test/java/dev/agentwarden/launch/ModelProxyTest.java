@@ -9,15 +9,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpServer;
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.integrity.AgentSelection;
-import dev.agentwarden.integrity.AttachForm;
-import dev.agentwarden.integrity.BoundaryProfile;
-import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.EvidenceReplay;
 import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.IntegrityGate;
-import dev.agentwarden.integrity.ReleaseSources;
+import dev.agentwarden.integrity.agentfile.AttachForm;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.release.ReleaseSources;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -35,6 +34,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -113,7 +113,7 @@ class ModelProxyTest {
         Path agent = dir.resolve("squad.agent.md");
         Files.writeString(agent, file);
         IntegrityGate.Builder b = IntegrityGate.builder().profile(BoundaryProfile.squad())
-                .evidenceLog(new EvidenceLog(evidence = dir.resolve("evidence.jsonl"))).sessionPrefix("observe");
+                .evidenceLog(evidence = dir.resolve("evidence.jsonl")).sessionPrefix("observe");
         if (manifestSha != null) {
             Path m = dir.resolve("releases.json");
             Files.writeString(m, "[{\"agent_id\":\"squad\",\"agent_version\":\"0.13.1\",\"client_id\":\"copilot-cli\","
@@ -180,7 +180,7 @@ class ModelProxyTest {
         EvidenceReplay.Report replay = EvidenceReplay.replay(evidence, null);
         assertEquals(0, replay.disagreeing(), "the recorded verdict is the one recomputed from the raw events");
         assertEquals(0, replay.invalidLines());
-        assertEquals(Outcome.LOADED_WITH_REPORT, replay.sessions().get(0).recomputed().decision().outcome());
+        assertEquals(Outcome.LOADED_WITH_REPORT, replay.sessions().get(0).recomputed().outcome());
     }
 
     @Test
@@ -189,11 +189,18 @@ class ModelProxyTest {
         for (int i = 0; i < 3; i++) {
             assertEquals(200, post(proxy.baseUrl() + "/chat/completions", chatRequest(body())).statusCode());
         }
-        List<EvidenceLog.Line> lines = EvidenceLog.read(evidence);
+        List<Map<String, Object>> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(evidence)) {
+            lines.add(Json.parseObject(line));
+        }
         assertEquals(3 * 6, lines.size(), "selection, read, attach, transport, release, decision per request");
-        assertEquals(3, lines.stream().map(EvidenceLog.Line::session).distinct().count());
-        assertEquals(1, lines.stream().filter(l -> l.recorded().event().kind().wire().equals("payload_read_status"))
-                .map(l -> Json.write(l.recorded().event().toString())).distinct().count(), "one read, adopted");
+        assertEquals(3, lines.stream().map(l -> l.get("session")).distinct().count());
+        assertEquals(1, lines.stream().filter(l -> "payload_read_status".equals(l.get("event")))
+                .map(l -> {
+                    Map<String, Object> read = new LinkedHashMap<>(l);
+                    read.keySet().removeAll(List.of("session", "seq", "at"));
+                    return Json.write(read);
+                }).distinct().count(), "one read, adopted");
     }
 
     /** Claude Code's {@code --agent}: the body, CRLF kept, as a block of {@code system}. */

@@ -1,9 +1,9 @@
 package dev.agentwarden.concern.builtin;
 
 import dev.agentwarden.host.Hosts;
+import dev.agentwarden.integrity.agentfile.BoundaryProfile;
 import dev.agentwarden.launch.AgentResolver;
-import dev.agentwarden.integrity.BoundaryProfile;
-import dev.agentwarden.integrity.SourceReader;
+import dev.agentwarden.integrity.IntegrityGate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +61,7 @@ public record AttachSettings(String agent, String file, String role, BoundaryPro
             throw new IllegalArgumentException("require_trusted_manifest: must be true or false, got " + trusted);
         }
         long maxChars = number(settings, "max_chars", 0, 1, Hosts.largestOutputCap());
-        long maxBytes = number(settings, "max_bytes", SourceReader.DEFAULT_MAX_BYTES, 1, SourceReader.MAX_MAX_BYTES);
+        long maxBytes = number(settings, "max_bytes", IntegrityGate.DEFAULT_MAX_BYTES, 1, IntegrityGate.MAX_MAX_BYTES);
         List<String> sources = null;
         if (settings.get("sources") != null) {
             if (!(settings.get("sources") instanceof List<?> list) || list.isEmpty()) {

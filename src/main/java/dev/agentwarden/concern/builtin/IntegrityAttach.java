@@ -10,19 +10,19 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.Posture;
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
 import dev.agentwarden.launch.AgentResolver;
 import dev.agentwarden.integrity.AgentSelection;
-import dev.agentwarden.integrity.AttachStatus;
-import dev.agentwarden.integrity.EvidenceLog;
 import dev.agentwarden.integrity.GateSession;
 import dev.agentwarden.integrity.GateVerdict;
-import dev.agentwarden.integrity.IntegrityException;
 import dev.agentwarden.integrity.IntegrityGate;
-import dev.agentwarden.integrity.ReadStatus;
 import dev.agentwarden.release.ReleaseLookup;
-import dev.agentwarden.integrity.ReleaseSource;
-import dev.agentwarden.integrity.ReleaseSources;
 import dev.agentwarden.release.ReleaseFloor;
+import dev.agentwarden.release.ReleaseSource;
+import dev.agentwarden.release.ReleaseSources;
+import dev.agentwarden.release.ReleaseStoreException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -169,7 +169,7 @@ public final class IntegrityAttach implements Concern {
                 .profile(s.profile())
                 .release(releaseSource(s.releaseManifest(), s.trustRoot(), s.requireTrustedManifest(), root,
                         ReleaseFloor.forProject(root, context.env()), context.clock()))
-                .evidenceLog(Replay.active(context.env()) ? null : EvidenceLog.under(context.stateHome()))
+                .projectEvidenceLog(Replay.active(context.env()) ? null : context.stateHome())
                 .clock(context.clock())
                 .maxBytes(s.maxBytes())
                 .requireTrustedManifest(s.requireTrustedManifest())
@@ -212,7 +212,7 @@ public final class IntegrityAttach implements Concern {
         List<String> reasons = verdict.evaluation().reasons();
         return "integrity " + verdict.outcome() + " for agent '" + agent + "': "
                 + (reasons.isEmpty() ? "" : reasons.get(0))
-                + " (session " + verdict.session() + "; evidence " + stateHome.resolve(EvidenceLog.RELATIVE) + ")";
+                + " (session " + verdict.session() + "; evidence " + IntegrityGate.evidenceLogFile(stateHome) + ")";
     }
 
     private static boolean sourceSelected(AttachSettings s, HookEvent event) {
@@ -237,7 +237,7 @@ public final class IntegrityAttach implements Concern {
         }
         try {
             return ReleaseSources.open(file, trustRoot == null ? null : root.resolve(trustRoot).normalize(), floor, clock);
-        } catch (IntegrityException e) {
+        } catch (ReleaseStoreException e) {
             Map<String, String> ref = new LinkedHashMap<>();
             ref.put("path", file.toString());
             String reason = e.getMessage();

@@ -1,7 +1,7 @@
 package dev.agentwarden.host.codex;
 
 import dev.agentwarden.host.HostTrustGate;
-import dev.agentwarden.inventory.MiniToml;
+import dev.agentwarden.toml.MiniToml;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

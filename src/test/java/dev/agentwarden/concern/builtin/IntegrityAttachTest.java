@@ -11,14 +11,13 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.claude.ClaudeAdapter;
-import dev.agentwarden.integrity.AttachStatus;
-import dev.agentwarden.integrity.EvidenceLog;
+import dev.agentwarden.integrity.IntegrityGate;
 import dev.agentwarden.integrity.EvidenceReplay;
-import dev.agentwarden.integrity.IntegrityEvent;
+import dev.agentwarden.integrity.GateSession.AttachStatus;
+import dev.agentwarden.integrity.GateSession.ReadStatus;
+import dev.agentwarden.integrity.Outcome.ReleaseIntegrity;
 import dev.agentwarden.release.JsonFileReleaseStore;
 import dev.agentwarden.integrity.Outcome;
-import dev.agentwarden.integrity.ReadStatus;
-import dev.agentwarden.integrity.ReleaseIntegrity;
 import dev.agentwarden.release.ReleaseKey;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;
@@ -86,8 +85,18 @@ class IntegrityAttachTest {
         return new IntegrityAttach().evaluate(new ConcernContext(e, spec, CLOCK, project.resolve(".warden"), env));
     }
 
-    private List<EvidenceLog.Line> log() {
-        return EvidenceLog.read(EvidenceLog.under(project.resolve(".warden")).file());
+    /** The project's evidence log, one JSON object per line, as written. */
+    @SuppressWarnings("unchecked")
+    private List<Map<String, Object>> log() throws IOException {
+        List<Map<String, Object>> out = new java.util.ArrayList<>();
+        for (String line : Files.readAllLines(IntegrityGate.evidenceLogFile(project.resolve(".warden")))) {
+            out.add((Map<String, Object>) Json.parse(line));
+        }
+        return out;
+    }
+
+    private Map<String, Object> logged(String event) throws IOException {
+        return log().stream().filter(line -> event.equals(line.get("event"))).findFirst().orElseThrow();
     }
 
     @Test
@@ -114,7 +123,7 @@ class IntegrityAttachTest {
                 Map.of()));
 
         assertThat(r.decision()).isEqualTo(Decision.ALLOW);
-        assertThat(log()).isNotEmpty().allSatisfy(line -> assertThat(line.session()).startsWith("codex-"));
+        assertThat(log()).isNotEmpty().allSatisfy(line -> assertThat((String) line.get("session")).startsWith("codex-"));
     }
 
     @Test
@@ -124,14 +133,14 @@ class IntegrityAttachTest {
         ConcernResult r = run(markerSettings("reviewer"), Posture.BLOCKING, EventName.SESSION_START, "startup");
         assertThat(r.decision()).isEqualTo(Decision.ALLOW);
         assertThat(r.context()).isEqualTo(smallAgent());
-        EvidenceReplay.SessionResult s = EvidenceReplay.replay(EvidenceLog.under(project.resolve(".warden")).file(), null)
+        EvidenceReplay.SessionResult s = EvidenceReplay.replay(IntegrityGate.evidenceLogFile(project.resolve(".warden")), null)
                 .sessions().get(0);
-        IntegrityEvent.PromptAttachStatus attach = s.find(IntegrityEvent.PromptAttachStatus.class);
-        assertThat(attach.status()).isEqualTo(AttachStatus.ATTACHED_FULL);
-        assertThat(attach.attachedSha()).isEqualTo(Sha256.hex(r.context().getBytes(StandardCharsets.UTF_8)));
-        assertThat(attach.channel()).isEqualTo("claude.additionalContext");
-        assertThat(s.find(IntegrityEvent.SelectedAgentId.class).hostSessionId()).isEqualTo("sess-1");
-        assertThat(s.find(IntegrityEvent.SelectedAgentId.class).resolution()).isEqualTo("project .claude/agents");
+        Map<String, Object> attach = logged("prompt_attach_status");
+        assertThat(attach.get("prompt_attach_status")).isEqualTo(AttachStatus.ATTACHED_FULL.name());
+        assertThat(attach.get("attached_sha")).isEqualTo(Sha256.hex(r.context().getBytes(StandardCharsets.UTF_8)));
+        assertThat(attach.get("channel")).isEqualTo("claude.additionalContext");
+        assertThat(logged("selected_agent_id").get("host_session_id")).isEqualTo("sess-1");
+        assertThat(logged("selected_agent_id").get("resolution")).isEqualTo("project .claude/agents");
         assertThat(s.recomputed().outcome()).isEqualTo(Outcome.LOADED_WITH_REPORT);
     }
 
@@ -156,15 +165,15 @@ class IntegrityAttachTest {
         assertThat(r.decision()).isEqualTo(Decision.HALT);
         assertThat(r.reason()).startsWith("integrity HALT_CORRUPT for agent 'squad': attach_clipped: host_output_cap");
         assertThat(r.context()).isNull();
-        IntegrityEvent.PromptAttachStatus attach = log().get(2).recorded().event() instanceof IntegrityEvent.PromptAttachStatus a
-                ? a : null;
-        assertThat(attach).isNotNull();
-        assertThat(attach.status()).isEqualTo(AttachStatus.ATTACHED_PARTIAL);
-        assertThat(attach.emitted()).isFalse();
-        assertThat(attach.attachedBytes()).isEqualTo(ClaudeAdapter.OUTPUT_CAP_CHARS);
-        assertThat(attach.boundaries().eof()).isFalse();
-        IntegrityEvent.PayloadReadStatus read = (IntegrityEvent.PayloadReadStatus) log().get(1).recorded().event();
-        assertThat(read.status()).isEqualTo(ReadStatus.LOADED);
+        Map<String, Object> attach = log().get(2);
+        assertThat(attach.get("event")).isEqualTo("prompt_attach_status");
+        assertThat(attach.get("prompt_attach_status")).isEqualTo(AttachStatus.ATTACHED_PARTIAL.name());
+        assertThat(attach.get("emitted")).isEqualTo(false);
+        assertThat(attach.get("attached_bytes")).isEqualTo((long) ClaudeAdapter.OUTPUT_CAP_CHARS);
+        assertThat(((Map<?, ?>) attach.get("boundaries")).get("eof")).isEqualTo(false);
+        Map<String, Object> read = log().get(1);
+        assertThat(read.get("event")).isEqualTo("payload_read_status");
+        assertThat(read.get("payload_read_status")).isEqualTo(ReadStatus.LOADED.name());
     }
 
     @Test
@@ -194,9 +203,9 @@ class IntegrityAttachTest {
         Path agents = Files.createDirectories(project.resolve(".claude/agents"));
         Files.writeString(agents.resolve("reviewer.md"), smallAgent());
         run(markerSettings("reviewer"), Posture.SHADOW, EventName.SESSION_START, "startup");
-        IntegrityEvent.PromptAttachStatus attach = (IntegrityEvent.PromptAttachStatus) log().get(2).recorded().event();
-        assertThat(attach.status()).isEqualTo(AttachStatus.NOT_ATTACHED);
-        assertThat(attach.reason()).startsWith("posture_shadow");
+        Map<String, Object> attach = log().get(2);
+        assertThat(attach.get("prompt_attach_status")).isEqualTo(AttachStatus.NOT_ATTACHED.name());
+        assertThat((String) attach.get("reason")).startsWith("posture_shadow");
     }
 
     @Test
@@ -347,9 +356,8 @@ class IntegrityAttachTest {
         settings.put("client_version", "2.1.0");
         ConcernResult operatorsList = run(settings, Posture.BLOCKING, EventName.SESSION_START, null);
         assertThat(operatorsList.decision()).isEqualTo(Decision.ALLOW);
-        assertThat(log()).extracting(line -> line.recorded().event())
-                .filteredOn(IntegrityEvent.ReleaseVerdict.class::isInstance)
-                .extracting(v -> ((IntegrityEvent.ReleaseVerdict) v).value()).containsExactly(ReleaseIntegrity.VERIFIED);
+        assertThat(log()).filteredOn(line -> "release_integrity".equals(line.get("event")))
+                .extracting(line -> line.get("release_integrity")).containsExactly(ReleaseIntegrity.VERIFIED.name());
 
         settings.put("require_trusted_manifest", true);
         ConcernResult required = run(settings, Posture.BLOCKING, EventName.SESSION_START, null);

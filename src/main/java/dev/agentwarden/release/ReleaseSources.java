@@ -1,11 +1,6 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.release;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.release.JsonFileReleaseStore;
-import dev.agentwarden.release.ReleaseFloor;
-import dev.agentwarden.release.ReleaseLookup;
-import dev.agentwarden.release.ReleaseStoreException;
-import dev.agentwarden.release.SignedReleaseStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -22,6 +17,10 @@ import java.util.Map;
  * manifest, {@code manifest.trust_root}), so a replay can open the same one again.
  */
 public final class ReleaseSources {
+    /** Why an unsigned manifest's answer does not count when a trusted manifest is required. */
+    public static final String UNSIGNED_MANIFEST = "release_manifest_unsigned: the release manifest is not verified"
+            + " against a trust root; a required trusted manifest must be signed and given with its trust root (--trust-root)";
+
     private ReleaseSources() {
     }
 
@@ -31,7 +30,7 @@ public final class ReleaseSources {
      * @param manifest  the manifest file, or {@code null} for none
      * @param trustRoot the trust root for a signed manifest, or {@code null} for the unsigned store
      * @param floor     where a signed manifest's rollback floor lives ({@code null}: in memory only)
-     * @throws IntegrityException       for a defective unsigned manifest (a signed one never throws:
+     * @throws ReleaseStoreException   for a defective unsigned manifest (a signed one never throws:
      *                                  it answers UNTRUSTED with the reason)
      * @throws IllegalArgumentException for a trust root without a manifest
      */
@@ -52,14 +51,10 @@ public final class ReleaseSources {
     /**
      * The unsigned release manifest {@code manifest} as a gate's source.
      *
-     * @throws IntegrityException for a defective manifest, with the store's code and detail
+     * @throws ReleaseStoreException for a defective manifest
      */
     public static ReleaseSource unsigned(Path manifest) {
-        try {
-            return of(JsonFileReleaseStore.open(manifest));
-        } catch (ReleaseStoreException e) {
-            throw new IntegrityException(e.code(), e.detail(), e);
-        }
+        return of(JsonFileReleaseStore.open(manifest));
     }
 
     /** An unsigned store already read, as a gate's source: evidence names it by its {@link JsonFileReleaseStore#ref}. */
@@ -76,7 +71,7 @@ public final class ReleaseSources {
         Map<String, String> ref = new LinkedHashMap<>();
         ref.put("path", manifest.toAbsolutePath().normalize().toString());
         ref.put("sha256", sha256OrNull(manifest));
-        return new ReleaseSource(key -> ReleaseLookup.untrusted(Evaluator.UNSIGNED_MANIFEST), ref);
+        return new ReleaseSource(key -> ReleaseLookup.untrusted(UNSIGNED_MANIFEST), ref);
     }
 
     /**
@@ -84,12 +79,12 @@ public final class ReleaseSources {
      * recorded time {@code at} with in-memory rollback state, so the replay judges it as the session
      * did and leaves the recorded floor alone.
      *
-     * @throws IntegrityException when the recorded manifest cannot be opened
+     * @throws ReleaseStoreException when the recorded manifest cannot be opened
      */
-    static ReleaseSource reopen(Map<String, String> ref, Instant at) {
+    public static ReleaseSource reopen(Map<String, String> ref, Instant at) {
         Path manifest = Path.of(ref.get("path"));
         if (!Files.isRegularFile(manifest)) {
-            throw new IntegrityException("release_manifest_unreadable", manifest + " does not exist");
+            throw new ReleaseStoreException("release_manifest_unreadable", manifest + " does not exist");
         }
         String trustRoot = ref.get("trust_root");
         if (trustRoot == null) {

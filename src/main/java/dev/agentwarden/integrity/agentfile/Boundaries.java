@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.integrity.agentfile;
 
 /**
  * Where a boundary profile's markers were found in one artifact.

@@ -1,6 +1,5 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.release;
 
-import dev.agentwarden.release.ReleaseStore;
 import java.util.Map;
 
 /**

@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.integrity.agentfile;
 
 import java.util.Arrays;
 

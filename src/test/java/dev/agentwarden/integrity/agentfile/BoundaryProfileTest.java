@@ -1,4 +1,4 @@
-package dev.agentwarden.integrity;
+package dev.agentwarden.integrity.agentfile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
