@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -55,7 +56,8 @@ public final class HttpLoad {
             exchange.sendResponseHeaders(200, -1);
             exchange.close();
         });
-        bare.setExecutor(Executors.newFixedThreadPool(4));
+        ExecutorService bareWorkers = Executors.newFixedThreadPool(4);
+        bare.setExecutor(bareWorkers);
         bare.start();
         String path = "/dispatch/claude/PreToolUse";
         byte[] wardenRequest = request(path, token, payload);
@@ -72,6 +74,8 @@ public final class HttpLoad {
         }
         warden.close();
         bare.stop(0);
+        // its workers are not daemons: without this the JVM outlives the run
+        bareWorkers.shutdown();
         System.out.printf("rounds %d, latency %d sequential requests on 1 keep-alive connection; throughput %d connections,"
                 + " at most %d requests or %d s; payload %d bytes; cores %d; load %s%n", rounds, latencyRequests, conns, total,
                 seconds, payload.length, Runtime.getRuntime().availableProcessors(),

@@ -38,7 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hook-facts.h" /* WARDEN_HOME, SOURCE_MTIME, SOURCE_SIZE, FACT_* */
+#include "hook-facts.h" /* WARDEN_HOME, SOURCE_MTIME, SOURCE_SIZE, FACT_*, HOST_* (the launcher contracts) */
 #ifndef FACT_HOOK_SOCKET_SUFFIX
 #define FACT_HOOK_SOCKET_SUFFIX ""
 #endif
@@ -80,22 +80,42 @@ static long long now_ms(void) {
 /* ---- giving up: to bin/warden, or the fail mode ---------------------------------------------- */
 static const char launcher[] = WARDEN_HOME "/bin/warden";
 
-static void no_opinion(void) {
-    const char *host = "", *event = "";
+/* The dispatch's --host (or --platform) and --native-event, "" when absent. */
+static void dispatch_target(const char **host, const char **event) {
+    *host = *event = "";
     for (int i = 0; i + 1 < nargs; i++) {
-        if (!strcmp(args[i], "--host") || !strcmp(args[i], "--platform")) host = args[i + 1];
-        else if (!strcmp(args[i], "--native-event")) event = args[i + 1];
+        if (!strcmp(args[i], "--host") || !strcmp(args[i], "--platform")) *host = args[i + 1];
+        else if (!strcmp(args[i], "--native-event")) *event = args[i + 1];
     }
-    if (!strcmp(host, "codex") && (!strcmp(event, "Stop") || !strcmp(event, "SubagentStop")))
-        (void) !write(1, "{}", 2);
+}
+
+/* The text for host:event in a table of hook-facts.h (bin/warden's host block), or NULL. */
+static const char *host_text(const struct host_text *t, const char *host, const char *event) {
+    size_t n = strlen(host);
+    for (; t->key; t++)
+        if (!strncmp(t->key, host, n) && t->key[n] == ':' && !strcmp(t->key + n + 1, event)) return t->text;
+    return NULL;
+}
+
+/* "No opinion" on stdout where the host requires an answer there. */
+static void no_opinion(void) {
+    const char *host, *event, *text;
+    dispatch_target(&host, &event);
+    if ((text = host_text(HOST_NO_OPINIONS, host, event))) (void) !write(1, text, strlen(text));
 }
 
 /* A host is waiting and Warden cannot answer: the runtime failure mode, as bin/warden's cannot_run. */
 static void cannot_run(const char *why) {
     const char *mode = getenv("WARDEN_FAIL_MODE");
     if (mode && !strcmp(mode, "closed")) {
+        const char *host, *event, *text;
+        int code = 2;
         dprintf(2, "warden: %s; refusing (WARDEN_FAIL_MODE=closed)\n", why);
-        _exit(2);
+        dispatch_target(&host, &event);
+        if ((text = host_text(HOST_REFUSALS, host, event))) (void) !write(1, text, strlen(text));
+        for (const struct host_code *c = HOST_CLOSED_EXITS; c->host; c++)
+            if (!strcmp(c->host, host)) code = c->code;
+        _exit(code);
     }
     dprintf(2, "warden: %s; allowing\n", why);
     no_opinion();

@@ -7,8 +7,11 @@ package dev.agentwarden.concern;
 public enum Posture {
     SHADOW, ADVISORY, BLOCKING;
 
+    /** The manifest word, written into every decision line. */
+    private final String wire = name().toLowerCase(java.util.Locale.ROOT);
+
     public String wire() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return wire;
     }
 
     /** The posture for a manifest word, or {@code null} if the word is not one. */

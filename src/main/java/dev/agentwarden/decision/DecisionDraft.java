@@ -4,6 +4,7 @@ import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.trust.ResolvedManifests;
 
 /**
  * What one dispatch has established so far, filled in as it goes, so that every return (the
@@ -16,6 +17,8 @@ public final class DecisionDraft {
     final long startNanos;
     /** Where a long-lived server keeps the segments open, or {@code null} to open the file for this line alone. */
     final OpenSegments segments;
+    /** Where a long-lived server keeps the manifest in force per project, or {@code null} to resolve it each time. */
+    final ResolvedManifests manifests;
     String host;
     String root;
     String nativeEvent;
@@ -42,10 +45,22 @@ public final class DecisionDraft {
 
     /** @param segments the segments a long-lived server keeps open, or {@code null} */
     public DecisionDraft(String transport, long epochMillis, long startNanos, OpenSegments segments) {
+        this(transport, epochMillis, startNanos, segments, null);
+    }
+
+    /** @param manifests the resolutions a long-lived server keeps, or {@code null} */
+    public DecisionDraft(String transport, long epochMillis, long startNanos, OpenSegments segments,
+                         ResolvedManifests manifests) {
         this.transport = transport;
         this.epochMillis = epochMillis;
         this.startNanos = startNanos;
         this.segments = segments;
+        this.manifests = manifests;
+    }
+
+    /** The resolutions the server running this dispatch keeps, or {@code null}. */
+    public ResolvedManifests manifests() {
+        return manifests;
     }
 
     public void host(String host) {

@@ -37,7 +37,8 @@ public final class DecisionLine {
 
     /** The line for {@code draft}, answered with {@code response}, ending with a newline. */
     public static String build(DecisionDraft d, HostResponse response, long nowNanos) {
-        StringBuilder sb = new StringBuilder(512);
+        // a default-chain line is about 1.2 KB: one allocation, no growth
+        StringBuilder sb = new StringBuilder(2048);
         HookEvent e = d.hookEvent;
         boolean verbatim = d.manifest != null && d.manifest.verbatimReasons();
         sb.append("{\"v\":").append(VERSION);

@@ -20,6 +20,7 @@ import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.trust.ProjectManifest;
+import dev.agentwarden.trust.ResolvedManifests;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -245,10 +246,21 @@ public final class DispatchMain {
         Manifest manifest;
         ProjectManifest.Resolution located;
         try {
-            located = ProjectManifest.resolve(caller.resolve(args.manifest()), root, env);
-            notes.addAll(located.notes());
-            draft.manifestFallback(located.fallback());
-            manifest = ManifestLoader.load(located.source(), env, notes);
+            ResolvedManifests kept = draft.manifests();
+            if (kept != null) {
+                ResolvedManifests.InForce inForce = kept.inForce(caller.resolve(args.manifest()), root, env, notes);
+                located = inForce.resolution();
+                draft.manifestFallback(located.fallback());
+                if (inForce.unusable() != null) {
+                    throw inForce.unusable();
+                }
+                manifest = inForce.manifest();
+            } else {
+                located = ProjectManifest.resolve(caller.resolve(args.manifest()), root, env);
+                notes.addAll(located.notes());
+                draft.manifestFallback(located.fallback());
+                manifest = ManifestLoader.load(located.source(), env, notes);
+            }
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()
                     + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0));

@@ -39,12 +39,15 @@ import java.util.Set;
  *                            and fall back to {@code bin/warden} at no extra process
  * @param inventoryFiles      the host's MCP server configurations and usage records, which inventory and
  *                            telemetry read, or {@code null} when Warden reads none of the host's files
+ * @param launcher            how the launcher answers the host when Warden cannot run, and what a
+ *                            dispatch's non-zero exit code becomes (generated into {@code bin/warden})
  */
 public record Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
                    Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
                    ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
                    TrainingPayloads training, HostTrustGate trustGate, PayloadTemplate payloadTemplate,
-                   List<OwnFile> ownFiles, boolean hookShell, InventoryFiles inventoryFiles) {
+                   List<OwnFile> ownFiles, boolean hookShell, InventoryFiles inventoryFiles,
+                   LauncherContract launcher) {
 
     /** A host with no trust gate of its own and no payload template. */
     public Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
@@ -52,35 +55,43 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
                 ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
                 TrainingPayloads training) {
         this(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of(), false, null);
+                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of(), false, null,
+                LauncherContract.PLAIN);
     }
 
     /** This host with {@code gate} and {@code template}, for the host records that have them. */
     public Host with(HostTrustGate gate, PayloadTemplate template) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
                 projectDirVariables, outputCapChars, serveHooks, training, gate, template, ownFiles, hookShell,
-                inventoryFiles);
+                inventoryFiles, launcher);
     }
 
     /** This host with {@code files} as its {@link #ownFiles}. */
     public Host protecting(OwnFile... files) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
                 projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, List.of(files),
-                hookShell, inventoryFiles);
+                hookShell, inventoryFiles, launcher);
     }
 
     /** This host as one that runs hook commands through a POSIX shell ({@link #hookShell}). */
     public Host runningHooksInAShell() {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
                 projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, true,
-                inventoryFiles);
+                inventoryFiles, launcher);
     }
 
     /** This host with {@code files} as its {@link #inventoryFiles}. */
     public Host reading(InventoryFiles files) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
                 projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, hookShell,
-                files);
+                files, launcher);
+    }
+
+    /** This host answered by the launcher per {@code contract} ({@link #launcher}). */
+    public Host launching(LauncherContract contract) {
+        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
+                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, hookShell,
+                inventoryFiles, contract);
     }
 
     /** How a person names the host's own file {@code target} (absolute, normalized), or {@code null} when it is none. */
@@ -140,6 +151,14 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
          * @return pairs of {native event, payload JSON}
          */
         List<String[]> payloads(String trustedCwd, String cwd);
+
+        /**
+         * The event {@code bin/warden} dispatches to prove a freshly trained archive loads and answers:
+         * {payload JSON, a fragment of the answer's stdout}; {@code null} for none.
+         */
+        default String[] probe() {
+            return null;
+        }
     }
 
     /**

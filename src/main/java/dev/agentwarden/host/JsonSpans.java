@@ -213,6 +213,19 @@ public final class JsonSpans {
     /** A string; its text decodes escapes, and raw bytes as UTF-8 (malformed sequences as U+FFFD). */
     private Value readString() {
         Value v = new Value(Kind.STRING, pos++);
+        // the common string: no escape before its closing quote, decoded in one go
+        for (int i = pos; i < in.length; i++) {
+            int c = in[i] & 0xff;
+            if (c == '"') {
+                v.text = new String(in, pos, i - pos, StandardCharsets.UTF_8);
+                pos = i + 1;
+                v.end = pos;
+                return v;
+            }
+            if (c == '\\' || c < 0x20) {
+                break;
+            }
+        }
         StringBuilder text = new StringBuilder();
         ByteArrayOutputStream raw = new ByteArrayOutputStream();
         while (true) {

@@ -23,9 +23,11 @@
  *       the native events that carry a tool, its {@link ToolNames}, project-directory variables,
  *       output cap, and optionally its {@code warden serve} HTTP hook block, training payloads, trust
  *       gate and payload template ({@link Host#with}), the files besides its installers' by which
- *       its hooks could be changed ({@link Host#protecting}, read by {@code protect-warden}), and the
+ *       its hooks could be changed ({@link Host#protecting}, read by {@code protect-warden}), the
  *       files inventory and telemetry read ({@link Host#reading}: its MCP server configurations as
- *       {@link McpConfigLocation}s, its usage records as {@link UsageFileLocation}s, built only when asked).</li>
+ *       {@link McpConfigLocation}s, its usage records as {@link UsageFileLocation}s, built only when asked),
+ *       and how the launcher answers it when Warden cannot run ({@link Host#launching} a
+ *       {@link LauncherContract}; then {@code bin/warden __facts --update bin/warden}).</li>
  *   <li>Tests in {@code src/test/java/dev/agentwarden/host/<name>/} (adapter table and rendering,
  *       installer round trip) and golden cases under {@code src/test/resources/golden/<name>/}
  *       from captured real payloads.</li>
@@ -43,6 +45,6 @@
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
  * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer, JsonSpans,
- * NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolInputs, ToolNames.
+ * LauncherContract, NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolInputs, ToolNames.
  */
 package dev.agentwarden.host;

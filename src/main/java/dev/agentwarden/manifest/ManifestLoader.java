@@ -137,7 +137,7 @@ public final class ManifestLoader {
     public static Manifest load(Source source, Map<String, String> env, List<String> notes) throws ManifestException {
         String sha = source.sha();
         Path dir = cacheDir(env);
-        Path cacheFile = dir.resolve("manifest-" + sha + "-v" + ManifestCodec.FORMAT + ".json");
+        Path cacheFile = cacheFile(dir, sha);
         boolean cacheUsable = true;
         String key = sha + "\0" + cacheFile + "\0" + source.name();
         if (Files.exists(cacheFile, LinkOption.NOFOLLOW_LINKS)) {
@@ -180,6 +180,15 @@ public final class ManifestLoader {
 
     static Path cacheDir(Map<String, String> env) {
         return CacheDir.root(env).resolve("manifests");
+    }
+
+    /** Where {@link #load} looks for the compiled form of {@code source} under {@code env}. */
+    public static Path cacheFile(Source source, Map<String, String> env) {
+        return cacheFile(cacheDir(env), source.sha());
+    }
+
+    private static Path cacheFile(Path dir, String sha) {
+        return dir.resolve("manifest-" + sha + "-v" + ManifestCodec.FORMAT + ".json");
     }
 
     /**

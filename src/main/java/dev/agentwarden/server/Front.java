@@ -13,7 +13,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -42,6 +41,11 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class Front implements Runnable {
     static final int HEAD_BYTES = 16 * 1024;
+    /**
+     * The head buffer a connection starts with; it doubles, up to {@link #HEAD_BYTES}, only for a
+     * head that does not fit. A host hook's head and a small body fit in one read.
+     */
+    static final int FIRST_HEAD_BYTES = 2 * 1024;
     static final long HEAD_DEADLINE_MS = 2_000;
     static final long BODY_DEADLINE_MS = 10_000;
     /**
@@ -101,6 +105,8 @@ final class Front implements Runnable {
     /** Connections workers gave back after answering, to be read again. */
     private final ConcurrentLinkedQueue<Request> kept = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
+    /** When {@link #expire} last looked. */
+    private long lastExpiry = System.nanoTime();
 
     Front(ServerSocketChannel listener, Gate gate) throws IOException {
         this.listener = listener;
@@ -207,7 +213,7 @@ final class Front implements Runnable {
                     continue;
                 }
                 if (n > 0) {
-                    head = ByteBuffer.allocate(HEAD_BYTES);
+                    head = ByteBuffer.allocate(Math.max(FIRST_HEAD_BYTES, n));
                     head.put(scratch.flip());
                 }
                 peer = (InetSocketAddress) ch.getRemoteAddress();
@@ -248,7 +254,7 @@ final class Front implements Runnable {
                 return;
             }
         }
-        Conn c = new Conn(ch, uid, System.nanoTime(), head != null ? head : ByteBuffer.allocate(HEAD_BYTES));
+        Conn c = new Conn(ch, uid, System.nanoTime(), head != null ? head : ByteBuffer.allocate(FIRST_HEAD_BYTES));
         ArrayDeque<Conn> mine = byPeer.computeIfAbsent(uid, u -> new ArrayDeque<>());
         if (mine.size() >= PER_PEER) {
             evictOldestIncomplete(mine);
@@ -283,7 +289,7 @@ final class Front implements Runnable {
                 close(ch);
                 continue;
             }
-            Conn c = new Conn(ch, r.peerUid(), System.nanoTime(), ByteBuffer.allocate(HEAD_BYTES));
+            Conn c = new Conn(ch, r.peerUid(), System.nanoTime(), ByteBuffer.allocate(FIRST_HEAD_BYTES));
             c.headDeadlineMs = KEEP_ALIVE_MS;
             ArrayDeque<Conn> mine = byPeer.computeIfAbsent(c.uid, u -> new ArrayDeque<>());
             if (mine.size() >= PER_PEER || all.size() >= TOTAL) {
@@ -323,14 +329,23 @@ final class Front implements Runnable {
                 return false;
             }
             if (c.head == null) {
-                int n = c.channel.read(c.headBuffer);
-                int end = headEnd(c.headBuffer);
-                if (end < 0) {
-                    if (n < 0 || !c.headBuffer.hasRemaining()) {
+                int end;
+                while (true) {
+                    int n = c.channel.read(c.headBuffer);
+                    end = headEnd(c.headBuffer);
+                    if (end >= 0) {
+                        break;
+                    }
+                    if (n < 0 || !c.headBuffer.hasRemaining() && c.headBuffer.capacity() >= HEAD_BYTES) {
                         refuse(c, n < 0 ? null : WardenServer.Reply.refusal(431, "head_too_large",
                                 "the request head exceeds " + HEAD_BYTES + " bytes"));
+                        return false;
                     }
-                    return false;
+                    if (c.headBuffer.hasRemaining()) {
+                        return false;
+                    }
+                    // full but under the cap: a larger head, perhaps more of it waiting
+                    c.headBuffer = grown(c.headBuffer);
                 }
                 Head head = parse(c.headBuffer, end);
                 if (head == null) {
@@ -378,9 +393,19 @@ final class Front implements Runnable {
         }
     }
 
-    /** Closes connections past their deadline. */
+    /** A buffer of twice {@code b}'s capacity (at most {@link #HEAD_BYTES}) holding what {@code b} holds. */
+    static ByteBuffer grown(ByteBuffer b) {
+        ByteBuffer larger = ByteBuffer.allocate(Math.min(HEAD_BYTES, b.capacity() * 2));
+        return larger.put(b.flip());
+    }
+
+    /** Closes connections past their deadline; looks at most once a tick (deadlines are seconds). */
     private void expire() {
         long now = System.nanoTime();
+        if (now - lastExpiry < TICK_MS * 1_000_000) {
+            return;
+        }
+        lastExpiry = now;
         for (Conn c : new ArrayList<>(all)) {
             if ((c.head == null || c.draining) && now - c.acceptedAt > c.headDeadlineMs * 1_000_000) {
                 drop(c);
@@ -505,31 +530,55 @@ final class Front implements Runnable {
         return -1;
     }
 
-    /** The request line and headers, or {@code null} when they are not HTTP/1.x. */
+    /**
+     * The request line and headers, or {@code null} when they are not HTTP/1.x. Lines end at
+     * {@code \n}, one {@code \r} before it dropped; blank lines are skipped.
+     */
     static Head parse(ByteBuffer b, int end) {
         String text = new String(b.array(), 0, end, StandardCharsets.ISO_8859_1);
-        String[] lines = text.split("\r?\n");
-        String[] request = lines[0].split(" ", -1);
-        if (request.length != 3 || !request[2].startsWith("HTTP/1.") || request[0].isEmpty() || !request[1].startsWith("/")) {
+        int lineEnd = lineEnd(text, 0);
+        String requestLine = text.substring(0, lineEnd);
+        int sp1 = requestLine.indexOf(' ');
+        int sp2 = sp1 < 0 ? -1 : requestLine.indexOf(' ', sp1 + 1);
+        if (sp1 <= 0 || sp2 < 0 || requestLine.indexOf(' ', sp2 + 1) >= 0) {
             return null;
         }
-        String path = request[1];
+        String method = requestLine.substring(0, sp1);
+        String path = requestLine.substring(sp1 + 1, sp2);
+        if (!requestLine.startsWith("HTTP/1.", sp2 + 1) || !path.startsWith("/")) {
+            return null;
+        }
         int query = path.indexOf('?');
         if (query >= 0) {
             path = path.substring(0, query);
         }
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            if (lines[i].isEmpty()) {
-                continue;
+        Map<String, String> headers = new HashMap<>(16);
+        for (int from = next(text, lineEnd); from < text.length(); ) {
+            int to = lineEnd(text, from);
+            if (to > from) {
+                int colon = text.indexOf(':', from);
+                if (colon <= from || colon >= to) {
+                    return null;
+                }
+                headers.putIfAbsent(text.substring(from, colon).strip().toLowerCase(Locale.ROOT),
+                        text.substring(colon + 1, to).strip());
             }
-            int colon = lines[i].indexOf(':');
-            if (colon <= 0) {
-                return null;
-            }
-            headers.putIfAbsent(lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).strip());
+            from = next(text, to);
         }
-        return new Head(request[0], path, headers);
+        return new Head(method, path, headers);
+    }
+
+    /** Where the line starting at {@code from} ends: before its {@code \n} and one {@code \r} ahead of it. */
+    private static int lineEnd(String text, int from) {
+        int nl = text.indexOf('\n', from);
+        int to = nl < 0 ? text.length() : nl;
+        return to > from && text.charAt(to - 1) == '\r' ? to - 1 : to;
+    }
+
+    /** Where the line after the one ending at {@code lineEnd} starts. */
+    private static int next(String text, int lineEnd) {
+        int nl = text.indexOf('\n', lineEnd);
+        return nl < 0 ? text.length() : nl + 1;
     }
 
     /** One connection being read. */

@@ -8,6 +8,7 @@ import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.dispatch.DispatchRequest;
 import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.trust.ResolvedManifests;
 import dev.agentwarden.json.Json;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -118,6 +119,8 @@ public final class WardenServer implements AutoCloseable {
     private final Caller caller;
     /** The decision-log segments this server keeps open while it runs. */
     private final OpenSegments segments = new OpenSegments();
+    /** The manifest in force per project, kept while nothing it was resolved from changes. */
+    private final ResolvedManifests manifests = new ResolvedManifests();
     private final Clock clock;
     private final AtomicLong lastActivity;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -524,7 +527,7 @@ public final class WardenServer implements AutoCloseable {
         DispatchRequest dispatch = new DispatchRequest(route.get(0), null, route.size() == 2 ? route.get(1) : null,
                 manifest, projectDir);
         HostResponse response = DispatchMain.respond(dispatch, new ByteArrayInputStream(request.body()), caller, clock,
-                new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments));
+                new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments, manifests));
         byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
     }
@@ -542,7 +545,8 @@ public final class WardenServer implements AutoCloseable {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = DispatchMain.run(forward.argv().toArray(String[]::new), forward.stdin(body),
                 new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
-                forward.caller(own), clock, new DecisionDraft(DecisionLog.RESIDENT, clock.millis(), System.nanoTime(), segments));
+                forward.caller(own), clock, new DecisionDraft(DecisionLog.RESIDENT, clock.millis(), System.nanoTime(), segments,
+                        manifests));
         forwarded.incrementAndGet();
         int stdoutBytes = out.size();
         out.write(err.toByteArray());

@@ -25,7 +25,7 @@ class HostIdsStayInHostTest {
     private static final Path MAIN = Path.of("src/main/java/dev/agentwarden");
 
     /** The host ids checked: every registered and every known one, and those of hosts being added. */
-    private static final List<String> IDS = List.of("claude", "codex", "copilot", "gemini", "qwen", "opencode", "cline",
+    static final List<String> IDS = List.of("claude", "codex", "copilot", "gemini", "qwen", "opencode", "cline",
             "cursor", "windsurf", "augment", "cowork", "kilo");
 
     /** Source file (relative to {@code dev/agentwarden/}) to the host literals it may hold, and why. */

@@ -183,6 +183,33 @@ class FastHookIT {
         }
     }
 
+    /**
+     * The fail mode's answers on stdout are each host's launcher contract, compiled in from bin/warden's
+     * host block: "no opinion" where the host requires one (Codex's Stop), and the closed refusal with
+     * its own exit code where the host reads it on stdout (Copilot's preToolUse: JSON and exit 0).
+     */
+    @Test
+    void fastHook_residentNeverAnswers_failModeAnswersAreTheHostsLauncherContract() throws Exception {
+        long me = ProcessHandle.current().pid();
+        String proof = "8".repeat(64);
+        env.put("WARDEN_RESIDENT_ANSWER_SECONDS", "1");
+        try (FakeResident fake = new FakeResident(proof, FakeResident.Behaviour.TAKE_AND_HOLD)) {
+            writeEndpoint(fake.port(), me, ProcessIdentity.startTicks(me), proof);
+            WardenProcess.Result r = runHook(List.of("dispatch", "--host", "codex", "--native-event", "Stop"));
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+            assertThat(r.stdout()).isEqualTo("{}");
+        }
+        env.put("WARDEN_FAIL_MODE", "closed");
+        try (FakeResident fake = new FakeResident(proof, FakeResident.Behaviour.TAKE_AND_HOLD)) {
+            writeEndpoint(fake.port(), me, ProcessIdentity.startTicks(me), proof);
+            WardenProcess.Result r = runHook(List.of("dispatch", "--host", "copilot", "--native-event", "preToolUse"));
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+            assertThat(r.stdout()).isEqualTo("{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":"
+                    + "\"[warden] Warden cannot evaluate policy (WARDEN_FAIL_MODE=closed)\"}");
+            assertThat(r.stderr()).contains("refusing (WARDEN_FAIL_MODE=closed)");
+        }
+    }
+
     @Test
     void fastHook_residentsSocket_answersWithoutThePort() throws Exception {
         try (ResidentProcess resident = ResidentProcess.start(dir.resolve("cache"), 600);
@@ -260,7 +287,11 @@ class FastHookIT {
     }
 
     private WardenProcess.Result runHook() throws Exception {
-        return WardenProcess.runProgram(hook, DISPATCH, env, NO_VERIFY.getBytes(StandardCharsets.UTF_8), dir);
+        return runHook(DISPATCH);
+    }
+
+    private WardenProcess.Result runHook(List<String> args) throws Exception {
+        return WardenProcess.runProgram(hook, args, env, NO_VERIFY.getBytes(StandardCharsets.UTF_8), dir);
     }
 
     private static void assertDeny(WardenProcess.Result r) {

@@ -29,4 +29,31 @@ class LauncherFactsTest {
         assertThat(Files.readString(Path.of("bin/warden")))
                 .contains("\"ledger stats\"|\"guard derive\") flags+=(\"${fact_lean_scan_flags[@]}\")");
     }
+
+    @Test
+    void launcher_archiveProbe_comesFromTheDemoHostsTrainingNotTheScript() throws Exception {
+        String[] probe = dev.agentwarden.host.Hosts.DEMO.training().probe();
+        assertThat(LauncherFacts.shell()).contains("fact_probe=('" + dev.agentwarden.host.Hosts.DEMO.id() + "' '"
+                + probe[0] + "' '" + probe[1] + "')\n");
+        assertThat(Files.readString(Path.of("bin/warden"))).doesNotContain(probe[0]).doesNotContain("--host claude")
+                .contains("--host \"${fact_probe[0]:-}\"");
+    }
+
+    @Test
+    void launcher_generatedFactsFile_passesShellcheck() throws Exception {
+        boolean found = false;
+        for (String d : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            found |= !d.isEmpty() && Files.isExecutable(Path.of(d, "shellcheck"));
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(found, "no shellcheck on PATH (.ci/run installs it)");
+        Path facts = Files.createTempFile("launcher-facts", ".sh");
+        try {
+            Files.writeString(facts, LauncherFacts.shell());
+            Process p = new ProcessBuilder("shellcheck", facts.toString()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(out).isZero();
+        } finally {
+            Files.deleteIfExists(facts);
+        }
+    }
 }

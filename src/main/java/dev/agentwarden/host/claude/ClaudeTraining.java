@@ -9,6 +9,13 @@ import java.util.List;
  */
 final class ClaudeTraining implements Host.TrainingPayloads {
 
+    /** A commit that skips its hooks: refused by the default manifest's builtin, whatever the project. */
+    @Override
+    public String[] probe() {
+        return new String[] {"{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+                + "\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}", "\"permissionDecision\":\"deny\""};
+    }
+
     @Override
     public List<String[]> payloads(String trustedCwd, String cwdDir) {
         String trusted = escape(trustedCwd);

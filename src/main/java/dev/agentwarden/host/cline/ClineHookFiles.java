@@ -20,6 +20,9 @@ import java.util.Map;
 public final class ClineHookFiles implements HookFileInstaller {
     private static final String LAUNCHER_LINE = "launcher='";
 
+    /** Cline's cancel of the task when Warden cannot run under {@code WARDEN_FAIL_MODE=closed} (no single quote). */
+    static final String CANNOT_RUN = "{\"cancel\":true,\"errorMessage\":\"[warden] Warden cannot run (WARDEN_FAIL_MODE=closed)\"}";
+
     private final boolean user;
 
     public ClineHookFiles(boolean user) {
@@ -80,7 +83,7 @@ public final class ClineHookFiles implements HookFileInstaller {
     public byte[] content(String launcher, String nativeEvent) {
         String refuse = ClineAdapter.WAITED_FOR.contains(nativeEvent)
                 ? "if [ \"${WARDEN_FAIL_MODE:-}\" = closed ]; then\n"
-                + "  printf '%s\\n' '{\"cancel\":true,\"errorMessage\":\"[warden] Warden cannot run (WARDEN_FAIL_MODE=closed)\"}'\n"
+                + "  printf '%s\\n' '" + CANNOT_RUN + "'\n"
                 + "fi\n"
                 : "";
         return ("#!/bin/sh\n"

@@ -2,6 +2,7 @@ package dev.agentwarden.host.cline;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import java.util.List;
@@ -37,10 +38,15 @@ public final class ClineHost {
     /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
     public static final String ID = "cline";
 
-    /** Cline: no project-directory variable (hooks run in the task's working directory). */
+    /**
+     * Cline: no project-directory variable (hooks run in the task's working directory). It reads no
+     * exit code: under the closed fail mode the events it waits for get their cancel on stdout.
+     */
     public static final Host CLINE = new Host(ID, "Cline", new ClineAdapter(),
             Map.of(Host.Scope.PROJECT, new ClineHookFiles(false), Host.Scope.USER, new ClineHookFiles(true)),
             Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse"), ClineAdapter.TOOLS, List.of(),
             ClineAdapter.OUTPUT_CAP_CHARS, null, null)
-            .protecting(OwnFile.matching("a Cline hook file", "hooks", "", "").under(".clinerules", ".cline"));
+            .protecting(OwnFile.matching("a Cline hook file", "hooks", "", "").under(".clinerules", ".cline"))
+            .launching(LauncherContract.PLAIN.refusing(ClineHookFiles.CANNOT_RUN + "\n",
+                    ClineAdapter.WAITED_FOR.toArray(new String[0])));
 }

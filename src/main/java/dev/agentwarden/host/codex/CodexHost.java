@@ -2,6 +2,7 @@ package dev.agentwarden.host.codex;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.host.OwnFile;
@@ -35,7 +36,8 @@ public final class CodexHost implements Host.InventoryFiles {
 
     /**
      * Codex: no project-directory variable (its hooks get the project in {@code cwd}); output strings
-     * capped as Claude's are, since Codex renders through the same protocol.
+     * capped as Claude's are, since Codex renders through the same protocol. It reads Stop and
+     * SubagentStop answers as JSON, so "no opinion" there is {@code {}}.
      */
     public static final Host CODEX = new Host(ID, "Codex", new CodexAdapter(),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("codex", ".codex/hooks.json", ".codex", "hooks.json", false, null),
@@ -46,6 +48,7 @@ public final class CodexHost implements Host.InventoryFiles {
             .with(new CodexHookTrust(), new CodexPayloadTemplate())
             .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"))
             .runningHooksInAShell()
+            .launching(LauncherContract.PLAIN.noOpinion("{}", "Stop", "SubagentStop"))
             .reading(new CodexHost());
 
     /** Codex's MCP servers: {@code [mcp_servers.*]} in the project's {@code .codex/config.toml}, then in {@code $CODEX_HOME/config.toml}. */

@@ -2,6 +2,7 @@ package dev.agentwarden.host.copilot;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.host.OwnFile;
@@ -59,6 +60,24 @@ public final class CopilotHost implements Host.InventoryFiles {
     public static final ToolNames TOOLS = new ToolNames(Set.of("bash", "powershell", "Bash"), Set.of("task", "Agent"),
             Set.of("create", "edit"), Set.of("view"), null);
 
+    /** The refusal's reason when Warden cannot run: the JVM's own ({@code DispatchMain}), as this adapter renders it. */
+    static final String CANNOT_EVALUATE = "[warden] Warden cannot evaluate policy (WARDEN_FAIL_MODE=closed)";
+
+    /**
+     * Copilot CLI reads exit 1 on preToolUse as its own "hook errored" deny and exit 2 elsewhere as a
+     * mere warning, and its JVM answers with 0 always: a non-zero exit is answered per the fail mode,
+     * and the closed refusal is JSON with exit 0 on the events that take one.
+     */
+    static final LauncherContract LAUNCHER = LauncherContract.PLAIN
+            .exitingNonZero(LauncherContract.NonZeroExit.FAIL_MODE)
+            .refusingWithExit(0)
+            .refusing("{\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"" + CANNOT_EVALUATE + "\"}",
+                    "preToolUse", "PreToolUse")
+            .refusing("{\"behavior\":\"deny\",\"message\":\"" + CANNOT_EVALUATE + "\"}",
+                    "permissionRequest", "PermissionRequest")
+            .refusing("{\"decision\":\"block\",\"reason\":\"" + CANNOT_EVALUATE + "\"}",
+                    "userPromptSubmitted", "UserPromptSubmit", "agentStop", "Stop", "subagentStop", "SubagentStop");
+
     /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
     public static final String ID = "copilot";
 
@@ -68,6 +87,7 @@ public final class CopilotHost implements Host.InventoryFiles {
             CopilotAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(new CopilotFolderTrust(), new CopilotPayloadTemplate())
             .protecting(OwnFile.matching("Copilot CLI's hook settings", "hooks", "", ".json").under(".github", ".copilot"))
+            .launching(LAUNCHER)
             .reading(new CopilotHost());
 
     /**

@@ -2,6 +2,7 @@ package dev.agentwarden.host.gemini;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.host.OwnFile;
@@ -42,7 +43,8 @@ public final class GeminiHost implements Host.InventoryFiles {
 
     /**
      * Gemini: the project in {@code GEMINI_PROJECT_DIR} (it sets {@code CLAUDE_PROJECT_DIR} too); no
-     * known cap on hook output.
+     * known cap on hook output. It reads every exit code but 0, 1 and 2 as a deny, and its JVM answers
+     * with 0 always: the launcher makes any other code a warning (1), or 2 under the closed fail mode.
      */
     public static final Host GEMINI = new Host(ID, "Gemini CLI", new GeminiAdapter(),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("gemini", ".gemini/settings.json", ".gemini", "settings.json",
@@ -55,6 +57,7 @@ public final class GeminiHost implements Host.InventoryFiles {
             .protecting(OwnFile.named("Gemini CLI's hook settings or trust", ".gemini", "settings.json",
                     "trusted_hooks.json", "trustedFolders.json"))
             .runningHooksInAShell()
+            .launching(LauncherContract.PLAIN.exitingNonZero(LauncherContract.NonZeroExit.WARNING))
             .reading(new GeminiHost());
 
     /**
