@@ -190,11 +190,11 @@ public final class LauncherFacts {
         b.append("fact_jvm_flags=(").append(String.join(" ", JVM_FLAGS)).append(")\n");
         b.append("fact_resident_flags=(").append(String.join(" ", RESIDENT_FLAGS)).append(")\n");
         b.append("fact_lean_scan_flags=(").append(String.join(" ", LEAN_SCAN_FLAGS)).append(")\n");
-        String[] probe = Hosts.DEMO.training().probe();
+        String[] probe = Hosts.demo().training().probe();
         if (probe == null) {
-            throw new IllegalStateException(Hosts.DEMO.id() + " has no archive probe");
+            throw new IllegalStateException(Hosts.demo().id() + " has no archive probe");
         }
-        b.append("fact_probe=(").append(quoted(Hosts.DEMO.id())).append(' ').append(quoted(probe[0])).append(' ')
+        b.append("fact_probe=(").append(quoted(Hosts.demo().id())).append(' ').append(quoted(probe[0])).append(' ')
                 .append(quoted(probe[1])).append(")\n");
         return b.toString();
     }

@@ -32,8 +32,8 @@ class LauncherFactsTest {
 
     @Test
     void launcher_archiveProbe_comesFromTheDemoHostsTrainingNotTheScript() throws Exception {
-        String[] probe = dev.agentwarden.host.Hosts.DEMO.training().probe();
-        assertThat(LauncherFacts.shell()).contains("fact_probe=('" + dev.agentwarden.host.Hosts.DEMO.id() + "' '"
+        String[] probe = dev.agentwarden.host.Hosts.demo().training().probe();
+        assertThat(LauncherFacts.shell()).contains("fact_probe=('" + dev.agentwarden.host.Hosts.demo().id() + "' '"
                 + probe[0] + "' '" + probe[1] + "')\n");
         assertThat(Files.readString(Path.of("bin/warden"))).doesNotContain(probe[0]).doesNotContain("--host claude")
                 .contains("--host \"${fact_probe[0]:-}\"");
