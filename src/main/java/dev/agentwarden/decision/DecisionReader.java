@@ -267,12 +267,8 @@ public final class DecisionReader {
             byte[] b = top.bytes();
             int end = top.end(CONCERNS) - 1;
             int p = top.start(CONCERNS) + 1;
-            while (p < end) {
+            while ((p = FieldScanner.nextElement(b, p, end)) < end) {
                 byte c = b[p];
-                if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-                    p++;
-                    continue;
-                }
                 int to = FieldScanner.valueEnd(b, p, end);
                 if (c == '{' && concern.scan(b, p, to)) {
                     Map<String, Object> m = new HashMap<>();

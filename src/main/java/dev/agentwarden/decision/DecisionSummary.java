@@ -76,12 +76,8 @@ public final class DecisionSummary implements DecisionReader.ScannedSink {
             int end = top.end(list) - 1;
             int p = top.start(list) + 1;
             boolean objects = true;
-            while (p < end) {
+            while ((p = FieldScanner.nextElement(b, p, end)) < end) {
                 byte c = b[p];
-                if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-                    p++;
-                    continue;
-                }
                 if (c != '{' || !objects) {
                     objects = false;
                     p = FieldScanner.valueEnd(b, p, end);

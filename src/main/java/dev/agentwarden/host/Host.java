@@ -37,12 +37,14 @@ import java.util.Set;
  * @param hookShell           whether the host runs a hook's command through a POSIX shell ({@code sh -c},
  *                            {@code bash -c}), so an installed command may test for the compiled hook
  *                            and fall back to {@code bin/warden} at no extra process
+ * @param inventoryFiles      the host's MCP server configurations and usage records, which inventory and
+ *                            telemetry read, or {@code null} when Warden reads none of the host's files
  */
 public record Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
                    Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
                    ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
                    TrainingPayloads training, HostTrustGate trustGate, PayloadTemplate payloadTemplate,
-                   List<OwnFile> ownFiles, boolean hookShell) {
+                   List<OwnFile> ownFiles, boolean hookShell, InventoryFiles inventoryFiles) {
 
     /** A host with no trust gate of its own and no payload template. */
     public Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
@@ -50,26 +52,35 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
                 ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
                 TrainingPayloads training) {
         this(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of(), false);
+                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of(), false, null);
     }
 
     /** This host with {@code gate} and {@code template}, for the host records that have them. */
     public Host with(HostTrustGate gate, PayloadTemplate template) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, gate, template, ownFiles, hookShell);
+                projectDirVariables, outputCapChars, serveHooks, training, gate, template, ownFiles, hookShell,
+                inventoryFiles);
     }
 
     /** This host with {@code files} as its {@link #ownFiles}. */
     public Host protecting(OwnFile... files) {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
                 projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, List.of(files),
-                hookShell);
+                hookShell, inventoryFiles);
     }
 
     /** This host as one that runs hook commands through a POSIX shell ({@link #hookShell}). */
     public Host runningHooksInAShell() {
         return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, true);
+                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, true,
+                inventoryFiles);
+    }
+
+    /** This host with {@code files} as its {@link #inventoryFiles}. */
+    public Host reading(InventoryFiles files) {
+        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
+                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, hookShell,
+                files);
     }
 
     /** How a person names the host's own file {@code target} (absolute, normalized), or {@code null} when it is none. */
@@ -129,5 +140,30 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
          * @return pairs of {native event, payload JSON}
          */
         List<String[]> payloads(String trustedCwd, String cwd);
+    }
+
+    /**
+     * The host's files that {@code warden inventory}, {@code inventory-turns} and {@code warden telemetry join}
+     * read and never write. An implementation builds its lists when asked, never with the host's record, and is
+     * the host's own class (already loaded with the record), so this interface is the one class a dispatch
+     * loads for them ({@link McpConfigLocation} and {@link UsageFileLocation} load only where those read them).
+     */
+    public interface InventoryFiles {
+        /** Where the host keeps its MCP server configurations, in the order they are read; empty for none. */
+        List<McpConfigLocation> mcpConfigs();
+
+        /** Where the host writes its usage records; empty for none Warden reads. */
+        List<UsageFileLocation> usageFiles();
+
+        /**
+         * Where the host comes among the hosts whose MCP configurations are read (ascending): the order
+         * {@code warden inventory} lists and reads them in.
+         */
+        int mcpListPosition();
+
+        /** The host whose CLI this host runs, so whose files its sessions use, or {@code null} for its own. */
+        default Host runsTheCliOf() {
+            return null;
+        }
     }
 }

@@ -21,8 +21,10 @@
  *       default scope, native event names with their canonical events ({@link NativeEvents#of}),
  *       the native events that carry a tool, its {@link ToolNames}, project-directory variables,
  *       output cap, and optionally its {@code warden serve} HTTP hook block, training payloads, trust
- *       gate and payload template ({@link Host#with}), and the files besides its installers' by which
- *       its hooks could be changed ({@link Host#protecting}, read by {@code protect-warden}).</li>
+ *       gate and payload template ({@link Host#with}), the files besides its installers' by which
+ *       its hooks could be changed ({@link Host#protecting}, read by {@code protect-warden}), and the
+ *       files inventory and telemetry read ({@link Host#reading}: its MCP server configurations as
+ *       {@link McpConfigLocation}s, its usage records as {@link UsageFileLocation}s, built only when asked).</li>
  *   <li>Tests in {@code src/test/java/dev/agentwarden/host/<name>/} (adapter table and rendering,
  *       installer round trip) and golden cases under {@code src/test/resources/golden/<name>/}
  *       from captured real payloads.</li>
@@ -36,6 +38,6 @@
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
  * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer, JsonSpans,
- * NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolNames.
+ * NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolInputs, ToolNames.
  */
 package dev.agentwarden.host;

@@ -1,31 +1,30 @@
 package dev.agentwarden.inventory;
 
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
+import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
+import dev.agentwarden.toml.MiniToml;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The MCP servers each host is configured with, read from the host's own files:
- * <ul>
- * <li>claude: {@code <project>/.mcp.json}, {@code ~/.claude.json} ({@code mcpServers} and
- *     {@code projects[<project>].mcpServers});
- * <li>codex: {@code <project>/.codex/config.toml}, {@code $CODEX_HOME/config.toml} ({@code [mcp_servers.*]});
- * <li>gemini: {@code <project>/.gemini/settings.json}, {@code ~/.gemini/settings.json} ({@code mcpServers});
- * <li>copilot: {@code $COPILOT_HOME/mcp-config.json} (default {@code ~/.copilot}), {@code <project>/.vscode/mcp.json} ({@code servers});
- * <li>cursor: {@code <project>/.cursor/mcp.json}, {@code ~/.cursor/mcp.json}.
- * </ul>
- * A file that cannot be read is a problem, reported with its path; it never stops the others.
+ * The MCP servers each host is configured with, read from the host's own files: those its record names
+ * ({@link Host.InventoryFiles#mcpConfigs}), host by host in {@link #HOSTS} order, each host's files in its
+ * own order. A file that cannot be read is a problem, reported with its path; it never stops the others.
  */
 public final class HostMcpConfigs {
-    public static final List<String> HOSTS = List.of("claude", "codex", "gemini", "copilot", "cursor");
+    /** The ids of the hosts whose MCP configurations are read, in the order they are read and listed. */
+    public static final List<String> HOSTS = ids(readers());
     /** Largest configuration file read. */
     static final long MAX_FILE_BYTES = 4L * 1024 * 1024;
 
@@ -44,55 +43,53 @@ public final class HostMcpConfigs {
     /** @param host one of {@link #HOSTS}, or {@code null} for all */
     public static HostMcpConfigs read(Path project, Path home, Map<String, String> env, String host) {
         HostMcpConfigs c = new HostMcpConfigs(project, home, env);
-        for (String h : HOSTS) {
-            if (host == null || host.equals(h)) {
-                c.readHost(h);
+        for (Host h : readers()) {
+            if (host == null || host.equals(h.id())) {
+                for (McpConfigLocation location : h.inventoryFiles().mcpConfigs()) {
+                    c.readLocation(h.id(), location);
+                }
             }
         }
         return c;
     }
 
-    /** The files {@link #read} looks at for {@code host} ({@code null}: all), present or not. */
+    /** The files {@link #read} looks at for {@code host} ({@code null}: all), present or not, each once. */
     public static List<Path> files(Path project, Path home, Map<String, String> env, String host) {
         List<Path> out = new ArrayList<>();
-        for (String h : HOSTS) {
-            if (host != null && !host.equals(h)) {
+        for (Host h : readers()) {
+            if (host != null && !host.equals(h.id())) {
                 continue;
             }
-            switch (h) {
-                case "claude" -> {
-                    out.add(project.resolve(".mcp.json"));
-                    out.add(home.resolve(".claude.json"));
-                }
-                case "codex" -> {
-                    out.add(project.resolve(".codex").resolve("config.toml"));
-                    out.add(codexHome(home, env).resolve("config.toml"));
-                }
-                case "gemini" -> {
-                    out.add(project.resolve(".gemini").resolve("settings.json"));
-                    out.add(home.resolve(".gemini").resolve("settings.json"));
-                }
-                case "copilot" -> {
-                    out.add(copilotHome(home, env).resolve("mcp-config.json"));
-                    out.add(project.resolve(".vscode").resolve("mcp.json"));
-                }
-                default -> {
-                    out.add(project.resolve(".cursor").resolve("mcp.json"));
-                    out.add(home.resolve(".cursor").resolve("mcp.json"));
+            List<Path> own = new ArrayList<>();
+            for (McpConfigLocation location : h.inventoryFiles().mcpConfigs()) {
+                Path file = location.path(project, home, env);
+                if (!own.contains(file)) {
+                    own.add(file);
                 }
             }
+            out.addAll(own);
         }
         return out;
     }
 
-    private static Path codexHome(Path home, Map<String, String> env) {
-        String codexHome = env.get("CODEX_HOME");
-        return codexHome == null ? home.resolve(".codex") : Path.of(codexHome);
+    /** The hosts of {@link Hosts#ALL} that name MCP configuration files, by {@link Host.InventoryFiles#mcpListPosition}. */
+    static List<Host> readers() {
+        List<Host> out = new ArrayList<>();
+        for (Host h : Hosts.ALL) {
+            if (h.inventoryFiles() != null && !h.inventoryFiles().mcpConfigs().isEmpty()) {
+                out.add(h);
+            }
+        }
+        out.sort(Comparator.comparingInt(h -> h.inventoryFiles().mcpListPosition()));
+        return out;
     }
 
-    private static Path copilotHome(Path home, Map<String, String> env) {
-        String copilotHome = env.get("COPILOT_HOME");
-        return copilotHome == null ? home.resolve(".copilot") : Path.of(copilotHome);
+    private static List<String> ids(List<Host> hosts) {
+        List<String> out = new ArrayList<>();
+        for (Host h : hosts) {
+            out.add(h.id());
+        }
+        return List.copyOf(out);
     }
 
     public List<McpServerConfig> servers() {
@@ -103,30 +100,12 @@ public final class HostMcpConfigs {
         return problems;
     }
 
-    private void readHost(String host) {
-        switch (host) {
-            case "claude" -> {
-                jsonServers(host, project.resolve(".mcp.json"), true, "mcpServers", null);
-                jsonServers(host, home.resolve(".claude.json"), false, "mcpServers", null);
-                jsonServers(host, home.resolve(".claude.json"), false, "mcpServers", project.toString());
-            }
-            case "codex" -> {
-                tomlServers(host, project.resolve(".codex").resolve("config.toml"), true);
-                tomlServers(host, codexHome(home, env).resolve("config.toml"), false);
-            }
-            case "gemini" -> {
-                jsonServers(host, project.resolve(".gemini").resolve("settings.json"), true, "mcpServers", null);
-                jsonServers(host, home.resolve(".gemini").resolve("settings.json"), false, "mcpServers", null);
-            }
-            case "copilot" -> {
-                jsonServers(host, copilotHome(home, env).resolve("mcp-config.json"), false, "mcpServers", null);
-                jsonServers(host, project.resolve(".vscode").resolve("mcp.json"), true, "servers", null);
-            }
-            case "cursor" -> {
-                jsonServers(host, project.resolve(".cursor").resolve("mcp.json"), true, "mcpServers", null);
-                jsonServers(host, home.resolve(".cursor").resolve("mcp.json"), false, "mcpServers", null);
-            }
-            default -> problems.add("unknown host " + host);
+    private void readLocation(String host, McpConfigLocation location) {
+        Path file = location.path(project, home, env);
+        if (location.format() == McpConfigLocation.Format.TOML) {
+            tomlServers(host, file, location);
+        } else {
+            jsonServers(host, file, location);
         }
     }
 
@@ -147,7 +126,7 @@ public final class HostMcpConfigs {
     }
 
     @SuppressWarnings("unchecked")
-    private void jsonServers(String host, Path file, boolean projectScoped, String field, String projectKey) {
+    private void jsonServers(String host, Path file, McpConfigLocation location) {
         String text = readText(file);
         if (text == null) {
             return;
@@ -160,7 +139,9 @@ public final class HostMcpConfigs {
             return;
         }
         String source = file.toString();
-        if (projectKey != null) {
+        String field = location.serversKey();
+        if (location.perProject()) {
+            String projectKey = project.toString();
             if (!(root.get("projects") instanceof Map<?, ?> projects)
                     || !(projects.get(projectKey) instanceof Map<?, ?> entry)) {
                 return;
@@ -178,14 +159,14 @@ public final class HostMcpConfigs {
         }
         for (Map.Entry<?, ?> e : map.entrySet()) {
             if (e.getValue() instanceof Map<?, ?> spec) {
-                add(host, String.valueOf(e.getKey()), source, projectScoped, (Map<String, Object>) spec);
+                add(host, String.valueOf(e.getKey()), source, location, (Map<String, Object>) spec);
             } else {
                 problems.add(source + ": server " + e.getKey() + " is not an object");
             }
         }
     }
 
-    private void tomlServers(String host, Path file, boolean projectScoped) {
+    private void tomlServers(String host, Path file, McpConfigLocation location) {
         String text = readText(file);
         if (text == null) {
             return;
@@ -197,26 +178,26 @@ public final class HostMcpConfigs {
             problems.add(file + ": " + e.getMessage());
             return;
         }
-        if (root.get("mcp_servers") instanceof Map<?, ?> map) {
+        if (root.get(location.serversKey()) instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 if (e.getValue() instanceof Map<?, ?> spec) {
                     @SuppressWarnings("unchecked")
                     Map<String, Object> s = (Map<String, Object>) spec;
-                    add(host, String.valueOf(e.getKey()), file.toString(), projectScoped, s);
+                    add(host, String.valueOf(e.getKey()), file.toString(), location, s);
                 }
             }
         }
     }
 
-    /** One server entry; the field names of all five hosts are accepted. */
-    private void add(String host, String name, String source, boolean projectScoped, Map<String, Object> spec) {
+    /** One server entry; the field names of every host are accepted, and its location says which mean what. */
+    private void add(String host, String name, String source, McpConfigLocation location, Map<String, Object> spec) {
         String type = spec.get("type") instanceof String t ? t : null;
         String url = firstString(spec, "httpUrl", "url", "serverUrl");
         String transport;
         if (spec.get("command") instanceof String) {
             transport = McpServerConfig.STDIO;
         } else if (url != null) {
-            boolean sse = "sse".equals(type) || (host.equals("gemini") && spec.get("httpUrl") == null);
+            boolean sse = "sse".equals(type) || (location.urlAloneIsSse() && spec.get("httpUrl") == null);
             transport = sse ? "sse" : McpServerConfig.HTTP;
         } else {
             problems.add(source + ": server " + name + " has neither command nor url");
@@ -228,10 +209,10 @@ public final class HostMcpConfigs {
                 args.add(String.valueOf(a));
             }
         }
-        servers.add(new McpServerConfig(host, name, source, projectScoped, transport,
+        servers.add(new McpServerConfig(host, name, source, location.projectScoped(), transport,
                 spec.get("command") instanceof String c ? c : null, args, strings(spec, "env"),
                 spec.get("cwd") instanceof String d ? d : null, url,
-                strings(spec, host.equals("codex") ? "http_headers" : "headers")));
+                strings(spec, location.headersKey())));
     }
 
     private static String firstString(Map<String, Object> spec, String... keys) {

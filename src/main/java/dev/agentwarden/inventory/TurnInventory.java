@@ -6,6 +6,8 @@ import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.concern.Replay;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -138,11 +140,15 @@ public final class TurnInventory implements Concern {
         return ConcernResult.allow();
     }
 
-    /** The MCP configurations a host reads: Cowork runs Claude Code. */
+    /**
+     * The host whose MCP configuration a session of {@code host} runs with: its own, or that of the host
+     * whose CLI it runs ({@link Host.InventoryFiles#runsTheCliOf}); none when Warden reads no such file.
+     */
     static List<String> defaultHosts(String host) {
-        if ("cowork".equals(host)) {
-            return List.of("claude");
+        Host h = Hosts.byId(host);
+        if (h != null && h.inventoryFiles() != null && h.inventoryFiles().runsTheCliOf() != null) {
+            h = h.inventoryFiles().runsTheCliOf();
         }
-        return HostMcpConfigs.HOSTS.contains(host) ? List.of(host) : List.of();
+        return h != null && HostMcpConfigs.HOSTS.contains(h.id()) ? List.of(h.id()) : List.of();
     }
 }

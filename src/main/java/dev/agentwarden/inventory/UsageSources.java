@@ -1,5 +1,8 @@
 package dev.agentwarden.inventory;
 
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
+import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import java.io.BufferedReader;
@@ -13,16 +16,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Usage records from where hosts write them:
+ * Usage records from where hosts write them ({@link Host.InventoryFiles#usageFiles}), each record carrying the
+ * client id of the host whose {@link UsageFileLocation.Format} it is in:
  * <ul>
- * <li>Claude Code transcripts ({@code transcript_path} in hook payloads): JSONL; a {@code user} line
+ * <li>{@link UsageFileLocation.Format#TRANSCRIPT}, Claude Code's transcripts ({@code transcript_path} in hook
+ *     payloads): JSONL; a {@code user} line
  *     whose content is the prompt (not a tool result, not meta, not a sidechain) starts a turn of its
  *     {@code sessionId}; each {@code assistant} line carries {@code message.model},
  *     {@code message.usage} and the client {@code version}; lines of one message id repeat the same
  *     usage;
- * <li>Codex {@code exec --json} streams: {@code turn.started} starts a turn, {@code turn.completed}
+ * <li>{@link UsageFileLocation.Format#EVENT_STREAM}, Codex {@code exec --json} streams: {@code turn.started} starts a turn, {@code turn.completed}
  *     carries {@code usage}; the stream names neither model nor client version;
- * <li>Copilot CLI session state ({@code ~/.copilot/session-state/<id>/events.jsonl}, the
+ * <li>{@link UsageFileLocation.Format#SESSION_EVENTS}, Copilot CLI session state
+ *     ({@code $COPILOT_HOME/session-state/<id>/events.jsonl}, the
  *     {@code transcriptPath} of its hook payloads): envelopes {@code {id, timestamp, parentId, type,
  *     data}}; {@code session.start} names {@code data.sessionId} and {@code data.copilotVersion},
  *     {@code user.message} starts a turn, and each {@code assistant.usage} carries {@code data.model},
@@ -37,9 +43,10 @@ import java.util.Map;
 public final class UsageSources {
     /** Longest line read. */
     static final int MAX_LINE_CHARS = 16 * 1024 * 1024;
-    public static final String CLAUDE = "claude-code";
-    public static final String CODEX = "codex";
-    public static final String COPILOT = "copilot-cli";
+    /** The client id of each shape's records, from the host that writes it. */
+    private static final String TRANSCRIPT_CLIENT = clientOf(UsageFileLocation.Format.TRANSCRIPT);
+    private static final String EVENT_STREAM_CLIENT = clientOf(UsageFileLocation.Format.EVENT_STREAM);
+    private static final String SESSION_EVENTS_CLIENT = clientOf(UsageFileLocation.Format.SESSION_EVENTS);
 
     private final List<UsageRecord> records = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
@@ -90,22 +97,24 @@ public final class UsageSources {
                 } else if ("assistant".equals(type) && m.get("message") instanceof Map<?, ?> message
                         && message.get("usage") instanceof Map<?, ?> usage) {
                     String session = str(m.get("sessionId"));
-                    add(file, lineNo, session, turn(turns, String.valueOf(session)), CLAUDE, str(m.get("version")),
+                    add(file, lineNo, session, turn(turns, String.valueOf(session)), TRANSCRIPT_CLIENT, str(m.get("version")),
                             str(message.get("model")), (Map<String, Object>) usage, str(message.get("id")));
                 } else if ("thread.started".equals(type)) {
                     codexThread = str(m.get("thread_id"));
                 } else if ("turn.started".equals(type)) {
-                    turns.merge("codex", 1L, Long::sum);
+                    turns.merge(EVENT_STREAM_CLIENT, 1L, Long::sum);
                 } else if ("turn.completed".equals(type) && m.get("usage") instanceof Map<?, ?> usage) {
-                    add(file, lineNo, codexThread, turn(turns, "codex"), CODEX, null, null, (Map<String, Object>) usage, null);
+                    add(file, lineNo, codexThread, turn(turns, EVENT_STREAM_CLIENT), EVENT_STREAM_CLIENT, null, null,
+                            (Map<String, Object>) usage, null);
                 } else if ("session.start".equals(type) && data != null) {
                     copilotSession = str(data.get("sessionId"));
                     copilotVersion = str(data.get("copilotVersion"));
                 } else if ("user.message".equals(type) && data != null) {
-                    turns.merge("copilot", 1L, Long::sum);
+                    turns.merge(SESSION_EVENTS_CLIENT, 1L, Long::sum);
                 } else if ("assistant.usage".equals(type) && data != null) {
                     String callId = str(data.get("apiCallId"));
-                    add(file, lineNo, copilotSession, turn(turns, "copilot"), COPILOT, copilotVersion, str(data.get("model")),
+                    add(file, lineNo, copilotSession, turn(turns, SESSION_EVENTS_CLIENT), SESSION_EVENTS_CLIENT, copilotVersion,
+                            str(data.get("model")),
                             data, callId == null ? str(data.get("providerCallId")) : callId);
                 }
             }
@@ -143,6 +152,21 @@ public final class UsageSources {
             return !blocks.isEmpty();
         }
         return false;
+    }
+
+    /** The client id of the first host in {@link Hosts#ALL} that writes usage records of {@code format}. */
+    static String clientOf(UsageFileLocation.Format format) {
+        for (Host h : Hosts.ALL) {
+            if (h.inventoryFiles() == null) {
+                continue;
+            }
+            for (UsageFileLocation location : h.inventoryFiles().usageFiles()) {
+                if (location.format() == format) {
+                    return location.clientId();
+                }
+            }
+        }
+        throw new IllegalStateException("no host writes usage records of format " + format);
     }
 
     private static String str(Object o) {

@@ -394,6 +394,23 @@ public final class FieldScanner {
     }
 
     /**
+     * Where the next element of an array in text {@link #scan} accepted starts, at or after
+     * {@code pos}: past the commas and white space between elements; {@code end} (the array's
+     * closing bracket) when no element is left.
+     */
+    public static int nextElement(byte[] b, int pos, int end) {
+        int p = pos;
+        while (p < end) {
+            byte c = b[p];
+            if (c != ',' && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                return p;
+            }
+            p++;
+        }
+        return p;
+    }
+
+    /**
      * The end of the value that starts at {@code pos} in text {@link #scan} accepted (so no check
      * is repeated): after its closing quote or bracket, or at the first byte that ends a number or word.
      */

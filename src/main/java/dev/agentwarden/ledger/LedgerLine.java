@@ -300,12 +300,8 @@ public final class LedgerLine {
             byte[] b = scanner.bytes();
             int end = scanner.end(k) - 1;
             int p = scanner.start(k) + 1;
-            while (p < end) {
+            while ((p = FieldScanner.nextElement(b, p, end)) < end) {
                 byte c = b[p];
-                if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-                    p++;
-                    continue;
-                }
                 int to = FieldScanner.valueEnd(b, p, end);
                 if (c == '"') {
                     for (int i = p + 1; i < to - 1; i++) {
@@ -349,12 +345,8 @@ public final class LedgerLine {
             byte[] b = scanner.bytes();
             int end = scanner.end(k) - 1;
             int p = scanner.start(k) + 1;
-            while (p < end) {
+            while ((p = FieldScanner.nextElement(b, p, end)) < end) {
                 byte c = b[p];
-                if (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-                    p++;
-                    continue;
-                }
                 p = c == '{' ? element(elements.size()).readObject(b, p, end) : FieldScanner.valueEnd(b, p, end);
             }
             return elements;

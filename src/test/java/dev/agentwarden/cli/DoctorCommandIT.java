@@ -56,15 +56,16 @@ class DoctorCommandIT {
     @TempDir
     Path tmp;
 
+    private JarProject jar;
     private Path project;
     private Path home;
 
     @BeforeEach
     void dirs() throws Exception {
-        project = Files.createDirectories(tmp.resolve("project"));
-        home = Files.createDirectories(tmp.resolve("home"));
-        Files.createDirectories(project.resolve(".warden"));
-        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST);
+        jar = new JarProject(tmp, MANIFEST);
+        project = jar.project;
+        home = jar.home;
+        jar.with("CODEX_HOME", home.resolve(".codex").toString()).with("WARDEN_NO_ARCHIVE", "1");
     }
 
     @Test
@@ -209,7 +210,7 @@ class DoctorCommandIT {
     void doctor_recentErrorInTheDecisionLog_isAProblem() throws Exception {
         assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
         WardenProcess.Result d = WardenProcess.run(List.of(), List.of("dispatch", "--host", "claude", "--native-event",
-                "PreToolUse"), env(), "not json".getBytes(), project);
+                "PreToolUse"), jar.env(), "not json".getBytes(), project);
         assertThat(d.exitCode()).isZero();
 
         WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project");
@@ -219,13 +220,7 @@ class DoctorCommandIT {
                 .contains("fix: warden log --since 24h");
     }
 
-    private Map<String, String> env() {
-        return Map.of("HOME", home.toString(), "WARDEN_CACHE_DIR", tmp.resolve("cache").toString(),
-                "CODEX_HOME", home.resolve(".codex").toString(), "WARDEN_NO_ARCHIVE", "1");
-    }
-
     private WardenProcess.Result warden(String... args) throws Exception {
-        return WardenProcess.run(List.of("-Dwarden.home=" + WardenProcess.home().toAbsolutePath()), List.of(args), env(),
-                new byte[0], project);
+        return jar.warden(args);
     }
 }

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.dispatch.WardenProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,16 +28,14 @@ class KiloInstallIT {
     @TempDir
     Path tmp;
 
+    private JarProject jar;
     private Path project;
-    private Path home;
     private Path plugin;
 
     @BeforeEach
     void dirs() throws Exception {
-        project = Files.createDirectories(tmp.resolve("project"));
-        home = Files.createDirectories(tmp.resolve("home"));
-        Files.createDirectories(project.resolve(".warden"));
-        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST);
+        jar = new JarProject(tmp, MANIFEST);
+        project = jar.project;
         plugin = project.resolve(".kilo/plugin/warden-bridge.js");
     }
 
@@ -75,9 +71,6 @@ class KiloInstallIT {
     }
 
     private WardenProcess.Result warden(Map<String, String> extra, String... args) throws Exception {
-        Map<String, String> env = new HashMap<>(Map.of("HOME", home.toString(), "WARDEN_CACHE_DIR", tmp.resolve("cache").toString()));
-        env.putAll(extra);
-        return WardenProcess.run(List.of("-Dwarden.home=" + WardenProcess.home().toAbsolutePath()), List.of(args),
-                env, new byte[0], project);
+        return jar.warden(extra, args);
     }
 }

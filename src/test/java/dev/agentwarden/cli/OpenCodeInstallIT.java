@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.dispatch.WardenProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,16 +27,14 @@ class OpenCodeInstallIT {
     @TempDir
     Path tmp;
 
+    private JarProject jar;
     private Path project;
-    private Path home;
     private Path plugin;
 
     @BeforeEach
     void dirs() throws Exception {
-        project = Files.createDirectories(tmp.resolve("project"));
-        home = Files.createDirectories(tmp.resolve("home"));
-        Files.createDirectories(project.resolve(".warden"));
-        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST);
+        jar = new JarProject(tmp, MANIFEST);
+        project = jar.project;
         plugin = project.resolve(".opencode/plugin/warden-bridge.js");
     }
 
@@ -78,7 +74,6 @@ class OpenCodeInstallIT {
     }
 
     private WardenProcess.Result warden(String... args) throws Exception {
-        return WardenProcess.run(List.of("-Dwarden.home=" + WardenProcess.home().toAbsolutePath()), List.of(args),
-                Map.of("HOME", home.toString(), "WARDEN_CACHE_DIR", tmp.resolve("cache").toString()), new byte[0], project);
+        return jar.warden(args);
     }
 }

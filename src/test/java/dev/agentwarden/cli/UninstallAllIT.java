@@ -7,7 +7,6 @@ import dev.agentwarden.host.claude.ClaudeSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,15 +33,16 @@ class UninstallAllIT {
     @TempDir
     Path tmp;
 
+    private JarProject jar;
     private Path project;
     private Path home;
 
     @BeforeEach
     void dirs() throws Exception {
-        project = Files.createDirectories(tmp.resolve("project"));
-        home = Files.createDirectories(tmp.resolve("home"));
-        Files.createDirectories(project.resolve(".warden"));
-        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST);
+        jar = new JarProject(tmp, MANIFEST);
+        project = jar.project;
+        home = jar.home;
+        jar.with("CODEX_HOME", home.resolve(".codex").toString());
     }
 
     @Test
@@ -113,8 +113,6 @@ class UninstallAllIT {
     }
 
     private WardenProcess.Result warden(String... args) throws Exception {
-        return WardenProcess.run(List.of("-Dwarden.home=" + WardenProcess.home().toAbsolutePath()), List.of(args),
-                Map.of("HOME", home.toString(), "WARDEN_CACHE_DIR", tmp.resolve("cache").toString(),
-                        "CODEX_HOME", home.resolve(".codex").toString()), new byte[0], project);
+        return jar.warden(args);
     }
 }

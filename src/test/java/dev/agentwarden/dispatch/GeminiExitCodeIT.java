@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,14 +32,10 @@ class GeminiExitCodeIT {
     @BeforeEach
     void copyLauncherHome() throws IOException {
         dir = Files.createTempDirectory("warden-gemini-exit-it");
-        home = dir.resolve("warden");
-        Files.createDirectories(home.resolve("bin"));
-        Files.createDirectories(home.resolve("target"));
-        Files.copy(WardenProcess.home().resolve("bin/warden"), home.resolve("bin/warden"));
-        Files.copy(WardenProcess.jar(), home.resolve("target/warden.jar"));
+        home = WardenProcess.copyLauncherHome(dir);
         exitSwitch = dir.resolve("exit");
         // A java that, while the switch holds a code, ends each dispatch with it ("kill": dies by SIGKILL).
-        Path wrapper = Files.writeString(dir.resolve("java"), "#!/bin/sh\n"
+        Path wrapper = WardenProcess.writeScript(dir.resolve("java"), "#!/bin/sh\n"
                 + "case \" $* \" in *' dispatch '*)\n"
                 + "  if [ -f '" + exitSwitch + "' ]; then\n"
                 + "    code=$(cat '" + exitSwitch + "')\n"
@@ -49,7 +44,6 @@ class GeminiExitCodeIT {
                 + "  fi ;;\n"
                 + "esac\n"
                 + "exec '" + WardenProcess.java() + "' \"$@\"\n");
-        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path project = Files.createDirectories(dir.resolve("project"));
         env = new LinkedHashMap<>();
         env.put("WARDEN_JAVA", wrapper.toString());

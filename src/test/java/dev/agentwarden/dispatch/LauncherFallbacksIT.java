@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,11 +44,8 @@ class LauncherFallbacksIT {
     @BeforeEach
     void copyLauncherHome() throws IOException {
         dir = Files.createTempDirectory("warden-archive-it");
-        home = dir.resolve("warden");
-        Files.createDirectories(home.resolve("bin"));
-        Files.createDirectories(home.resolve("target"));
-        Files.copy(WardenProcess.home().resolve("bin/warden"), home.resolve("bin/warden"));
-        jar = Files.copy(WardenProcess.jar(), home.resolve("target/warden.jar"));
+        home = WardenProcess.copyLauncherHome(dir);
+        jar = home.resolve("target/warden.jar");
         cds = home.resolve("target/cds");
         crashSwitch = dir.resolve("crash");
 
@@ -60,14 +56,13 @@ class LauncherFallbacksIT {
         if (Files.exists(release)) {
             Files.copy(release, jdk.resolve("release"));
         }
-        Path wrapper = Files.writeString(jdk.resolve("bin/java"), "#!/bin/sh\n"
+        Path wrapper = WardenProcess.writeScript(jdk.resolve("bin/java"), "#!/bin/sh\n"
                 + "printf '%s\\n' \"$*\" > '" + dir.resolve("last-java-args") + "'\n"
                 + "[ -f '" + dir.resolve("exit1") + "' ] && case \" $* \" in *' dispatch '*) exit 1 ;; esac\n"
                 + "for a in \"$@\"; do\n"
                 + "  case \"$a\" in -XX:SharedArchiveFile=*|-XX:AOTCache=*) [ -f '" + crashSwitch + "' ] && kill -SEGV $$ ;; esac\n"
                 + "done\n"
                 + "exec '" + WardenProcess.java() + "' \"$@\"\n");
-        Files.setPosixFilePermissions(wrapper, PosixFilePermissions.fromString("rwxr-xr-x"));
 
         Path project = Files.createDirectories(dir.resolve("project"));
         env = new LinkedHashMap<>();

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,26 @@ public final class WardenProcess {
 
     public static Path java() {
         return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+
+    /**
+     * A copy of the launcher home in {@code dir/warden} ({@code bin/warden} and
+     * {@code target/warden.jar}), for a test that changes what the launcher finds around it.
+     */
+    public static Path copyLauncherHome(Path dir) throws IOException {
+        Path copy = dir.resolve("warden");
+        Files.createDirectories(copy.resolve("bin"));
+        Files.createDirectories(copy.resolve("target"));
+        Files.copy(home().resolve("bin/warden"), copy.resolve("bin/warden"));
+        Files.copy(jar(), copy.resolve("target/warden.jar"));
+        return copy;
+    }
+
+    /** {@code script} written to {@code file}, executable by everyone: a stand-in program such as {@code java}. */
+    public static Path writeScript(Path file, String script) throws IOException {
+        Files.writeString(file, script);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return file;
     }
 
     /**

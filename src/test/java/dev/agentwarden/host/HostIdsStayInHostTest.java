@@ -28,26 +28,13 @@ class HostIdsStayInHostTest {
     private static final List<String> IDS = List.of("claude", "codex", "copilot", "gemini", "qwen", "opencode", "cline",
             "cursor", "windsurf", "augment", "cowork", "kilo");
 
-    /**
-     * Why the inventory readers still name hosts: each host's MCP configuration files and session
-     * usage files (issue 16) are read in {@code inventory}, and {@code host} imports
-     * {@code inventory.MiniToml} (Codex's hook trust), so {@code inventory} cannot read
-     * {@link Hosts#ALL} without a package cycle until that TOML reader has a package of its own.
-     */
-    private static final String NOT_YET = "each host's MCP and usage files, read in inventory; moves onto the Host"
-            + " record once MiniToml leaves inventory (host -> inventory today)";
-
     /** Source file (relative to {@code dev/agentwarden/}) to the host literals it may hold, and why. */
     private static final Map<String, Allowed> ALLOWED = Map.of(
             "inventory/McpSnapshotter.java", new Allowed(Set.of("\"cursor\""),
                     "MCP's own pagination field (tools/list params.cursor), not the host"),
             "launch/AgentResolver.java", new Allowed(Set.of("\".copilot\"", "\".claude\""),
                     "where `warden launch` finds a custom agent's file: issue 13.5 places Copilot's agent"
-                            + " resolution in launch, and it is the gate's input, not a host hook"),
-            "inventory/HostMcpConfigs.java", new Allowed(Set.of("\"claude\"", "\"codex\"", "\"gemini\"", "\"copilot\"",
-                    "\"cursor\"", "\".codex\"", "\".gemini\"", "\".copilot\"", "\".cursor\""), NOT_YET),
-            "inventory/TurnInventory.java", new Allowed(Set.of("\"cowork\"", "\"claude\""), NOT_YET),
-            "inventory/UsageSources.java", new Allowed(Set.of("\"codex\"", "\"copilot\""), NOT_YET));
+                            + " resolution in launch, and it is the gate's input, not a host hook"));
 
     private record Allowed(Set<String> literals, String reason) {
     }

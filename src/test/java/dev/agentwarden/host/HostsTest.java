@@ -54,6 +54,54 @@ class HostsTest {
         assertThat(host.installer(host.defaultScope())).as("installable at its default scope").isNotNull();
     }
 
+    /** Each host's MCP configuration files, from its own record: project files, then home files or their variable's. */
+    static Stream<Arguments> mcpConfigFiles() {
+        return Stream.of(
+                Arguments.of("claude", Map.of(), List.of("/p/.mcp.json", "/h/.claude.json", "/h/.claude.json")),
+                Arguments.of("codex", Map.of(), List.of("/p/.codex/config.toml", "/h/.codex/config.toml")),
+                Arguments.of("codex", Map.of("CODEX_HOME", "/ch"), List.of("/p/.codex/config.toml", "/ch/config.toml")),
+                Arguments.of("gemini", Map.of(), List.of("/p/.gemini/settings.json", "/h/.gemini/settings.json")),
+                Arguments.of("copilot", Map.of("COPILOT_HOME", "/co"), List.of("/co/mcp-config.json", "/p/.vscode/mcp.json")),
+                Arguments.of("cursor", Map.of(), List.of("/p/.cursor/mcp.json", "/h/.cursor/mcp.json")));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("mcpConfigFiles")
+    void inventoryFiles_mcpConfigs_areNamedByTheHostsOwnRecord(String id, Map<String, String> env, List<String> paths) {
+        List<String> out = new java.util.ArrayList<>();
+        for (McpConfigLocation location : Hosts.byId(id).inventoryFiles().mcpConfigs()) {
+            out.add(location.path(Path.of("/p"), Path.of("/h"), env).toString());
+        }
+        assertThat(out).containsExactlyElementsOf(paths);
+    }
+
+    /** Cowork runs Claude Code's CLI: it names no files of its own and points at Claude Code's. */
+    @Test
+    void inventoryFiles_ofCowork_areThoseOfTheClaudeCodeCliItRuns() {
+        Host.InventoryFiles cowork = Hosts.byId("cowork").inventoryFiles();
+        assertThat(cowork.runsTheCliOf()).isSameAs(Hosts.byId("claude"));
+        assertThat(cowork.mcpConfigs()).isEmpty();
+        assertThat(cowork.usageFiles()).isEmpty();
+        assertThat(Hosts.byId("claude").inventoryFiles().runsTheCliOf()).isNull();
+    }
+
+    /** Each usage-record shape is written by one host, whose record names the client id its records carry. */
+    @Test
+    void inventoryFiles_usageFiles_nameEachShapeOnceWithItsClient() {
+        Map<UsageFileLocation.Format, String> clients = new java.util.EnumMap<>(UsageFileLocation.Format.class);
+        for (Host h : Hosts.ALL) {
+            if (h.inventoryFiles() != null) {
+                for (UsageFileLocation u : h.inventoryFiles().usageFiles()) {
+                    assertThat(clients.put(u.format(), u.clientId())).as("second writer of " + u.format()).isNull();
+                    assertThat(u.where()).isNotBlank();
+                }
+            }
+        }
+        assertThat(clients).containsExactly(Map.entry(UsageFileLocation.Format.TRANSCRIPT, "claude-code"),
+                Map.entry(UsageFileLocation.Format.EVENT_STREAM, "codex"),
+                Map.entry(UsageFileLocation.Format.SESSION_EVENTS, "copilot-cli"));
+    }
+
     static Stream<Arguments> settingsFiles() {
         return Stream.of(
                 Arguments.of("claude", Host.Scope.PROJECT, Map.of(), "/proj/.claude/settings.json"),

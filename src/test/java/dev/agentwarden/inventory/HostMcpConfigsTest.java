@@ -62,6 +62,34 @@ class HostMcpConfigsTest {
         assertThat(c.problems()).singleElement().asString().contains(".mcp.json").contains("not JSON");
     }
 
+    /** The hosts read are those whose records name MCP files, in the order inventory has always listed them. */
+    @Test
+    void hosts_areThoseWhoseRecordsNameMcpFiles_inTheirListedOrder() {
+        assertThat(HostMcpConfigs.HOSTS).containsExactly("claude", "codex", "gemini", "copilot", "cursor");
+        for (dev.agentwarden.host.Host h : dev.agentwarden.host.Hosts.ALL) {
+            boolean names = h.inventoryFiles() != null && !h.inventoryFiles().mcpConfigs().isEmpty();
+            assertThat(HostMcpConfigs.HOSTS.contains(h.id())).as(h.id()).isEqualTo(names);
+        }
+    }
+
+    /** {@code ~/.claude.json} holds two server tables, but is one file to watch for a change. */
+    @Test
+    void files_ofClaude_nameTheUserFileOnce_andFollowHomeVariables() {
+        assertThat(HostMcpConfigs.files(project, home, Map.of(), "claude"))
+                .containsExactly(project.resolve(".mcp.json"), home.resolve(".claude.json"));
+        assertThat(HostMcpConfigs.files(project, home, Map.of("CODEX_HOME", "/ch"), "codex"))
+                .containsExactly(project.resolve(".codex/config.toml"), Path.of("/ch/config.toml"));
+    }
+
+    /** Cowork's sessions run Claude Code, so {@code inventory-turns} reads Claude Code's configuration for them. */
+    @Test
+    void defaultHosts_ofCowork_isClaudeCode_andOfAHostWithoutMcpFiles_none() {
+        assertThat(TurnInventory.defaultHosts("cowork")).containsExactly("claude");
+        assertThat(TurnInventory.defaultHosts("gemini")).containsExactly("gemini");
+        assertThat(TurnInventory.defaultHosts("cline")).isEmpty();
+        assertThat(TurnInventory.defaultHosts("no-such-host")).isEmpty();
+    }
+
     @Test
     void snapshot_ofHttpServer_recordsNoHeaderOrQuery() {
         McpServerConfig http = new McpServerConfig("claude", "u", "f", false, McpServerConfig.HTTP, null, List.of(),

@@ -26,6 +26,29 @@ class FieldScannerTest {
         "true", "\"depth\":3,", "9999999999999999999"};
 
     @Test
+    void nextElement_walksAnArraysElements_pastCommasAndWhiteSpace() {
+        byte[] b = "[ \"a\" ,\t{\"k\":[1, 2]}\r\n,3 ]".getBytes(StandardCharsets.US_ASCII);
+        int end = b.length - 1;
+        StringBuilder seen = new StringBuilder();
+        int p = 1;
+        while ((p = FieldScanner.nextElement(b, p, end)) < end) {
+            int to = FieldScanner.valueEnd(b, p, end);
+            seen.append(new String(b, p, to - p, StandardCharsets.US_ASCII)).append('|');
+            p = to;
+        }
+        assertThat(seen).hasToString("\"a\"|{\"k\":[1, 2]}|3|");
+        assertThat(p).isEqualTo(end);
+    }
+
+    @Test
+    void nextElement_emptyOrBlankArray_isItsEnd() {
+        byte[] empty = "[]".getBytes(StandardCharsets.US_ASCII);
+        byte[] blank = "[ \n ]".getBytes(StandardCharsets.US_ASCII);
+        assertThat(FieldScanner.nextElement(empty, 1, 1)).isEqualTo(1);
+        assertThat(FieldScanner.nextElement(blank, 1, 4)).isEqualTo(4);
+    }
+
+    @Test
     void scan_onMutatedWardenLines_acceptsOnlyWhatTheParserReadsTheSame() {
         Random random = new Random(11);
         int accepted = 0;

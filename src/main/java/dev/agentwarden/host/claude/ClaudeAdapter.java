@@ -6,9 +6,9 @@ import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.host.ToolInputs;
 import dev.agentwarden.host.ToolNames;
 import dev.agentwarden.json.Json;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -126,33 +126,15 @@ public final class ClaudeAdapter implements HostAdapter {
                 agentId, agent != null && !(agent instanceof String),
                 firstString(payload, "agent_type", "agentType", "subagent_type", "subagentType"),
                 firstString(payload, "parent_agent_id", "parentAgentId"),
-                toolName, kind, toolInput, commandOf(toolInput), filePathsOf(toolInput),
+                toolName, kind, toolInput, ToolInputs.command(toolInput), filePathsOf(toolInput),
                 str(payload, "prompt", null), str(payload, "last_assistant_message", null),
                 Boolean.TRUE.equals(payload.get("stop_hook_active")),
                 str(payload, "cwd", null), str(payload, "transcript_path", null), workspaceRoot, payload, raw);
     }
 
-    /**
-     * The command a tool call runs: the {@code command} string of its input (the shell tool's, and
-     * any other tool's that names one, as Codex's {@code apply_patch} its patch).
-     */
-    static String commandOf(Object toolInput) {
-        return toolInput instanceof Map<?, ?> map && map.get("command") instanceof String s ? s : null;
-    }
-
     /** The files a tool input names: its {@code file_path} and {@code notebook_path} strings. */
-    static List<String> filePathsOf(Object toolInput) {
-        if (!(toolInput instanceof Map<?, ?> map)) {
-            return List.of();
-        }
-        List<String> out = new ArrayList<>(2);
-        if (map.get("file_path") instanceof String path) {
-            out.add(path);
-        }
-        if (map.get("notebook_path") instanceof String path) {
-            out.add(path);
-        }
-        return out;
+    private static List<String> filePathsOf(Object toolInput) {
+        return ToolInputs.strings(toolInput, "file_path", "notebook_path");
     }
 
     @Override
@@ -286,13 +268,8 @@ public final class ClaudeAdapter implements HostAdapter {
         return new HostResponse(0, Json.write(out), "");
     }
 
-    /** Keeps a string within the host's cap so it is never spilled or clipped by the host. */
     private static String cap(String s) {
-        if (s.length() <= OUTPUT_CAP_CHARS) {
-            return s;
-        }
-        String marker = " […truncated by warden]";
-        return s.substring(0, OUTPUT_CAP_CHARS - marker.length()) + marker;
+        return HostResponse.capped(s, OUTPUT_CAP_CHARS);
     }
 
     private static String str(Map<String, Object> payload, String key, String fallback) {

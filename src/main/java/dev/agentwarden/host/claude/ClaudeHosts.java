@@ -4,14 +4,23 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Claude Code, and Cowork (Claude's desktop agent, which runs the same CLI with user settings only). */
-public final class ClaudeHosts {
-    private ClaudeHosts() {
+/**
+ * Claude Code, and Cowork (Claude's desktop agent, which runs the same CLI with user settings only).
+ * An instance is one of the two hosts' {@link Host.InventoryFiles}: Claude Code's own, or Cowork's, which
+ * are Claude Code's.
+ */
+public final class ClaudeHosts implements Host.InventoryFiles {
+    private final boolean cowork;
+
+    private ClaudeHosts(boolean cowork) {
+        this.cowork = cowork;
     }
 
     /** Claude Code's hook events with their canonical events. */
@@ -60,7 +69,8 @@ public final class ClaudeHosts {
             ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks("claude", SERVE_EVENTS), new ClaudeTraining())
             .with(null, new ClaudePayloadTemplate())
             .protecting(OwnFile.matching("Claude Code's hook settings", ".claude", "settings", ".json"))
-            .runningHooksInAShell();
+            .runningHooksInAShell()
+            .reading(new ClaudeHosts(false));
 
     /** Cowork honours only the user's {@code ~/.claude/settings.json} (it runs the CLI with {@code --setting-sources user}). */
     public static final Host COWORK = new Host("cowork", "Cowork", new ClaudeAdapter("cowork"),
@@ -69,5 +79,41 @@ public final class ClaudeHosts {
             Host.Scope.USER, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(null, new ClaudePayloadTemplate())
-            .runningHooksInAShell();
+            .runningHooksInAShell()
+            .reading(new ClaudeHosts(true));
+
+    /**
+     * Claude Code's MCP servers: the project's {@code .mcp.json}, then the user's {@code ~/.claude.json}
+     * ({@code mcpServers}, then {@code projects[<project>].mcpServers}).
+     */
+    @Override
+    public List<McpConfigLocation> mcpConfigs() {
+        if (cowork) {
+            return List.of();
+        }
+        return List.of(McpConfigLocation.json(Host.Scope.PROJECT, "", ".mcp.json", "mcpServers"),
+                McpConfigLocation.json(Host.Scope.USER, "", ".claude.json", "mcpServers"),
+                McpConfigLocation.json(Host.Scope.USER, "", ".claude.json", "mcpServers").underProjectEntry());
+    }
+
+    /** Claude Code's transcripts. */
+    @Override
+    public List<UsageFileLocation> usageFiles() {
+        if (cowork) {
+            return List.of();
+        }
+        return List.of(new UsageFileLocation(UsageFileLocation.Format.TRANSCRIPT, "claude-code",
+                "the transcript_path of its hook payloads (~/.claude/projects/<project>/<session>.jsonl)"));
+    }
+
+    @Override
+    public int mcpListPosition() {
+        return 1;
+    }
+
+    /** Cowork runs Claude Code. */
+    @Override
+    public Host runsTheCliOf() {
+        return cowork ? CLAUDE : null;
+    }
 }

@@ -14,6 +14,22 @@ import java.util.Map;
  * means one gives them.
  */
 public final class ClaudePayloadTemplate implements PayloadTemplate {
+    private static final String TOOL_USE_ID = "toolu_00000000000000000000test";
+
+    /**
+     * A call of the shell tool with an empty input, in the fields of Claude's protocol (Codex's
+     * too): {@code tool_name}, {@code tool_input}, {@code tool_response} when {@code response} is
+     * not {@code null}, and {@code tool_use_id}, in that order.
+     */
+    public static void putBashCall(Map<String, Object> p, Object response, String toolUseId) {
+        p.put("tool_name", "Bash");
+        p.put("tool_input", new LinkedHashMap<>());
+        if (response != null) {
+            p.put("tool_response", response);
+        }
+        p.put("tool_use_id", toolUseId);
+    }
+
     @Override
     public Map<String, Object> fill(String nativeEvent, Map<String, Object> given, String cwd) {
         Map<String, Object> p = new LinkedHashMap<>();
@@ -51,16 +67,11 @@ public final class ClaudePayloadTemplate implements PayloadTemplate {
                 break;
             case "PreToolUse":
             case "PermissionRequest":
-                p.put("tool_name", "Bash");
-                p.put("tool_input", new LinkedHashMap<>());
-                p.put("tool_use_id", "toolu_00000000000000000000test");
+                putBashCall(p, null, TOOL_USE_ID);
                 break;
             case "PostToolUse":
             case "PostToolUseFailure":
-                p.put("tool_name", "Bash");
-                p.put("tool_input", new LinkedHashMap<>());
-                p.put("tool_response", new LinkedHashMap<>());
-                p.put("tool_use_id", "toolu_00000000000000000000test");
+                putBashCall(p, new LinkedHashMap<>(), TOOL_USE_ID);
                 p.put("duration_ms", 0L);
                 break;
             case "Stop":

@@ -271,11 +271,7 @@ public final class ClineAdapter implements HostAdapter {
     }
 
     private static String cap(String s) {
-        if (s.length() <= OUTPUT_CAP_CHARS) {
-            return s;
-        }
-        String marker = " […truncated by warden]";
-        return s.substring(0, OUTPUT_CAP_CHARS - marker.length()) + marker;
+        return HostResponse.capped(s, OUTPUT_CAP_CHARS);
     }
 
     @SuppressWarnings("unchecked")

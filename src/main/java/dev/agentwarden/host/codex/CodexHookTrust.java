@@ -1,8 +1,8 @@
 package dev.agentwarden.host.codex;
 
 import dev.agentwarden.host.HostTrustGate;
-import dev.agentwarden.inventory.MiniToml;
 import dev.agentwarden.json.Fields;
+import dev.agentwarden.toml.MiniToml;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

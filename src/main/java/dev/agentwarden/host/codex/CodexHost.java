@@ -2,6 +2,8 @@ package dev.agentwarden.host.codex;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.McpConfigLocation;
+import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.claude.ClaudeAdapter;
@@ -11,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** OpenAI Codex CLI: Claude-shaped {@code hooks.json}, in the project's {@code .codex/} or in {@code $CODEX_HOME}. */
-public final class CodexHost {
+public final class CodexHost implements Host.InventoryFiles {
     private CodexHost() {
     }
 
@@ -40,5 +42,26 @@ public final class CodexHost {
             List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(new CodexHookTrust(), new CodexPayloadTemplate())
             .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"))
-            .runningHooksInAShell();
+            .runningHooksInAShell()
+            .reading(new CodexHost());
+
+    /** Codex's MCP servers: {@code [mcp_servers.*]} in the project's {@code .codex/config.toml}, then in {@code $CODEX_HOME/config.toml}. */
+    @Override
+    public List<McpConfigLocation> mcpConfigs() {
+        return List.of(McpConfigLocation.toml(Host.Scope.PROJECT, ".codex", "config.toml", "mcp_servers", "http_headers"),
+                McpConfigLocation.toml(Host.Scope.USER, ".codex", "config.toml", "mcp_servers", "http_headers")
+                        .inDirectoryNamedBy("CODEX_HOME"));
+    }
+
+    /** The stream of {@code codex exec --json}, which names neither model nor client version. */
+    @Override
+    public List<UsageFileLocation> usageFiles() {
+        return List.of(new UsageFileLocation(UsageFileLocation.Format.EVENT_STREAM, "codex",
+                "the standard output of `codex exec --json`, saved to a file"));
+    }
+
+    @Override
+    public int mcpListPosition() {
+        return 2;
+    }
 }

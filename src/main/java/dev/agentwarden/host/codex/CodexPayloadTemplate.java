@@ -1,6 +1,7 @@
 package dev.agentwarden.host.codex;
 
 import dev.agentwarden.host.PayloadTemplate;
+import dev.agentwarden.host.claude.ClaudePayloadTemplate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -11,6 +12,8 @@ import java.util.Map;
  * response is a string.
  */
 public final class CodexPayloadTemplate implements PayloadTemplate {
+    private static final String TOOL_USE_ID = "call_0000000000000test";
+
     @Override
     public Map<String, Object> fill(String nativeEvent, Map<String, Object> given, String cwd) {
         Map<String, Object> p = new LinkedHashMap<>();
@@ -33,15 +36,10 @@ public final class CodexPayloadTemplate implements PayloadTemplate {
                 break;
             case "PreToolUse":
             case "PermissionRequest":
-                p.put("tool_name", "Bash");
-                p.put("tool_input", new LinkedHashMap<>());
-                p.put("tool_use_id", "call_0000000000000test");
+                ClaudePayloadTemplate.putBashCall(p, null, TOOL_USE_ID);
                 break;
             case "PostToolUse":
-                p.put("tool_name", "Bash");
-                p.put("tool_input", new LinkedHashMap<>());
-                p.put("tool_response", "");
-                p.put("tool_use_id", "call_0000000000000test");
+                ClaudePayloadTemplate.putBashCall(p, "", TOOL_USE_ID);
                 break;
             case "Stop":
                 p.put("stop_hook_active", false);

@@ -5,11 +5,11 @@ import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.host.ToolInputs;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.verdict.Verdict;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +118,7 @@ public final class CopilotAdapter implements HostAdapter {
                 event == EventName.SESSION_START ? string(payload, "source", "source") : null,
                 agentId, agent != null && !(agent instanceof String),
                 string(payload, "agentType", "agent_type"), string(payload, "parentAgentId", "parent_agent_id"),
-                toolName, kind, toolInput, commandOf(toolInput), filePathsOf(toolInput), prompt,
+                toolName, kind, toolInput, ToolInputs.command(toolInput), filePathsOf(toolInput), prompt,
                 lastMessage(payload), Boolean.TRUE.equals(payload.get("stop_hook_active")),
                 string(payload, "cwd", "cwd"), string(payload, "transcriptPath", "transcript_path"), workspaceRoot,
                 payload, raw);
@@ -150,24 +150,9 @@ public final class CopilotAdapter implements HostAdapter {
         return own != null ? own : string(payload, "response", "response");
     }
 
-    /** The shell command a tool input names ({@code bash{command}}), else {@code null}. */
-    static String commandOf(Object toolInput) {
-        return toolInput instanceof Map<?, ?> map && map.get("command") instanceof String s ? s : null;
-    }
-
     /** The files a tool input names: Copilot's {@code path} ({@code view}, {@code create}, {@code edit}), or a {@code file_path}. */
-    static List<String> filePathsOf(Object toolInput) {
-        if (!(toolInput instanceof Map<?, ?> map)) {
-            return List.of();
-        }
-        List<String> out = new ArrayList<>(2);
-        if (map.get("path") instanceof String path) {
-            out.add(path);
-        }
-        if (map.get("file_path") instanceof String path) {
-            out.add(path);
-        }
-        return out;
+    private static List<String> filePathsOf(Object toolInput) {
+        return ToolInputs.strings(toolInput, "path", "file_path");
     }
 
     @Override
@@ -279,11 +264,7 @@ public final class CopilotAdapter implements HostAdapter {
     }
 
     private static String cap(String s) {
-        if (s.length() <= OUTPUT_CAP_CHARS) {
-            return s;
-        }
-        String marker = " […truncated by warden]";
-        return s.substring(0, OUTPUT_CAP_CHARS - marker.length()) + marker;
+        return HostResponse.capped(s, OUTPUT_CAP_CHARS);
     }
 
     private static Object first(Map<String, Object> payload, String key, String alternative) {

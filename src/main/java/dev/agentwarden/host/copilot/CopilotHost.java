@@ -2,6 +2,8 @@ package dev.agentwarden.host.copilot;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.McpConfigLocation;
+import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.ToolNames;
@@ -13,7 +15,7 @@ import java.util.Set;
  * GitHub Copilot CLI: {@code .github/hooks/warden.json} in the project, or
  * {@code $COPILOT_HOME/hooks/warden.json} (default {@code ~/.copilot}) for the user.
  */
-public final class CopilotHost {
+public final class CopilotHost implements Host.InventoryFiles {
     private CopilotHost() {
     }
 
@@ -62,5 +64,30 @@ public final class CopilotHost {
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("COPILOT_PROJECT_DIR"),
             CopilotAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(new CopilotFolderTrust(), new CopilotPayloadTemplate())
-            .protecting(OwnFile.matching("Copilot CLI's hook settings", "hooks", "", ".json").under(".github", ".copilot"));
+            .protecting(OwnFile.matching("Copilot CLI's hook settings", "hooks", "", ".json").under(".github", ".copilot"))
+            .reading(new CopilotHost());
+
+    /**
+     * Copilot CLI's MCP servers: {@code mcpServers} in {@code $COPILOT_HOME/mcp-config.json} (default
+     * {@code ~/.copilot}), then {@code servers} in the project's {@code .vscode/mcp.json}.
+     */
+    @Override
+    public List<McpConfigLocation> mcpConfigs() {
+        return List.of(McpConfigLocation.json(Host.Scope.USER, ".copilot", "mcp-config.json", "mcpServers")
+                        .inDirectoryNamedBy("COPILOT_HOME"),
+                McpConfigLocation.json(Host.Scope.PROJECT, ".vscode", "mcp.json", "servers"));
+    }
+
+    /** Copilot CLI's session state, read in the session-event schema its SDKs publish. */
+    @Override
+    public List<UsageFileLocation> usageFiles() {
+        return List.of(new UsageFileLocation(UsageFileLocation.Format.SESSION_EVENTS, "copilot-cli",
+                "$COPILOT_HOME/session-state/<session>/events.jsonl (default ~/.copilot), the transcriptPath of its"
+                        + " hook payloads"));
+    }
+
+    @Override
+    public int mcpListPosition() {
+        return 4;
+    }
 }

@@ -2,6 +2,8 @@ package dev.agentwarden.host.cursor;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.McpConfigLocation;
+import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.host.HooksJsonFile;
 import dev.agentwarden.host.NativeEvents;
 import java.util.List;
@@ -18,7 +20,7 @@ import java.util.Set;
  * than letting it through unchecked. Concern-level fail-open stays Warden's own setting; only a
  * broken Warden is refused by Cursor.
  */
-public final class CursorHost {
+public final class CursorHost implements Host.InventoryFiles {
     private CursorHost() {
     }
 
@@ -60,5 +62,23 @@ public final class CursorHost {
                             Map.of("version", 1L), EXTRAS),
                     Host.Scope.USER, new HooksJsonFile("cursor", "~/.cursor/hooks.json", ".cursor", "hooks.json", true,
                             Map.of("version", 1L), EXTRAS)),
-            Host.Scope.PROJECT, EVENTS, Set.of(), CursorAdapter.TOOLS, List.of("CURSOR_PROJECT_DIR"), 0, null, null);
+            Host.Scope.PROJECT, EVENTS, Set.of(), CursorAdapter.TOOLS, List.of("CURSOR_PROJECT_DIR"), 0, null, null)
+            .reading(new CursorHost());
+
+    /** Cursor's MCP servers: {@code mcpServers} in the project's {@code .cursor/mcp.json}, then the user's. */
+    @Override
+    public List<McpConfigLocation> mcpConfigs() {
+        return List.of(McpConfigLocation.json(Host.Scope.PROJECT, ".cursor", "mcp.json", "mcpServers"),
+                McpConfigLocation.json(Host.Scope.USER, ".cursor", "mcp.json", "mcpServers"));
+    }
+
+    @Override
+    public List<UsageFileLocation> usageFiles() {
+        return List.of();
+    }
+
+    @Override
+    public int mcpListPosition() {
+        return 5;
+    }
 }

@@ -2,6 +2,8 @@ package dev.agentwarden.host.gemini;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.McpConfigLocation;
+import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.claude.ClaudeHooksFile;
@@ -13,7 +15,7 @@ import java.util.Set;
  * Gemini CLI: {@code hooks} in {@code settings.json} in Claude's nested shape (a named handler, its
  * timeout in milliseconds), in the project's {@code .gemini/} or the user's {@code ~/.gemini/}.
  */
-public final class GeminiHost {
+public final class GeminiHost implements Host.InventoryFiles {
     private GeminiHost() {
     }
 
@@ -49,5 +51,26 @@ public final class GeminiHost {
             .with(new GeminiHookTrust(), null)
             .protecting(OwnFile.named("Gemini CLI's hook settings or trust", ".gemini", "settings.json",
                     "trusted_hooks.json", "trustedFolders.json"))
-            .runningHooksInAShell();
+            .runningHooksInAShell()
+            .reading(new GeminiHost());
+
+    /**
+     * Gemini CLI's MCP servers: {@code mcpServers} in the project's {@code .gemini/settings.json}, then the
+     * user's; an entry with {@code url} and no {@code httpUrl} is an SSE server ({@code httpUrl} is streamable HTTP).
+     */
+    @Override
+    public List<McpConfigLocation> mcpConfigs() {
+        return List.of(McpConfigLocation.json(Host.Scope.PROJECT, ".gemini", "settings.json", "mcpServers").withUrlAloneAsSse(),
+                McpConfigLocation.json(Host.Scope.USER, ".gemini", "settings.json", "mcpServers").withUrlAloneAsSse());
+    }
+
+    @Override
+    public List<UsageFileLocation> usageFiles() {
+        return List.of();
+    }
+
+    @Override
+    public int mcpListPosition() {
+        return 3;
+    }
 }

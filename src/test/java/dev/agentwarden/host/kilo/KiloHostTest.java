@@ -108,20 +108,10 @@ class KiloHostTest {
         assertThat(project.uninstall(edited)).isEqualTo(edited);
     }
 
-    static Stream<Arguments> capabilities() {
-        return Stream.of(
-                Arguments.of("tool.execute.before", true, false),
-                Arguments.of("chat.message", true, true),
-                Arguments.of("tool.execute.after", false, true),
-                Arguments.of("event.session.created", false, false),
-                Arguments.of("event.subagent.created", false, false),
-                Arguments.of("event.subagent.idle", false, false),
-                Arguments.of("event.session.idle", false, false));
-    }
-
+    /** A Kilo plugin is an OpenCode plugin: each event can do what {@code OpenCodeAdapterTest} says it can. */
     @ParameterizedTest(name = "{0}")
-    @MethodSource("capabilities")
-    void capability_perEvent_isWhatAKiloPluginCanDo(String event, boolean canBlock, boolean hasContext) {
+    @MethodSource("dev.agentwarden.host.opencode.OpenCodeAdapterTest#capabilities")
+    void capability_perEvent_isWhatAnOpenCodePluginCanDo(String event, boolean canBlock, boolean hasContext) {
         assertThat(kilo.capability(event)).isEqualTo(new Capability(canBlock, hasContext, false));
     }
 

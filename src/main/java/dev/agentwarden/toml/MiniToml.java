@@ -1,4 +1,4 @@
-package dev.agentwarden.inventory;
+package dev.agentwarden.toml;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
