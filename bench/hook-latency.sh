@@ -5,7 +5,8 @@
 #   - bash -c :                          starting bash
 #   - installed hook (sh -c)             exactly what `warden install --host claude` writes for
 #                                        PreToolUse where cc exists, run as Claude Code runs it
-#                                        (sh -c): the compiled client behind its shell test
+#                                        (sh -c): the compiled client behind its shell test, through
+#                                        the resident's Unix socket
 #   - installed --no-fast-hook (sh -c)   the same for `install --no-fast-hook`: the bash launcher
 # Every row gets the captured Claude Code PreToolUse Bash payload on stdin; they run alternately,
 # the resident answering both Warden rows. Prints p50 and p95 and the p50 ratios to /bin/true.
@@ -53,6 +54,9 @@ got="$(sh -c "$fast_cmd" < "$payload" 2>/dev/null)"
 if command -v strace >/dev/null; then
   execs="$(strace -f -e trace=execve -o "$work/execs" sh -c "$fast_cmd" < "$payload" >/dev/null 2>&1; grep -c 'execve(' "$work/execs")"
   [ "$execs" = 2 ] || { echo "the installed hook ran $execs programs (sh and $hook expected): it fell back to bin/warden" >&2; exit 1; }
+  # and reaches it through its Unix socket, not the port
+  strace -f -e trace=connect -o "$work/connects" sh -c "$fast_cmd" < "$payload" >/dev/null 2>&1
+  grep -q 'AF_UNIX.*\.sock"' "$work/connects" || { echo "the installed hook did not connect to the resident's socket: $(cat "$work/connects")" >&2; exit 1; }
 fi
 
 # Times go to files as microseconds; the loop itself only runs the programs.

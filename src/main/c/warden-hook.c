@@ -5,9 +5,11 @@
  * the launcher facts (hook-facts.h, generated from the jar) compiled in. Per event it does only
  * what answering needs: read the resident's 0600 endpoint file, check that the process it names is
  * this user's live resident in this network namespace, read stdin under the JVM's deadline,
- * connect within 2 s, require the resident's proof within 2 s before sending anything, forward
- * the event in one write (the same warden-forward/1 records bin/warden sends), print the answer and
- * exit with its code.
+ * connect to the resident's Unix socket in its private directory and require the kernel's word
+ * (SO_PEERCRED) that the listener is that process before sending anything, forward the event in one
+ * write (the same warden-forward/1 records bin/warden sends), print the answer and exit with its
+ * code. With no usable socket it uses the resident's loopback port as bin/warden does: connect within
+ * 2 s, and the resident's proof within 2 s before sending anything.
  *
  * Whatever it cannot do it leaves to bin/warden, which picks a JVM, trains the archive, builds the
  * jar and starts a resident: before stdin is read it execs bin/warden unchanged; after, it execs
@@ -32,10 +34,14 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "hook-facts.h" /* WARDEN_HOME, SOURCE_MTIME, SOURCE_SIZE, FACT_* */
+#ifndef FACT_HOOK_SOCKET_SUFFIX
+#define FACT_HOOK_SOCKET_SUFFIX ""
+#endif
 
 extern char **environ;
 
@@ -264,6 +270,34 @@ static long long header_number(const char *line, const char *name) {
     return atoll(digits);
 }
 
+/*
+ * The resident's Unix socket at `path`, connected within 2 s, or -1 (nothing was sent): it must be a
+ * socket of this user's (not a symlink) and its listener, as the kernel reports it, the process `pid`
+ * of this user. The directory holding it was checked to be this user's and mode 0700.
+ */
+static int unix_connect(const char *path, long pid, uid_t me) {
+    struct stat st;
+    struct sockaddr_un addr = { .sun_family = AF_UNIX };
+    if (!FACT_HOOK_SOCKET_SUFFIX[0] || strlen(path) >= sizeof addr.sun_path) return -1;
+    if (lstat(path, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != me) return -1;
+    strcpy(addr.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    /* a full queue blocks connect: at most 2 s, as on the port */
+    struct timeval two = { 2, 0 };
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &two, sizeof two);
+    struct ucred peer;
+    socklen_t len = sizeof peer;
+    if (connect(fd, (struct sockaddr *) &addr, sizeof addr) != 0
+        || getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) != 0 || len != sizeof peer
+        || (long) peer.pid != pid || peer.uid != me
+        || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
 int main(int argc, char **argv) {
     args = argv + 1;
     nargs = argc - 1;
@@ -313,8 +347,13 @@ int main(int argc, char **argv) {
     }
     uid_t me = geteuid();
     if (lstat(dir.p, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != me) to_launcher();
+    /* only a directory of mode 0700 holds a socket to trust; in any other, the port and its proof */
+    int dir_private = (st.st_mode & 077) == 0;
     puts0(&dir, "/");
     puts0(&dir, key);
+    buf sock_path = {0};
+    puts0(&sock_path, dir.p);
+    puts0(&sock_path, FACT_HOOK_SOCKET_SUFFIX);
     puts0(&dir, ".endpoint");
     if (stat(dir.p, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != me) to_launcher();
     char line[512];
@@ -422,36 +461,47 @@ int main(int argc, char **argv) {
     snprintf(why, sizeof why, "stdin still open after %lld ms (WARDEN_STDIN_TIMEOUT_MS)", stdin_ms);
 #define FAILED(note) do { if (cut) cannot_run(why); replay(note, payload, payload_len); } while (0)
 
-    /* Connect within 2 s. */
     signal(SIGPIPE, SIG_IGN);
-    sock = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (sock < 0) FAILED("the resident server did not answer");
-    struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((unsigned short) atoi(port)) };
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(sock, (struct sockaddr *) &addr, sizeof addr) != 0) {
-        if (errno != EINPROGRESS) FAILED("the resident server did not answer");
-        int w = wait_fd(sock, POLLOUT, 2000), err = 0;
-        socklen_t len = sizeof err;
-        if (w == 0)
-            FAILED("the resident's port accepted no connection within 2 s (its queue is full: a connection flood?); sent it nothing");
-        if (w < 0 || getsockopt(sock, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0)
-            FAILED("the resident server did not answer");
+    /* The Unix socket, its listener proven by the kernel: no greeting to wait for. */
+    sock = dir_private ? unix_connect(sock_path.p, atol(pid), me) : -1;
+    int via_unix = sock >= 0;
+    if (!via_unix) {
+        /* The port: connect within 2 s. */
+        sock = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (sock < 0) FAILED("the resident server did not answer");
+        struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((unsigned short) atoi(port)) };
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        if (connect(sock, (struct sockaddr *) &addr, sizeof addr) != 0) {
+            if (errno != EINPROGRESS) FAILED("the resident server did not answer");
+            int w = wait_fd(sock, POLLOUT, 2000), err = 0;
+            socklen_t len = sizeof err;
+            if (w == 0)
+                FAILED("the resident's port accepted no connection within 2 s (its queue is full: a connection flood?); sent it nothing");
+            if (w < 0 || getsockopt(sock, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err != 0)
+                FAILED("the resident server did not answer");
+        }
+        int one = 1;
+        setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+
+        /* The proof within 2 s, before a byte is sent. */
+        char greeting[160];
+        snprintf(greeting, sizeof greeting, "warden-resident/3 %s", proof);
+        if (getline_ms(line, sizeof line, 2000) != 0 || strcmp(line, greeting) != 0)
+            FAILED("the server on the resident's port did not prove within 2 s that it is the resident (a stale endpoint file,"
+                   " or a resident slowed down by load); sent it nothing");
     }
-    int one = 1;
-    setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 
-    /* The proof within 2 s, before a byte is sent. */
-    char greeting[160];
-    snprintf(greeting, sizeof greeting, "warden-resident/3 %s", proof);
-    if (getline_ms(line, sizeof line, 2000) != 0 || strcmp(line, greeting) != 0)
-        FAILED("the server on the resident's port did not prove within 2 s that it is the resident (a stale endpoint file,"
-               " or a resident slowed down by load); sent it nothing");
-
-    /* The request, head and body, in one write: the resident runs it on the worker that takes it. */
-    char head[512];
+    /* The request, head and body, in one write: the resident runs it on the worker that takes it. On the
+       socket, the send time (CLOCK_MONOTONIC) tells it how long the event waited for a worker. */
+    char head[512], sent[48] = "";
+    if (via_unix) {
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        snprintf(sent, sizeof sent, "X-Warden-Sent: %lld\r\n", (long long) t.tv_sec * 1000000000LL + t.tv_nsec);
+    }
     int hn = snprintf(head, sizeof head, "POST /forward HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"
-                      "Content-Type: application/octet-stream\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-                      token, body.n);
+                      "Content-Type: application/octet-stream\r\nContent-Length: %zu\r\n%sConnection: close\r\n\r\n",
+                      token, body.n, sent);
     buf request = {0};
     put(&request, head, (size_t) hn);
     put(&request, body.p, body.n);
@@ -485,7 +535,7 @@ int main(int argc, char **argv) {
     /* Everything is read: close with a reset, so neither end lingers in TIME_WAIT (every such socket is a
        row the resident's peer lookup in /proc/net/tcp reads through on the next connection). */
     struct linger reset = { 1, 0 };
-    setsockopt(sock, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+    if (!via_unix) setsockopt(sock, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
     close(sock);
     write_all(1, answer, (size_t) out_bytes);
     write_all(2, answer + out_bytes, (size_t) (body_bytes - out_bytes));

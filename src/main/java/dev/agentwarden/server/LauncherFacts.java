@@ -34,6 +34,7 @@ public final class LauncherFacts {
         b.append("fact_stdin_timeout_ms=").append(DispatchMain.DEFAULT_STDIN_TIMEOUT_MS).append('\n');
         b.append("fact_greeting='").append(WardenServer.GREETING).append("'\n");
         b.append("fact_endpoint_fields='").append(Resident.Endpoint.FIELDS).append("'\n");
+        b.append("fact_hook_socket_suffix='").append(HookSocket.SUFFIX).append("'\n");
         b.append("fact_jvm_flags=(").append(String.join(" ", JVM_FLAGS)).append(")\n");
         b.append("fact_resident_flags=(").append(String.join(" ", RESIDENT_FLAGS)).append(")\n");
         b.append("fact_lean_scan_flags=(").append(String.join(" ", LEAN_SCAN_FLAGS)).append(")\n");

@@ -33,6 +33,9 @@ import java.util.concurrent.TimeoutException;
  *       while it serves. {@code START} is the process's start time ({@code /proc/PID/stat} field 22),
  *       so a reused PID is told apart; {@code PROOF} is what the server greets each connection of
  *       its own user with, so a launcher can tell it from whatever else listens on the port.
+ *   <li>{@code <key>.sock}: the compiled hook's Unix socket ({@link HookSocket}), mode 0600, bound
+ *       before the endpoint is written and removed when it stops; absent when it cannot be bound
+ *       (a path too long for a Unix socket), and then the hook uses the port.
  *   <li>{@code <key>.lock}: locked while it runs, so at most one resident per key and directory.
  *   <li>{@code <key>.starting}: the launcher's start marker, removed once the endpoint is written.
  * </ul>
@@ -57,14 +60,18 @@ public final class Resident {
     static final Duration STOP_GRACE = Duration.ofSeconds(15);
 
     private final WardenServer server;
+    /** The compiled hook's socket, or {@code null} when it could not be bound. */
+    private final HookSocket hookSocket;
     private final Path endpoint;
     private final String token;
     private final FileChannel lockChannel;
     private final FileLock lock;
     private boolean closed;
 
-    private Resident(WardenServer server, Path endpoint, String token, FileChannel lockChannel, FileLock lock) {
+    private Resident(WardenServer server, HookSocket hookSocket, Path endpoint, String token, FileChannel lockChannel,
+                     FileLock lock) {
         this.server = server;
+        this.hookSocket = hookSocket;
         this.endpoint = endpoint;
         this.token = token;
         this.lockChannel = lockChannel;
@@ -107,6 +114,7 @@ public final class Resident {
             return null;
         }
         WardenServer server = null;
+        HookSocket socket = null;
         try {
             String token = ServeState.newToken();
             String proof = ServeState.newToken();
@@ -128,12 +136,21 @@ public final class Resident {
                         + e.getMessage() + "); serving command hooks only");
                 server = WardenServer.startResident(token, proof, THREADS, env, clock);
             }
+            try {
+                socket = HookSocket.open(HookSocket.path(dir, key), server, THREADS);
+            } catch (IOException e) {
+                System.err.println("warden resident: no hook socket (" + e.getMessage() + "); the compiled hook uses"
+                        + " port " + server.port());
+            }
             Path endpoint = endpointFile(dir, key);
             ServeState.writeOwnerOnly(endpoint, new Endpoint(server.port(), token, pid, start, proof).line());
             Files.deleteIfExists(dir.resolve(key + ".starting"));
             InventoryCache.keepInThisProcess();
-            return new Resident(server, endpoint, token, channel, lock);
+            return new Resident(server, socket, endpoint, token, channel, lock);
         } catch (IOException | RuntimeException e) {
+            if (socket != null) {
+                socket.close();
+            }
             if (server != null) {
                 server.close();
             }
@@ -172,6 +189,11 @@ public final class Resident {
 
     public WardenServer server() {
         return server;
+    }
+
+    /** The compiled hook's socket, or {@code null} when this resident serves none. */
+    Path hookSocket() {
+        return hookSocket == null ? null : hookSocket.path();
     }
 
     /**
@@ -224,6 +246,9 @@ public final class Resident {
             } catch (IOException e) {
                 // a stale endpoint only costs a launcher one refused connection
             }
+        }
+        if (hookSocket != null) {
+            hookSocket.close();
         }
         server.close(STOP_GRACE);
         InventoryCache.closeAll();

@@ -60,7 +60,8 @@ import java.util.regex.Pattern;
  * applies the fail mode, never a JVM, so no event is evaluated twice. The answer is status 200 with {@code X-Warden-Exit},
  * {@code X-Warden-Stdout-Bytes} and a body of exactly the bytes the one-shot process would write to
  * stdout followed by those it would write to stderr. A body that is not a forwarded event gets 400
- * and no dispatch runs.
+ * and no dispatch runs. The compiled hook sends the same request over the resident's Unix socket
+ * instead ({@link HookSocket}: no greeting, the kernel names the peer), answered the same way.
  *
  * <p>Host HTTP hooks: a resident given an HTTP port ({@link #startResident(String, String, int, Map, Clock, HookPort)})
  * also serves {@code /dispatch} there as {@code serve} does, under its own token, to peers of its
@@ -137,6 +138,8 @@ public final class WardenServer implements AutoCloseable {
             t.setDaemon(true);
             return t;
         }, new ThreadPoolExecutor.AbortPolicy());
+        // started now, not one per request until the pool is full: no event pays for a new thread
+        pool.prestartAllCoreThreads();
         this.queueWaitNanos = TimeUnit.MILLISECONDS.toNanos(queueWaitMs);
         this.token = token.getBytes(StandardCharsets.UTF_8);
         this.greeting = proof == null ? null : (GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII);
@@ -323,6 +326,11 @@ public final class WardenServer implements AutoCloseable {
         return forwarded.get();
     }
 
+    /** Worker threads running (idle or not). */
+    int workerThreads() {
+        return pool.getPoolSize();
+    }
+
     /** Complete requests waiting for a worker. */
     int queuedRequests() {
         return pool.getQueue().size();
@@ -366,7 +374,7 @@ public final class WardenServer implements AutoCloseable {
         @Override
         public Reply check(Front.Head head) {
             try {
-                accept(head, mode, token);
+                accept(head.method(), head.path(), head.header("authorization"), mode, token);
             } catch (Refusal r) {
                 return Reply.of(r);
             }
@@ -396,22 +404,76 @@ public final class WardenServer implements AutoCloseable {
     }
 
     /** Refuses a head that is not an authorized request for this front's endpoint. */
-    private void accept(Front.Head head, Mode mode, byte[] token) {
-        if (!authorized(head.header("authorization"), token)) {
+    private void accept(String method, String path, String authorization, Mode mode, byte[] token) {
+        if (!authorized(authorization, token)) {
             throw new Refusal(401, "unauthorized", mode == Mode.FORWARD ? "send Authorization: Bearer <token from the endpoint file>"
                     : greeting != null ? "send Authorization: Bearer $WARDEN_HOOK_TOKEN (the token warden install wrote)"
                     : "send Authorization: Bearer <token from serve.json>");
         }
         if (mode == Mode.FORWARD) {
-            if (!"/forward".equals(head.path()) && !STATUS_PATH.equals(head.path())) {
+            if (!"/forward".equals(path) && !STATUS_PATH.equals(path)) {
                 throw new Refusal(404, "not_found", FORWARD_ENDPOINT);
             }
         } else {
-            route(head.path());
+            route(path);
         }
-        if (!"POST".equals(head.method())) {
-            throw new Refusal(405, "method_not_allowed", head.method() + " is not allowed; use POST");
+        if (!"POST".equals(method)) {
+            throw new Refusal(405, "method_not_allowed", method + " is not allowed; use POST");
         }
+    }
+
+    /**
+     * The {@link HookSocket}'s check of a head, as the launcher port's: a refusal, or {@code null}
+     * when the request is accepted and counts as in progress until {@link #answerHookSocket} or
+     * {@link #abandonedHookSocket}.
+     */
+    Reply checkHookSocket(String method, String path, String authorization) {
+        if (greeting == null) {
+            return Reply.refusal(404, "not_found", DISPATCH_ENDPOINT);
+        }
+        try {
+            accept(method, path, authorization, Mode.FORWARD, token);
+        } catch (Refusal r) {
+            return Reply.of(r);
+        }
+        inFlight.incrementAndGet();
+        return null;
+    }
+
+    /** A request {@link #checkHookSocket} accepted was dropped before it was complete. */
+    void abandonedHookSocket() {
+        inFlight.decrementAndGet();
+    }
+
+    /**
+     * Answers a complete request from the {@link HookSocket} that {@link #checkHookSocket} accepted,
+     * on the calling thread, as a launcher-port worker answers it; {@code waitedNanos}: how long it
+     * waited for a worker.
+     */
+    byte[] answerHookSocket(String path, byte[] body, long waitedNanos) {
+        try {
+            Reply reply;
+            try {
+                reply = forwardReply(path, body, waitedNanos);
+            } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
+                reply = Reply.of(e);
+            }
+            return reply.bytes();
+        } finally {
+            if (!STATUS_PATH.equals(path)) {
+                lastActivity.set(clock.millis());
+            }
+            inFlight.decrementAndGet();
+        }
+    }
+
+    /** The answer to an authorized {@code /forward} or {@code /status} that waited {@code waitedNanos} for a worker. */
+    private Reply forwardReply(String path, byte[] body, long waitedNanos) throws IOException {
+        return STATUS_PATH.equals(path) ? status()
+                : waitedNanos > queueWaitNanos ? Reply.refusal(503, "busy",
+                        "no worker was free for " + TimeUnit.NANOSECONDS.toMillis(queueWaitNanos)
+                        + " ms; evaluate the event yourself")
+                : forward(body);
     }
 
     /**
@@ -425,11 +487,7 @@ public final class WardenServer implements AutoCloseable {
             Reply reply;
             try {
                 reply = mode != Mode.FORWARD ? dispatch(request)
-                        : STATUS_PATH.equals(request.head().path()) ? status()
-                        : System.nanoTime() - queuedNanos > queueWaitNanos ? Reply.refusal(503, "busy",
-                                "no worker was free for " + TimeUnit.NANOSECONDS.toMillis(queueWaitNanos)
-                                + " ms; evaluate the event yourself")
-                        : forward(request);
+                        : forwardReply(request.head().path(), request.body(), System.nanoTime() - queuedNanos);
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
             }
@@ -472,8 +530,8 @@ public final class WardenServer implements AutoCloseable {
     }
 
     /** Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams. */
-    private Reply forward(Front.Request request) throws IOException {
-        InputStream body = new ByteArrayInputStream(request.body());
+    private Reply forward(byte[] request) throws IOException {
+        InputStream body = new ByteArrayInputStream(request);
         ForwardRequest forward;
         try {
             forward = ForwardRequest.read(body);

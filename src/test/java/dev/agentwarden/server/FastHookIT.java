@@ -3,6 +3,7 @@ package dev.agentwarden.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.agentwarden.dispatch.ResidentProcess;
 import dev.agentwarden.dispatch.WardenProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,6 +14,11 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +26,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +35,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The compiled hook ({@code bin/warden build-hook}, {@code src/main/c/warden-hook.c}) when the
  * resident cannot answer: it hands the event to {@code bin/warden} (which answers from a JVM) or
- * applies the fail mode, and sends nothing to a peer that has not proved it is the resident.
+ * applies the fail mode, and sends nothing to a peer that has not proved it is the resident; and
+ * how it reaches a live resident: its Unix socket, whose listener the kernel names, else its port.
  * Needs a C compiler.
  */
 class FastHookIT {
@@ -175,6 +183,82 @@ class FastHookIT {
         }
     }
 
+    @Test
+    void fastHook_residentsSocket_answersWithoutThePort() throws Exception {
+        try (ResidentProcess resident = ResidentProcess.start(dir.resolve("cache"), 600);
+             FakeResident port = new FakeResident(resident.endpoint().proof(), FakeResident.Behaviour.GREET_ONLY)) {
+            Resident.Endpoint e = resident.endpoint();
+            // the endpoint's port is now an impostor's that knows the proof: only the socket can give the answer
+            writeEndpointLine(port.port(), e.token(), e.pid(), e.startTicks(), e.proof());
+            Path calls = dir.resolve("java-calls");
+            env.putAll(ResidentProcess.noJvm(ResidentProcess.forbiddenJava(dir, calls)));
+            env.put("WARDEN_RESIDENT_ANSWER_SECONDS", "2");
+
+            WardenProcess.Result r = runHook();
+
+            assertDeny(r);
+            assertThat(r.stderr()).doesNotContain("new JVM").doesNotContain("no answer");
+            assertThat(port.connections.get()).as("connections to the endpoint's port").isZero();
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+    }
+
+    @Test
+    void fastHook_socketGone_fallsBackToThePortWithTheSameVerdict() throws Exception {
+        try (ResidentProcess resident = ResidentProcess.start(dir.resolve("cache"), 600)) {
+            Path calls = dir.resolve("java-calls");
+            env.putAll(ResidentProcess.noJvm(ResidentProcess.forbiddenJava(dir, calls)));
+            WardenProcess.Result viaSocket = runHook();
+            Path socket = residentDir.resolve(ResidentProcess.jarKey() + HookSocket.SUFFIX);
+            assertThat(Files.exists(socket, java.nio.file.LinkOption.NOFOLLOW_LINKS)).as("the resident's socket").isTrue();
+            Files.delete(socket);
+
+            WardenProcess.Result viaPort = runHook();
+
+            assertDeny(viaSocket);
+            assertDeny(viaPort);
+            assertThat(viaPort.stdout()).isEqualTo(viaSocket.stdout());
+            assertThat(viaPort.stderr()).doesNotContain("new JVM");
+            ResidentProcess.assertNoJvmStarted(calls);
+        }
+    }
+
+    @Test
+    void hookSocket_inWorldWritableDir_isRefused() throws Exception {
+        long me = ProcessHandle.current().pid();
+        try (FakeSocket fake = new FakeSocket(residentDir.resolve(key() + HookSocket.SUFFIX))) {
+            writeEndpoint(deadPort(), me, ProcessIdentity.startTicks(me), "8".repeat(64));
+            Files.setPosixFilePermissions(residentDir, PosixFilePermissions.fromString("rwxrwxrwx"));
+            env.put("WARDEN_RESIDENT_ANSWER_SECONDS", "2");
+
+            WardenProcess.Result r = runHook();
+
+            assertDeny(r);
+            assertThat(r.stderr()).contains("evaluating this event in a new JVM");
+            assertThat(fake.settledConnections()).as("connections to the socket in a world-writable directory").isZero();
+        } finally {
+            Files.setPosixFilePermissions(residentDir, PosixFilePermissions.fromString("rwx------"));
+        }
+    }
+
+    @Test
+    void client_sendsNoPayload_beforePeerCredentialsMatch() throws Exception {
+        // the endpoint names a live process of ours (its true start time); the socket's listener is another
+        Process other = new ProcessBuilder("sleep", "120").start();
+        try (FakeSocket fake = new FakeSocket(residentDir.resolve(key() + HookSocket.SUFFIX))) {
+            writeEndpoint(deadPort(), other.pid(), ProcessIdentity.startTicks(other.pid()), "9".repeat(64));
+            env.put("WARDEN_RESIDENT_ANSWER_SECONDS", "2");
+
+            WardenProcess.Result r = runHook();
+
+            assertDeny(r);
+            assertThat(fake.settledConnections()).as("connections to the socket (the client checks its listener)").isEqualTo(1);
+            assertThat(fake.received()).as("bytes sent to a listener that is not the endpoint's process").isZero();
+        } finally {
+            other.destroyForcibly();
+        }
+    }
+
     private WardenProcess.Result runHook() throws Exception {
         return WardenProcess.runProgram(hook, DISPATCH, env, NO_VERIFY.getBytes(StandardCharsets.UTF_8), dir);
     }
@@ -186,11 +270,25 @@ class FastHookIT {
 
     /** An endpoint file as a resident writes it, for the jar bin/warden uses. */
     private Path writeEndpoint(int port, long pid, long start, String proof) throws IOException {
-        String key = Files.readString(WardenProcess.home().resolve("target/warden.jar.sha256")).strip();
-        Path endpoint = residentDir.resolve(key + ".endpoint");
-        Files.writeString(endpoint, port + " " + "a".repeat(64) + " " + pid + " " + start + " " + proof + "\n");
+        return writeEndpointLine(port, "a".repeat(64), pid, start, proof);
+    }
+
+    private Path writeEndpointLine(int port, String token, long pid, long start, String proof) throws IOException {
+        Path endpoint = residentDir.resolve(key() + ".endpoint");
+        Files.writeString(endpoint, port + " " + token + " " + pid + " " + start + " " + proof + "\n");
         Files.setPosixFilePermissions(endpoint, PosixFilePermissions.fromString("rw-------"));
         return endpoint;
+    }
+
+    private static String key() throws IOException {
+        return Files.readString(WardenProcess.home().resolve("target/warden.jar.sha256")).strip();
+    }
+
+    /** A loopback port nothing listens on (just freed). */
+    private static int deadPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getByAddress(new byte[] {127, 0, 0, 1}))) {
+            return s.getLocalPort();
+        }
     }
 
     private static boolean onPath(String program) {
@@ -200,6 +298,76 @@ class FastHookIT {
             }
         }
         return false;
+    }
+
+    /**
+     * A Unix socket listener at a resident's socket path that answers nothing and records what
+     * arrives; connections are taken one at a time, in order, each read to its end.
+     */
+    static final class FakeSocket implements AutoCloseable {
+        private static final byte[] PROBE = "fake-socket-probe".getBytes(StandardCharsets.US_ASCII);
+        private final Path path;
+        private final ServerSocketChannel server;
+        /** Connections read to their end, the probe's excluded. */
+        private int connections;
+        private int received;
+        private boolean probed;
+
+        FakeSocket(Path path) throws IOException {
+            this.path = path;
+            server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            server.bind(UnixDomainSocketAddress.of(path));
+            Thread t = new Thread(() -> {
+                while (server.isOpen()) {
+                    try (SocketChannel c = server.accept()) {
+                        ByteArrayOutputStream got = new ByteArrayOutputStream();
+                        ByteBuffer b = ByteBuffer.allocate(65536);
+                        for (int n; (n = c.read(b.clear())) > 0; ) {
+                            got.write(b.array(), 0, n);
+                        }
+                        synchronized (this) {
+                            if (java.util.Arrays.equals(got.toByteArray(), PROBE)) {
+                                probed = true;
+                            } else {
+                                connections++;
+                                received += got.size();
+                            }
+                            notifyAll();
+                        }
+                    } catch (IOException e) {
+                        // closed, or the client reset the connection
+                    }
+                }
+            }, "fake-socket");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        /**
+         * Connects once more itself and waits (up to 30 s) until that connection is taken, so that
+         * every connection made before is counted; then the count.
+         */
+        synchronized int settledConnections() throws IOException, InterruptedException {
+            try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(path))) {
+                probe.write(ByteBuffer.wrap(PROBE));
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!probed) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                assertThat(left).as("the fake socket took the probe within 30 s").isPositive();
+                wait(left);
+            }
+            return connections;
+        }
+
+        synchronized int received() {
+            return received;
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
     }
 
     /** A listener on 127.0.0.1 that greets as a resident with {@code proof} and then does what it is told. */

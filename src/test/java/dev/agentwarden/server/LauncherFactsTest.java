@@ -15,7 +15,8 @@ class LauncherFactsTest {
         assertThat(facts).contains("fact_max_payload_bytes=" + DispatchMain.DEFAULT_MAX_PAYLOAD_BYTES + "\n")
                 .contains("fact_stdin_timeout_ms=" + DispatchMain.DEFAULT_STDIN_TIMEOUT_MS + "\n")
                 .contains("fact_greeting='" + WardenServer.GREETING + "'\n")
-                .contains("fact_endpoint_fields='" + Resident.Endpoint.FIELDS + "'\n");
+                .contains("fact_endpoint_fields='" + Resident.Endpoint.FIELDS + "'\n")
+                .contains("fact_hook_socket_suffix='" + HookSocket.SUFFIX + "'\n");
         String script = Files.readString(Path.of("bin/warden"));
         assertThat(script).doesNotContain(Integer.toString(DispatchMain.DEFAULT_MAX_PAYLOAD_BYTES))
                 .doesNotContain("warden-resident/").doesNotContain("-XX:TieredStopAtLevel=1").doesNotContain("-Xmx256m")

@@ -293,9 +293,11 @@ class ResidentIT {
         assertThat(first.stdout()).contains(DENIED);
         assertThat(first.exitCode()).isZero();
 
-        Resident.Endpoint started = awaitEndpoint(endpoint, e -> ProcessHandle.of(e.pid()).isPresent());
+        // the resident removes the start marker just after it writes the endpoint: wait for both
+        Path marker = endpoint.resolveSibling(key + ".starting");
+        Resident.Endpoint started = awaitEndpoint(endpoint, e -> ProcessHandle.of(e.pid()).isPresent() && !Files.exists(marker));
         this.started.add(ProcessHandle.of(started.pid()).orElseThrow());
-        assertThat(Files.exists(endpoint.resolveSibling(key + ".starting"))).as("start marker removed").isFalse();
+        assertThat(Files.exists(marker)).as("start marker removed").isFalse();
         assertThat(Files.getPosixFilePermissions(endpoint)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
 
         WardenProcess.Result next = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY);
