@@ -63,6 +63,20 @@ public final class Fields<E extends Exception> {
         return value instanceof Map ? (Map<String, Object>) value : null;
     }
 
+    /**
+     * {@code value} as a JSON object's map, or an empty map when it is not one: for a file another
+     * program owns (a host's settings), where a value of another shape means the setting is not there.
+     */
+    public static Map<String, Object> objectOrEmpty(Object value) {
+        Map<String, Object> map = asMap(value);
+        return map == null ? Map.of() : map;
+    }
+
+    /** {@code value} as a JSON array, or an empty list when it is not one (as {@link #objectOrEmpty}). */
+    public static List<?> listOrEmpty(Object value) {
+        return value instanceof List<?> list ? list : List.of();
+    }
+
     public Map<String, Object> map() {
         return object;
     }

@@ -156,4 +156,27 @@ class GateSessionTest {
         assertThat(replay.sessions()).hasSize(1);
         assertThat(replay.sessions().get(0).recomputed().outcome()).isEqualTo(Outcome.HALT_CORRUPT);
     }
+
+    /** The model proxy adopts the launch session's read: by session now, since the read record is the gate's own. */
+    @Test
+    void adoptRead_ofALoadedSession_recordsTheSameReadAndBytes_ofOneNotYetRead_isRefused() throws IOException {
+        Path f = Files.write(dir.resolve("squad.agent.md"), WHOLE);
+        IntegrityGate g = gate(null);
+        GateSession first = g.select(selection(f));
+        GateSession unread = g.select(selection(f));
+        GateSession later = g.select(selection(f));
+
+        assertThatThrownBy(() -> later.adoptRead(unread)).isInstanceOfSatisfying(IntegrityException.class,
+                e -> assertThat(e.code()).isEqualTo("event_out_of_order"));
+        first.read();
+        later.adoptRead(first);
+        later.attach(WHOLE, "test");
+
+        assertThat(later.readBytes()).isEqualTo(WHOLE);
+        assertThat(later.readStatus()).isEqualTo(ReadStatus.LOADED);
+        GateVerdict v = later.verdict();
+        assertThat(v.sourceSha()).isEqualTo(first.verdict().sourceSha());
+        assertThat(v.attachStatus()).isEqualTo(AttachStatus.ATTACHED_FULL);
+        assertThat(v.eventLines()).hasSize(5).element(1).asString().startsWith(" 2 payload_read_status   LOADED");
+    }
 }

@@ -40,4 +40,17 @@ class FieldsTest {
         assertThatThrownBy(() -> f.bool("tools")).hasMessage("doc_invalid: doc.tools must be true or false");
         assertThat(f.optionalObject("absent")).isNull();
     }
+
+    /** Issue 13.7: the host settings readers take a value of another shape as no setting, through Fields. */
+    @Test
+    void objectOrEmpty_listOrEmpty_valueOfAnotherShape_readsAsAbsent() {
+        Map<String, Object> hooksConfig = Map.of("enabled", false);
+
+        assertThat(Fields.objectOrEmpty(hooksConfig)).isSameAs(hooksConfig);
+        assertThat(Fields.objectOrEmpty("hooksConfig")).isEmpty();
+        assertThat(Fields.objectOrEmpty(null)).isEmpty();
+        assertThat(new java.util.ArrayList<Object>(Fields.listOrEmpty(java.util.List.of("warden")))).containsExactly("warden");
+        assertThat(Fields.listOrEmpty("warden")).isEmpty();
+        assertThat(Fields.listOrEmpty(Map.of("warden", true))).isEmpty();
+    }
 }

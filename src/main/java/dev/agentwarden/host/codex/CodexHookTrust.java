@@ -1,6 +1,7 @@
 package dev.agentwarden.host.codex;
 
 import dev.agentwarden.host.HostTrustGate;
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.toml.MiniToml;
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,7 +54,7 @@ public final class CodexHookTrust implements HostTrustGate {
         int trusted = 0;
         String file = hooksFile.toAbsolutePath().normalize().toString();
         for (Map.Entry<String, Object> e : table(table(toml, "hooks"), "state").entrySet()) {
-            if (e.getKey().contains(file) && e.getValue() instanceof Map<?, ?> state && state.get("trusted_hash") != null) {
+            if (e.getKey().contains(file) && Fields.objectOrEmpty(e.getValue()).get("trusted_hash") != null) {
                 trusted++;
             }
         }
@@ -98,9 +99,9 @@ public final class CodexHookTrust implements HostTrustGate {
         return null;
     }
 
-    @SuppressWarnings("unchecked")
+    /** The TOML table at {@code key}, or an empty one when {@code key} is absent or holds another value. */
     private static Map<String, Object> table(Map<String, Object> parent, String key) {
-        return parent.get(key) instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        return Fields.objectOrEmpty(parent.get(key));
     }
 
     private static boolean modifiedAfter(Path a, Path b) {

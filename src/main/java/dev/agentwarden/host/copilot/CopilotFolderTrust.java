@@ -1,6 +1,7 @@
 package dev.agentwarden.host.copilot;
 
 import dev.agentwarden.host.HostTrustGate;
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -104,11 +105,9 @@ public final class CopilotFolderTrust implements HostTrustGate {
         }
         Object parsed = Json.parse(json.toString(), JsonLimits.LENIENT);
         List<String> out = new ArrayList<>();
-        if (parsed instanceof Map<?, ?> map && map.get("trustedFolders") instanceof List<?> list) {
-            for (Object o : list) {
-                if (o instanceof String s && !s.isEmpty()) {
-                    out.add(s);
-                }
+        for (Object o : Fields.listOrEmpty(Fields.objectOrEmpty(parsed).get("trustedFolders"))) {
+            if (o instanceof String s && !s.isEmpty()) {
+                out.add(s);
             }
         }
         return out;

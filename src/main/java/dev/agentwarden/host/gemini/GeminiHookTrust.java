@@ -3,6 +3,7 @@ package dev.agentwarden.host.gemini;
 import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -43,14 +44,13 @@ public final class GeminiHookTrust implements HostTrustGate {
         Map<String, Object> userSettings = readObject(geminiDir.resolve("settings.json"), out);
         Map<String, Object> projectSettings = user ? Map.of() : readObject(hooksFile, out);
         for (Map<String, Object> settings : List.of(userSettings, projectSettings)) {
-            Map<String, Object> hooksConfig = object(settings.get("hooksConfig"));
+            Map<String, Object> hooksConfig = Fields.objectOrEmpty(settings.get("hooksConfig"));
             if (Boolean.FALSE.equals(hooksConfig.get("enabled"))) {
                 out.add(new Finding(true, "hooksConfig.enabled is false in " + (settings == userSettings
                         ? geminiDir.resolve("settings.json") : hooksFile) + ": Gemini runs no hooks",
                         "remove \"enabled\": false from hooksConfig"));
             }
-            if (hooksConfig.get("disabled") instanceof List<?> names
-                    && names.contains(ClaudeSettings.Handler.GEMINI.name())) {
+            if (Fields.listOrEmpty(hooksConfig.get("disabled")).contains(ClaudeSettings.Handler.GEMINI.name())) {
                 out.add(new Finding(true, "hooksConfig.disabled names \"" + ClaudeSettings.Handler.GEMINI.name()
                         + "\": Gemini skips Warden's hooks", "take \"warden\" out of hooksConfig.disabled"));
             }
@@ -95,7 +95,8 @@ public final class GeminiHookTrust implements HostTrustGate {
                     + "; a gemini started without it reads trustedFolders.json", null));
             return;
         }
-        if (Boolean.FALSE.equals(object(object(userSettings.get("security")).get("folderTrust")).get("enabled"))) {
+        Map<String, Object> security = Fields.objectOrEmpty(userSettings.get("security"));
+        if (Boolean.FALSE.equals(Fields.objectOrEmpty(security.get("folderTrust")).get("enabled"))) {
             out.add(new Finding(false, "folder trust is off (security.folderTrust.enabled: false): Gemini runs "
                     + hooksFile + " in every folder", null));
             return;
@@ -152,7 +153,7 @@ public final class GeminiHookTrust implements HostTrustGate {
         }
         Path file = geminiDir.resolve("trusted_hooks.json");
         Map<String, Object> trusted = readObject(file, out);
-        List<?> keys = trusted.get(root.toAbsolutePath().normalize().toString()) instanceof List<?> l ? l : List.of();
+        List<?> keys = Fields.listOrEmpty(trusted.get(root.toAbsolutePath().normalize().toString()));
         int missing = 0;
         for (Installer.Entry e : entries) {
             if (!keys.contains(ClaudeSettings.Handler.GEMINI.name() + ":" + e.target())) {
@@ -173,11 +174,6 @@ public final class GeminiHookTrust implements HostTrustGate {
         return path != null && !path.isEmpty() ? Path.of(path) : geminiDir.resolve("trustedFolders.json");
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> object(Object value) {
-        return value instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-    }
-
     /** The file's JSON object, {@code Map.of()} when it is absent; a problem when it cannot be read. */
     private static Map<String, Object> readObject(Path file, List<Finding> out) {
         if (!Files.isRegularFile(file)) {
@@ -188,7 +184,7 @@ public final class GeminiHookTrust implements HostTrustGate {
             return Map.of();
         }
         try {
-            return object(Json.parse(bytes, JsonLimits.LENIENT));
+            return Fields.objectOrEmpty(Json.parse(bytes, JsonLimits.LENIENT));
         } catch (JsonException e) {
             out.add(new Finding(false, "cannot read " + file + " as JSON (" + e.getMessage()
                     + "); what it says about hooks and trust is not checked", null));
