@@ -83,7 +83,7 @@ class FrontParsingTest {
                 out.write(b);
                 out.flush();
             }
-            assertThat(answer(s.getInputStream())).startsWith("HTTP/1.1 200 ").contains("\"permissionDecision\":\"deny\"");
+            assertThat(HttpAnswer.read(s.getInputStream())).startsWith("HTTP/1.1 200 ").contains("\"permissionDecision\":\"deny\"");
         }
     }
 
@@ -94,7 +94,7 @@ class FrontParsingTest {
             for (int i = 0; i < 2; i++) {
                 s.getOutputStream().write(request(NO_VERIFY, padding));
                 s.getOutputStream().flush();
-                assertThat(answer(s.getInputStream())).startsWith("HTTP/1.1 200 ").contains("Connection: keep-alive")
+                assertThat(HttpAnswer.read(s.getInputStream())).startsWith("HTTP/1.1 200 ").contains("Connection: keep-alive")
                         .contains("\"permissionDecision\":\"deny\"");
             }
         }
@@ -106,7 +106,7 @@ class FrontParsingTest {
         try (Socket s = socket()) {
             s.getOutputStream().write(request(NO_VERIFY, padding));
             s.getOutputStream().flush();
-            assertThat(answer(s.getInputStream())).startsWith("HTTP/1.1 431 ").contains("head_too_large");
+            assertThat(HttpAnswer.read(s.getInputStream())).startsWith("HTTP/1.1 431 ").contains("head_too_large");
         }
     }
 
@@ -115,12 +115,12 @@ class FrontParsingTest {
         try (Socket s = socket()) {
             s.getOutputStream().write("\n\n".getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
-            assertThat(answer(s.getInputStream())).startsWith("HTTP/1.1 400 ").contains("bad_request");
+            assertThat(HttpAnswer.read(s.getInputStream())).startsWith("HTTP/1.1 400 ").contains("bad_request");
         }
         try (Socket s = socket()) {
             s.getOutputStream().write(request(NO_VERIFY, ""));
             s.getOutputStream().flush();
-            assertThat(answer(s.getInputStream())).as("the front still serves").startsWith("HTTP/1.1 200 ");
+            assertThat(HttpAnswer.read(s.getInputStream())).as("the front still serves").startsWith("HTTP/1.1 200 ");
         }
     }
 
@@ -134,7 +134,7 @@ class FrontParsingTest {
             s.getOutputStream().write(two);
             s.getOutputStream().flush();
             InputStream in = s.getInputStream();
-            assertThat(answer(in)).startsWith("HTTP/1.1 200 ").contains("Connection: close")
+            assertThat(HttpAnswer.read(in)).startsWith("HTTP/1.1 200 ").contains("Connection: close")
                     .contains("\"permissionDecision\":\"deny\"");
             assertThat(in.read()).as("end of stream: a pipelined request is not read as the next one").isEqualTo(-1);
         }
@@ -163,20 +163,5 @@ class FrontParsingTest {
         System.arraycopy(head, 0, all, 0, head.length);
         System.arraycopy(b, 0, all, head.length, b.length);
         return all;
-    }
-
-    /** One whole answer: head and Content-Length body. */
-    private static String answer(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int c = in.read();
-            if (c < 0) {
-                throw new IOException("closed in the head: " + head);
-            }
-            head.append((char) c);
-        }
-        int at = head.indexOf("Content-Length: ") + 16;
-        int length = Integer.parseInt(head.substring(at, head.indexOf("\r", at)));
-        return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
     }
 }

@@ -107,17 +107,6 @@ class HookPortTest {
         out.write(b);
         out.flush();
         InputStream in = s.getInputStream();
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int c = in.read();
-            if (c < 0) {
-                throw new IOException("closed in the head: " + head);
-            }
-            head.append((char) c);
-        }
-        int at = head.indexOf("Content-Length: ") + 16;
-        int length = Integer.parseInt(head.substring(at, head.indexOf("\r", at)));
-        byte[] rest = in.readNBytes(length);
-        return head + new String(rest, StandardCharsets.UTF_8);
+        return HttpAnswer.read(in);
     }
 }

@@ -138,16 +138,6 @@ class ServeKeptManifestTest {
         s.getOutputStream().write(b);
         s.getOutputStream().flush();
         InputStream in = s.getInputStream();
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int c = in.read();
-            if (c < 0) {
-                throw new IOException("closed in the head: " + head);
-            }
-            head.append((char) c);
-        }
-        int at = head.indexOf("Content-Length: ") + 16;
-        int length = Integer.parseInt(head.substring(at, head.indexOf("\r", at)));
-        return head + new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        return HttpAnswer.read(in);
     }
 }
