@@ -16,7 +16,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The packaged jar, as its own JVM, writes the decision line the in-process dispatch writes (volatile
  * fields masked). Each run in a project of its own, so the cases run on the parallel pool's threads;
- * all share one compiled-manifest cache, as a host's events do (the first run compiles the manifest).
+ * all share one compiled-manifest cache, as a host's events do. The jar's run is {@link GoldenRuns}'
+ * (compiled once before the first case), shared with the other suites that observe that run.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class GoldenDecisionLineIT {
@@ -31,11 +32,9 @@ class GoldenDecisionLineIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void decisionLine_jarProcess_matchesInProcess(GoldenCorpus.Case c) throws Exception {
-        String jar;
-        try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
-            WardenProcess.run(ClassDataArchive.flags(), c.argv(), p.env(c), c.stdin(), p.dir);
-            jar = DecisionLines.only(p.dir);
-        }
+        List<String> jarLines = GoldenRuns.of(c).decisionLines();
+        assertThat(jarLines).as("decision lines of the jar's run of %s", c).hasSize(1);
+        String jar = jarLines.get(0);
         String inProcess;
         try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
             GoldenCorpus.runInProcess(c, p);

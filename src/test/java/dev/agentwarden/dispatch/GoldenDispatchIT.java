@@ -11,21 +11,18 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The golden corpus ({@link GoldenCorpus}) through the packaged jar as a process: each case must
  * match its expectation and give byte-identical stdout, the same stderr and the same exit code as
- * the in-process run. One JVM per case, as a host starts one per event (from the class-data archive,
- * as {@code bin/warden} starts it), the cases on the parallel pool's threads.
+ * the in-process run, in the project the process ran in. One JVM per case, as a host starts one per
+ * event (from the class-data archive, as {@code bin/warden} starts it), the cases on the parallel
+ * pool's threads; the JVM is {@link GoldenRuns}', shared with the other suites that observe that run.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class GoldenDispatchIT {
-    @RegisterExtension
-    static final GoldenCorpus.Project project = new GoldenCorpus.Project();
-
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
         return GoldenCorpus.cases();
     }
@@ -33,12 +30,13 @@ class GoldenDispatchIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void dispatch_jarProcess_matchesGoldenAndInProcess(GoldenCorpus.Case c) throws Exception {
-        WardenProcess.Result process = WardenProcess.run(ClassDataArchive.flags(), c.argv(), project.env(c), c.stdin(), project.dir);
+        GoldenRuns.Run run = GoldenRuns.of(c);
+        WardenProcess.Result process = run.result();
 
         assertThat(isValidUtf8(process.stdoutBytes())).as("stdout is UTF-8 whatever the locale").isTrue();
         GoldenCorpus.Outcome viaProcess = new GoldenCorpus.Outcome(process.exitCode(), process.stdout(), process.stderr());
         GoldenCorpus.assertMatches(c, viaProcess);
-        GoldenCorpus.Outcome inProcess = GoldenCorpus.runInProcess(c, project);
+        GoldenCorpus.Outcome inProcess = GoldenCorpus.runInProcess(c, run.project());
         assertThat(viaProcess.normalized()).as("process and in-process runs agree").isEqualTo(inProcess.normalized());
     }
 
