@@ -22,8 +22,15 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /** {@code warden integrity …} and {@code warden launch} run as the real jar. */
+/* Beside the other classes, on the parallel pool; its own lock keeps its cases in order, one at a time
+   (they share the test user's state: release floors). */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("IntegrityCliIT")
 class IntegrityCliIT {
     static final Path JAR = Path.of(System.getProperty("warden.jar", "target/warden.jar")).toAbsolutePath();
     static final Path HOME = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath();

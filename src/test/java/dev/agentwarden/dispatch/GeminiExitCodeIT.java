@@ -13,6 +13,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Gemini CLI reads every hook exit code but 0, 1 and 2 as a deny. Through the jar, every failure
@@ -20,6 +22,8 @@ import org.junit.jupiter.api.Test;
  * code of its own, or dies, becomes exit 1 (Gemini allows, showing stderr as a warning), or 2 under
  * {@code WARDEN_FAIL_MODE=closed}: never a deny by accident.
  */
+/* Each case has a launcher home, HOME and cache of its own: the cases run on the parallel pool. */
+@Execution(ExecutionMode.CONCURRENT)
 class GeminiExitCodeIT {
     private static final String BEFORE_TOOL = "{\"session_id\":\"s1\",\"cwd\":\"/tmp\",\"hook_event_name\":\"BeforeTool\","
             + "\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":\"echo hi\"}}";

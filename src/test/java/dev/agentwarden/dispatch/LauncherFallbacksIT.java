@@ -18,6 +18,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code bin/warden} when things go wrong around the JVM. Its class-data archive over time: an
@@ -30,6 +32,8 @@ import org.junit.jupiter.api.Test;
  * {@code java} wrapper that can be told to die, as a damaged archive would make it, whenever it is
  * given an archive to load.
  */
+/* Each case has a launcher home, HOME and cache of its own: the cases run on the parallel pool. */
+@Execution(ExecutionMode.CONCURRENT)
 class LauncherFallbacksIT {
     private static final Duration TRAINING = Duration.ofMinutes(3);
     private static final String REFUSED = "Unable to use shared archive";

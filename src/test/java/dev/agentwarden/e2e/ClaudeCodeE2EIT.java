@@ -112,6 +112,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ParameterizedClass(name = "{0}")
 @ValueSource(strings = {"claude-code", "claude-code-current"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(1) // a long host suite (its sessions run in order): it starts first, see junit-platform.properties
 class ClaudeCodeE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
     /** How the host prefixes SessionStart hook context in the next model request. */

@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Real host, real verdicts, for the Cline CLI: {@code cline --json} runs complete tasks against a
@@ -47,7 +50,10 @@ import org.junit.jupiter.api.io.TempDir;
  * only when neither the cache nor npm can provide it. See {@link ClineSession} for the set-up.
  */
 @Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "cline")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(5) // a long host suite (its sessions run in order): it starts first, see junit-platform.properties
 class ClineE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
     private static final String CRASH_WHEN = """

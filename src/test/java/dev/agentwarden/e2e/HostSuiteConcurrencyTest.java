@@ -16,7 +16,8 @@ class HostSuiteConcurrencyTest {
             new Object[] {CodexE2EIT.class, "codex"}, new Object[] {GeminiE2EIT.class, "gemini-cli"},
             new Object[] {QwenE2EIT.class, "qwen-code"}, new Object[] {CopilotE2EIT.class, "copilot"},
             new Object[] {CopilotPromptGateIT.class, "copilot"}, new Object[] {OpenCodeE2EIT.class, "opencode"},
-            new Object[] {KiloE2EIT.class, "kilocode"});
+            new Object[] {KiloE2EIT.class, "kilocode"},
+            new Object[] {ClineE2EIT.class, "cline"});
 
     @Test
     void hostSuites_runOneAfterAnother_runSideBySideLockedByTheirHostInstall() {

@@ -3,6 +3,7 @@ package dev.agentwarden.e2e;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.Order;
 
 /**
  * {@link PluginHostE2E} on Kilo Code ({@code @kilocode/cli}, {@link PluginHostFlavor#KILO}): the
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @Execution(ExecutionMode.CONCURRENT)
 @ResourceLock(HostSuite.LOCK_PREFIX + "kilocode")
+@Order(2) // a long host suite (its sessions run in order): it starts first, see junit-platform.properties
 class KiloE2EIT extends PluginHostE2E {
     KiloE2EIT() {
         super(PluginHostFlavor.KILO);

@@ -3,6 +3,7 @@ package dev.agentwarden.e2e;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.Order;
 
 /**
  * {@link PluginHostE2E} on OpenCode ({@code opencode-ai}, {@link PluginHostFlavor#OPENCODE}).
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @Execution(ExecutionMode.CONCURRENT)
 @ResourceLock(HostSuite.LOCK_PREFIX + "opencode")
+@Order(3) // a long host suite (its sessions run in order): it starts first, see junit-platform.properties
 class OpenCodeE2EIT extends PluginHostE2E {
     OpenCodeE2EIT() {
         super(PluginHostFlavor.OPENCODE);

@@ -41,6 +41,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 @Execution(ExecutionMode.CONCURRENT)
 @ResourceLock(HostSuite.LOCK_PREFIX + "qwen-code")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(4) // a long host suite (its sessions run in order): it starts first, see junit-platform.properties
 class QwenE2EIT {
     static final HostInstall.Host QWEN_CODE = new HostInstall.Host("qwen-code", "@qwen-code/qwen-code", "qwen");
     private static final E2eSummary SUMMARY = new E2eSummary();

@@ -31,6 +31,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The compiled hook ({@code bin/warden build-hook}, {@code src/main/c/warden-hook.c}) when the
@@ -39,6 +42,9 @@ import org.junit.jupiter.api.Test;
  * how it reaches a live resident: its Unix socket, whose listener the kernel names, else its port.
  * Needs a C compiler.
  */
+/* Beside the other classes, on the parallel pool; its own lock keeps its cases in order, one at a time. */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("FastHookIT")
 class FastHookIT {
     private static final String NO_VERIFY = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
             + "\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}";

@@ -30,12 +30,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code bin/warden dispatch} with the resident server: what is forwarded runs as the launcher's
  * own JVM would have run it, every way the resident can be missing or fail ends in a correct answer
  * from a JVM, and the resident starts, serves alone and stops as documented.
  */
+/* Beside the other classes, on the parallel pool; its own lock keeps its cases in order, one at a time
+   (floods and deadlines). */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("ResidentIT")
 class ResidentIT {
     private static final String DENY = "{\"session_id\":\"s1\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
             + "\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}";
