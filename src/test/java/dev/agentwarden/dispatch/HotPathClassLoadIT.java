@@ -47,7 +47,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code bin/warden} starts it, from the class-data archive ({@link ClassDataArchive}: a class read
  * from it is logged as loaded all the same); the observations run on the parallel pool's threads.
  * The corpus-manifest observation is {@link GoldenRuns}' JVM, shared with the suites that check the
- * same run's output and decision line (its cache is compiled before the first case, as here).
+ * same run's output and decision line (GoldenRuns compiles that manifest into its cache first).
  */
 @Execution(ExecutionMode.CONCURRENT)
 class HotPathClassLoadIT {
@@ -72,7 +72,6 @@ class HotPathClassLoadIT {
     static void warmUp() throws Exception {
         startup = emptyMainLoads();
         GoldenCorpus.Case any = GoldenCorpus.cases().findFirst().orElseThrow().getPayload();
-        WardenProcess.run(ClassDataArchive.flags(), any.argv(), project.env(any), any.stdin(), project.dir);
         WardenProcess.run(ClassDataArchive.flags(), defaultManifest(any.argv()), project.env(any), any.stdin(), project.dir);
     }
 
