@@ -13,7 +13,6 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -189,8 +188,7 @@ final class GoldenCorpus {
             cache = sharedCache != null ? sharedCache : Files.createTempDirectory("warden-golden-cache");
             Path script = dir.resolve("concerns/golden-concern.sh");
             Files.createDirectories(script.getParent());
-            Files.copy(root().resolve("concerns/golden-concern.sh"), script);
-            Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+            WardenProcess.copyExecutable(root().resolve("concerns/golden-concern.sh"), script);
         }
 
         /** The dispatch environment for a case: the project, the cache, then the case's own variables. */

@@ -53,16 +53,41 @@ public final class WardenProcess {
         Path copy = dir.resolve("warden");
         Files.createDirectories(copy.resolve("bin"));
         Files.createDirectories(copy.resolve("target"));
-        Files.copy(home().resolve("bin/warden"), copy.resolve("bin/warden"));
+        copyExecutable(home().resolve("bin/warden"), copy.resolve("bin/warden"));
         Files.copy(jar(), copy.resolve("target/warden.jar"));
         return copy;
     }
 
     /** {@code script} written to {@code file}, executable by everyone: a stand-in program such as {@code java}. */
     public static Path writeScript(Path file, String script) throws IOException {
-        Files.writeString(file, script);
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return file;
+        Path text = Files.writeString(file.resolveSibling(file.getFileName() + ".text"), script);
+        try {
+            return copyExecutable(text, file);
+        } finally {
+            Files.delete(text);
+        }
+    }
+
+    /**
+     * {@code source} copied to {@code target} by a {@code cp} of its own, then
+     * made executable by everyone. A program this JVM wrote itself could fail to start with
+     * {@code ETXTBSY} ("Text file busy"): a child that another test thread forks at that moment
+     * holds the write descriptor until it closes its descriptors; a file another process wrote has none here.
+     */
+    public static Path copyExecutable(Path source, Path target) throws IOException {
+        Process cp = new ProcessBuilder("cp", source.toString(), target.toString()).redirectErrorStream(true).start();
+        try {
+            if (!cp.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS) || cp.exitValue() != 0) {
+                cp.destroyForcibly();
+                throw new IOException("cp " + source + " " + target + " failed: "
+                        + new String(cp.getInputStream().readNBytes(4096), StandardCharsets.UTF_8));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted copying " + source, e);
+        }
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return target;
     }
 
     /**
