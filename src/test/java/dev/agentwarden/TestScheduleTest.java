@@ -21,8 +21,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 class TestScheduleTest {
     /** Classes whose cases share state, so run in order under a lock of their own, beside the other classes. */
     private static final List<String> BESIDE_IN_ORDER = List.of("server.ResidentIT", "server.FastHookIT",
-            "cli.IntegrityCliIT", "server.ForwardEndpointTest", "ledger.LedgerMultiProcessTest",
-            "dispatch.GoldenDecisionLineTest");
+            "cli.IntegrityCliIT");
     /** Classes whose every case has its own launcher home, HOME and cache: the cases run on the pool. */
     private static final List<String> CASES_ON_THE_POOL = List.of("dispatch.LauncherFallbacksIT",
             "dispatch.GeminiExitCodeIT");

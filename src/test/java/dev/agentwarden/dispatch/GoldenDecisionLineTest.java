@@ -17,19 +17,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The golden corpus writes the same decision line, volatile fields masked, whichever transport
  * carries the event: in-process as its own JVM would, forwarded to the resident server ({@code /forward}),
  * and posted to {@code warden serve} ({@code /dispatch}); each line names its transport.
  */
-/* Beside the other classes, on the parallel pool (the unit phase is one thread on a 2-core box); its own
-   lock keeps its cases in order, one at a time. */
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("GoldenDecisionLineTest")
 class GoldenDecisionLineTest {
     private static final String TOKEN = "golden-decisions-token";
     private static final HttpClient CLIENT = HttpClient.newHttpClient();

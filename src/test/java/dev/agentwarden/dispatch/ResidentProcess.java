@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -104,9 +103,7 @@ public final class ResidentProcess implements AutoCloseable {
      */
     public static Path forbiddenJava(Path dir, Path calls) throws IOException {
         Path script = dir.resolve("forbidden-java");
-        Files.writeString(script, "#!/bin/sh\necho \"$*\" >> '" + calls + "'\nexit 97\n", StandardCharsets.UTF_8);
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
-        return script;
+        return WardenProcess.writeScript(script, "#!/bin/sh\necho \"$*\" >> '" + calls + "'\nexit 97\n", "rwx------");
     }
 
     /** The environment that makes {@code bin/warden} use the resident and never start a JVM. */

@@ -60,12 +60,19 @@ public final class WardenProcess {
 
     /** {@code script} written to {@code file}, executable by everyone: a stand-in program such as {@code java}. */
     public static Path writeScript(Path file, String script) throws IOException {
+        return writeScript(file, script, "rwxr-xr-x");
+    }
+
+    /** {@code script} written to {@code file} (through {@link #copyExecutable}) with the permissions {@code mode}. */
+    public static Path writeScript(Path file, String script, String mode) throws IOException {
         Path text = Files.writeString(file.resolveSibling(file.getFileName() + ".text"), script);
         try {
-            return copyExecutable(text, file);
+            copyExecutable(text, file);
         } finally {
             Files.delete(text);
         }
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+        return file;
     }
 
     /**

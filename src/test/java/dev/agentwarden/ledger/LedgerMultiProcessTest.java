@@ -17,18 +17,11 @@ import java.time.Clock;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Many OS processes append events to one ledger at the same time; every event must be there
  * exactly once, whole, in one unbroken chain, with counts consistent with serial execution.
  */
-/* Beside the other classes, on the parallel pool (its time is child JVMs); its own lock keeps its
-   cases in order, one at a time. */
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("LedgerMultiProcessTest")
 class LedgerMultiProcessTest {
     @TempDir
     Path project;

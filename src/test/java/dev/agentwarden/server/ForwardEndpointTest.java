@@ -36,9 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * {@code POST /forward} on an in-process {@link WardenServer}: the answer carries exactly what the
@@ -46,10 +43,6 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * and its exit code; a body that is not a forwarded event, a missing token or another method gets
  * an error and runs no dispatch; and the server's idle time, which the resident stops on.
  */
-/* Beside the other classes, on the parallel pool (its time is mostly waiting for slow clients' deadlines); its own lock keeps its
-   cases in order, one at a time. */
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("ForwardEndpointTest")
 class ForwardEndpointTest {
     private static final String TOKEN = "f".repeat(64);
     private static final String PROOF = "e".repeat(64);

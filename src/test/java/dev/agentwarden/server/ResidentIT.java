@@ -116,8 +116,7 @@ class ResidentIT {
     private void writeOneConcernProject(String name, String body, String settings) throws IOException {
         Path script = project.resolve("concerns/" + name + ".sh");
         Files.createDirectories(script.getParent());
-        Files.writeString(script, "#!/bin/sh\n" + body);
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        WardenProcess.writeScript(script, "#!/bin/sh\n" + body, "rwx------");
         Files.createDirectories(project.resolve("conf"));
         Files.writeString(project.resolve("conf/m.yaml"), """
                 schema_version: 1
