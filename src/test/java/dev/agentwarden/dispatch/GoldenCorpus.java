@@ -13,6 +13,7 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -188,7 +189,13 @@ final class GoldenCorpus {
             cache = sharedCache != null ? sharedCache : Files.createTempDirectory("warden-golden-cache");
             Path script = dir.resolve("concerns/golden-concern.sh");
             Files.createDirectories(script.getParent());
-            WardenProcess.copyExecutable(root().resolve("concerns/golden-concern.sh"), script);
+            Path concern = root().resolve("concerns/golden-concern.sh");
+            if (WardenProcess.besideOtherProcesses()) {
+                WardenProcess.copyExecutable(concern, script);
+            } else {
+                Files.copy(concern, script);
+                Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+            }
         }
 
         /** The dispatch environment for a case: the project, the cache, then the case's own variables. */

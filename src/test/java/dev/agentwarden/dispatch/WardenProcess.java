@@ -76,6 +76,16 @@ public final class WardenProcess {
     }
 
     /**
+     * Whether this JVM is failsafe's (it sets {@code warden.jar}), whose process-bound classes run side
+     * by side, so that other test threads start processes at any moment; surefire's unit classes run
+     * one at a time. Where a program is written for every case, {@link #copyExecutable} (a process,
+     * about 20 ms) is needed only here.
+     */
+    public static boolean besideOtherProcesses() {
+        return System.getProperty("warden.jar") != null;
+    }
+
+    /**
      * {@code source} copied to {@code target} by a {@code cp} of its own, then
      * made executable by everyone. A program this JVM wrote itself could fail to start with
      * {@code ETXTBSY} ("Text file busy"): a child that another test thread forks at that moment
