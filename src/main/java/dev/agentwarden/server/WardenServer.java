@@ -36,7 +36,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Pattern;
 
 /**
  * The loopback transport: {@code warden serve} answers {@code POST /dispatch/<host>[/<NativeEvent>]}
@@ -90,7 +89,8 @@ public final class WardenServer implements AutoCloseable {
     private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward and POST /status";
     /** The resident's status query ({@link #status}). */
     public static final String STATUS_PATH = "/status";
-    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+    /** Longest segment of a {@code /dispatch} route (a host id, a native event name). */
+    private static final int SEGMENT_CHARS = 64;
 
     private final ServerSocketChannel listener;
     private final Front front;
@@ -579,12 +579,28 @@ public final class WardenServer implements AutoCloseable {
         if (path == null || !path.startsWith(prefix)) {
             throw new Refusal(404, "not_found", DISPATCH_ENDPOINT);
         }
-        String[] parts = path.substring(prefix.length()).split("/", -1);
-        if (parts.length > 2 || !SEGMENT.matcher(parts[0]).matches()
-                || (parts.length == 2 && !SEGMENT.matcher(parts[1]).matches())) {
+        int from = prefix.length();
+        int slash = path.indexOf('/', from);
+        int hostEnd = slash < 0 ? path.length() : slash;
+        if (!segment(path, from, hostEnd) || slash >= 0 && !segment(path, slash + 1, path.length())) {
             throw new Refusal(404, "not_found", DISPATCH_ENDPOINT);
         }
-        return List.of(parts);
+        return slash < 0 ? List.of(path.substring(from))
+                : List.of(path.substring(from, slash), path.substring(slash + 1));
+    }
+
+    /** Whether {@code path[from, to)} is a route segment: 1 to {@link #SEGMENT_CHARS} of {@code A-Za-z0-9_.-}. */
+    private static boolean segment(String path, int from, int to) {
+        if (to <= from || to - from > SEGMENT_CHARS) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            char c = path.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean authorized(String header, byte[] token) {
