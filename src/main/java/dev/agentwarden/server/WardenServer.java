@@ -20,6 +20,8 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -80,6 +82,8 @@ public final class WardenServer implements AutoCloseable {
     static final int DEFAULT_THREADS = 4;
     /** How long a forwarded event may wait for a worker ({@link #queueWaitNanos}) unless told otherwise. */
     static final long QUEUE_WAIT_MS = 10_000;
+    /** Longest a client may take to read an answer that did not fit in its socket's buffer at once. */
+    static final long WRITE_DEADLINE_MS = 10_000;
     /** The line a resident sends first, before its proof (version 3: no {@code 102}/{@code g} exchange). */
     public static final String GREETING = "warden-resident/3 ";
     private static final int QUEUE = 256;
@@ -392,10 +396,12 @@ public final class WardenServer implements AutoCloseable {
                 pool.execute(() -> serve(request, mode, this, queued));
             } catch (RejectedExecutionException e) {
                 try (SocketChannel ch = request.channel()) {
-                    write(ch, Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
+                    // on the front's thread: one attempt, never a wait (a client that cannot take it is closed)
+                    ch.write(ByteBuffer.wrap(Reply.refusal(503, "busy", "every worker is busy; try again").bytes()));
                 } catch (IOException ignored) {
                     // the client is gone
                 }
+                front.closed();
                 abandoned();
             }
         }
@@ -518,6 +524,7 @@ public final class WardenServer implements AutoCloseable {
                 } catch (IOException e) {
                     // the client went away
                 }
+                gate.front.closed();
             }
         }
     }
@@ -566,10 +573,36 @@ public final class WardenServer implements AutoCloseable {
         return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
     }
 
+    /**
+     * Writes a whole answer to a non-blocking {@code ch} (as the {@link Front} hands it over): at
+     * once when the socket takes it, as it nearly always does; else waiting for room, at most
+     * {@link #WRITE_DEADLINE_MS} in all.
+     *
+     * @throws IOException when the client did not take the answer in time, or went away
+     */
     private static void write(SocketChannel ch, byte[] bytes) throws IOException {
+        write(ch, bytes, WRITE_DEADLINE_MS);
+    }
+
+    /** {@link #write(SocketChannel, byte[])} within {@code deadlineMs}. */
+    static void write(SocketChannel ch, byte[] bytes, long deadlineMs) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(bytes);
-        while (b.hasRemaining()) {
-            ch.write(b);
+        ch.write(b);
+        if (!b.hasRemaining()) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs);
+        try (Selector room = Selector.open()) {
+            ch.register(room, SelectionKey.OP_WRITE);
+            while (b.hasRemaining()) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    throw new IOException("the client took no answer for " + deadlineMs + " ms");
+                }
+                room.select(left);
+                room.selectedKeys().clear();
+                ch.write(b);
+            }
         }
     }
 
