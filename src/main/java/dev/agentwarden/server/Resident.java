@@ -58,6 +58,8 @@ public final class Resident {
      * connection, and use a JVM.
      */
     static final Duration STOP_GRACE = Duration.ofSeconds(15);
+    /** How long stopping waits for the warm-up to finish its event and remove its scratch directory. */
+    static final long WARMUP_STOP_MS = 2_000;
 
     private final WardenServer server;
     /** The compiled hook's socket, or {@code null} when it could not be bound. */
@@ -66,10 +68,18 @@ public final class Resident {
     private final String token;
     private final FileChannel lockChannel;
     private final FileLock lock;
+    private final Path dir;
+    private final String key;
+    private final Clock clock;
+    private ResidentWarmup warmup;
+    private Thread warmupThread;
     private boolean closed;
 
     private Resident(WardenServer server, HookSocket hookSocket, Path endpoint, String token, FileChannel lockChannel,
-                     FileLock lock) {
+                     FileLock lock, Path dir, String key, Clock clock) {
+        this.dir = dir;
+        this.clock = clock;
+        this.key = key;
         this.server = server;
         this.hookSocket = hookSocket;
         this.endpoint = endpoint;
@@ -146,7 +156,7 @@ public final class Resident {
             ServeState.writeOwnerOnly(endpoint, new Endpoint(server.port(), token, pid, start, proof).line());
             Files.deleteIfExists(dir.resolve(key + ".starting"));
             InventoryCache.keepInThisProcess();
-            return new Resident(server, socket, endpoint, token, channel, lock);
+            return new Resident(server, socket, endpoint, token, channel, lock, dir, key, clock);
         } catch (IOException | RuntimeException e) {
             if (socket != null) {
                 socket.close();
@@ -189,6 +199,25 @@ public final class Resident {
 
     public WardenServer server() {
         return server;
+    }
+
+    /**
+     * Starts the {@link ResidentWarmup} in the background, unless {@code env} (the resident's own)
+     * turns it off; it reports how it ended to {@code log}.
+     */
+    public synchronized void warmUp(Map<String, String> env, java.io.PrintWriter log) {
+        if (closed || warmup != null || !ResidentWarmup.enabled(env)) {
+            return;
+        }
+        warmup = new ResidentWarmup(ResidentWarmup.scratch(dir, key), hookSocket(), token, this::activity,
+                ResidentWarmup.Limits.DEFAULT, clock, log);
+        warmupThread = warmup.start();
+    }
+
+    /** A number that moves whenever a real event arrives or ends on any of its transports. */
+    private long activity() {
+        return (hookSocket == null ? 0 : hookSocket.forwardsArrived()) + server.forwardedCount()
+                + server.lastActivityMillis();
     }
 
     /** The compiled hook's socket, or {@code null} when this resident serves none. */
@@ -240,6 +269,14 @@ public final class Resident {
             return false;
         }
         closed = true;
+        if (warmup != null) {
+            warmup.stop();
+            try {
+                warmupThread.join(WARMUP_STOP_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (published()) {
             try {
                 Files.deleteIfExists(endpoint);
