@@ -552,13 +552,14 @@ public final class WardenServer implements AutoCloseable {
      */
     static Reply forward(byte[] request, ProcessAttributes own, Clock clock, OpenSegments segments,
                          ResolvedManifests manifests) throws IOException {
-        InputStream body = new ByteArrayInputStream(request);
-        ForwardRequest forward;
+        ForwardRequest.Framed framed;
         try {
-            forward = ForwardRequest.read(body);
+            framed = ForwardRequest.frame(request);
         } catch (BadForward e) {
             throw new Refusal(400, "bad_forward", e.getMessage());
         }
+        ForwardRequest forward = framed.request();
+        InputStream body = new ByteArrayInputStream(request, framed.payloadAt(), request.length - framed.payloadAt());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = DispatchMain.run(forward.argv().toArray(String[]::new), forward.stdin(body),
