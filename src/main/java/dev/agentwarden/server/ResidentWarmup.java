@@ -40,9 +40,10 @@ import java.util.function.LongSupplier;
  * <p>What it may touch: only its scratch directory {@code <key>.warmup} in the (private) resident
  * directory, created 0700 and removed at the end, which holds the project its events name and the
  * state directory its trust lookups read. Its events carry an environment of its own, not the
- * resident's (no project-directory variable, no capture directory, no {@code WARDEN_*} setting), so the
- * project is the scratch one and the manifest in force is the built-in default, which runs only
- * built-in concerns: no process, no network. It checks that before the first event and does not run
+ * resident's (no project-directory variable, no capture directory, no {@code WARDEN_*} setting; its
+ * home and XDG directories in the scratch directory, so trust store, compiled-manifest cache and user
+ * state are fresh and its own), so the project is the scratch one and the manifest in force is the
+ * built-in default, which runs only built-in concerns: no process, no network. It checks that before the first event and does not run
  * otherwise.
  *
  * <p>Bounds: at most {@link #MAX_EVENTS} events, {@link #MAX_WALL_MS} of wall time and
@@ -165,7 +166,10 @@ final class ResidentWarmup implements Runnable {
         Path state = Files.createDirectory(scratch.resolve("state"));
         Map<String, String> env = new LinkedHashMap<>();
         env.put("HOME", scratch.toString());
-        env.put("XDG_STATE_HOME", state.toString());
+        // every per-user directory a dispatch may read or write (trust store, compiled manifests, state)
+        for (String xdg : new String[] {"XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"}) {
+            env.put(xdg, state.toString());
+        }
         env.put("PATH", "/usr/bin:/bin");
         env.put("LANG", "C.UTF-8");
         try {
