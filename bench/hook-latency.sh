@@ -54,6 +54,13 @@ for _ in $(seq 300); do
   sleep 0.1
 done
 "$home/bin/warden" resident status >/dev/null 2>&1 || { echo "the resident server did not start" >&2; exit 1; }
+# A host's first tool call comes seconds after the SessionStart that started the resident: let its
+# warm-up end (it stops by itself within a few seconds) before timing, and show how it ended.
+for _ in $(seq 100); do
+  grep -q "warm-up ran" "$WARDEN_CACHE_DIR"/resident/*.log 2>/dev/null && break
+  sleep 0.1
+done
+warmup="$(grep -h "warm-up ran" "$WARDEN_CACHE_DIR"/resident/*.log 2>/dev/null || echo "no warm-up reported")"
 expected="$("$home/bin/warden" dispatch --host claude < "$payload" 2>/dev/null)"
 got="$(sh -c "$fast_cmd" < "$payload" 2>/dev/null)"
 [ "$expected" = "$got" ] || { echo "the installed hook answered '$got', bin/warden '$expected'" >&2; exit 1; }
@@ -88,6 +95,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 t50=$(pct "$work/true.ms" 0.50 3)
 echo "payload: $(basename "$payload")  runs: $runs each, alternating  load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "installed hook: $fast_cmd"
+echo "resident: ${warmup#warden resident: }"
 printf '%-40s %8s %8s %10s\n' "" "p50 ms" "p95 ms" "p50 / true"
 row() { # row LABEL FILE
   local p50 p95
