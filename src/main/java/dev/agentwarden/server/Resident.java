@@ -71,6 +71,8 @@ public final class Resident {
     private final Path dir;
     private final String key;
     private final Clock clock;
+    /** {@link #activity} before the endpoint was published, so before any real event could arrive. */
+    private final long quietActivity;
     private ResidentWarmup warmup;
     private Thread warmupThread;
     private boolean closed;
@@ -78,6 +80,7 @@ public final class Resident {
     private Resident(WardenServer server, HookSocket hookSocket, Path endpoint, String token, FileChannel lockChannel,
                      FileLock lock, Path dir, String key, Clock clock) {
         this.dir = dir;
+        this.quietActivity = activity(server, hookSocket);
         this.clock = clock;
         this.key = key;
         this.server = server;
@@ -153,10 +156,12 @@ public final class Resident {
                         + " port " + server.port());
             }
             Path endpoint = endpointFile(dir, key);
+            // before the endpoint is published: no real event can have arrived yet
+            Resident resident = new Resident(server, socket, endpoint, token, channel, lock, dir, key, clock);
             ServeState.writeOwnerOnly(endpoint, new Endpoint(server.port(), token, pid, start, proof).line());
             Files.deleteIfExists(dir.resolve(key + ".starting"));
             InventoryCache.keepInThisProcess();
-            return new Resident(server, socket, endpoint, token, channel, lock, dir, key, clock);
+            return resident;
         } catch (IOException | RuntimeException e) {
             if (socket != null) {
                 socket.close();
@@ -209,15 +214,14 @@ public final class Resident {
         if (closed || warmup != null || !ResidentWarmup.enabled(env)) {
             return;
         }
-        warmup = new ResidentWarmup(ResidentWarmup.scratch(dir, key), hookSocket(), token, this::activity,
-                ResidentWarmup.Limits.DEFAULT, clock, log);
+        warmup = new ResidentWarmup(ResidentWarmup.scratch(dir, key), hookSocket(), token,
+                () -> activity(server, hookSocket), quietActivity, ResidentWarmup.Limits.DEFAULT, clock, log);
         warmupThread = warmup.start();
     }
 
-    /** A number that moves whenever a real event arrives or ends on any of its transports. */
-    private long activity() {
-        return (hookSocket == null ? 0 : hookSocket.forwardsArrived()) + server.forwardedCount()
-                + server.lastActivityMillis();
+    /** A number that moves whenever a real event arrives at {@code socket} or ends on any transport of {@code server}. */
+    private static long activity(WardenServer server, HookSocket socket) {
+        return (socket == null ? 0 : socket.forwardsArrived()) + server.forwardedCount() + server.lastActivityMillis();
     }
 
     /** The compiled hook's socket, or {@code null} when this resident serves none. */

@@ -83,6 +83,7 @@ final class ResidentWarmup implements Runnable {
     private final Path socket;
     private final String token;
     private final LongSupplier activity;
+    private final long quiet;
     private final Limits limits;
     private final Clock clock;
     private final PrintWriter log;
@@ -92,13 +93,16 @@ final class ResidentWarmup implements Runnable {
     /**
      * @param socket   the hook socket to send status queries to, or {@code null} for none
      * @param activity a count that moves when a real event arrives on any transport
+     * @param quiet    what {@code activity} said before any real event could arrive (before the
+     *                 endpoint was published): a real event that comes before this thread runs counts too
      */
-    ResidentWarmup(Path scratch, Path socket, String token, LongSupplier activity, Limits limits, Clock clock,
+    ResidentWarmup(Path scratch, Path socket, String token, LongSupplier activity, long quiet, Limits limits, Clock clock,
                    PrintWriter log) {
         this.scratch = scratch;
         this.socket = socket;
         this.token = token;
         this.activity = activity;
+        this.quiet = quiet;
         this.limits = limits;
         this.clock = clock;
         this.log = log;
@@ -159,7 +163,6 @@ final class ResidentWarmup implements Runnable {
     private Result warmUp() throws IOException {
         long startNanos = System.nanoTime();
         long startCpu = cpuMillis();
-        long seen = activity.getAsLong();
         removeTree(scratch);
         Files.createDirectory(scratch, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path project = Files.createDirectory(scratch.resolve("project"));
@@ -194,7 +197,7 @@ final class ResidentWarmup implements Runnable {
                     stopped = "the resident stopped";
                     break;
                 }
-                if (activity.getAsLong() != seen) {
+                if (activity.getAsLong() != quiet) {
                     stopped = "a real event arrived";
                     break;
                 }

@@ -60,7 +60,7 @@ class ResidentWarmupTest {
 
     private static ResidentWarmup warmup(Path dir, Path socket, java.util.function.LongSupplier activity,
                                          ResidentWarmup.Limits limits, StringWriter log) {
-        return new ResidentWarmup(ResidentWarmup.scratch(dir, KEY), socket, TOKEN, activity, limits, CLOCK,
+        return new ResidentWarmup(ResidentWarmup.scratch(dir, KEY), socket, TOKEN, activity, 0, limits, CLOCK,
                 new PrintWriter(log, true));
     }
 
@@ -106,7 +106,7 @@ class ResidentWarmupTest {
 
         assertThat(w.result().stopped()).as(log.toString()).isEqualTo("after 40 events");
         assertThat(w.result().events()).isEqualTo(40);
-        assertThat(lines.get()).as("decision lines in the scratch project after 28 events").hasSize(28);
+        assertThat(lines.get()).as("decision lines in the scratch project after 29 events").hasSize(29);
         for (String line : lines.get()) {
             Map<String, Object> d = Json.parseObject(line);
             assertThat(d.get("transport")).isEqualTo("resident");
@@ -178,7 +178,7 @@ class ResidentWarmupTest {
         AtomicInteger calls = new AtomicInteger();
         StringWriter log = new StringWriter();
         // the real event arrives after the warm-up's 5th look
-        ResidentWarmup w = warmup(dir, null, () -> calls.incrementAndGet() > 6 ? 1 : 0,
+        ResidentWarmup w = warmup(dir, null, () -> calls.incrementAndGet() > 5 ? 1 : 0,
                 new ResidentWarmup.Limits(1_000, 60_000, 60_000), log);
 
         w.run();
@@ -187,6 +187,19 @@ class ResidentWarmupTest {
         assertThat(w.result().events()).isEqualTo(5);
         assertThat(log.toString()).contains("warm-up ran 5 synthetic events").contains("stopped: a real event arrived");
         assertThat(ResidentWarmup.scratch(dir, KEY)).doesNotExist();
+    }
+
+    /** A host's first event may come while the warm-up thread is still starting: it counts as arrived. */
+    @Test
+    void residentWarmup_realEventBeforeItsThreadRan_stopsItBeforeAnyEvent() throws Exception {
+        Path dir = residentDir();
+        StringWriter log = new StringWriter();
+        ResidentWarmup w = warmup(dir, null, () -> 1, new ResidentWarmup.Limits(1_000, 60_000, 60_000), log);
+
+        w.run();
+
+        assertThat(w.result().stopped()).as(log.toString()).isEqualTo("a real event arrived");
+        assertThat(w.result().events()).isZero();
     }
 
     @Test
