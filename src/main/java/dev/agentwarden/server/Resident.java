@@ -1,6 +1,7 @@
 package dev.agentwarden.server;
 
 import dev.agentwarden.inventory.InventoryCache;
+import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.io.OwnedPath;
 import java.io.IOException;
 import java.net.BindException;
@@ -214,7 +215,7 @@ public final class Resident {
         if (closed || warmup != null || !ResidentWarmup.enabled(env)) {
             return;
         }
-        warmup = new ResidentWarmup(ResidentWarmup.scratch(dir, key), hookSocket(), token,
+        warmup = new ResidentWarmup(ResidentWarmup.scratch(dir, key), CacheDir.root(env), hookSocket(), token,
                 () -> activity(server, hookSocket), quietActivity, ResidentWarmup.Limits.DEFAULT, clock, log);
         warmupThread = warmup.start();
     }

@@ -40,10 +40,11 @@ import java.util.function.LongSupplier;
  * <p>What it may touch: only its scratch directory {@code <key>.warmup} in the (private) resident
  * directory, created 0700 and removed at the end, which holds the project its events name and the
  * state directory its trust lookups read. Its events carry an environment of its own, not the
- * resident's (no project-directory variable, no capture directory, no {@code WARDEN_*} setting; its
- * home and XDG directories in the scratch directory, so trust store, compiled-manifest cache and user
- * state are fresh and its own), so the project is the scratch one and the manifest in force is the
- * built-in default, which runs only built-in concerns: no process, no network. It checks that before the first event and does not run
+ * resident's (no project-directory variable, no capture directory, no {@code WARDEN_*} setting but
+ * the resident's own cache directory, whose compiled built-in manifest real events read too; its home
+ * and XDG directories in the scratch directory, so trust store and user state are fresh and its own),
+ * so the project is the scratch one and the manifest in force is the built-in default, which runs only
+ * built-in concerns: no process, no network. It checks that before the first event and does not run
  * otherwise.
  *
  * <p>Bounds: at most {@link #MAX_EVENTS} events, {@link #MAX_WALL_MS} of wall time and
@@ -80,6 +81,7 @@ final class ResidentWarmup implements Runnable {
     }
 
     private final Path scratch;
+    private final Path cacheRoot;
     private final Path socket;
     private final String token;
     private final LongSupplier activity;
@@ -91,14 +93,17 @@ final class ResidentWarmup implements Runnable {
     private volatile Result result;
 
     /**
+     * @param cacheRoot the resident's Warden cache directory, whose compiled built-in manifest its
+     *                  events read as real ones do (compiling it there if absent, as a real one would)
      * @param socket   the hook socket to send status queries to, or {@code null} for none
      * @param activity a count that moves when a real event arrives on any transport
      * @param quiet    what {@code activity} said before any real event could arrive (before the
      *                 endpoint was published): a real event that comes before this thread runs counts too
      */
-    ResidentWarmup(Path scratch, Path socket, String token, LongSupplier activity, long quiet, Limits limits, Clock clock,
-                   PrintWriter log) {
+    ResidentWarmup(Path scratch, Path cacheRoot, Path socket, String token, LongSupplier activity, long quiet,
+                   Limits limits, Clock clock, PrintWriter log) {
         this.scratch = scratch;
+        this.cacheRoot = cacheRoot;
         this.socket = socket;
         this.token = token;
         this.activity = activity;
@@ -173,6 +178,7 @@ final class ResidentWarmup implements Runnable {
         for (String xdg : new String[] {"XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"}) {
             env.put(xdg, state.toString());
         }
+        env.put("WARDEN_CACHE_DIR", cacheRoot.toString());
         env.put("PATH", "/usr/bin:/bin");
         env.put("LANG", "C.UTF-8");
         try {
