@@ -119,6 +119,15 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
             if (total > MAX_RECORDS_TOTAL_BYTES) {
                 throw new BadForward("the records before the payload exceed " + MAX_RECORDS_TOTAL_BYTES + " bytes");
             }
+            if (r.charAt(0) == 'e') {
+                // most records: name and value cut from the record itself, without an intermediate copy
+                int eq = r.indexOf('=', 1);
+                if (eq <= 1) {
+                    throw new BadForward("environment record without NAME=: '" + clip(r.substring(1)) + "'");
+                }
+                env.put(r.substring(1, eq), r.substring(eq + 1));
+                continue;
+            }
             String value = r.substring(1);
             switch (r.charAt(0)) {
                 case 'a' -> {
@@ -132,13 +141,6 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
                         throw new BadForward("two working-directory records");
                     }
                     dir = absolute(value);
-                }
-                case 'e' -> {
-                    int eq = value.indexOf('=');
-                    if (eq <= 0) {
-                        throw new BadForward("environment record without NAME=: '" + clip(value) + "'");
-                    }
-                    env.put(value.substring(0, eq), value.substring(eq + 1));
                 }
                 case 'u' -> umask = value;
                 case 'n' -> nice = value;
