@@ -1,6 +1,7 @@
 package dev.agentwarden.server;
 
 import dev.agentwarden.decision.OpenSegments;
+import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.trust.ProjectManifest;
@@ -24,6 +25,7 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -220,7 +222,7 @@ final class ResidentWarmup implements Runnable {
                 byte[] request = requests[events % requests.length];
                 int end = HookSocket.headEnd(ByteBuffer.wrap(request).position(request.length));
                 HookSocket.Head h = HookSocket.Head.parse(request, end);
-                byte[] body = java.util.Arrays.copyOfRange(request, end, end + (int) h.contentLength);
+                byte[] body = Arrays.copyOfRange(request, end, end + (int) h.contentLength);
                 WardenServer.forward(body, own, clock, segments, manifests).bytes();
                 if (socket != null && events % SOCKET_EVERY == 0) {
                     exchange(status);
@@ -291,7 +293,7 @@ final class ResidentWarmup implements Runnable {
 
     private static String jsonString(Path p) {
         StringBuilder b = new StringBuilder();
-        dev.agentwarden.json.Json.quote(b, p.toString());
+        Json.quote(b, p.toString());
         return b.toString();
     }
 
