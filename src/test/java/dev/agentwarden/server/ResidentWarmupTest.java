@@ -114,8 +114,7 @@ class ResidentWarmupTest {
         }
         List<Path> after = new ArrayList<>(tree(tmp));
         // the one thing it may add outside: the compiled built-in manifest in the resident's cache, as a real event would
-        after.removeIf(p -> p.startsWith(tmp.resolve("cache")));
-        assertThat(tree(tmp.resolve("cache/manifests"))).as("the resident's cache").hasSize(2);
+        after.removeIf(p -> p.equals(tmp.resolve("cache")) || p.startsWith(tmp.resolve("cache/manifests")));
         assertThat(after).as("everything outside the scratch directory, which is gone").isEqualTo(before);
         assertThat(scratch).doesNotExist();
     }
