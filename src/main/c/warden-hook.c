@@ -17,6 +17,9 @@
  * event in a JVM without trying the resident again. When the resident took the event and gave no
  * answer in time, or stdin stayed open past its deadline, it applies the fail mode itself, as
  * bin/warden does.
+ *
+ * With WARDEN_RESIDENT=off it runs the event's JVM itself from the one-event JVM plan bin/warden
+ * wrote (own_jvm below), while every file that plan was derived from is unchanged; else bin/warden.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
