@@ -8,7 +8,8 @@
 #                                        through sh -c as Claude Code runs it, WARDEN_RESIDENT=off: the
 #                                        compiled hook runs the one-event JVM plan (bin/warden where no C
 #                                        compiler exists: the row then says so)
-#   - JVM floor (empty main)             the same java and start-up flags running an empty main
+#   - JVM floor (empty main)             the same java and start-up flags (the collector bin/warden
+#                                        picks for it) running an empty main
 #   - node baseline-hook.js
 # Runs alternate (resident, own JVM, floor, node, ...) so all see the same machine noise; prints p50,
 # p95 and the p50 ratios.
@@ -32,6 +33,10 @@ mkdir -p "$work/floor"
 printf 'public class Empty { public static void main(String[] a) { } }\n' > "$work/floor/Empty.java"
 "$javac_bin" -d "$work/floor" "$work/floor/Empty.java"
 floor_flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr)
+# The collector bin/warden picks for this JDK: on 17, G1 with a small heap (LauncherFacts.JDK17_GC_FLAGS).
+if "$java_bin" -XshowSettings:properties -version 2>&1 | grep -q 'java.specification.version = 17$'; then
+  floor_flags=(-XX:TieredStopAtLevel=1 -XX:+UseG1GC -Xms8m -Xmx1g -XX:-UsePerfData -Xlog:disable -Xlog:all=warning:stderr)
+fi
 # Warm-up: compile the manifest cache, make sure the class-data archive exists, and let the first
 # event start the resident server.
 "$home/bin/warden" train-archive >/dev/null
