@@ -2,6 +2,10 @@ import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.decision.DecisionDraft;
+import dev.agentwarden.decision.DecisionLog;
+import dev.agentwarden.decision.OpenSegments;
+import dev.agentwarden.trust.ResolvedManifests;
 import dev.agentwarden.digest.Sha256;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +21,8 @@ import java.util.Map;
  * not in this build's offline repository):
  *   - the default chain: DispatchMain.respond on the captured Claude Code PreToolUse Bash payload,
  *     decision log on (a project directory of its own) and off;
+ *   - the same as a server runs it (warden serve, the resident): its decision-log segment kept open
+ *     and the manifest in force kept ({@link OpenSegments}, {@link ResolvedManifests});
  *   - RFC 8785 (JCS) canonicalization of a 1 MB JSON document;
  *   - SHA-256 (Warden's own, no security providers) of an 83 KB agent file.
  *
@@ -46,6 +52,15 @@ public final class HotPathBench {
                 DispatchMain.respond(request, new ByteArrayInputStream(payload), Caller.thisProcess(on), Clock.systemUTC(), "serve")));
         System.out.printf("%-52s %10.1f%n", "default chain, decision log off", median(rounds, 2000, () ->
                 DispatchMain.respond(request, new ByteArrayInputStream(payload), Caller.thisProcess(off), Clock.systemUTC(), "serve")));
+        OpenSegments segments = new OpenSegments();
+        ResolvedManifests manifests = new ResolvedManifests();
+        Caller server = Caller.thisProcess(on);
+        Runnable served = () -> DispatchMain.respond(request, new ByteArrayInputStream(payload), server, Clock.systemUTC(),
+                new DecisionDraft(DecisionLog.SERVE, System.currentTimeMillis(), System.nanoTime(), segments, manifests));
+        served.run();
+        // the compiled manifest just written is kept only once it has been unchanged for a second
+        Thread.sleep(1_200);
+        System.out.printf("%-52s %10.1f%n", "default chain as a server runs it, decision log on", median(rounds, 2000, served));
         System.out.printf("%-52s %10.1f%n", "RFC 8785 canonicalization, " + doc.length + " bytes", median(rounds, 5, () -> Jcs.canonicalize(doc)));
         System.out.printf("%-52s %10.1f%n", "SHA-256, " + agent.length + " bytes", median(rounds, 200, () -> Sha256.hex(agent)));
     }

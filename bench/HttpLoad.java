@@ -3,6 +3,9 @@ import dev.agentwarden.server.WardenServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -24,8 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Per round and server: a latency phase (one keep-alive connection, sequential requests: p50 and
  * p99 of the round trip) and a throughput phase ({@code CONNS} keep-alive connections, each
- * sequential, until {@code TOTAL} requests or {@code SECONDS} have passed: hooks/s and errors). An
- * error is a connection failure or an answer other than 200. Medians over the rounds are printed.
+ * sequential, until {@code TOTAL} requests or {@code SECONDS} have passed: hooks/s, errors, and the
+ * CPU time (user and system) the server's own threads spent per request, which other load on the
+ * machine changes far less than it changes hooks/s). An error is a connection failure or an answer
+ * other than 200. Medians over the rounds are printed.
  *
  *   java -cp target/warden.jar [-DdecisionLog=off] bench/HttpLoad.java [ROUNDS] [LATENCY_REQUESTS] [CONNS] [TOTAL] [SECONDS]
  */
@@ -69,8 +74,10 @@ public final class HttpLoad {
         latency(barePort, bareRequest, 20000);
         double[][] w = new double[rounds][], b = new double[rounds][];
         for (int r = 0; r < rounds; r++) {
-            b[r] = concat(latency(barePort, bareRequest, latencyRequests), throughput(barePort, bareRequest, conns, total, seconds));
-            w[r] = concat(latency(wardenPort, wardenRequest, latencyRequests), throughput(wardenPort, wardenRequest, conns, total, seconds));
+            b[r] = concat(latency(barePort, bareRequest, latencyRequests),
+                    throughput(barePort, bareRequest, conns, total, seconds, BARE_THREADS));
+            w[r] = concat(latency(wardenPort, wardenRequest, latencyRequests),
+                    throughput(wardenPort, wardenRequest, conns, total, seconds, WARDEN_THREADS));
         }
         warden.close();
         bare.stop(0);
@@ -80,16 +87,17 @@ public final class HttpLoad {
                 + " at most %d requests or %d s; payload %d bytes; cores %d; load %s%n", rounds, latencyRequests, conns, total,
                 seconds, payload.length, Runtime.getRuntime().availableProcessors(),
                 Files.readString(Path.of("/proc/loadavg")).strip());
-        System.out.printf("%-34s %9s %9s %12s %8s%n", "", "p50 ms", "p99 ms", "hooks/s", "errors");
+        System.out.printf("%-34s %9s %9s %12s %8s %14s%n", "", "p50 ms", "p99 ms", "hooks/s", "errors", "server CPU µs");
         print("bare JDK HttpServer, empty 200", b);
         print("warden /dispatch (default chain)", w);
-        System.out.printf("ratio warden/bare p50 %.2f, p99 %.2f, throughput %.2f%n", median(w, 0) / median(b, 0),
-                median(w, 1) / median(b, 1), median(w, 2) / median(b, 2));
+        System.out.printf("ratio warden/bare p50 %.2f, p99 %.2f, throughput %.2f, server CPU per request %.2f%n",
+                median(w, 0) / median(b, 0), median(w, 1) / median(b, 1), median(w, 2) / median(b, 2),
+                median(w, 4) / median(b, 4));
     }
 
     private static void print(String name, double[][] rows) {
-        System.out.printf("%-34s %9.3f %9.3f %12.0f %8.0f%n", name, median(rows, 0), median(rows, 1), median(rows, 2),
-                Arrays.stream(rows).mapToDouble(r -> r[3]).sum());
+        System.out.printf("%-34s %9.3f %9.3f %12.0f %8.0f %14.1f%n", name, median(rows, 0), median(rows, 1), median(rows, 2),
+                Arrays.stream(rows).mapToDouble(r -> r[3]).sum(), median(rows, 4));
     }
 
     private static double median(double[][] rows, int column) {
@@ -98,7 +106,7 @@ public final class HttpLoad {
     }
 
     private static double[] concat(double[] x, double[] y) {
-        return new double[] {x[0], x[1], y[0], x[2] + y[1]};
+        return new double[] {x[0], x[1], y[0], x[2] + y[1], y[2]};
     }
 
     private static byte[] request(String path, String token, byte[] body) {
@@ -129,8 +137,17 @@ public final class HttpLoad {
         return new double[] {took[n / 2] / 1e6, took[(int) (n * 0.99)] / 1e6, errors};
     }
 
-    /** hooks/s and errors of {@code conns} connections until {@code total} requests or {@code seconds}. */
-    private static double[] throughput(int port, byte[] request, int conns, int total, int seconds) throws Exception {
+    /** Names the server threads start with: the bare server's dispatcher and its executor's pool; warden's front and workers. */
+    private static final String[] BARE_THREADS = {"HTTP-Dispatcher", "pool-"};
+    private static final String[] WARDEN_THREADS = {"warden-front", "warden-hook-front", "warden-serve-"};
+
+    /**
+     * hooks/s, errors, and server CPU µs per request of {@code conns} connections until
+     * {@code total} requests or {@code seconds}.
+     */
+    private static double[] throughput(int port, byte[] request, int conns, int total, int seconds, String[] server)
+            throws Exception {
+        long cpu0 = serverCpuNanos(server);
         AtomicLong done = new AtomicLong();
         AtomicLong errors = new AtomicLong();
         long deadline = System.nanoTime() + seconds * 1_000_000_000L;
@@ -159,7 +176,26 @@ public final class HttpLoad {
         }
         double secondsTaken = (System.nanoTime() - t0) / 1e9;
         long completed = Math.min(done.get(), total);
-        return new double[] {(completed - errors.get()) / secondsTaken, errors.get()};
+        double cpuPerRequest = (serverCpuNanos(server) - cpu0) / 1e3 / Math.max(1, completed);
+        return new double[] {(completed - errors.get()) / secondsTaken, errors.get(), cpuPerRequest};
+    }
+
+    /** CPU time so far of the live threads whose names start with one of {@code prefixes}. */
+    private static long serverCpuNanos(String[] prefixes) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (t == null) {
+                continue;
+            }
+            for (String p : prefixes) {
+                if (t.getThreadName().startsWith(p)) {
+                    sum += Math.max(0, mx.getThreadCpuTime(t.getThreadId()));
+                    break;
+                }
+            }
+        }
+        return sum;
     }
 
     /** One keep-alive connection: writes a request, reads the status line, headers and body. */

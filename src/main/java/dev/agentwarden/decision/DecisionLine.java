@@ -14,6 +14,7 @@ import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.concern.Posture;
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.verdict.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +32,9 @@ public final class DecisionLine {
     public static final int VERSION = 1;
     /** Longest verbatim reason or note kept; longer text is cut and marked. */
     static final int MAX_TEXT_CHARS = 2000;
+
+    private static final String[] KIND_WIRE = lowerNames(Verdict.Kind.values());
+    private static final String[] DECISION_WIRE = lowerNames(Decision.values());
 
     private DecisionLine() {
     }
@@ -112,7 +116,7 @@ public final class DecisionLine {
             String outcome = outcome(o);
             field(sb, "outcome", outcome);
             sb.append(",\"skipped\":null");
-            field(sb, "effective", lower(o.effective().name()));
+            field(sb, "effective", KIND_WIRE[o.effective().ordinal()]);
             boolean wouldBlock = spec.posture() == Posture.SHADOW
                     && (o.raw().decision() == Decision.BLOCK || o.raw().decision() == Decision.HALT
                     || o.raw().decision() == Decision.ERROR && spec.failClosed());
@@ -134,7 +138,7 @@ public final class DecisionLine {
             String r = o.raw().reason();
             return r != null && r.startsWith("timeout") ? "timeout" : "error";
         }
-        return lower(d.name());
+        return DECISION_WIRE[d.ordinal()];
     }
 
     /** The hex SHA-256 of the bytes of the payload's top-level {@code tool_input} value as received, or {@code null}. */
@@ -142,19 +146,18 @@ public final class DecisionLine {
         if (e.toolInput() == null || e.rawPayload() == null) {
             return null;
         }
+        return toolInputSha256(e.rawPayload());
+    }
+
+    /**
+     * The hex SHA-256 of the bytes of the last top-level {@code tool_input} value of {@code payload}
+     * as written, or {@code null} when it is not a JSON object or has none. Found without building
+     * the document's tree; read as {@link JsonSpans#parse} reads it.
+     */
+    static String toolInputSha256(byte[] payload) {
         try {
-            JsonSpans.Value doc = JsonSpans.parse(e.rawPayload());
-            if (doc.kind() != JsonSpans.Kind.OBJECT) {
-                return null;
-            }
-            List<JsonSpans.Member> named = doc.named("tool_input");
-            if (named.isEmpty()) {
-                return null;
-            }
-            JsonSpans.Value v = named.get(named.size() - 1).value();
-            byte[] span = new byte[v.end() - v.start()];
-            System.arraycopy(e.rawPayload(), v.start(), span, 0, span.length);
-            return Sha256.hex(span);
+            int[] span = JsonSpans.lastMemberSpan(payload, "tool_input");
+            return span == null ? null : Sha256.hex(payload, span[0], span[1] - span[0]);
         } catch (JsonException unreadable) {
             return null;
         }
@@ -204,7 +207,12 @@ public final class DecisionLine {
         return s.substring(0, MAX_TEXT_CHARS) + " […]";
     }
 
-    private static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
+    /** Each name of {@code values} in lower case, by ordinal: the wire form, made once. */
+    private static String[] lowerNames(Enum<?>[] values) {
+        String[] wire = new String[values.length];
+        for (int i = 0; i < values.length; i++) {
+            wire[i] = values[i].name().toLowerCase(Locale.ROOT);
+        }
+        return wire;
     }
 }

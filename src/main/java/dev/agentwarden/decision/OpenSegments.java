@@ -41,6 +41,8 @@ public final class OpenSegments implements AutoCloseable {
 
     private final Map<Path, Segment> open = new LinkedHashMap<>(16, 0.75f, true);
     private boolean closed;
+    /** The file the last line went to, named once for the lines that follow it. */
+    private volatile Named lastNamed;
 
     /**
      * One open segment. Its own lock serializes the identity check, the write and the close; the
@@ -90,7 +92,7 @@ public final class OpenSegments implements AutoCloseable {
 
     /** Appends one whole {@code line} to the segment of {@code month} of the project at {@code root}. */
     void write(String root, String month, byte[] line) throws IOException {
-        Path file = DecisionLog.dir(root).resolve(month + ".jsonl");
+        Path file = file(root, month);
         Segment held = held(file);
         if (held != null) {
             boolean written = false;
@@ -120,6 +122,20 @@ public final class OpenSegments implements AutoCloseable {
         if (kept != null) {
             keep(file, kept);
         }
+    }
+
+    /** The segment file of {@code month} under {@code root}: the last one again when both are the same. */
+    private Path file(String root, String month) {
+        Named last = lastNamed;
+        if (last == null || !last.root.equals(root) || !last.month.equals(month)) {
+            last = new Named(root, month, DecisionLog.dir(root).resolve(month + ".jsonl"));
+            lastNamed = last;
+        }
+        return last.file;
+    }
+
+    /** A segment's file, by project root and month. */
+    private record Named(String root, String month, Path file) {
     }
 
     private synchronized Segment held(Path file) {

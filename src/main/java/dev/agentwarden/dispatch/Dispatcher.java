@@ -86,9 +86,13 @@ public final class Dispatcher {
 
     public ChainResult dispatch(HookEvent event, String role) {
         List<ConcernOutcome> outcomes = new ArrayList<>();
+        Path stateHome = null;
         for (ConcernSpec spec : chainFor(event, role)) {
             long start = System.nanoTime();
-            ConcernResult raw = runGuarded(spec, event);
+            if (stateHome == null) {
+                stateHome = WorkspaceRoot.stateHome(event.workspaceRoot());
+            }
+            ConcernResult raw = runGuarded(spec, event, stateHome);
             long durationUs = (System.nanoTime() - start) / 1_000;
             outcomes.add(settle(spec, raw, durationUs));
         }
@@ -106,8 +110,7 @@ public final class Dispatcher {
         return false;
     }
 
-    private ConcernResult runGuarded(ConcernSpec spec, HookEvent event) {
-        Path stateHome = WorkspaceRoot.stateHome(event.workspaceRoot());
+    private ConcernResult runGuarded(ConcernSpec spec, HookEvent event, Path stateHome) {
         try {
             if (spec.isBuiltin()) {
                 Concern concern;

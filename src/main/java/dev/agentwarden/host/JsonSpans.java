@@ -117,6 +117,196 @@ public final class JsonSpans {
         return v;
     }
 
+    /**
+     * Where the value of the last member named {@code key} lies, as {@code {start, end}}, when the
+     * document is an object: what {@code parse(document).named(key)} gives for its last member,
+     * without building the tree. {@code null} when the document is not an object or has no such
+     * member. The grammar and limits are {@link #parse}'s: what it refuses, this refuses.
+     *
+     * @throws JsonException as {@link #parse} does
+     */
+    public static int[] lastMemberSpan(byte[] document, String key) {
+        JsonSpans p = new JsonSpans(document);
+        if (document.length >= 3 && (document[0] & 0xff) == 0xef && (document[1] & 0xff) == 0xbb
+                && (document[2] & 0xff) == 0xbf) {
+            p.pos = 3;
+        }
+        p.skipWhitespace();
+        if (p.pos >= document.length) {
+            throw p.error("json_empty", "no JSON value in input");
+        }
+        int[] span = null;
+        if (p.peek() == '{') {
+            span = p.lastMemberOfObject(key);
+        } else {
+            p.skipValue();
+        }
+        p.skipWhitespace();
+        if (p.pos < document.length) {
+            throw p.error("json_trailing", "unexpected text after the JSON value");
+        }
+        return span;
+    }
+
+    /** {@link #readObject} keeping only the span of the last member named {@code key}. */
+    private int[] lastMemberOfObject(String key) {
+        enter();
+        pos++;
+        int[] span = null;
+        skipWhitespace();
+        if (peek() == '}') {
+            leave();
+            return null;
+        }
+        while (true) {
+            skipWhitespace();
+            if (peek() != '"') {
+                throw error("json_syntax", "expected a property name");
+            }
+            boolean wanted = readString().text.equals(key);
+            skipWhitespace();
+            if (peek() != ':') {
+                throw error("json_syntax", "expected ':' after property name");
+            }
+            pos++;
+            skipWhitespace();
+            int start = pos;
+            skipValue();
+            if (wanted) {
+                span = new int[] {start, pos};
+            }
+            skipWhitespace();
+            int c = peek();
+            if (c == ',') {
+                pos++;
+            } else if (c == '}') {
+                leave();
+                return span;
+            } else {
+                throw error("json_syntax", "expected ',' or '}' in object");
+            }
+        }
+    }
+
+    /** {@link #readValue} keeping nothing: the same checks, no tree and no decoded text. */
+    private void skipValue() {
+        skipWhitespace();
+        if (pos >= in.length) {
+            throw error("json_syntax", "unexpected end of input");
+        }
+        int c = in[pos] & 0xff;
+        switch (c) {
+            case '{':
+                skipObject();
+                return;
+            case '[':
+                skipArray();
+                return;
+            case '"':
+                skipString();
+                return;
+            case 't':
+                readWord("true");
+                return;
+            case 'f':
+                readWord("false");
+                return;
+            case 'n':
+                readWord("null");
+                return;
+            default:
+                if (c == '-' || isDigit(c)) {
+                    readNumber();
+                    return;
+                }
+                throw error("json_syntax", "unexpected character");
+        }
+    }
+
+    private void skipObject() {
+        enter();
+        pos++;
+        skipWhitespace();
+        if (peek() == '}') {
+            leave();
+            return;
+        }
+        while (true) {
+            skipWhitespace();
+            if (peek() != '"') {
+                throw error("json_syntax", "expected a property name");
+            }
+            skipString();
+            skipWhitespace();
+            if (peek() != ':') {
+                throw error("json_syntax", "expected ':' after property name");
+            }
+            pos++;
+            skipValue();
+            skipWhitespace();
+            int c = peek();
+            if (c == ',') {
+                pos++;
+            } else if (c == '}') {
+                leave();
+                return;
+            } else {
+                throw error("json_syntax", "expected ',' or '}' in object");
+            }
+        }
+    }
+
+    private void skipArray() {
+        enter();
+        pos++;
+        skipWhitespace();
+        if (peek() == ']') {
+            leave();
+            return;
+        }
+        while (true) {
+            skipValue();
+            skipWhitespace();
+            int c = peek();
+            if (c == ',') {
+                pos++;
+            } else if (c == ']') {
+                leave();
+                return;
+            } else {
+                throw error("json_syntax", "expected ',' or ']' in array");
+            }
+        }
+    }
+
+    /** {@link #readString} without its text: control characters and escapes checked alike. */
+    private void skipString() {
+        pos++;
+        while (true) {
+            if (pos >= in.length) {
+                throw error("json_syntax", "unterminated string");
+            }
+            int c = in[pos] & 0xff;
+            if (c == '"') {
+                pos++;
+                return;
+            }
+            if (c < 0x20) {
+                throw error("json_syntax", "unescaped control character in string");
+            }
+            pos++;
+            if (c == '\\') {
+                readEscape();
+            }
+        }
+    }
+
+    /** Past the closing bracket of a container {@link #enter} entered. */
+    private void leave() {
+        pos++;
+        depth--;
+    }
+
     private Value readValue() {
         skipWhitespace();
         if (pos >= in.length) {

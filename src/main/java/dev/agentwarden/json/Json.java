@@ -159,6 +159,11 @@ public final class Json {
      */
     public static void quote(StringBuilder out, String s) {
         out.append('"');
+        if (plain(s)) {
+            // the common string: nothing to escape, appended in one go
+            out.append(s).append('"');
+            return;
+        }
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
@@ -181,6 +186,17 @@ public final class Json {
             }
         }
         out.append('"');
+    }
+
+    /** Whether {@link #quote} writes every character of {@code s} as itself: no quote, backslash, control, separator or surrogate. */
+    private static boolean plain(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '"' || c == '\\' || c < 0x20 || c == 0x2028 || c == 0x2029 || Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A JSON text spliced verbatim into written output (for example a host payload). */

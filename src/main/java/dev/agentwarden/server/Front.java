@@ -3,6 +3,7 @@ package dev.agentwarden.server;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -22,8 +23,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * The front of {@link WardenServer}: one thread that accepts loopback connections and reads each
  * request's head and body without blocking, under deadlines, so that a slow, silent or flooding
  * client holds a socket and a buffer but never a worker. Only a request whose head the {@link Gate}
- * accepts (a valid token) and whose body has fully arrived is handed over, with its socket switched
- * to blocking mode.
+ * accepts (a valid token) and whose body has fully arrived is handed over. A socket stays
+ * non-blocking and registered throughout, its selection key reading nothing while a worker has it.
  *
  * <p>Limits: the head within {@link #HEAD_DEADLINE_MS} of the accept and at most {@link #HEAD_BYTES};
  * the body within {@link #BODY_DEADLINE_MS} of the head and at most {@link #BODY_BYTES}; at most
@@ -88,10 +89,12 @@ final class Front implements Runnable {
     /**
      * A complete request.
      *
+     * @param channel  non-blocking, as the front reads it
      * @param keepable whether nothing beyond its body has been read, so that its connection can
      *                 carry the next request
+     * @param key      the channel's registration with the front, reading nothing until {@link #keep}
      */
-    record Request(Head head, byte[] body, SocketChannel channel, int peerUid, boolean keepable) {
+    record Request(Head head, byte[] body, SocketChannel channel, int peerUid, boolean keepable, SelectionKey key) {
     }
 
     private final ServerSocketChannel listener;
@@ -127,6 +130,11 @@ final class Front implements Runnable {
         if (stopping) {
             closeKept();
         }
+    }
+
+    /** A worker closed a connection it had: the front lets go of its registration now rather than at its next tick. */
+    void closed() {
+        selector.wakeup();
     }
 
     private void closeKept() {
@@ -283,9 +291,7 @@ final class Front implements Runnable {
         Request r;
         while ((r = kept.poll()) != null) {
             SocketChannel ch = r.channel();
-            try {
-                ch.configureBlocking(false);
-            } catch (IOException e) {
+            if (!r.key().isValid()) {
                 close(ch);
                 continue;
             }
@@ -301,9 +307,11 @@ final class Front implements Runnable {
             }
             mine.addLast(c);
             all.addLast(c);
+            c.key = r.key();
             try {
-                c.key = ch.register(selector, SelectionKey.OP_READ, c);
-            } catch (IOException e) {
+                c.key.attach(c);
+                c.key.interestOps(SelectionKey.OP_READ);
+            } catch (CancelledKeyException e) {
                 drop(c);
             }
         }
@@ -416,21 +424,18 @@ final class Front implements Runnable {
         }
     }
 
-    private void handOver(List<Conn> complete) throws IOException {
+    /** Hands complete requests to the gate; each connection's key stays registered, reading nothing. */
+    private void handOver(List<Conn> complete) {
         for (Conn c : complete) {
-            c.key.cancel();
             forget(c);
-        }
-        selector.selectNow();
-        for (Conn c : complete) {
             try {
-                c.channel.configureBlocking(true);
-            } catch (IOException e) {
+                c.key.interestOps(0);
+            } catch (CancelledKeyException e) {
                 gate.abandoned();
                 close(c.channel);
                 continue;
             }
-            gate.accepted(new Request(c.head, c.body, c.channel, c.uid, !c.pipelined));
+            gate.accepted(new Request(c.head, c.body, c.channel, c.uid, !c.pipelined, c.key));
         }
     }
 

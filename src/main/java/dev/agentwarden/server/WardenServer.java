@@ -20,6 +20,8 @@ import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +38,6 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Pattern;
 
 /**
  * The loopback transport: {@code warden serve} answers {@code POST /dispatch/<host>[/<NativeEvent>]}
@@ -81,6 +82,8 @@ public final class WardenServer implements AutoCloseable {
     static final int DEFAULT_THREADS = 4;
     /** How long a forwarded event may wait for a worker ({@link #queueWaitNanos}) unless told otherwise. */
     static final long QUEUE_WAIT_MS = 10_000;
+    /** Longest a client may take to read an answer that did not fit in its socket's buffer at once. */
+    static final long WRITE_DEADLINE_MS = 10_000;
     /** The line a resident sends first, before its proof (version 3: no {@code 102}/{@code g} exchange). */
     public static final String GREETING = "warden-resident/3 ";
     private static final int QUEUE = 256;
@@ -90,7 +93,8 @@ public final class WardenServer implements AutoCloseable {
     private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward and POST /status";
     /** The resident's status query ({@link #status}). */
     public static final String STATUS_PATH = "/status";
-    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+    /** Longest segment of a {@code /dispatch} route (a host id, a native event name). */
+    private static final int SEGMENT_CHARS = 64;
 
     private final ServerSocketChannel listener;
     private final Front front;
@@ -392,10 +396,12 @@ public final class WardenServer implements AutoCloseable {
                 pool.execute(() -> serve(request, mode, this, queued));
             } catch (RejectedExecutionException e) {
                 try (SocketChannel ch = request.channel()) {
-                    write(ch, Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
+                    // on the front's thread: one attempt, never a wait (a client that cannot take it is closed)
+                    ch.write(ByteBuffer.wrap(Reply.refusal(503, "busy", "every worker is busy; try again").bytes()));
                 } catch (IOException ignored) {
                     // the client is gone
                 }
+                front.closed();
                 abandoned();
             }
         }
@@ -518,6 +524,7 @@ public final class WardenServer implements AutoCloseable {
                 } catch (IOException e) {
                     // the client went away
                 }
+                gate.front.closed();
             }
         }
     }
@@ -566,10 +573,36 @@ public final class WardenServer implements AutoCloseable {
         return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
     }
 
+    /**
+     * Writes a whole answer to a non-blocking {@code ch} (as the {@link Front} hands it over): at
+     * once when the socket takes it, as it nearly always does; else waiting for room, at most
+     * {@link #WRITE_DEADLINE_MS} in all.
+     *
+     * @throws IOException when the client did not take the answer in time, or went away
+     */
     private static void write(SocketChannel ch, byte[] bytes) throws IOException {
+        write(ch, bytes, WRITE_DEADLINE_MS);
+    }
+
+    /** {@link #write(SocketChannel, byte[])} within {@code deadlineMs}. */
+    static void write(SocketChannel ch, byte[] bytes, long deadlineMs) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(bytes);
-        while (b.hasRemaining()) {
-            ch.write(b);
+        ch.write(b);
+        if (!b.hasRemaining()) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(deadlineMs);
+        try (Selector room = Selector.open()) {
+            ch.register(room, SelectionKey.OP_WRITE);
+            while (b.hasRemaining()) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    throw new IOException("the client took no answer for " + deadlineMs + " ms");
+                }
+                room.select(left);
+                room.selectedKeys().clear();
+                ch.write(b);
+            }
         }
     }
 
@@ -579,12 +612,28 @@ public final class WardenServer implements AutoCloseable {
         if (path == null || !path.startsWith(prefix)) {
             throw new Refusal(404, "not_found", DISPATCH_ENDPOINT);
         }
-        String[] parts = path.substring(prefix.length()).split("/", -1);
-        if (parts.length > 2 || !SEGMENT.matcher(parts[0]).matches()
-                || (parts.length == 2 && !SEGMENT.matcher(parts[1]).matches())) {
+        int from = prefix.length();
+        int slash = path.indexOf('/', from);
+        int hostEnd = slash < 0 ? path.length() : slash;
+        if (!segment(path, from, hostEnd) || slash >= 0 && !segment(path, slash + 1, path.length())) {
             throw new Refusal(404, "not_found", DISPATCH_ENDPOINT);
         }
-        return List.of(parts);
+        return slash < 0 ? List.of(path.substring(from))
+                : List.of(path.substring(from, slash), path.substring(slash + 1));
+    }
+
+    /** Whether {@code path[from, to)} is a route segment: 1 to {@link #SEGMENT_CHARS} of {@code A-Za-z0-9_.-}. */
+    private static boolean segment(String path, int from, int to) {
+        if (to <= from || to - from > SEGMENT_CHARS) {
+            return false;
+        }
+        for (int i = from; i < to; i++) {
+            char c = path.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean authorized(String header, byte[] token) {

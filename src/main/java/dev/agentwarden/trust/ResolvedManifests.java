@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The manifest in force per project, kept by a long-lived server (the resident, {@code warden
@@ -63,16 +65,32 @@ public final class ResolvedManifests {
     }
 
     private final ConcurrentHashMap<String, Kept> kept = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, RealRoot> realRoots = new ConcurrentHashMap<>();
     private volatile Dirs lastDirs;
     /** The wall clock file change times are compared with: the system's, where they come from, not a server's injected one. */
     private final Clock wall;
+    private final LongSupplier ticker;
 
     public ResolvedManifests() {
         this(Clock.systemUTC());
     }
 
     ResolvedManifests(Clock wall) {
+        this(wall, new SystemTicker());
+    }
+
+    /** @param ticker the monotonic time a kept resolution's age is measured in, nanoseconds */
+    ResolvedManifests(Clock wall, LongSupplier ticker) {
         this.wall = wall;
+        this.ticker = ticker;
+    }
+
+    /** {@link System#nanoTime()}. */
+    private static final class SystemTicker implements LongSupplier {
+        @Override
+        public long getAsLong() {
+            return System.nanoTime();
+        }
     }
 
     /**
@@ -86,15 +104,15 @@ public final class ResolvedManifests {
         Dirs dirs = dirs(env);
         Path trustDir = dirs.trust;
         String key = explicitFile + "\0" + root + "\0" + dirs.key;
-        String realRoot = explicitFile == null ? TrustStore.realRoot(root) : null;
+        String realRoot = explicitFile == null ? realRoot(root) : null;
         Kept k = kept.get(key);
-        if (k != null && System.nanoTime() - k.madeAt < RECHECK_NANOS && Objects.equals(k.realRoot, realRoot)
+        if (k != null && ticker.getAsLong() - k.madeAt < RECHECK_NANOS && Objects.equals(k.realRoot, realRoot)
                 && k.unchanged()) {
             return k.inForce;
         }
         // stamped before they are read: a change made while they are read shows at the next dispatch
         List<Stamped> stamps = new ArrayList<>(5);
-        long madeAt = System.nanoTime();
+        long madeAt = ticker.getAsLong();
         if (explicitFile != null) {
             stamps.add(Stamped.of(Path.of(explicitFile), true));
         } else {
@@ -136,6 +154,45 @@ public final class ResolvedManifests {
             kept.remove(key);
         }
         return inForce;
+    }
+
+    /**
+     * {@link TrustStore#realRoot} of {@code root}, from the last one worked out for it while that
+     * was at most {@link #RECHECK_NANOS} ago and {@code root} still names, without following a
+     * link, the same directory (device and inode): a root replaced by a link or by another
+     * directory is worked out again at once; a change of the path's ancestors that leaves it naming
+     * the same directory, at the next recheck.
+     */
+    private String realRoot(String root) {
+        RealRoot r = realRoots.get(root);
+        long now = ticker.getAsLong();
+        if (r != null && now - r.madeAt < RECHECK_NANOS && Objects.equals(r.dirKey, dirKey(r.path))) {
+            return r.real;
+        }
+        Path path = Path.of(root);
+        Object key = dirKey(path);
+        String real = TrustStore.realRoot(root);
+        if (key != null) {
+            if (realRoots.size() >= MAX_KEPT) {
+                realRoots.clear();
+            }
+            realRoots.put(root, new RealRoot(path, real, key, now));
+        }
+        return real;
+    }
+
+    /** The device and inode of the directory {@code path} names without following a link, or {@code null}. */
+    private static Object dirKey(Path path) {
+        try {
+            BasicFileAttributes a = Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return a.isDirectory() ? a.fileKey() : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A project root's real path, worked out at {@code madeAt} while {@code path} named the directory {@code dirKey}. */
+    private record RealRoot(Path path, String real, Object dirKey, long madeAt) {
     }
 
     /** The trust and cache directories of {@code env}: the last ones again when it is the same map (a server's own). */

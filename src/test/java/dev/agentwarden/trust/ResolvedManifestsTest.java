@@ -171,6 +171,53 @@ class ResolvedManifestsTest {
         assertThat(real.keptCount()).as("a file written just now could be rewritten within its time stamp's tick").isZero();
     }
 
+    @Test
+    void projectRealPath_replacedBySymlink_isNotTrustedFromCache() throws Exception {
+        // b's manifest is a's file (a hard link): every stamp stays the same when a becomes a link to b
+        Path a = Files.createDirectories(tmp.resolve("a")).toRealPath();
+        Path b = Files.createDirectories(tmp.resolve("b").resolve(".warden")).getParent().toRealPath();
+        Path file = Files.writeString(Files.createDirectories(a.resolve(".warden")).resolve("manifest.yaml"), DENY_A);
+        Files.createLink(b.resolve(".warden").resolve("manifest.yaml"), file);
+        TrustStore.forEnv(env).trust(a, Clock.systemUTC());
+        kept.inForce(null, a.toString(), env, new ArrayList<>());
+        ResolvedManifests.InForce first = kept.inForce(null, a.toString(), env, new ArrayList<>());
+        assertThat(first.resolution().fallback()).isNull();
+        assertThat(kept.keptCount()).isEqualTo(1);
+
+        Files.move(a, tmp.resolve("a-moved"));
+        Files.createSymbolicLink(a, b);
+        List<String> notes = new ArrayList<>();
+        ResolvedManifests.InForce second = kept.inForce(null, a.toString(), env, notes);
+
+        assertThat(second.resolution().fallback()).as("b was never trusted").isEqualTo("default:untrusted");
+        assertThat(notes).anySatisfy(n -> assertThat(n).contains("is not trusted"));
+    }
+
+    @Test
+    void projectRealPath_sameDirectoryUnderAnotherName_isWorkedOutAgainAtTheRecheck() throws Exception {
+        long[] now = {0};
+        ResolvedManifests ticking = new ResolvedManifests(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)),
+                () -> now[0]);
+        Path x = Files.createDirectories(tmp.resolve("x").resolve("project")).getParent();
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), x);
+        Path root = link.resolve("project");
+        Files.writeString(Files.createDirectories(root.resolve(".warden")).resolve("manifest.yaml"), DENY_A);
+        TrustStore.forEnv(env).trust(root.toRealPath(), Clock.systemUTC());
+        ticking.inForce(null, root.toString(), env, new ArrayList<>());
+        assertThat(ticking.inForce(null, root.toString(), env, new ArrayList<>()).resolution().fallback()).isNull();
+
+        // the same directory, now at another real path, which has no trust record
+        Files.move(x, tmp.resolve("y"));
+        Files.delete(link);
+        Files.createSymbolicLink(link, tmp.resolve("y"));
+        now[0] += ResolvedManifests.RECHECK_NANOS - 1;
+        assertThat(ticking.inForce(null, root.toString(), env, new ArrayList<>()).resolution().fallback())
+                .as("within the recheck time, the kept real path").isNull();
+        now[0] += 1;
+        assertThat(ticking.inForce(null, root.toString(), env, new ArrayList<>()).resolution().fallback())
+                .as("at the recheck, worked out again").isEqualTo("default:untrusted");
+    }
+
     private Path writeProjectManifest(String text) throws IOException {
         return Files.writeString(Files.createDirectories(project.resolve(".warden")).resolve("manifest.yaml"), text);
     }
