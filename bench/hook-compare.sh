@@ -9,11 +9,17 @@ set -euo pipefail
 BASE="$(cd "$1" && pwd)"
 runs="${2:-200}"
 NEW="$(cd "$(dirname "$0")/.." && pwd)"
-payload=$NEW/bench/pretooluse-bash.json
 work="$(mktemp -d)"
+# The captured payload, pointed at a scratch project where every row runs (as a host runs its hooks
+# in the project), so each event writes its decision line as in real use.
+mkdir "$work/proj"
+payload=$work/pretooluse-bash.json
+python3 -c 'import json, sys
+p = json.load(open(sys.argv[1])); p["cwd"] = sys.argv[2]
+print(json.dumps(p, separators=(",", ":")))' "$NEW/bench/pretooluse-bash.json" "$work/proj" > "$payload"
 trap 'WARDEN_CACHE_DIR="$work/c-base" "$BASE/bin/warden" resident stop >/dev/null 2>&1 || true
       WARDEN_CACHE_DIR="$work/c-new" "$NEW/bin/warden" resident stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-cd "$work"
+cd "$work/proj"
 tail=" dispatch --host claude --native-event PreToolUse"
 for side in base new; do
   if [ "$side" = base ]; then h="$BASE"; else h="$NEW"; fi
@@ -21,6 +27,11 @@ for side in base new; do
   WARDEN_CACHE_DIR="$c" "$h/bin/warden" build-hook > "$work/hook-$side"
   WARDEN_CACHE_DIR="$c" "$h/bin/warden" dispatch --host claude < "$payload" >/dev/null 2>&1 || true
   for _ in $(seq 300); do WARDEN_CACHE_DIR="$c" "$h/bin/warden" resident status >/dev/null 2>&1 && break; sleep 0.1; done
+done
+# Each resident's warm-up (where it has one) ends before timing, as before a host's first tool call.
+for _ in $(seq 100); do grep -q "warm-up ran" "$work/c-new"/resident/*.log 2>/dev/null && break; sleep 0.1; done
+for side in base new; do
+  echo "$side resident: $(grep -h "warm-up ran" "$work/c-$side"/resident/*.log 2>/dev/null || echo "no warm-up")"
 done
 bh="$(cat "$work/hook-base")"; nh="$(cat "$work/hook-new")"
 cb="WARDEN_CACHE_DIR=$work/c-base; export WARDEN_CACHE_DIR; "

@@ -8,15 +8,16 @@
 #                                        (sh -c): the compiled client behind its shell test, through
 #                                        the resident's Unix socket
 #   - installed --no-fast-hook (sh -c)   the same for `install --no-fast-hook`: the bash launcher
-# Every row gets the captured Claude Code PreToolUse Bash payload on stdin; they run alternately,
-# the resident answering both Warden rows. Prints p50 and p95 and the p50 ratios to /bin/true.
+# Every row gets the captured Claude Code PreToolUse Bash payload on stdin, its cwd pointed at the
+# bench's own scratch project (where the hook is installed, and where it runs, as a host runs it), so
+# every event writes its decision line there as in real use; they run alternately, the resident
+# answering both Warden rows. Prints p50 and p95 and the p50 ratios to /bin/true.
 #
 #   bench/hook-latency.sh [RUNS]         default 200 runs each
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 runs="${1:-200}"
-payload="$here/pretooluse-bash.json"
 cleanup() {
   "$home/bin/warden" resident stop >/dev/null 2>&1 || true
   rm -rf "$work"
@@ -39,6 +40,12 @@ for group in json.load(open(sys.argv[1]))["hooks"]["PreToolUse"]:
 }
 fast_cmd="$(installed "$work/fast")"
 plain_cmd="$(installed "$work/plain" --no-fast-hook)"
+# The captured payload names the capturing machine's project: point it at the scratch project.
+payload="$work/pretooluse-bash.json"
+python3 -c 'import json, sys
+p = json.load(open(sys.argv[1])); p["cwd"] = sys.argv[2]
+print(json.dumps(p, separators=(",", ":")))' "$here/pretooluse-bash.json" "$work/fast" > "$payload"
+cd "$work/fast"
 case "$fast_cmd" in "[ -x "*) ;; *) echo "install wrote no compiled hook (no cc?): $fast_cmd" >&2; exit 1 ;; esac
 hook="${fast_cmd#\[ -x }"; hook="${hook%% *}"
 "$home/bin/warden" dispatch --host claude < "$payload" >/dev/null 2>&1 || true
@@ -47,6 +54,13 @@ for _ in $(seq 300); do
   sleep 0.1
 done
 "$home/bin/warden" resident status >/dev/null 2>&1 || { echo "the resident server did not start" >&2; exit 1; }
+# A host's first tool call comes seconds after the SessionStart that started the resident: let its
+# warm-up end (it stops by itself within a few seconds) before timing, and show how it ended.
+for _ in $(seq 100); do
+  grep -q "warm-up ran" "$WARDEN_CACHE_DIR"/resident/*.log 2>/dev/null && break
+  sleep 0.1
+done
+warmup="$(grep -h "warm-up ran" "$WARDEN_CACHE_DIR"/resident/*.log 2>/dev/null || echo "no warm-up reported")"
 expected="$("$home/bin/warden" dispatch --host claude < "$payload" 2>/dev/null)"
 got="$(sh -c "$fast_cmd" < "$payload" 2>/dev/null)"
 [ "$expected" = "$got" ] || { echo "the installed hook answered '$got', bin/warden '$expected'" >&2; exit 1; }
@@ -81,6 +95,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 t50=$(pct "$work/true.ms" 0.50 3)
 echo "payload: $(basename "$payload")  runs: $runs each, alternating  load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "installed hook: $fast_cmd"
+echo "resident: ${warmup#warden resident: }"
 printf '%-40s %8s %8s %10s\n' "" "p50 ms" "p95 ms" "p50 / true"
 row() { # row LABEL FILE
   local p50 p95
@@ -92,3 +107,5 @@ row "sh -c /bin/true (the host's shell)" shtrue
 row "bash -c :" bash
 row "installed hook, sh -c (compiled)" hook
 row "installed --no-fast-hook, sh -c" launcher
+lines="$(find "$work/fast" -path "*decisions*" -name "*.jsonl" -exec cat {} + 2>/dev/null | wc -l)"
+echo "decision lines written in the scratch project: $lines"

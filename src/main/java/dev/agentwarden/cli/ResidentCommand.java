@@ -110,6 +110,7 @@ final class ResidentCommand implements Runnable {
             out.println("warden resident: serving " + resident.server().url() + " (key " + where.key()
                     + ", pid " + ProcessHandle.current().pid() + "); stops after " + idleSeconds + " s idle");
             out.flush();
+            resident.warmUp(System.getenv(), out);
             resident.serveUntilIdle(Duration.ofSeconds(idleSeconds));
             stopped(resident, out, "idle for " + idleSeconds + " s; stopped");
             return ExitCode.OK.code();

@@ -76,7 +76,26 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
      * @throws BadForward naming the first problem
      */
     public static ForwardRequest read(InputStream in) throws IOException {
-        String first = record(in);
+        return read(new StreamRecords(in));
+    }
+
+    /** A request read from the start of a whole body, and where its payload starts. */
+    record Framed(ForwardRequest request, int payloadAt) {
+    }
+
+    /**
+     * Reads the records from the start of {@code body} as {@link #read(InputStream)} does, scanning
+     * the array itself (no per-byte stream call).
+     *
+     * @throws BadForward naming the first problem
+     */
+    static Framed frame(byte[] body) throws IOException {
+        ArrayRecords records = new ArrayRecords(body);
+        return new Framed(read(records), records.at);
+    }
+
+    private static ForwardRequest read(Records in) throws IOException {
+        String first = in.next();
         if (!MAGIC.equals(first)) {
             throw new BadForward("the body does not start with the record " + MAGIC);
         }
@@ -89,7 +108,7 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
         List<String> limits = new ArrayList<>();
         long total = 0;
         for (int n = 1; ; n++) {
-            String r = record(in);
+            String r = in.next();
             if (r.isEmpty()) {
                 break;
             }
@@ -99,6 +118,15 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
             total += r.length();
             if (total > MAX_RECORDS_TOTAL_BYTES) {
                 throw new BadForward("the records before the payload exceed " + MAX_RECORDS_TOTAL_BYTES + " bytes");
+            }
+            if (r.charAt(0) == 'e') {
+                // most records: name and value cut from the record itself, without an intermediate copy
+                int eq = r.indexOf('=', 1);
+                if (eq <= 1) {
+                    throw new BadForward("environment record without NAME=: '" + clip(r.substring(1)) + "'");
+                }
+                env.put(r.substring(1, eq), r.substring(eq + 1));
+                continue;
             }
             String value = r.substring(1);
             switch (r.charAt(0)) {
@@ -113,13 +141,6 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
                         throw new BadForward("two working-directory records");
                     }
                     dir = absolute(value);
-                }
-                case 'e' -> {
-                    int eq = value.indexOf('=');
-                    if (eq <= 0) {
-                        throw new BadForward("environment record without NAME=: '" + clip(value) + "'");
-                    }
-                    env.put(value.substring(0, eq), value.substring(eq + 1));
                 }
                 case 'u' -> umask = value;
                 case 'n' -> nice = value;
@@ -169,21 +190,71 @@ public record ForwardRequest(List<String> argv, Path workingDir, Map<String, Str
         }
     }
 
-    /** One NUL-terminated record; the body ending first is an error. */
-    private static String record(InputStream in) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream(128);
-        while (true) {
-            int c = in.read();
-            if (c < 0) {
-                throw new BadForward("the body ends inside the records (no empty record before the payload)");
+    /** Where the records come from, one NUL-terminated record at a time; the body ending first is an error. */
+    private interface Records {
+        String next() throws IOException;
+    }
+
+    private static BadForward endsInsideRecords() {
+        return new BadForward("the body ends inside the records (no empty record before the payload)");
+    }
+
+    private static BadForward recordTooLong() {
+        return new BadForward("a record is longer than " + MAX_RECORD_BYTES + " bytes");
+    }
+
+    /** Records read a byte at a time, leaving the stream at the first payload byte. */
+    private static final class StreamRecords implements Records {
+        private final InputStream in;
+
+        StreamRecords(InputStream in) {
+            this.in = in;
+        }
+
+        @Override
+        public String next() throws IOException {
+            ByteArrayOutputStream b = new ByteArrayOutputStream(128);
+            while (true) {
+                int c = in.read();
+                if (c < 0) {
+                    throw endsInsideRecords();
+                }
+                if (c == 0) {
+                    return b.toString(StandardCharsets.UTF_8);
+                }
+                if (b.size() == MAX_RECORD_BYTES) {
+                    throw recordTooLong();
+                }
+                b.write(c);
             }
-            if (c == 0) {
-                return b.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Records scanned in a whole body; {@link #at} is then the first payload byte. */
+    private static final class ArrayRecords implements Records {
+        private final byte[] body;
+        int at;
+
+        ArrayRecords(byte[] body) {
+            this.body = body;
+        }
+
+        @Override
+        public String next() throws BadForward {
+            int from = at;
+            int limit = Math.min(body.length, from + MAX_RECORD_BYTES + 1);
+            int i = from;
+            while (i < limit && body[i] != 0) {
+                i++;
             }
-            if (b.size() == MAX_RECORD_BYTES) {
-                throw new BadForward("a record is longer than " + MAX_RECORD_BYTES + " bytes");
+            if (i - from > MAX_RECORD_BYTES) {
+                throw recordTooLong();
             }
-            b.write(c);
+            if (i == body.length) {
+                throw endsInsideRecords();
+            }
+            at = i + 1;
+            return new String(body, from, i - from, StandardCharsets.UTF_8);
         }
     }
 

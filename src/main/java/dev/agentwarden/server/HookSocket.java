@@ -18,6 +18,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 
@@ -58,6 +59,8 @@ final class HookSocket implements AutoCloseable {
     private final UserPrincipal owner;
     private final WardenServer server;
     private final Thread[] workers;
+    /** Authorized {@code /forward} requests whose head has arrived: real events, for {@link ResidentWarmup}. */
+    private final AtomicLong forwardsArrived = new AtomicLong();
     private volatile boolean closed;
 
     private HookSocket(Path path, Object fileKey, ServerSocketChannel listener, UserPrincipal owner, WardenServer server,
@@ -118,6 +121,11 @@ final class HookSocket implements AutoCloseable {
 
     Path path() {
         return path;
+    }
+
+    /** How many authorized {@code /forward} heads have arrived so far. */
+    long forwardsArrived() {
+        return forwardsArrived.get();
     }
 
     /** Stops taking connections and removes the socket (if it is still this one); requests being served finish. */
@@ -236,6 +244,9 @@ final class HookSocket implements AutoCloseable {
             if (refusal != null) {
                 send(refusal);
                 return;
+            }
+            if (!WardenServer.STATUS_PATH.equals(h.path)) {
+                forwardsArrived.incrementAndGet();
             }
             boolean counted = true;
             try {

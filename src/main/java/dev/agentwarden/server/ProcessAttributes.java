@@ -34,14 +34,61 @@ record ProcessAttributes(int umask, int nice, Map<String, String> softLimits, Ma
         String stat = read("/proc/self/stat");
         String limits = read("/proc/self/limits");
         String umask = null;
-        for (String line : status.split("\n")) {
+        for (String line : lines(status)) {
             if (line.startsWith("Umask:")) {
                 umask = line.substring("Umask:".length()).strip();
             }
         }
         int close = stat.lastIndexOf(')');
-        String[] f = close < 0 ? new String[0] : stat.substring(close + 1).trim().split(" ");
-        return parse(umask, f.length > 16 ? f[16] : null, List.of(limits.split("\n")));
+        // after the command: state is field 3, nice field 19
+        String nice = close < 0 ? null : field(stat.substring(close + 1).trim(), 16);
+        return parse(umask, nice, lines(limits));
+    }
+
+    /** The lines of {@code text} (split at {@code \n}, no regular expression). */
+    private static List<String> lines(String text) {
+        List<String> lines = new ArrayList<>();
+        for (int from = 0; from < text.length(); ) {
+            int nl = text.indexOf('\n', from);
+            int to = nl < 0 ? text.length() : nl;
+            lines.add(text.substring(from, to));
+            from = to + 1;
+        }
+        return lines;
+    }
+
+    /** The {@code n}th (from 0) word of {@code text}, words separated by runs of spaces, or {@code null}. */
+    private static String field(String text, int n) {
+        int i = 0;
+        for (int k = 0; ; k++) {
+            while (i < text.length() && text.charAt(i) == ' ') {
+                i++;
+            }
+            if (i == text.length()) {
+                return null;
+            }
+            int end = text.indexOf(' ', i);
+            if (end < 0) {
+                end = text.length();
+            }
+            if (k == n) {
+                return text.substring(i, end);
+            }
+            i = end;
+        }
+    }
+
+    /** Whether {@code s} is {@code min} to {@code max} characters, each in {@code lo..hi}. */
+    private static boolean allIn(String s, int min, int max, char lo, char hi) {
+        if (s.length() < min || s.length() > max) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) < lo || s.charAt(i) > hi) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -50,11 +97,11 @@ record ProcessAttributes(int umask, int nice, Map<String, String> softLimits, Ma
      */
     static ProcessAttributes parse(String umask, String nice, List<String> limitLines) {
         int mask = -1;
-        if (umask != null && umask.matches("[0-7]{3,4}")) {
+        if (umask != null && allIn(umask, 3, 4, '0', '7')) {
             mask = Integer.parseInt(umask, 8);
         }
         int n = Integer.MIN_VALUE;
-        if (nice != null && nice.matches("-?[0-9]{1,2}")) {
+        if (nice != null && allIn(nice.startsWith("-") ? nice.substring(1) : nice, 1, 2, '0', '9')) {
             n = Integer.parseInt(nice);
         }
         Map<String, String> soft = new LinkedHashMap<>();
@@ -65,10 +112,15 @@ record ProcessAttributes(int umask, int nice, Map<String, String> softLimits, Ma
                 continue;
             }
             String resource = RESOURCES.get(line.substring(0, 25).strip());
-            String[] values = line.substring(25).trim().split(" +");
-            if (resource != null && values.length >= 2 && limit(values[0]) && limit(values[1])) {
-                soft.put(resource, values[0]);
-                hard.put(resource, values[1]);
+            if (resource == null) {
+                continue;
+            }
+            String values = line.substring(25).trim();
+            String softValue = field(values, 0);
+            String hardValue = field(values, 1);
+            if (softValue != null && hardValue != null && limit(softValue) && limit(hardValue)) {
+                soft.put(resource, softValue);
+                hard.put(resource, hardValue);
             }
         }
         return new ProcessAttributes(mask, n, Map.copyOf(soft), Map.copyOf(hard));
@@ -124,7 +176,7 @@ record ProcessAttributes(int umask, int nice, Map<String, String> softLimits, Ma
     }
 
     private static boolean limit(String v) {
-        return v.equals("unlimited") || v.matches("[0-9]{1,19}");
+        return v.equals("unlimited") || allIn(v, 1, 19, '0', '9');
     }
 
     private static String read(String file) {

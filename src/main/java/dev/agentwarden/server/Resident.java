@@ -1,6 +1,7 @@
 package dev.agentwarden.server;
 
 import dev.agentwarden.inventory.InventoryCache;
+import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.io.OwnedPath;
 import java.io.IOException;
 import java.net.BindException;
@@ -58,6 +59,8 @@ public final class Resident {
      * connection, and use a JVM.
      */
     static final Duration STOP_GRACE = Duration.ofSeconds(15);
+    /** How long stopping waits for the warm-up to finish its event and remove its scratch directory. */
+    static final long WARMUP_STOP_MS = 2_000;
 
     private final WardenServer server;
     /** The compiled hook's socket, or {@code null} when it could not be bound. */
@@ -66,10 +69,21 @@ public final class Resident {
     private final String token;
     private final FileChannel lockChannel;
     private final FileLock lock;
+    private final Path dir;
+    private final String key;
+    private final Clock clock;
+    /** {@link #activity} before the endpoint was published, so before any real event could arrive. */
+    private final long quietActivity;
+    private ResidentWarmup warmup;
+    private Thread warmupThread;
     private boolean closed;
 
     private Resident(WardenServer server, HookSocket hookSocket, Path endpoint, String token, FileChannel lockChannel,
-                     FileLock lock) {
+                     FileLock lock, Path dir, String key, Clock clock) {
+        this.dir = dir;
+        this.quietActivity = activity(server, hookSocket);
+        this.clock = clock;
+        this.key = key;
         this.server = server;
         this.hookSocket = hookSocket;
         this.endpoint = endpoint;
@@ -143,10 +157,12 @@ public final class Resident {
                         + " port " + server.port());
             }
             Path endpoint = endpointFile(dir, key);
+            // before the endpoint is published: no real event can have arrived yet
+            Resident resident = new Resident(server, socket, endpoint, token, channel, lock, dir, key, clock);
             ServeState.writeOwnerOnly(endpoint, new Endpoint(server.port(), token, pid, start, proof).line());
             Files.deleteIfExists(dir.resolve(key + ".starting"));
             InventoryCache.keepInThisProcess();
-            return new Resident(server, socket, endpoint, token, channel, lock);
+            return resident;
         } catch (IOException | RuntimeException e) {
             if (socket != null) {
                 socket.close();
@@ -189,6 +205,24 @@ public final class Resident {
 
     public WardenServer server() {
         return server;
+    }
+
+    /**
+     * Starts the {@link ResidentWarmup} in the background, unless {@code env} (the resident's own)
+     * turns it off; it reports how it ended to {@code log}.
+     */
+    public synchronized void warmUp(Map<String, String> env, java.io.PrintWriter log) {
+        if (closed || warmup != null || !ResidentWarmup.enabled(env)) {
+            return;
+        }
+        warmup = new ResidentWarmup(ResidentWarmup.scratch(dir, key), CacheDir.root(env), hookSocket(), token,
+                () -> activity(server, hookSocket), quietActivity, ResidentWarmup.Limits.DEFAULT, clock, log);
+        warmupThread = warmup.start();
+    }
+
+    /** A number that moves whenever a real event arrives at {@code socket} or ends on any transport of {@code server}. */
+    private static long activity(WardenServer server, HookSocket socket) {
+        return (socket == null ? 0 : socket.forwardsArrived()) + server.forwardedCount() + server.lastActivityMillis();
     }
 
     /** The compiled hook's socket, or {@code null} when this resident serves none. */
@@ -240,6 +274,14 @@ public final class Resident {
             return false;
         }
         closed = true;
+        if (warmup != null) {
+            warmup.stop();
+            try {
+                warmupThread.join(WARMUP_STOP_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         if (published()) {
             try {
                 Files.deleteIfExists(endpoint);

@@ -348,6 +348,11 @@ public final class WardenServer implements AutoCloseable {
         return inFlight.get();
     }
 
+    /** When the last authorized request other than a status query ended (epoch ms of the clock), or the start. */
+    long lastActivityMillis() {
+        return lastActivity.get();
+    }
+
     /** Milliseconds since the last authorized request ended, or 0 while one is being read or answered. */
     public long idleMillis() {
         return inFlight.get() > 0 ? 0 : Math.max(0, clock.millis() - lastActivity.get());
@@ -541,20 +546,33 @@ public final class WardenServer implements AutoCloseable {
 
     /** Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams. */
     private Reply forward(byte[] request) throws IOException {
-        InputStream body = new ByteArrayInputStream(request);
-        ForwardRequest forward;
+        Reply reply = forward(request, own, clock, segments, manifests);
+        forwarded.incrementAndGet();
+        return reply;
+    }
+
+    /**
+     * The answer to the forwarded event {@code request}, run with the decision-log segments and kept
+     * manifests given: the one code path of every forwarded event, and of {@link ResidentWarmup}'s.
+     *
+     * @param own the resident's umask, nice value and limits
+     */
+    static Reply forward(byte[] request, ProcessAttributes own, Clock clock, OpenSegments segments,
+                         ResolvedManifests manifests) throws IOException {
+        ForwardRequest.Framed framed;
         try {
-            forward = ForwardRequest.read(body);
+            framed = ForwardRequest.frame(request);
         } catch (BadForward e) {
             throw new Refusal(400, "bad_forward", e.getMessage());
         }
+        ForwardRequest forward = framed.request();
+        InputStream body = new ByteArrayInputStream(request, framed.payloadAt(), request.length - framed.payloadAt());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = DispatchMain.run(forward.argv().toArray(String[]::new), forward.stdin(body),
                 new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
                 forward.caller(own), clock, new DecisionDraft(DecisionLog.RESIDENT, clock.millis(), System.nanoTime(), segments,
                         manifests));
-        forwarded.incrementAndGet();
         int stdoutBytes = out.size();
         out.write(err.toByteArray());
         return new Reply(200, out.toByteArray(), code, "", stdoutBytes);

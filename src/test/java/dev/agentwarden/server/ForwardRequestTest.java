@@ -184,6 +184,59 @@ class ForwardRequestTest {
                 .hasMessage(message);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rejections")
+    void frame_malformedFrame_namesTheProblemAsTheStreamReadDoes(String name, byte[] body, String message) {
+        assertThatThrownBy(() -> ForwardRequest.frame(body))
+                .isInstanceOf(BadForward.class)
+                .hasMessage(message);
+    }
+
+    @Test
+    void frame_wellFormedFrame_readsAsTheStreamDoes_andFindsThePayload() throws IOException {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", "/usr/bin:/bin");
+        env.put("GREETING", "grüß dich ✓ 日本");
+        env.put("EMPTY", "");
+        List<String> records = new ArrayList<>(ForwardFrame.records(DIR, env, "dispatch", "--host", "claude"));
+        records.add("u0022");
+        records.add("t300");
+        byte[] body = ForwardFrame.body(records, PAYLOAD);
+
+        ForwardRequest.Framed framed = ForwardRequest.frame(body);
+        ByteArrayInputStream in = new ByteArrayInputStream(body);
+        ForwardRequest streamed = ForwardRequest.read(in);
+
+        assertThat(framed.request().argv()).isEqualTo(streamed.argv());
+        assertThat(framed.request().env()).isEqualTo(env).isEqualTo(streamed.env());
+        assertThat(framed.request().workingDir()).isEqualTo(streamed.workingDir());
+        assertThat(framed.request().stdinCutMs()).isEqualTo(300);
+        assertThat(framed.payloadAt()).isEqualTo(body.length - in.available());
+        assertThat(java.util.Arrays.copyOfRange(body, framed.payloadAt(), body.length)).isEqualTo(PAYLOAD);
+    }
+
+    /**
+     * Every forwarded event is decoded on the resident's hot path, under C1: a regular expression
+     * there (String.matches, split) is compiled again for each event and each limits line, which cost
+     * about 0.2 ms an event.
+     */
+    @Test
+    void forwardedEventDecode_compilesNoRegularExpression() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (Class<?> c : new Class<?>[] {ForwardRequest.class, ProcessAttributes.class}) {
+            String bytes;
+            try (InputStream in = c.getResourceAsStream(c.getSimpleName() + ".class")) {
+                bytes = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            }
+            for (String f : new String[] {"java/util/regex", "matches", "split", "replaceAll", "replaceFirst"}) {
+                if (bytes.contains(f)) {
+                    found.add(c.getSimpleName() + " uses " + f);
+                }
+            }
+        }
+        assertThat(found).isEmpty();
+    }
+
     @Test
     void read_stdinDeadlineRecord_payloadThenTheTimeoutAJvmWouldMeet() throws IOException {
         List<String> records = new ArrayList<>(ForwardFrame.records(Path.of("/tmp"), Map.of(), "dispatch", "--host", "claude"));

@@ -57,6 +57,24 @@ class HookSocketTest {
         }
     }
 
+    /** What the resident's warm-up watches to stop at the first real event: authorized /forward heads, not status queries. */
+    @Test
+    void hookSocket_forwardHead_isCountedAsArrived_statusQueryIsNot() throws Exception {
+        open(WardenServer.QUEUE_WAIT_MS);
+        byte[] status = ("POST /status HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TOKEN
+                + "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+
+        assertThat(exchange(status)).startsWith("HTTP/1.1 200 ");
+        long afterStatus = socket.forwardsArrived();
+        assertThat(exchange(request("0".repeat(64), System.nanoTime()))).startsWith("HTTP/1.1 401 ");
+        long afterRefused = socket.forwardsArrived();
+        assertThat(exchange(request(TOKEN, System.nanoTime()))).startsWith("HTTP/1.1 200 ");
+
+        assertThat(afterStatus).isZero();
+        assertThat(afterRefused).isZero();
+        assertThat(socket.forwardsArrived()).isEqualTo(1);
+    }
+
     @Test
     void hookSocket_requestSentAtOnce_isAnsweredWithNoGreeting() throws Exception {
         open(WardenServer.QUEUE_WAIT_MS);

@@ -595,6 +595,22 @@ class ResidentIT {
     }
 
     @Test
+    void resident_warmsUpAtStart_inItsOwnScratchProject_thenRemovesIt() throws Exception {
+        Path dir = ResidentProcess.dirFor(cache);
+        Path log = dir.resolve("test-resident.log");
+        try (ResidentProcess r = resident()) {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WardenProcess.TIMEOUT_SECONDS);
+            while (!Files.readString(log).contains("warm-up ran") && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(Files.readString(log)).containsPattern("warm-up ran [1-9][0-9]* synthetic events");
+            assertThat(dir.resolve(ResidentProcess.jarKey() + ".warmup")).doesNotExist();
+            assertThat(project.resolve(".warden")).as("the test's project").doesNotExist();
+        }
+        assertThat(Files.readString(log)).contains("after answering 0 forwarded events");
+    }
+
+    @Test
     void idleResident_stopsAndWithdrawsItsEndpoint() throws Exception {
         ResidentProcess resident = ResidentProcess.start(cache, 1);
         started.add(resident.process().toHandle());
