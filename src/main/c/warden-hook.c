@@ -17,6 +17,9 @@
  * event in a JVM without trying the resident again. When the resident took the event and gave no
  * answer in time, or stdin stayed open past its deadline, it applies the fail mode itself, as
  * bin/warden does.
+ *
+ * With WARDEN_RESIDENT=off it runs the event's JVM itself from the one-event JVM plan bin/warden
+ * wrote (own_jvm below), while every file that plan was derived from is unchanged; else bin/warden.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -35,6 +38,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -318,12 +322,186 @@ static int unix_connect(const char *path, long pid, uid_t me) {
     return fd;
 }
 
+/* ---- the one-event JVM plan (WARDEN_RESIDENT=off) ------------------------------------------- */
+/*
+ * bin/warden writes, in this checkout's private hook directory (0700), a 0600 plan per jar key and
+ * host: the java command line it runs for a one-event dispatch (archive and flags included) and the
+ * files that command line was derived from, each with its device, inode, mtime and size (java, the
+ * jar and its hash file, the archive, bin/warden, the launcher facts). While every one of them is
+ * the very file it was, and java is the one bin/warden would pick now, this client runs that command
+ * itself; anything else, and bin/warden runs the event (`bin/warden __plan dispatch ...`: it writes
+ * a new plan). The JVM enforces the payload cap and the stdin deadline as ever; what bin/warden does
+ * after it (a JVM that died with the archive, exit codes a host reads otherwise) it still does:
+ * `bin/warden __jvm_exit CODE dispatch ...`.
+ */
+#define PLAN_VERSION "warden-jvm-plan/1"
+
+/* Stdin untouched: bin/warden runs the event in a JVM, and writes a plan for the next one. */
+static void to_launcher_planning(void) {
+    char **v = calloc((size_t) nargs + 3, sizeof *v);
+    if (!v) cannot_run("out of memory");
+    v[0] = (char *) launcher;
+    v[1] = "__plan";
+    for (int i = 0; i < nargs; i++) v[i + 2] = args[i];
+    execv(launcher, v);
+    cannot_run("cannot run " WARDEN_HOME "/bin/warden");
+}
+
+/* The planned JVM exited with `code` (128 + signal when it died): bin/warden answers as it would have. */
+static void after_jvm(int code) {
+    char rc[8];
+    snprintf(rc, sizeof rc, "%d", code);
+    char **v = calloc((size_t) nargs + 4, sizeof *v);
+    if (!v) cannot_run("out of memory");
+    v[0] = (char *) launcher;
+    v[1] = "__jvm_exit";
+    v[2] = rc;
+    for (int i = 0; i < nargs; i++) v[i + 3] = args[i];
+    execv(launcher, v);
+    cannot_run("the JVM exited and " WARDEN_HOME "/bin/warden cannot be run");
+}
+
+/* The java bin/warden picks: $WARDEN_JAVA, else $JAVA_HOME/bin/java when executable, else the first on $PATH. */
+static int chosen_java(buf *out) {
+    const char *w = getenv("WARDEN_JAVA"), *jh = getenv("JAVA_HOME"), *path = getenv("PATH");
+    out->n = 0;
+    if (w && *w) { puts0(out, w); return 0; }
+    if (jh && *jh) {
+        puts0(out, jh);
+        puts0(out, "/bin/java");
+        if (access(out->p, X_OK) == 0) return 0;
+        out->n = 0;
+    }
+    for (const char *d = path ? path : ""; ; ) {
+        size_t n = strcspn(d, ":");
+        if (n) {
+            out->n = 0;
+            put(out, d, n);
+            puts0(out, "/java");
+            if (access(out->p, X_OK) == 0) return 0;
+        }
+        if (!d[n]) break;
+        d += n + 1;
+    }
+    return -1;
+}
+
+/* Whether `path` is a directory of this user's, no symlink, mode 0700 (nothing for group or others). */
+static int private_dir(const char *path, uid_t me) {
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == me && (st.st_mode & 077) == 0;
+}
+
+/* One "dev ino sec.nsec size path" record: whether the file at path is still that file. */
+static int same_file(const char *r, uid_t me, int mine) {
+    unsigned long long dev, ino, sec, nsec, size;
+    int at = -1;
+    if (sscanf(r, "%llu %llu %llu.%9llu %llu %n", &dev, &ino, &sec, &nsec, &size, &at) != 5 || at < 0 || r[at] != '/')
+        return 0;
+    struct stat st;
+    if (stat(r + at, &st) != 0 || (unsigned long long) st.st_dev != dev || (unsigned long long) st.st_ino != ino
+        || (unsigned long long) st.st_mtim.tv_sec != sec || (unsigned long long) st.st_mtim.tv_nsec != nsec
+        || (unsigned long long) st.st_size != size)
+        return 0;
+    /* the archive: this user's alone (its classes would run as this user's code) */
+    return !mine || (S_ISREG(st.st_mode) && st.st_uid == me && (st.st_mode & 022) == 0);
+}
+
+/*
+ * Runs this event's JVM from the plan and exits with its answer; falls back to bin/warden (stdin
+ * untouched) when there is no plan it can trust or use.
+ */
+static void own_jvm(const char *key) {
+    const char *host, *event;
+    dispatch_target(&host, &event);
+    const char *no_archive = getenv("WARDEN_NO_ARCHIVE");
+    if (no_archive && !strcmp(no_archive, "1")) to_launcher();
+    if (!all_of(host, 1, 32, "abcdefghijklmnopqrstuvwxyz0123456789_-")) to_launcher();
+    const char *cache = getenv("WARDEN_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+    buf dir = {0};
+    if (cache && *cache) puts0(&dir, cache);
+    else if (xdg && *xdg) { puts0(&dir, xdg); puts0(&dir, "/agent-warden"); }
+    else if (home && *home) { puts0(&dir, home); puts0(&dir, "/.cache/agent-warden"); }
+    else to_launcher();
+    if (dir.p[0] != '/') to_launcher();
+    uid_t me = geteuid();
+    puts0(&dir, "/hook");
+    if (!private_dir(dir.p, me)) to_launcher();
+    /* the checkout's directory there, named as bin/warden names it: its path with every / as _ */
+    puts0(&dir, "/");
+    for (const char *c = WARDEN_HOME; *c; c++) put(&dir, *c == '/' ? "_" : c, 1);
+    if (!private_dir(dir.p, me)) to_launcher_planning();
+    puts0(&dir, "/jvm-plan-");
+    puts0(&dir, key);
+    puts0(&dir, "-");
+    puts0(&dir, host);
+
+    int fd = open(dir.p, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0) to_launcher_planning();
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != me || (st.st_mode & 0777) != 0600
+        || st.st_size < 1 || st.st_size > 65536) {
+        close(fd);
+        to_launcher_planning();
+    }
+    char *plan = malloc((size_t) st.st_size + 1);
+    size_t len = 0;
+    ssize_t r;
+    if (!plan) cannot_run("out of memory");
+    while (len < (size_t) st.st_size && (r = read(fd, plan + len, (size_t) st.st_size - len)) > 0) len += (size_t) r;
+    close(fd);
+    if (len != (size_t) st.st_size || plan[len - 1] != 0) to_launcher_planning();
+    plan[len] = 0;
+
+    /* NUL-terminated records: the version, then kind letter and text */
+    buf java = {0};
+    if (chosen_java(&java) != 0 || java.p[0] != '/') to_launcher();
+    char **argv = calloc(len + (size_t) nargs + 1, sizeof *argv);
+    if (!argv) cannot_run("out of memory");
+    int argn = 0, have_key = 0, have_host = 0, have_java = 0, stamps = 0, passed_on = -1;
+    if (strcmp(plan, PLAN_VERSION) != 0) to_launcher_planning();
+    for (char *p = plan + strlen(plan) + 1; p < plan + len; p += strlen(p) + 1) {
+        const char *t = p + 1;
+        switch (p[0]) {
+        case 'k': have_key = !strcmp(t, key); break;
+        case 'h': have_host = !strcmp(t, host); break;
+        case 'n': passed_on = !strcmp(t, "passed-on"); break;
+        case 'j': have_java = !strcmp(t, java.p); break;
+        case 's': case 'S':
+            if (!same_file(t, me, p[0] == 'S')) to_launcher_planning();
+            stamps++;
+            break;
+        case 'a': argv[argn++] = (char *) t; break;
+        default: to_launcher_planning();
+        }
+    }
+    if (!have_key || !have_host || !have_java || stamps < 6 || passed_on < 0 || argn < 2 || strcmp(argv[0], java.p) != 0)
+        to_launcher_planning();
+    for (int i = 0; i < nargs; i++) argv[argn++] = args[i];
+    argv[argn] = NULL;
+
+    /* Not exec: a JVM that died (with the archive), or a code the host reads otherwise, is bin/warden's to answer. */
+    pid_t child = fork();
+    if (child < 0) to_launcher();
+    if (child == 0) {
+        execv(argv[0], argv);
+        dprintf(2, "warden: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(child, &status, 0) < 0)
+        if (errno != EINTR) cannot_run("lost the JVM it started");
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 255;
+    if (code == 0 || (passed_on && code < 128)) _exit(code);
+    after_jvm(code);
+}
+
 int main(int argc, char **argv) {
     args = argv + 1;
     nargs = argc - 1;
     if (nargs < 1 || strcmp(args[0], "dispatch") != 0) to_launcher();
     const char *resident = getenv("WARDEN_RESIDENT");
-    if (resident && !strcmp(resident, "off")) to_launcher();
+    int resident_off = resident && !strcmp(resident, "off");
     /* SessionStart is bin/warden's: once a session, it starts the resident and checks the HTTP hook token. */
     for (int i = 0; i < nargs; i++)
         if (!strcmp(args[i], "SessionStart")) to_launcher();
@@ -341,6 +519,7 @@ int main(int argc, char **argv) {
     if (slurp(WARDEN_HOME "/target/warden.jar.sha256", key, sizeof key, 0) != 17 || key[16] != '\n') to_launcher();
     key[16] = 0;
     if (!all_of(key, 16, 16, HEX)) to_launcher();
+    if (resident_off) own_jvm(key);
 
     /* The resident directory, as bin/warden names it; this user's, a directory, no symlink. */
     char cwd[4096];

@@ -25,6 +25,13 @@ public final class LauncherFacts {
     /** Start-up flags of a one-event JVM (the launcher adds its crash-log location). */
     public static final List<String> JVM_FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
             "-XX:-UsePerfData", "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:+DisplayVMOutputToStderr");
+    /**
+     * What stands for {@code -XX:+UseSerialGC} in {@link #JVM_FLAGS} on JDK 17, which maps the
+     * class-data archive's heap objects (the module graph, interned strings) only under G1: under
+     * SerialGC each start builds the module graph anew (JDK 18 loads them for SerialGC too). The
+     * heap stays under 4 GB, where the archived objects need no relocation.
+     */
+    public static final List<String> JDK17_GC_FLAGS = List.of("-XX:+UseG1GC", "-Xms8m", "-Xmx1g");
     /** Flags of the resident JVM: small and steady (heap starts at 8 MB and is given back when free). */
     public static final List<String> RESIDENT_FLAGS = List.of("-Dfile.encoding=UTF-8", "-XX:TieredStopAtLevel=1",
             "-XX:+UseSerialGC", "-Xms8m", "-Xmx256m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30",
@@ -188,6 +195,7 @@ public final class LauncherFacts {
         b.append("fact_endpoint_fields='").append(Resident.Endpoint.FIELDS).append("'\n");
         b.append("fact_hook_socket_suffix='").append(HookSocket.SUFFIX).append("'\n");
         b.append("fact_jvm_flags=(").append(String.join(" ", JVM_FLAGS)).append(")\n");
+        b.append("fact_jdk17_gc_flags=(").append(String.join(" ", JDK17_GC_FLAGS)).append(")\n");
         b.append("fact_resident_flags=(").append(String.join(" ", RESIDENT_FLAGS)).append(")\n");
         b.append("fact_lean_scan_flags=(").append(String.join(" ", LEAN_SCAN_FLAGS)).append(")\n");
         String[] probe = Hosts.demo().training().probe();
