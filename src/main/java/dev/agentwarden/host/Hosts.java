@@ -83,6 +83,11 @@ public final class Hosts {
         return ClaudeHosts.CLAUDE;
     }
 
+    /** The host whose payloads the resident's warm-up sends through the forwarded-event path. */
+    public static Host warmup() {
+        return ClaudeHosts.CLAUDE;
+    }
+
     /**
      * Every host id the manifest accepts: agent-config's {@code KNOWN_PLATFORMS}, then the id of every
      * host in {@link #ALL} that agent-config lacks (codex, qwen, opencode, …; agent-config has no key

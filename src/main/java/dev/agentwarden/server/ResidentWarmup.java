@@ -1,6 +1,7 @@
 package dev.agentwarden.server;
 
 import dev.agentwarden.decision.OpenSegments;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
@@ -236,7 +237,7 @@ final class ResidentWarmup implements Runnable {
                 cpuMillis() - startCpu, stopped);
     }
 
-    /** The synthetic events: native event, Claude Code payload ({@code $PROJECT}: the project, as a JSON string). */
+    /** The synthetic events: native event, payload of {@link Hosts#warmup()}'s host ({@code $PROJECT}: the project, as a JSON string). */
     private static final String[][] PAYLOADS = {
             {"PreToolUse", "{\"session_id\":\"warden-warmup\",\"cwd\":$PROJECT,\"hook_event_name\":\"PreToolUse\","
                     + "\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"echo hello\",\"description\":\"Print hello\"},"
@@ -254,7 +255,7 @@ final class ResidentWarmup implements Runnable {
         ByteArrayOutputStream b = new ByteArrayOutputStream(4096);
         record(b, ForwardRequest.MAGIC);
         record(b, "d" + project);
-        for (String a : new String[] {"dispatch", "--host", "claude", "--native-event", nativeEvent}) {
+        for (String a : new String[] {"dispatch", "--host", Hosts.warmup().id(), "--native-event", nativeEvent}) {
             record(b, "a" + a);
         }
         for (Map.Entry<String, String> e : env.entrySet()) {
