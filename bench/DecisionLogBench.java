@@ -1,3 +1,4 @@
+import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.decision.DecisionDraft;
 import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.dispatch.DispatchMain;
@@ -107,7 +108,7 @@ public final class DecisionLogBench {
         HostAdapter adapter = HostAdapters.forId("claude");
         HookEvent event = adapter.normalize("PreToolUse", EventName.PRE_TOOL_USE, Json.parseObject(new String(payload)),
                 payload, root);
-        Dispatcher.Result result = new Dispatcher(manifest, Clock.systemUTC(), env).dispatch(event, "");
+        ChainResult result = new Dispatcher(manifest, Clock.systemUTC(), env).dispatch(event, "");
         HostResponse response = adapter.render("PreToolUse", result.verdict());
         long total = 0;
         for (int i = 0; i < BLOCK; i++) {

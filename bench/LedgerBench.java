@@ -1,4 +1,8 @@
 import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.HostAdapter;
+import dev.agentwarden.host.HostAdapters;
 import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerSettings;
 import dev.agentwarden.ledger.LedgerStore;
@@ -131,12 +135,17 @@ public final class LedgerBench {
     static double recordsPerSecond() throws Exception {
         Path project = Files.createTempDirectory("ledger-bench");
         try {
-            LedgerStore store = new LedgerStore(LedgerPaths.forRoot(project.toString()), Clock.systemUTC());
+            String root = project.toString();
+            LedgerStore store = new LedgerStore(LedgerPaths.forRoot(root), Clock.systemUTC());
+            HostAdapter claude = HostAdapters.forId("claude");
             long t0 = System.nanoTime();
             for (int i = 0; i < EVENTS / 2; i++) {
-                Map<String, Object> payload = Map.of("agent_id", "agent-" + i, "agent_type", "general-purpose");
-                SubagentLedger.record(SubagentLedger.Kind.START, payload, "s", LedgerSettings.DEFAULTS, store);
-                SubagentLedger.record(SubagentLedger.Kind.STOP, payload, "s", LedgerSettings.DEFAULTS, store);
+                Map<String, Object> payload = Map.of("session_id", "s", "agent_id", "agent-" + i,
+                        "agent_type", "general-purpose");
+                HookEvent start = claude.normalize("SubagentStart", EventName.SUBAGENT_START, payload, new byte[0], root);
+                HookEvent stop = claude.normalize("SubagentStop", EventName.SUBAGENT_STOP, payload, new byte[0], root);
+                SubagentLedger.record(SubagentLedger.Kind.START, start, LedgerSettings.DEFAULTS, store);
+                SubagentLedger.record(SubagentLedger.Kind.STOP, stop, LedgerSettings.DEFAULTS, store);
             }
             return EVENTS / ((System.nanoTime() - t0) / 1e9);
         } finally {

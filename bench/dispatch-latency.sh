@@ -20,7 +20,8 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 source "$(dirname "$0")/lib.sh"
 runs="${1:-40}"
-payload="$here/pretooluse-bash.json"
+# the captured payload, its cwd at the scratch directory (a project of its own)
+payload="$(scratch_payload "$work")"
 cleanup() {
   "$home/bin/warden" resident stop >/dev/null 2>&1 || true
   rm -rf "$work"

@@ -41,10 +41,7 @@ for group in json.load(open(sys.argv[1]))["hooks"]["PreToolUse"]:
 fast_cmd="$(installed "$work/fast")"
 plain_cmd="$(installed "$work/plain" --no-fast-hook)"
 # The captured payload names the capturing machine's project: point it at the scratch project.
-payload="$work/pretooluse-bash.json"
-python3 -c 'import json, sys
-p = json.load(open(sys.argv[1])); p["cwd"] = sys.argv[2]
-print(json.dumps(p, separators=(",", ":")))' "$here/pretooluse-bash.json" "$work/fast" > "$payload"
+payload="$(scratch_payload "$work/fast")"
 cd "$work/fast"
 case "$fast_cmd" in "[ -x "*) ;; *) echo "install wrote no compiled hook (no cc?): $fast_cmd" >&2; exit 1 ;; esac
 hook="${fast_cmd#\[ -x }"; hook="${hook%% *}"

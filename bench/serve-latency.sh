@@ -10,7 +10,8 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 runs="${1:-40}"
-payload="$here/pretooluse-bash.json"
+# the captured payload, its cwd at the scratch directory (a project of its own)
+payload="$(scratch_payload "$work")"
 # The dispatch row is the one-JVM-per-event process that serve is compared with.
 export WARDEN_RESIDENT=off
 cd "$work"
