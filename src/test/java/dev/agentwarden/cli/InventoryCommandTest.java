@@ -102,8 +102,8 @@ class InventoryCommandTest {
      */
     @Test
     void issue28_mcpJsonLinkedToDevZeroOrAFifo_isRefusedClearly_andTheOtherServersAreSnapshotted() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Map<String, Object> server = Map.of("command", java, "args",
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Map<String, Object> server = Map.of("command", javaBin, "args",
                 List.of("-cp", System.getProperty("java.class.path"), FakeMcpServer.class.getName(), "paginate"));
         Files.writeString(home.resolve(".claude.json"), Json.write(Map.of("mcpServers", Map.of("userfake", server))));
         Files.createSymbolicLink(project.resolve(".mcp.json"), Path.of("/dev/zero"));

@@ -83,7 +83,7 @@ class SettingsFileTest {
         assertThat(otherFiles(file)).isEmpty();
     }
 
-    /** Issue 28 item 10's class: a settings file that is a FIFO (or a link to a device) is refused, never opened. */
+    /** Issue 28 item 10's class: a settings file that is a FIFO (or a link to a device) is refused, never read. */
     @Test
     void update_settingsAFifoOrDevZero_refusedAtOnce_noHang() throws Exception {
         Path fifo = dir.resolve("settings.json");
@@ -94,7 +94,7 @@ class SettingsFileTest {
             org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () ->
                     assertThatThrownBy(() -> settings(file).update(doc -> doc))
                             .isInstanceOfSatisfying(SettingsFile.SettingsException.class, e -> assertThat(e.code())
-                                    .isEqualTo("settings_unreadable"))
+                                    .isEqualTo("settings_not_a_file"))
                             .hasMessageContaining("not a regular file"));
         }
     }
