@@ -39,7 +39,9 @@ public final class LineScanner implements Closeable {
      * size costs time, not memory; the writer rolls segments at {@link LedgerStore#ROLL_BYTES}, and
      * one written before rolling existed, of any size, is still read whole.
      */
-    static final long MAX_FILE_BYTES = Long.getLong(MAX_FILE_PROPERTY, Long.MAX_VALUE);
+    static long maxFileBytes() {
+        return Long.getLong(MAX_FILE_PROPERTY, Long.MAX_VALUE);
+    }
     private static final int CHUNK = 1 << 20;
 
     private final FileChannel in;
@@ -60,7 +62,7 @@ public final class LineScanner implements Closeable {
     private boolean overlong;
 
     LineScanner(Path file, int maxLineBytes) throws IOException {
-        this(file, maxLineBytes, MAX_FILE_BYTES, null);
+        this(file, maxLineBytes, maxFileBytes(), null);
     }
 
     /**
