@@ -117,7 +117,7 @@ public final class DecisionLogBench {
             d.at(root, "PreToolUse", "");
             d.manifest(manifest);
             d.event("pre_tool_use", "PreToolUse");
-            d.ran(event, result, response);
+            d.ran(event, result, adapter, response);
             long t0 = System.nanoTime();
             DecisionLog.append(d, response, env);
             total += System.nanoTime() - t0;

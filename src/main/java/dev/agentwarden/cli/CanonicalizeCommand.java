@@ -3,6 +3,8 @@ package dev.agentwarden.cli;
 import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.canonical.JcsException;
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.io.UnsafeFileException;
 import dev.agentwarden.json.JsonException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -62,10 +64,12 @@ final class CanonicalizeCommand implements Callable<Integer> {
         if (!Files.isRegularFile(path)) {
             throw new IOException("input_unreadable: no such file");
         }
-        if (Files.size(path) > MAX_INPUT_BYTES) {
-            throw new IOException("input_too_large: larger than " + MAX_INPUT_BYTES + " bytes");
+        try {
+            return StateFiles.readAll(path, MAX_INPUT_BYTES, true);
+        } catch (UnsafeFileException e) {
+            throw new IOException(("file_too_large".equals(e.code()) ? "input_too_large: larger than " + MAX_INPUT_BYTES
+                    + " bytes" : "input_unreadable: " + e.getMessage()), e);
         }
-        return Files.readAllBytes(path);
     }
 
     private static byte[] readLimited(InputStream in) throws IOException {

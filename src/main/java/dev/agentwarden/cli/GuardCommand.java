@@ -66,7 +66,7 @@ final class GuardCommand implements Runnable {
             } else {
                 report.printText(out);
             }
-            return ExitCode.OK.code();
+            return LedgerCommand.unreadExit(report.unreadSegments(), "warden guard derive", spec.commandLine().getErr());
         }
 
         static Instant parseSince(String text) {

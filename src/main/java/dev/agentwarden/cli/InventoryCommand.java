@@ -65,6 +65,9 @@ final class InventoryCommand implements Runnable {
         @Option(names = "--no-store", description = "Do not write the snapshot under .warden/state/inventory/.")
         boolean noStore;
 
+        /** Config files the last {@link #take} could not read: their servers are missing from the snapshot. */
+        int unreadConfigs;
+
         InventorySnapshot take(String root, PrintWriter err) {
             HostMcpConfigs configs = HostMcpConfigs.read(Path.of(root),
                     userHome != null ? userHome : Path.of(System.getProperty("user.home")),
@@ -72,6 +75,7 @@ final class InventoryCommand implements Runnable {
             for (String problem : configs.problems()) {
                 err.println("warden inventory: " + problem);
             }
+            unreadConfigs = configs.problems().size();
             McpSnapshotter snapshotter = new McpSnapshotter(McpSnapshotter.Limits.defaults(), Path.of(root));
             return new InventoryTaker(snapshotter, Clock.systemUTC())
                     .take(configs.servers(), ClientProfile.parse(capabilities), allowProject, host, turn);
@@ -100,7 +104,8 @@ final class InventoryCommand implements Runnable {
     }
 
     @Command(name = "snapshot", description = {"Take every configured MCP server's tool manifest and hash it (RFC 8785, SHA-256).",
-            "Exit 0 when every manifest was taken, 1 when one is missing (each with its reason), 2 on usage errors."})
+            "Exit 0 when every manifest was taken, 1 when one is missing or a config file could not be read (each with its reason),"
+            + " 2 on usage errors."})
     static final class Snapshot implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -134,7 +139,11 @@ final class InventoryCommand implements Runnable {
             } else {
                 printText(out, snapshot, stored);
             }
-            return snapshot.complete() ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
+            if (take.unreadConfigs > 0) {
+                err.println("warden inventory snapshot: " + take.unreadConfigs + " config file(s) not read (above);"
+                        + " their servers are not in this snapshot");
+            }
+            return snapshot.complete() && take.unreadConfigs == 0 ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
         }
     }
 

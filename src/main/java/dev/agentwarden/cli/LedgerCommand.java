@@ -17,6 +17,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -75,7 +76,7 @@ final class LedgerCommand implements Runnable {
             } else {
                 report.printText(out);
             }
-            return ExitCode.OK.code();
+            return unreadExit(report.unreadSegments(), "warden ledger stats", spec.commandLine().getErr());
         }
 
         /** The settings of the manifest's {@code subagent-ledger} built-in, or the defaults when none is declared. */
@@ -87,6 +88,17 @@ final class LedgerCommand implements Runnable {
             }
             return LedgerSettings.DEFAULTS;
         }
+    }
+
+    /**
+     * {@code OK}, or {@code UNREADABLE} with each segment that could not be read named on {@code err}:
+     * an answer that leaves lines out is never given with exit 0.
+     */
+    static int unreadExit(List<LedgerProblem> unread, String command, PrintWriter err) {
+        for (LedgerProblem p : unread) {
+            err.println(command + ": " + p + "; the figures above leave that segment out");
+        }
+        return unread.isEmpty() ? ExitCode.OK.code() : ExitCode.UNREADABLE.code();
     }
 
     /** {@code --project-dir} and {@code --anchors}: the ledger a command reads and where its anchor lives. */

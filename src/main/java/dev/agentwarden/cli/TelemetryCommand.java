@@ -7,6 +7,7 @@ import dev.agentwarden.inventory.TelemetryPin;
 import dev.agentwarden.inventory.TurnRecords;
 import dev.agentwarden.inventory.UsageSources;
 import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import java.io.IOException;
@@ -159,9 +160,6 @@ final class TelemetryCommand implements Runnable {
     }
 
     static String readSmall(Path file) throws IOException {
-        if (Files.size(file) > MAX_FILE_BYTES) {
-            throw new IOException(file + " is larger than " + MAX_FILE_BYTES + " bytes");
-        }
-        return Files.readString(file, StandardCharsets.UTF_8);
+        return new String(StateFiles.readAll(file, MAX_FILE_BYTES, true), StandardCharsets.UTF_8);
     }
 }

@@ -2,6 +2,7 @@ package dev.agentwarden.decision;
 
 import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.trust.ResolvedManifests;
@@ -28,6 +29,8 @@ public final class DecisionDraft {
     HookEvent hookEvent;
     ChainResult result;
     String downgrades;
+    /** Renders {@link #result}'s verdict again without its text, for a log whose reasons are hashed. */
+    HostAdapter adapter;
     Verdict.Kind verdict;
     String failMode;
     String problem;
@@ -93,14 +96,30 @@ public final class DecisionDraft {
     }
 
     /**
-     * The chain ran: its result, and the adapter's rendering of the verdict before concern notes
-     * were added (whose stderr lines are the downgrades the adapter applied).
+     * The chain ran: its result, and {@code adapter}'s rendering of the verdict on the native event
+     * before concern notes were added (whose stderr lines are the downgrades the adapter applied).
      */
-    public void ran(HookEvent hookEvent, ChainResult result, HostResponse rendered) {
+    public void ran(HookEvent hookEvent, ChainResult result, HostAdapter adapter, HostResponse rendered) {
         this.hookEvent = hookEvent;
         this.result = result;
+        this.adapter = adapter;
         this.verdict = result.verdict().kind();
         this.downgrades = rendered.stderr();
+    }
+
+    /**
+     * The adapter's downgrade notes as the log may hold them: as rendered when reasons are
+     * verbatim; otherwise from the verdict rendered again {@linkplain Verdict#textless() without its
+     * text}, so no reason or context a concern wrote (any line of it) is in them.
+     */
+    String downgradeNotes(boolean verbatim) {
+        if (verbatim || downgrades == null || downgrades.isEmpty()) {
+            return downgrades;
+        }
+        if (adapter == null || result == null || nativeEvent == null) {
+            return null;
+        }
+        return adapter.render(nativeEvent, result.verdict().textless()).stderr();
     }
 
     /**

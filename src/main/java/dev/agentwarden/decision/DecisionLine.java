@@ -72,7 +72,7 @@ public final class DecisionLine {
         field(sb, "verdict", d.verdict(response));
         field(sb, "emitted", emitted);
         sb.append(",\"downgrades\":");
-        downgrades(sb, d.downgrades, verbatim);
+        downgrades(sb, d.downgradeNotes(verbatim), verbatim);
         field(sb, "fail_mode", d.failMode);
         field(sb, "problem", d.problem);
         if (d.manifestFallback != null) {
@@ -164,8 +164,9 @@ public final class DecisionLine {
     }
 
     /**
-     * The adapter's downgrade notes, one string each; without verbatim reasons a note is cut before
-     * its first {@code ": "}, where a note quotes the verdict's reason.
+     * The adapter's downgrade notes, one string each; without verbatim reasons the notes are those of
+     * the textless verdict ({@link DecisionDraft#downgradeNotes}), each still cut before its first
+     * {@code ": "}, where a note quotes the verdict's reason.
      */
     private static void downgrades(StringBuilder sb, String stderr, boolean verbatim) {
         sb.append('[');

@@ -306,7 +306,7 @@ public final class DispatchMain {
         HookEvent hookEvent = adapter.normalize(nativeEvent, event, payload, raw, root);
         ChainResult result = dispatcher.dispatch(hookEvent, role);
         HostResponse response = adapter.render(nativeEvent, result.verdict());
-        draft.ran(hookEvent, result, response);
+        draft.ran(hookEvent, result, adapter, response);
         for (ConcernOutcome o : result.outcomes()) {
             if (o.note() != null) {
                 response = response.withStderr("warden: " + o.concern() + ": " + o.note());

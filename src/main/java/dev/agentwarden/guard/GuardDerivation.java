@@ -69,6 +69,17 @@ public final class GuardDerivation {
         Instant first;
         Instant last;
 
+        /** Segments that could not be read at all: the report leaves their lines out, so it is partial. */
+        public List<LedgerProblem> unreadSegments() {
+            List<LedgerProblem> out = new ArrayList<>();
+            for (LedgerProblem p : problems) {
+                if (p.error()) {
+                    out.add(p);
+                }
+            }
+            return out;
+        }
+
         Report(Instant since) {
             this.since = since;
         }
@@ -183,7 +194,8 @@ public final class GuardDerivation {
             }
             out.println("postures seen: " + postures + (acted > 0 ? ", acted on " + acted : ""));
             if (!problems.isEmpty()) {
-                out.println(problems.size() + " ledger line(s) skipped as torn; see `warden ledger verify`");
+                out.println((problems.size() - unreadSegments().size()) + " ledger line(s) skipped as torn, "
+                        + unreadSegments().size() + " segment(s) NOT READ; see `warden ledger verify`");
             }
             out.println();
             printDistribution(out, "concurrent_open at spawn time", concurrency, concurrencyThreshold());

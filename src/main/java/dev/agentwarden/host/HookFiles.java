@@ -2,6 +2,7 @@ package dev.agentwarden.host;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -228,7 +229,8 @@ public final class HookFiles {
     }
 
     private static byte[] readFile(Path file) {
-        try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+        // a regular file only: a FIFO would block the open, a device never end
+        try (InputStream in = java.nio.channels.Channels.newInputStream(StateFiles.openRead(file, false))) {
             return in.readNBytes(MAX_FILE_BYTES + 1);
         } catch (IOException e) {
             return new byte[0];

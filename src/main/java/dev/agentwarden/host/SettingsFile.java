@@ -2,6 +2,7 @@ package dev.agentwarden.host;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.json.JsonException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -300,7 +301,8 @@ public final class SettingsFile implements HookFile {
             return EMPTY.clone();
         }
         byte[] bytes;
-        try (InputStream in = Files.newInputStream(target)) {
+        // a regular file (or a link to one) only: a FIFO would block the open, a device never end
+        try (InputStream in = java.nio.channels.Channels.newInputStream(StateFiles.openRead(target, true))) {
             bytes = in.readNBytes(MAX_BYTES + 1);
         } catch (IOException e) {
             throw new SettingsException("settings_unreadable", "cannot read " + where(target) + ": " + e.getMessage());

@@ -3,6 +3,8 @@ package dev.agentwarden.inventory;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.McpConfigLocation;
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.io.UnsafeFileException;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.toml.MiniToml;
@@ -10,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -109,16 +112,25 @@ public final class HostMcpConfigs {
         }
     }
 
-    private String readText(Path file) {
+    /**
+     * The file's text, or {@code null} when it is absent or unusable (a problem says why): a regular
+     * file only, or a link to one (under the project, for a project file), and at most
+     * {@link #MAX_FILE_BYTES} read, whatever size it reports.
+     */
+    private String readText(Path file, McpConfigLocation location) {
         try {
             if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
                 return null;
             }
-            if (Files.size(file) > MAX_FILE_BYTES) {
-                problems.add(file + ": larger than " + MAX_FILE_BYTES + " bytes; not read");
-                return null;
-            }
-            return Files.readString(file, StandardCharsets.UTF_8);
+            byte[] bytes = location.projectScoped() ? StateFiles.readInside(project, file, MAX_FILE_BYTES)
+                    : StateFiles.readAll(file, MAX_FILE_BYTES, true);
+            return new String(bytes, StandardCharsets.UTF_8);
+        } catch (UnsafeFileException e) {
+            problems.add(file + ": not read: " + e.getMessage());
+            return null;
+        } catch (NoSuchFileException e) {
+            problems.add(file + ": not read: a symbolic link to nothing");
+            return null;
         } catch (IOException | RuntimeException e) {
             problems.add(file + ": cannot read: " + e.getMessage());
             return null;
@@ -127,7 +139,7 @@ public final class HostMcpConfigs {
 
     @SuppressWarnings("unchecked")
     private void jsonServers(String host, Path file, McpConfigLocation location) {
-        String text = readText(file);
+        String text = readText(file, location);
         if (text == null) {
             return;
         }
@@ -167,7 +179,7 @@ public final class HostMcpConfigs {
     }
 
     private void tomlServers(String host, Path file, McpConfigLocation location) {
-        String text = readText(file);
+        String text = readText(file, location);
         if (text == null) {
             return;
         }

@@ -1,5 +1,6 @@
 package dev.agentwarden.inventory;
 
+import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,10 +31,7 @@ public record Preregistration(String baseline, Map<String, String> variants, Lis
     static final long MAX_FILE_BYTES = 1024 * 1024;
 
     public static Preregistration read(Path file) throws IOException {
-        if (Files.size(file) > MAX_FILE_BYTES) {
-            throw new IOException(file + " is larger than " + MAX_FILE_BYTES + " bytes");
-        }
-        return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+        return parse(new String(StateFiles.readAll(file, MAX_FILE_BYTES, true), StandardCharsets.UTF_8), file.toString());
     }
 
     /** @throws IllegalArgumentException naming the field that is wrong */

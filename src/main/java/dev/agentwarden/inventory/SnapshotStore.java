@@ -1,6 +1,7 @@
 package dev.agentwarden.inventory;
 
 import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -103,10 +104,7 @@ public final class SnapshotStore {
         if (Files.isSymbolicLink(file)) {
             throw new IOException(file + " is a symbolic link; not read");
         }
-        if (Files.size(file) > MAX_FILE_BYTES) {
-            throw new IOException(file + " is larger than " + MAX_FILE_BYTES + " bytes");
-        }
-        Object value = Json.parse(Files.readAllBytes(file), JsonLimits.I_JSON);
+        Object value = Json.parse(StateFiles.readAll(file, MAX_FILE_BYTES, false), JsonLimits.I_JSON);
         if (!(value instanceof Map<?, ?> m)) {
             throw new JsonException("inventory_schema", file + " is not a JSON object", 0);
         }

@@ -2,6 +2,7 @@ package dev.agentwarden.inventory;
 
 import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +26,8 @@ public record TelemetryPin(String artifact, String artifactSha256, String client
         if (!CONDITIONS.contains(condition)) {
             throw new IllegalArgumentException("condition must be fresh or continued, not '" + condition + "'");
         }
-        if (Files.size(artifact) > MAX_ARTIFACT_BYTES) {
-            throw new IOException(artifact + " is larger than " + MAX_ARTIFACT_BYTES + " bytes");
-        }
-        return new TelemetryPin(artifact.toString(), Sha256.hex(Files.readAllBytes(artifact)), client, clientVersion,
+        byte[] bytes = StateFiles.readAll(artifact, MAX_ARTIFACT_BYTES, true);
+        return new TelemetryPin(artifact.toString(), Sha256.hex(bytes), client, clientVersion,
                 model, tokenizer, condition, pinnedAt);
     }
 

@@ -4,6 +4,7 @@ import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
+import dev.agentwarden.ledger.LineScanner;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -32,8 +33,11 @@ public final class TurnRecords {
     public static final String SCHEMA = "warden.inventory.turn/1";
     public static final String SESSION_START = "session_start";
     public static final String TURN = "turn";
-    /** Largest record file read back. */
-    static final long MAX_FILE_BYTES = 16L * 1024 * 1024;
+    /**
+     * Longest record line read back; a longer one is skipped like a torn one. The file itself has no
+     * size limit: it is read a line at a time, so a long session's records stay readable.
+     */
+    static final int MAX_LINE_BYTES = 4 * 1024 * 1024;
 
     private final Path projectRoot;
     private final Path stateHome;
@@ -84,18 +88,24 @@ public final class TurnRecords {
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             return out;
         }
-        String text = new String(StateFiles.readAll(file, MAX_FILE_BYTES, false), StandardCharsets.UTF_8);
-        for (String line : text.split("\n")) {
-            if (line.isBlank()) {
-                continue;
-            }
-            try {
-                Map<String, Object> m = Json.parseObject(line);
-                if (SCHEMA.equals(m.get("schema"))) {
-                    out.add(m);
+        try (LineScanner lines = new LineScanner(file, MAX_LINE_BYTES, Long.MAX_VALUE, null)) {
+            while (lines.advance()) {
+                if (lines.overlong() || lines.lineEnd() == lines.lineStart()) {
+                    continue;
                 }
-            } catch (JsonException e) {
-                // A torn last line (a crash mid-append) is not a record.
+                String line = new String(lines.buffer(), lines.lineStart(), lines.lineEnd() - lines.lineStart(),
+                        StandardCharsets.UTF_8);
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    Map<String, Object> m = Json.parseObject(line);
+                    if (SCHEMA.equals(m.get("schema"))) {
+                        out.add(m);
+                    }
+                } catch (JsonException e) {
+                    // A torn last line (a crash mid-append) is not a record.
+                }
             }
         }
         return out;

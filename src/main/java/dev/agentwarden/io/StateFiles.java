@@ -186,6 +186,31 @@ public final class StateFiles {
         }
     }
 
+    /**
+     * Reads a whole file of at most {@code maxBytes} bytes that a repository under {@code root} may
+     * have planted ({@code .mcp.json}, hook settings, manifests): it must be a regular file, or a
+     * link to a regular file that is itself under {@code root}; a link out of the project, to a
+     * device ({@code /dev/zero}), a FIFO or a directory is refused before any byte is read, and the
+     * cap applies to the bytes read, whatever size the file reports.
+     *
+     * @throws NoSuchFileException when it does not exist (or is a dangling link)
+     * @throws UnsafeFileException {@code state_outside_project}, {@code state_not_regular} or {@code file_too_large}
+     */
+    public static byte[] readInside(Path root, Path file, long maxBytes) throws IOException {
+        BasicFileAttributes a = lstat(file);
+        if (a == null) {
+            throw new NoSuchFileException(file.toString());
+        }
+        if (a.isSymbolicLink()) {
+            Path target = file.toRealPath();
+            if (!target.startsWith(root.toRealPath())) {
+                throw new UnsafeFileException("state_outside_project", file + " is a symbolic link to " + target
+                        + ", outside " + root + "; Warden follows no link out of the project (not read)");
+            }
+        }
+        return readAll(file, maxBytes, true);
+    }
+
     /** Writes every byte, at {@code position} when it is not negative, else at the channel's position. */
     public static void writeFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
         long pos = position;

@@ -1,5 +1,6 @@
 package dev.agentwarden.launch;
 
+import dev.agentwarden.io.PeerUid;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
@@ -24,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +39,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToIntFunction;
 
 /**
  * A loopback proxy between a launched host and its model provider that lets a model request through
@@ -56,10 +59,22 @@ import java.util.concurrent.atomic.AtomicLong;
  * ({@link Limits#bodyMillis}, {@link Limits#maxBodyBytes}), the provider's response head
  * ({@link Limits#upstreamMillis}) and each gap in its body ({@link Limits#idleMillis}). At most
  * {@value #MAX_CONNECTIONS} connections are served at once; one request per connection.
+ *
+ * <p>Another local user can connect too. The secret is checked on the request line, before the rest
+ * of the head and before any body is read: a request without it is answered 404 at once, and a body
+ * is buffered only as its bytes arrive, never allocated at its announced size. Connections from
+ * users other than this process's ({@link PeerUid}) are capped at {@value #PER_PEER} per user and
+ * {@value #FOREIGN_TOTAL} in all, so they can never take the slots the host's own requests need.
  */
 public final class ModelProxy implements Closeable {
     static final int HEAD_BYTES = 64 * 1024;
     static final int MAX_CONNECTIONS = 32;
+    /** Connections served at once for one user other than this process's (or one whose user is unknown). */
+    static final int PER_PEER = 8;
+    /** Connections served at once for all other users together: the rest are the host's. */
+    static final int FOREIGN_TOTAL = MAX_CONNECTIONS / 2;
+    /** Bytes read from a request body at a time: the body grows as it arrives. */
+    private static final int BODY_CHUNK = 64 * 1024;
     private static final Set<String> HOP_BY_HOP = Set.of("connection", "keep-alive", "proxy-authenticate",
             "proxy-authorization", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade", "host",
             "content-length", "expect", "http2-settings");
@@ -96,13 +111,23 @@ public final class ModelProxy implements Closeable {
     private final AtomicLong forwarded = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong upstreamCalls = new AtomicLong();
+    private final AtomicLong peerRefusals = new AtomicLong();
+    /** The user behind an accepted connection, or {@link PeerUid#UNKNOWN}. */
+    private final ToIntFunction<Socket> peerUid;
+    private final int ownUid;
+    /** Connections being served per other user; guarded by itself. */
+    private final Map<Integer, Integer> foreign = new HashMap<>();
+    private int foreignTotal;
     private volatile boolean closed;
 
-    private ModelProxy(URI upstream, PromptGate gate, Limits limits, PrintWriter log) throws IOException {
+    private ModelProxy(URI upstream, PromptGate gate, Limits limits, PrintWriter log, ToIntFunction<Socket> peerUid,
+                       int ownUid) throws IOException {
         this.upstream = upstream;
         this.gate = gate;
         this.limits = limits;
         this.log = log;
+        this.peerUid = peerUid;
+        this.ownUid = ownUid;
         byte[] s = new byte[24];
         new SecureRandom().nextBytes(s);
         this.secret = HexFormat.of().formatHex(s);
@@ -125,10 +150,29 @@ public final class ModelProxy implements Closeable {
      * @throws IllegalArgumentException for an unusable upstream URL
      */
     public static ModelProxy start(URI upstream, PromptGate gate, Limits limits, PrintWriter log) throws IOException {
+        return start(upstream, gate, limits, log, null, PeerUid.self());
+    }
+
+    /**
+     * As {@link #start(URI, PromptGate, Limits, PrintWriter)}, with the users behind connections
+     * told by {@code peerUid} ({@code null}: the kernel's socket tables) and this process's user.
+     */
+    static ModelProxy start(URI upstream, PromptGate gate, Limits limits, PrintWriter log, ToIntFunction<Socket> peerUid,
+                            int ownUid) throws IOException {
         checkUpstream(upstream);
-        ModelProxy p = new ModelProxy(stripSlash(upstream), gate, limits, log);
+        ModelProxy[] self = new ModelProxy[1];
+        ToIntFunction<Socket> uids = peerUid != null ? peerUid
+                : s -> s.getRemoteSocketAddress() instanceof InetSocketAddress a ? PeerUid.of(a, self[0].port())
+                : PeerUid.UNKNOWN;
+        ModelProxy p = new ModelProxy(stripSlash(upstream), gate, limits, log, uids, ownUid);
+        self[0] = p;
         p.acceptor.start();
         return p;
+    }
+
+    /** Connections closed unread because their user already had {@link #PER_PEER} (or others {@link #FOREIGN_TOTAL}). */
+    long peerRefusals() {
+        return peerRefusals.get();
     }
 
     /** The URL a host uses in place of the upstream URL: {@code http://127.0.0.1:PORT/<secret>}. */
@@ -199,8 +243,18 @@ public final class ModelProxy implements Closeable {
                 }
                 return;
             }
+            int uid = ownUid == PeerUid.UNKNOWN ? PeerUid.UNKNOWN : peerUid.applyAsInt(s);
+            boolean other = ownUid != PeerUid.UNKNOWN && uid != ownUid;
+            if (other && !admitForeign(uid)) {
+                peerRefusals.incrementAndGet();
+                closeQuietly(s);
+                continue;
+            }
             if (!slots.tryAcquire()) {
                 closeQuietly(s);
+                if (other) {
+                    releaseForeign(uid);
+                }
                 continue;
             }
             try {
@@ -210,12 +264,43 @@ public final class ModelProxy implements Closeable {
                     } finally {
                         closeQuietly(s);
                         slots.release();
+                        if (other) {
+                            releaseForeign(uid);
+                        }
                     }
                 });
             } catch (RuntimeException e) {
                 closeQuietly(s);
                 slots.release();
+                if (other) {
+                    releaseForeign(uid);
+                }
             }
+        }
+    }
+
+    /** Takes a place for a connection of another user, or says there is none. */
+    private boolean admitForeign(int uid) {
+        synchronized (foreign) {
+            int held = foreign.getOrDefault(uid, 0);
+            if (held >= PER_PEER || foreignTotal >= FOREIGN_TOTAL) {
+                return false;
+            }
+            foreign.put(uid, held + 1);
+            foreignTotal++;
+            return true;
+        }
+    }
+
+    private void releaseForeign(int uid) {
+        synchronized (foreign) {
+            int held = foreign.getOrDefault(uid, 0) - 1;
+            if (held <= 0) {
+                foreign.remove(uid);
+            } else {
+                foreign.put(uid, held);
+            }
+            foreignTotal--;
         }
     }
 
@@ -232,10 +317,6 @@ public final class ModelProxy implements Closeable {
             respondPlain(s, e.status, e.getMessage());
             return;
         } catch (IOException e) {
-            return;
-        }
-        if (!secretMatches(req.path)) {
-            respondPlain(s, 404, "not found");
             return;
         }
         String rest = req.path.substring(1 + secret.length());
@@ -385,9 +466,14 @@ public final class ModelProxy implements Closeable {
         return h.toString().getBytes(StandardCharsets.ISO_8859_1);
     }
 
+    /**
+     * Reads one request: its request line, refused with 404 unless its path is under the secret;
+     * then the rest of the head and the body, each under its deadline and cap.
+     */
     private Request read(InputStream in, Socket s) throws IOException {
         long headDeadline = System.currentTimeMillis() + limits.headMillis();
         ByteArrayOutputStream head = new ByteArrayOutputStream();
+        String[] first = null;
         int matched = 0;
         while (matched < 4) {
             int b = readByte(in, s, headDeadline, "request head");
@@ -400,12 +486,11 @@ public final class ModelProxy implements Closeable {
             }
             matched = (b == '\r' && (matched == 0 || matched == 2)) || (b == '\n' && (matched == 1 || matched == 3))
                     ? matched + 1 : (b == '\r' ? 1 : 0);
+            if (matched == 2 && first == null) {
+                first = requestLine(head.toString(StandardCharsets.ISO_8859_1).strip());
+            }
         }
         String[] lines = head.toString(StandardCharsets.ISO_8859_1).split("\r\n");
-        String[] first = lines[0].split(" ");
-        if (first.length != 3 || !first[2].startsWith("HTTP/1.")) {
-            throw new BadRequest(400, "[warden] not an HTTP/1.x request line");
-        }
         Map<String, String> headers = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
@@ -426,20 +511,35 @@ public final class ModelProxy implements Closeable {
         if (length < 0 || length > limits.maxBodyBytes()) {
             throw new BadRequest(413, "[warden] request body of " + length + " bytes; the limit is " + limits.maxBodyBytes());
         }
-        byte[] body = new byte[(int) length];
+        ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(length, BODY_CHUNK));
+        byte[] chunk = new byte[(int) Math.min(length, BODY_CHUNK)];
         long bodyDeadline = System.currentTimeMillis() + limits.bodyMillis();
-        int got = 0;
+        long got = 0;
         while (got < length) {
-            int n = readSome(in, s, body, got, (int) length - got, bodyDeadline);
+            int n = readSome(in, s, chunk, 0, (int) Math.min(chunk.length, length - got), bodyDeadline);
             if (n < 0) {
                 throw new BadRequest(400, "[warden] request body ended after " + got + " of " + length + " bytes");
             }
+            body.write(chunk, 0, n);
             got += n;
         }
         String target = first[1];
         int q = target.indexOf('?');
         return new Request(first[0], q < 0 ? target : target.substring(0, q), q < 0 ? null : target.substring(q + 1),
-                headers, body);
+                headers, body.toByteArray());
+    }
+
+    /** The request line's three parts, refused unless it is HTTP/1.x for a path under the secret. */
+    private String[] requestLine(String line) throws BadRequest {
+        String[] first = line.split(" ");
+        if (first.length != 3 || !first[2].startsWith("HTTP/1.")) {
+            throw new BadRequest(400, "[warden] not an HTTP/1.x request line");
+        }
+        int q = first[1].indexOf('?');
+        if (!secretMatches(q < 0 ? first[1] : first[1].substring(0, q))) {
+            throw new BadRequest(404, "not found");
+        }
+        return first;
     }
 
     private static int readByte(InputStream in, Socket s, long deadline, String what) throws IOException {

@@ -57,7 +57,7 @@ record ChainHead(String segment, long lines, String hash) {
         }
         Map<String, Object> o = LedgerLine.parseState(bytes);
         if (o == null || !(o.get("v") instanceof Long v) || v != LedgerLine.VERSION
-                || !(o.get("segment") instanceof String s) || !TokenShape.isMonth(s)
+                || !(o.get("segment") instanceof String s) || !TokenShape.isSegment(s)
                 || !(o.get("lines") instanceof Long n) || n < 0
                 || !(o.get("hash") instanceof String h) || !TokenShape.isLowerHex(h, 64)) {
             return new Loaded(null, "head.json is not a valid head record");

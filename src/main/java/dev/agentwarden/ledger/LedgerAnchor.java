@@ -53,7 +53,7 @@ public record LedgerAnchor(String project, String segment, long line, String has
         }
         Map<String, Object> o = LedgerLine.parseState(StateFiles.readAll(file, MAX_BYTES, false));
         if (o == null || !(o.get("project") instanceof String p) || !(o.get("segment") instanceof String s)
-                || !TokenShape.isMonth(s) || !(o.get("line") instanceof Long n) || n < 1
+                || !TokenShape.isSegment(s) || !(o.get("line") instanceof Long n) || n < 1
                 || !(o.get("hash") instanceof String h) || !TokenShape.isLowerHex(h, 64)
                 || !(o.get("chain_lines") instanceof Long c) || !(o.get("ts") instanceof String ts)) {
             throw new LedgerException("ledger_anchor_invalid", file + " is not a valid ledger anchor");

@@ -14,7 +14,9 @@ import java.util.List;
  * {@link WorkspaceRoot} resolves for every reader and writer:
  *
  * <pre>
- * .warden/state/ledger/YYYY-MM.jsonl   hash-chained ledger segments, one per month
+ * .warden/state/ledger/YYYY-MM.jsonl   hash-chained ledger segments: a month's first part
+ * .warden/state/ledger/YYYY-MM.NNNN.jsonl   the month's later parts, each begun when the one before
+ *                                      reached the roll size ({@link LedgerStore#ROLL_BYTES})
  * .warden/state/ledger/head.json       the chain's last line (segment, line count, hash)
  * .warden/state/ledger/.lock           the lock every ledger and open-record write holds
  * .warden/state/ledger/spool/*.json    events written while the lock was out of reach, until folded in
@@ -57,12 +59,25 @@ public record LedgerPaths(Path stateHome) {
         return ledgerDir().resolve("head.json");
     }
 
-    /** The segment file of a month ({@code 2026-05}). */
-    public Path segment(String month) {
-        return ledgerDir().resolve(month + ".jsonl");
+    /** The file of a segment: a month ({@code 2026-05}) or a later part of it ({@code 2026-05.0001}). */
+    public Path segment(String segment) {
+        return ledgerDir().resolve(segment + ".jsonl");
     }
 
-    /** The months ({@code 2026-05}) that have a segment file, oldest first; empty when the ledger does not exist. */
+    /** The segment after {@code segment} in the same month: {@code 2026-05} is followed by {@code 2026-05.0001}. */
+    static String nextPart(String segment) {
+        int part = segment.length() == 7 ? 0 : Integer.parseInt(segment.substring(8));
+        if (part >= 9999) {
+            throw new IllegalStateException("segment " + segment + " is the month's last part");
+        }
+        String n = Integer.toString(part + 1);
+        return segment.substring(0, 7) + ".0000".substring(0, 5 - n.length()) + n;
+    }
+
+    /**
+     * The segments ({@code 2026-05}, {@code 2026-05.0001}, ...) that have a file, in chain order
+     * (oldest month first, a month's parts in order); empty when the ledger does not exist.
+     */
     public List<String> segments() throws IOException {
         List<String> out = new ArrayList<>();
         if (!StateFiles.isDirectory(root(), ledgerDir())) {
@@ -77,8 +92,8 @@ public record LedgerPaths(Path stateHome) {
             return List.of();
         }
         for (String name : names) {
-            if (name.length() == 13 && name.endsWith(".jsonl") && TokenShape.isMonth(name.substring(0, 7))) {
-                out.add(name.substring(0, 7));
+            if (name.endsWith(".jsonl") && TokenShape.isSegment(name.substring(0, name.length() - 6))) {
+                out.add(name.substring(0, name.length() - 6));
             }
         }
         Collections.sort(out);

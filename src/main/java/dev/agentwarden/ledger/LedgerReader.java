@@ -105,7 +105,7 @@ public final class LedgerReader {
 
     /**
      * Reads every segment, oldest first; does nothing when there is no ledger. A segment that is not
-     * a regular file (a link, a FIFO, a device) or is over {@link LineScanner#MAX_FILE_BYTES} is not
+     * a regular file (a link, a FIFO, a device) or is over {@link LineScanner#maxFileBytes()} is not
      * opened; it is reported as the error {@code ledger_segment_unreadable} and the rest are read.
      */
     public static void scan(LedgerPaths paths, ReadProgress progress, LineVisitor visitor) throws IOException {
@@ -121,7 +121,7 @@ public final class LedgerReader {
             for (String month : months) {
                 LineScanner opened;
                 try {
-                    opened = new LineScanner(paths.segment(month), LedgerLine.MAX_LINE_BYTES, LineScanner.MAX_FILE_BYTES,
+                    opened = new LineScanner(paths.segment(month), LedgerLine.MAX_LINE_BYTES, LineScanner.maxFileBytes(),
                             progress);
                 } catch (UnsafeFileException | LedgerException e) {
                     visitor.problem(LedgerProblem.error("ledger_segment_unreadable", month + ".jsonl", e.getMessage()));
@@ -183,7 +183,7 @@ public final class LedgerReader {
                     progress.expect(Files.size(file));
                 }
                 try {
-                    open.add(LineScanner.open(file, LineScanner.MAX_FILE_BYTES));
+                    open.add(LineScanner.open(file, LineScanner.maxFileBytes()));
                     openMonths.add(month);
                     order.add(open.size() - 1);
                 } catch (UnsafeFileException | LedgerException e) {
@@ -191,7 +191,7 @@ public final class LedgerReader {
                 }
             }
             long[] limits = new long[open.size()];
-            Arrays.fill(limits, LineScanner.MAX_FILE_BYTES);
+            Arrays.fill(limits, LineScanner.maxFileBytes());
             List<LineChunks.Piece<Part<V>>> pieces = LineChunks.read(open, limits, LedgerLine.MAX_LINE_BYTES, chunkBytes,
                     progress, (f, lines) -> readPart(openMonths.get(f), lines, parts.get()));
             List<V> out = new ArrayList<>();

@@ -163,6 +163,17 @@ public final class LedgerStats {
             return overBudget;
         }
 
+        /** Segments that could not be read at all: the report leaves their lines out, so it is partial. */
+        public List<LedgerProblem> unreadSegments() {
+            List<LedgerProblem> out = new ArrayList<>();
+            for (LedgerProblem p : problems) {
+                if (p.error()) {
+                    out.add(p);
+                }
+            }
+            return out;
+        }
+
         public Map<String, Object> toJson() {
             Map<String, Object> o = new LinkedHashMap<>();
             o.put("ledger_dir", paths.ledgerDir().toString());
@@ -196,7 +207,8 @@ public final class LedgerStats {
 
         public void printText(PrintWriter out) {
             out.printf("ledger: %s (%d chain lines%s)%n", paths.ledgerDir(), chainLines,
-                    problems.isEmpty() ? "" : "; " + problems.size() + " line(s) skipped, see `warden ledger verify`");
+                    problems.isEmpty() ? "" : "; " + (problems.size() - unreadSegments().size()) + " torn line(s) skipped, "
+                    + unreadSegments().size() + " segment(s) NOT READ, see `warden ledger verify`");
             if (!open.ledgerPresent()) {
                 out.println("no ledger yet: no subagent event has been recorded in this project");
             }

@@ -28,6 +28,10 @@ import java.util.Map;
  * records, it appends a {@code ledger_gap} line before its own, so the loss stays visible in the
  * chain itself; likewise when lines exist but {@code head.json} is missing or invalid.
  *
+ * <p>Segments roll by month and by size: a line that would take the segment being appended to past
+ * {@link #ROLL_BYTES} starts the month's next part ({@link LedgerPaths#nextPart}), and the chain
+ * continues across parts as across months, so no segment grows without bound.
+ *
  * <p>Every file is opened through {@link StateFiles}: no link is followed, nothing but a regular
  * file is opened, and no write leaves the project. A writer that cannot take the lock within its
  * budget leaves its event in the spool ({@link Spool}); the next writer that holds the lock folds
@@ -40,9 +44,13 @@ public final class LedgerStore {
     /** How long a writer waits for the lock when given no budget; hosts allow a hook 60 s. */
     public static final long DEFAULT_LOCK_WAIT_MS = 30_000;
 
+    /** Size at which a segment ends and the month continues in its next part. */
+    public static final long ROLL_BYTES = 64L << 20;
+
     private final LedgerPaths paths;
     private final Clock clock;
     private final long lockWaitMs;
+    private final long rollBytes;
 
     public LedgerStore(LedgerPaths paths, Clock clock) {
         this(paths, clock, DEFAULT_LOCK_WAIT_MS);
@@ -50,9 +58,15 @@ public final class LedgerStore {
 
     /** @param lockWaitMs how long {@link #begin()} waits for the lock before it fails */
     public LedgerStore(LedgerPaths paths, Clock clock, long lockWaitMs) {
+        this(paths, clock, lockWaitMs, ROLL_BYTES);
+    }
+
+    /** @param rollBytes the size at which a segment continues in a new part (tests roll small ones) */
+    LedgerStore(LedgerPaths paths, Clock clock, long lockWaitMs, long rollBytes) {
         this.paths = paths;
         this.clock = clock;
         this.lockWaitMs = lockWaitMs;
+        this.rollBytes = rollBytes;
     }
 
     public LedgerPaths paths() {
@@ -193,6 +207,11 @@ public final class LedgerStore {
             }
             String prev = tail.hash();
             byte[] line = LedgerLine.render(ordered, prev);
+            if (tail.lines() > 0 && open(target).size() + line.length + 1 > rollBytes) {
+                closeOut();
+                target = LedgerPaths.nextPart(target);
+                tail = new Tail(target, 0, tail.hash());
+            }
             writeLine(target, line);
             tail = new Tail(target, tail.lines() + 1, LedgerLine.hash(line));
             Map<String, Object> written = new LinkedHashMap<>();
@@ -217,10 +236,16 @@ public final class LedgerStore {
             return StateFiles.delete(paths.root(), OpenSet.fileOf(paths, ref));
         }
 
-        private void writeLine(String segment, byte[] line) throws IOException {
+        /** The segment being appended to, opened when it is not yet. */
+        private FileChannel open(String segment) throws IOException {
             if (out == null) {
                 out = StateFiles.openAppend(paths.root(), paths.segment(segment));
             }
+            return out;
+        }
+
+        private void writeLine(String segment, byte[] line) throws IOException {
+            open(segment);
             ByteBuffer buf = ByteBuffer.allocate(line.length + 1).put(line).put((byte) '\n').flip();
             StateFiles.writeFully(out, buf, -1);
             appended = true;

@@ -32,8 +32,16 @@ public final class LineScanner implements Closeable {
     record Line(int number, byte[] bytes, boolean terminated, boolean overlong) {
     }
 
-    /** Largest segment read: a month of events is a few megabytes; this is a hundred times that. */
-    static final long MAX_FILE_BYTES = 256L * 1024 * 1024;
+    /** System property that caps the segments a reader opens (tests only; a larger one is refused). */
+    static final String MAX_FILE_PROPERTY = "warden.ledger.segment.max.bytes";
+    /**
+     * Largest segment read: none by default. A segment is read in place, a chunk at a time, so its
+     * size costs time, not memory; the writer rolls segments at {@link LedgerStore#ROLL_BYTES}, and
+     * one written before rolling existed, of any size, is still read whole.
+     */
+    static long maxFileBytes() {
+        return Long.getLong(MAX_FILE_PROPERTY, Long.MAX_VALUE);
+    }
     private static final int CHUNK = 1 << 20;
 
     private final FileChannel in;
@@ -54,7 +62,7 @@ public final class LineScanner implements Closeable {
     private boolean overlong;
 
     LineScanner(Path file, int maxLineBytes) throws IOException {
-        this(file, maxLineBytes, MAX_FILE_BYTES, null);
+        this(file, maxLineBytes, maxFileBytes(), null);
     }
 
     /**

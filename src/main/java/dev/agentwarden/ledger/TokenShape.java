@@ -49,4 +49,28 @@ public final class TokenShape {
         int month = (s.charAt(5) - '0') * 10 + (s.charAt(6) - '0');
         return month >= 1 && month <= 12;
     }
+
+    /**
+     * {@code s} names a ledger segment: a month's first part ({@code 2026-05}) or a later part of it,
+     * the month and a four-digit part number ({@code 2026-05.0001}); names sort in chain order.
+     */
+    public static boolean isSegment(String s) {
+        if (s == null || s.length() != 7 && s.length() != 12) {
+            return false;
+        }
+        if (s.length() == 12) {
+            if (s.charAt(7) != '.') {
+                return false;
+            }
+            for (int i = 8; i < 12; i++) {
+                if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                    return false;
+                }
+            }
+            if (s.endsWith(".0000")) {
+                return false;
+            }
+        }
+        return isMonth(s.substring(0, 7));
+    }
 }

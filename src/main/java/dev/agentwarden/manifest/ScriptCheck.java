@@ -1,5 +1,6 @@
 package dev.agentwarden.manifest;
 
+import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,8 @@ final class ScriptCheck {
     /** The {@code #!} line without its marker, or {@code null} when there is none. */
     private static String interpreter(Path script) {
         byte[] head;
-        try (InputStream in = Files.newInputStream(script)) {
+        // a regular file only: a FIFO planted as the script would block the open
+        try (InputStream in = java.nio.channels.Channels.newInputStream(StateFiles.openRead(script, true))) {
             head = in.readNBytes(SHEBANG_BYTES);
         } catch (IOException e) {
             return null;

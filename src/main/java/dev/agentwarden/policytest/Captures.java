@@ -93,14 +93,19 @@ public final class Captures {
     private static List<CapturedEvent> readSessionFile(Path file, String defaultHost, Path project)
             throws CaseFile.Invalid {
         List<CapturedEvent> out = new ArrayList<>();
+        // a regular file (or a link to one) only: a FIFO would block the open, /dev/zero never end
+        java.nio.channels.FileChannel ch;
         try {
-            if (Files.size(file) > MAX_SESSION_FILE_BYTES) {
+            ch = StateFiles.openRead(file, true);
+            if (ch.size() > MAX_SESSION_FILE_BYTES) {
+                ch.close();
                 throw new CaseFile.Invalid(file + ": over " + MAX_SESSION_FILE_BYTES + " bytes; split it");
             }
         } catch (IOException e) {
             throw new CaseFile.Invalid(file + ": cannot be read: " + e.getMessage());
         }
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        try (BufferedReader in = new BufferedReader(new java.io.InputStreamReader(java.nio.channels.Channels.newInputStream(ch),
+                StandardCharsets.UTF_8.newDecoder()))) {
             int lineNo = 0;
             String line;
             while ((line = in.readLine()) != null) {

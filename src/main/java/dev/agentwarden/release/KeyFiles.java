@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -100,10 +101,7 @@ public final class KeyFiles {
 
     private static String readText(Path file) throws ReleaseException {
         try {
-            if (Files.size(file) > MAX_KEY_FILE_BYTES) {
-                throw new ReleaseException("key_unreadable", file + ": larger than " + MAX_KEY_FILE_BYTES + " bytes");
-            }
-            return Files.readString(file, StandardCharsets.US_ASCII);
+            return new String(StateFiles.readAll(file, MAX_KEY_FILE_BYTES, true), StandardCharsets.US_ASCII);
         } catch (IOException e) {
             throw new ReleaseException("key_unreadable", "cannot read key file " + file + ": " + e.getMessage(), e);
         }

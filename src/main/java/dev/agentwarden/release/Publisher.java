@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.json.Fields;
 import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.digest.Sha256;
@@ -290,11 +291,7 @@ public final class Publisher {
 
     static byte[] readBounded(Path file, long maxBytes, String code) throws ReleaseException {
         try {
-            long size = Files.size(file);
-            if (size > maxBytes) {
-                throw new ReleaseException(code, file + " is " + size + " bytes; the limit is " + maxBytes);
-            }
-            return Files.readAllBytes(file);
+            return StateFiles.readAll(file, maxBytes, true);
         } catch (NoSuchFileException e) {
             throw new ReleaseException(code, file + " does not exist", e);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package dev.agentwarden.release;
 
+import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.release.TrustFailure.Untrusted;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -192,11 +193,7 @@ final class ReleaseVerifier {
 
     private static byte[] read(Path file, int maxBytes, TrustFailure failure) throws Untrusted {
         try {
-            long size = Files.size(file);
-            if (size > maxBytes) {
-                throw failure.because(file + " is " + size + " bytes; the limit is " + maxBytes);
-            }
-            return Files.readAllBytes(file);
+            return StateFiles.readAll(file, maxBytes, true);
         } catch (NoSuchFileException e) {
             throw failure.because(file + " does not exist");
         } catch (IOException e) {

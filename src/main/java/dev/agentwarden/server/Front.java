@@ -1,5 +1,6 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.io.PeerUid;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;

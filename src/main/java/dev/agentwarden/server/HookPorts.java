@@ -1,6 +1,7 @@
 package dev.agentwarden.server;
 
 import dev.agentwarden.io.HookPortFile;
+import dev.agentwarden.io.PeerUid;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -6,6 +6,7 @@ import dev.agentwarden.decision.OpenSegments;
 import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.io.PeerUid;
 import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.trust.ResolvedManifests;

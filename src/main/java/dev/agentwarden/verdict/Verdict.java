@@ -38,6 +38,18 @@ public record Verdict(Kind kind, String reason, String context) {
 
     public static final Verdict NO_OPINION = new Verdict(Kind.ALLOW, null, null);
 
+    /** What stands for a reason or context in {@link #textless()}: a fixed label, never the text. */
+    public static final String WITHHELD = "[text withheld]";
+
+    /**
+     * This verdict with its reason and context replaced by {@link #WITHHELD} (a {@code null} stays
+     * {@code null}): what an adapter renders from it says nothing a concern wrote, for a record
+     * that must not hold concern text (a decision log whose reasons are hashed).
+     */
+    public Verdict textless() {
+        return new Verdict(kind, reason == null ? null : WITHHELD, context == null ? null : WITHHELD);
+    }
+
     public static Verdict block(String reason) {
         return new Verdict(Kind.BLOCK, reason, null);
     }

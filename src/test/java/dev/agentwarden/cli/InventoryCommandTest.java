@@ -95,4 +95,40 @@ class InventoryCommandTest {
         assertThat(run.exit()).isEqualTo(ExitCode.FINDINGS.code());
         assertThat(run.out()).contains("claude/fake [stdio] START_FAILED").contains("boom");
     }
+
+    /**
+     * Issue 28 item 10: a cloned repository's {@code .mcp.json} linked to {@code /dev/zero} passed the
+     * size check (the link's target reports 0) and was read to an OutOfMemoryError; a FIFO blocked.
+     */
+    @Test
+    void issue28_mcpJsonLinkedToDevZeroOrAFifo_isRefusedClearly_andTheOtherServersAreSnapshotted() throws Exception {
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Map<String, Object> server = Map.of("command", javaBin, "args",
+                List.of("-cp", System.getProperty("java.class.path"), FakeMcpServer.class.getName(), "paginate"));
+        Files.writeString(home.resolve(".claude.json"), Json.write(Map.of("mcpServers", Map.of("userfake", server))));
+        Files.createSymbolicLink(project.resolve(".mcp.json"), Path.of("/dev/zero"));
+
+        CliRun zero = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(120),
+                () -> inventory(take("snapshot", "--no-store")));
+
+        assertThat(zero.exit()).as(zero.err()).isEqualTo(ExitCode.FINDINGS.code());
+        assertThat(zero.err()).contains(".mcp.json: not read").contains("outside " + project)
+                .doesNotContain("OutOfMemoryError").doesNotContain("\tat ");
+        Map<String, Object> snapshot = Json.parseObject(zero.out());
+        assertThat(snapshot.get("complete")).as("every server that was read was taken").isEqualTo(true);
+        assertThat(Json.write(snapshot.get("servers"))).contains("claude/userfake").contains("tool-p1");
+
+        Files.delete(project.resolve(".mcp.json"));
+        Path fifo = project.resolve("pipe");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertThat(mkfifo.waitFor()).isZero();
+        Files.createSymbolicLink(project.resolve(".mcp.json"), fifo.getFileName());
+
+        CliRun pipe = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(120),
+                () -> inventory(take("snapshot", "--no-store")));
+
+        assertThat(pipe.exit()).as(pipe.err()).isEqualTo(ExitCode.FINDINGS.code());
+        assertThat(pipe.err()).contains(".mcp.json: not read").contains("not a regular file");
+        assertThat(Json.write(Json.parseObject(pipe.out()).get("servers"))).contains("claude/userfake");
+    }
 }

@@ -164,4 +164,61 @@ class LedgerCommandsTest {
             assertThat(Json.parseObject(r.out())).containsEntry("observations", 0L);
         }
     }
+
+    /** Issue 28 item 11: a ledger that rolled into parts verifies and is counted whole from the command line. */
+    @Test
+    void issue28_rolledLedger_verifyPasses_statsCountEveryLine() throws IOException {
+        MutableClock clock = MutableClock.at("2026-05-04T10:00:00Z");
+        LedgerPaths paths = LedgerPaths.forRoot(project.toString());
+        LedgerStore store = dev.agentwarden.ledger.RollingStores.rollingAt(paths, clock, 2048);
+        long written = 0;
+        for (int i = 0; i < 30; i++) {
+            Map<String, Object> agent = Map.of("agent_id", "a" + i, "agent_type", "Explore");
+            written += TestLedger.record(SubagentLedger.Kind.START, agent, "s-1", LedgerSettings.DEFAULTS, store).size();
+            clock.advance(Duration.ofSeconds(10));
+            written += TestLedger.record(SubagentLedger.Kind.STOP, agent, "s-1", LedgerSettings.DEFAULTS, store).size();
+        }
+        assertThat(paths.segments().size()).as("rolled into parts").isGreaterThan(3);
+
+        Run verify = warden("ledger", "verify", "--project-dir", project.toString(), "--anchors",
+                project.resolve("anchors").toString());
+        assertThat(verify.code()).as(verify.out() + verify.err()).isZero();
+        assertThat(verify.out()).contains("intact").contains(written + " chain line");
+        Run stats = warden("ledger", "stats", "--json", "--project-dir", project.toString());
+        assertThat(stats.code()).as(stats.err()).isZero();
+        assertThat(Json.parseObject(stats.out()).get("chain_lines")).isEqualTo(written);
+        Run guard = warden("guard", "derive", "--json", "--project-dir", project.toString());
+        assertThat(guard.code()).as(guard.err()).isZero();
+    }
+
+    /**
+     * Issue 28 item 11: {@code ledger stats} skipped a segment it would not read and still exited 0.
+     * A segment over the readers' cap (set small here, as only tests set it) or not a regular file
+     * now makes every reader exit nonzero and name it.
+     */
+    @Test
+    void issue28_segmentNotRead_oversizedOrAFifo_everyReaderExitsNonzero() throws Exception {
+        session();
+        Path ledger = LedgerPaths.forRoot(project.toString()).ledgerDir();
+        String[][] readers = {{"ledger", "stats", "--project-dir", project.toString()},
+                {"guard", "derive", "--project-dir", project.toString()},
+                {"ledger", "verify", "--project-dir", project.toString(), "--anchors", project.resolve("anchors").toString()}};
+        System.setProperty("warden.ledger.segment.max.bytes", "100");
+        try {
+            for (String[] reader : readers) {
+                Run r = warden(reader);
+                assertThat(r.code()).as(String.join(" ", reader) + ": " + r.out() + r.err()).isNotZero();
+                assertThat(r.out() + r.err()).as(String.join(" ", reader)).contains("2026-05.jsonl")
+                        .contains("ledger_segment_unreadable");
+            }
+        } finally {
+            System.clearProperty("warden.ledger.segment.max.bytes");
+        }
+        assertThat(new ProcessBuilder("mkfifo", ledger.resolve("2026-05.0001.jsonl").toString()).start().waitFor()).isZero();
+        for (String[] reader : readers) {
+            Run r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(60), () -> warden(reader));
+            assertThat(r.code()).as(String.join(" ", reader) + ": " + r.out() + r.err()).isNotZero();
+            assertThat(r.out() + r.err()).as(String.join(" ", reader)).contains("2026-05.0001.jsonl");
+        }
+    }
 }

@@ -87,6 +87,55 @@ class DecisionLogTest {
         }
     }
 
+    /**
+     * Issue 28 item 8: Cline runs UserPromptSubmit detached, so a block there is a downgrade note that
+     * quotes the verdict; with reasons hashed, no line of a multi-line reason or context may reach the log.
+     */
+    @Test
+    void issue28_hashedReasons_clineBlockedPrompt_multiLineReasonAndContextNamingAKey_neverReachTheLog() throws Exception {
+        String key = "sk-ant-api03-Zq8vR2mX9kLw4TnB7yHc1PdF6sJe0UgA3oKi5VbN-xQ2rYt8Mw";
+        Path script = tmp.resolve("names-key.sh");
+        Files.writeString(script, "#!/bin/sh\ncat > /dev/null\n"
+                + "printf '%s' '{\"reason\":\"prompt holds a credential\\n" + key + " must be rotated\",'\n"
+                + "printf '%s' '\"additional_context\":\"rotate it\\n" + key + "\\nthen: retry " + key + "\"}'\n"
+                + "exit 1\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        DecisionProject p = new DecisionProject(tmp, """
+                schema_version: 1
+                concerns:
+                  names-key:
+                    script: names-key.sh
+                platforms:
+                  cline:
+                    user_prompt_submit: [names-key]
+                native_event_aliases:
+                  cline:
+                    UserPromptSubmit: user_prompt_submit
+                decision_log:
+                  reasons: hashed
+                """);
+        String payload = "{\"taskId\":\"conv_1\",\"sessionContext\":{\"rootSessionId\":\"r1\"},\"workspaceRoots\":["
+                + Json.write(p.dir.toString()) + "],\"agent_id\":\"agent_1\",\"parent_agent_id\":null,"
+                + "\"hookName\":\"prompt_submit\",\"userPromptSubmit\":{\"prompt\":\"hello\"}}";
+
+        HostResponse r = p.dispatchAs("cline", "UserPromptSubmit", payload, DecisionLog.OWN_JVM);
+
+        assertThat(r.stderr()).as("the host's own stderr note still quotes the concern").contains(key);
+        assertThat(p.lines()).hasSize(1);
+        Map<String, Object> d = Json.parseObject(p.lines().get(0));
+        assertThat(d.get("verdict")).isEqualTo("block");
+        assertThat(concern(d, "names-key").get("reason_sha256")).isNotNull();
+        assertThat((List<?>) d.get("downgrades")).as("the downgrade is still recorded")
+                .anySatisfy(n -> assertThat((String) n).contains("not delivered on UserPromptSubmit"));
+        try (Stream<Path> files = Files.list(p.logDir())) {
+            for (Path f : files.toList()) {
+                String text = Files.readString(f, StandardCharsets.ISO_8859_1);
+                assertThat(text).as("%s", f).doesNotContain(key).doesNotContain("Zq8vR2mX9kLw4TnB")
+                        .doesNotContain("rotate it").doesNotContain("credential");
+            }
+        }
+    }
+
     @Test
     void processConcern_exitCode_isRecordedPerConcern_andNullForBuiltins() throws Exception {
         DecisionProject p = withExitScript(3);

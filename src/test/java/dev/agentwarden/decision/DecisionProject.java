@@ -70,7 +70,11 @@ final class DecisionProject {
     }
 
     HostResponse dispatch(String nativeEvent, String payload, String transport) {
-        String[] argv = {"dispatch", "--host", "claude", "--native-event", nativeEvent, "--manifest", manifest.toString()};
+        return dispatchAs("claude", nativeEvent, payload, transport);
+    }
+
+    HostResponse dispatchAs(String host, String nativeEvent, String payload, String transport) {
+        String[] argv = {"dispatch", "--host", host, "--native-event", nativeEvent, "--manifest", manifest.toString()};
         return DispatchMain.respond(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
                 dev.agentwarden.dispatch.Caller.thisProcess(env), CLOCK, transport);
     }

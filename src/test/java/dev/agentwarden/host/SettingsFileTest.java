@@ -83,6 +83,22 @@ class SettingsFileTest {
         assertThat(otherFiles(file)).isEmpty();
     }
 
+    /** Issue 28 item 10's class: a settings file that is a FIFO (or a link to a device) is refused, never read. */
+    @Test
+    void update_settingsAFifoOrDevZero_refusedAtOnce_noHang() throws Exception {
+        Path fifo = dir.resolve("settings.json");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+        Path zero = Files.createSymbolicLink(dir.resolve("zero.json"), Path.of("/dev/zero"));
+
+        for (Path file : new Path[] {fifo, zero}) {
+            org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () ->
+                    assertThatThrownBy(() -> settings(file).update(doc -> doc))
+                            .isInstanceOfSatisfying(SettingsFile.SettingsException.class, e -> assertThat(e.code())
+                                    .isEqualTo("settings_not_a_file"))
+                            .hasMessageContaining("not a regular file"));
+        }
+    }
+
     @Test
     void update_notJson_messageSaysLeftUnchanged() throws IOException {
         Path file = Files.writeString(dir.resolve("settings.json"), "{oops}");

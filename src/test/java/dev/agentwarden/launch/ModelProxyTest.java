@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -67,6 +68,11 @@ class ModelProxyTest {
     Path evidence;
     final StringWriter notes = new StringWriter();
     AttachForm form = AttachForm.AGENT_BODY_LF;
+    /** Who is behind each connection the proxy accepts; {@code null}: the kernel's socket tables. */
+    java.util.function.ToIntFunction<Socket> peers;
+    int ownUid = dev.agentwarden.io.PeerUid.self();
+    final List<Socket> floods = new ArrayList<>();
+    volatile boolean flooding = true;
 
     @BeforeEach
     void upstream() throws IOException {
@@ -103,6 +109,14 @@ class ModelProxyTest {
         if (stall != null) {
             stall.countDown();
         }
+        flooding = false;
+        for (Socket f : floods) {
+            try {
+                f.close();
+            } catch (IOException ignored) {
+                // already closed
+            }
+        }
         if (proxy != null) {
             proxy.close();
         }
@@ -126,7 +140,7 @@ class ModelProxyTest {
         first.read();
         gate = new PromptGate(g, sel, BoundaryProfile.squad(), form, first);
         proxy = ModelProxy.start(URI.create("http://127.0.0.1:" + upstream.getAddress().getPort() + "/v1"), gate, limits,
-                new PrintWriter(notes, true));
+                new PrintWriter(notes, true), peers, ownUid);
         return proxy;
     }
 
@@ -344,5 +358,90 @@ class ModelProxyTest {
         assertEquals(200, r.statusCode());
         assertEquals(0, gate.requests());
         assertNotNull(r.body());
+    }
+
+    /**
+     * Issue 28 item 9: the secret used to be checked only after the whole body arrived (allocated up
+     * front at its announced size), so 32 connections trickling bodies to a wrong path took every slot.
+     */
+    @Test
+    void issue28_flood_32ConnectionsWithoutTheSecretTricklingBodies_hostRequestStillAnswered() throws Exception {
+        start(FILE);
+        List<Thread> tricklers = new ArrayList<>();
+        for (int i = 0; i < ModelProxy.MAX_CONNECTIONS; i++) {
+            Socket f = flood("POST /not-the-secret/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 33554432\r\n\r\n");
+            tricklers.add(trickle(f));
+        }
+        HttpResponse<byte[]> r = post(proxy.baseUrl() + "/chat/completions", chatRequest(body()));
+        assertEquals(200, r.statusCode());
+        assertArrayEquals(SSE, r.body());
+        for (Socket f : floods) {
+            f.setSoTimeout(20_000);
+            String answer = new String(f.getInputStream().readNBytes(12), StandardCharsets.US_ASCII);
+            assertEquals("HTTP/1.1 404", answer, "refused on its request line, before its body");
+        }
+        assertEquals(1, upstreamCalls.get());
+        flooding = false;
+        for (Thread t : tricklers) {
+            t.join(10_000);
+        }
+    }
+
+    /**
+     * Issue 28 item 9: another user holding connections open (a head trickled a byte at a time) is
+     * capped per user, so the host's own request still gets a connection.
+     */
+    @Test
+    void issue28_otherUser_32TricklingHeads_cappedPerPeer_hostRequestStillAnswered() throws Exception {
+        Set<Integer> foreignPorts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        ownUid = 1000;
+        peers = s -> foreignPorts.contains(s.getPort()) ? 4242 : 1000;
+        // a head deadline longer than the test, so that no admitted connection frees its place early
+        start(FILE, null, new ModelProxy.Limits(120_000, 60_000, 32L << 20, 10_000, 300_000, 300_000));
+        List<Thread> tricklers = new ArrayList<>();
+        for (int i = 0; i < ModelProxy.MAX_CONNECTIONS; i++) {
+            Socket f = new Socket();
+            f.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            foreignPorts.add(f.getLocalPort());
+            f.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), proxy.port()));
+            floods.add(f);
+            f.getOutputStream().write('P');
+            tricklers.add(trickle(f));
+        }
+        HttpResponse<byte[]> r = post(proxy.baseUrl() + "/chat/completions", chatRequest(body()));
+        assertEquals(200, r.statusCode());
+        assertArrayEquals(SSE, r.body());
+        assertEquals(ModelProxy.MAX_CONNECTIONS - ModelProxy.PER_PEER, proxy.peerRefusals(),
+                "the other user's connections past " + ModelProxy.PER_PEER + " closed unread");
+        flooding = false;
+        for (Thread t : tricklers) {
+            t.join(10_000);
+        }
+    }
+
+    private Socket flood(String head) throws IOException {
+        Socket f = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
+        floods.add(f);
+        f.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+        f.getOutputStream().flush();
+        return f;
+    }
+
+    /** Writes one byte every 200 ms to {@code f} until the test ends or the proxy closes it. */
+    private Thread trickle(Socket f) {
+        Thread t = new Thread(() -> {
+            try {
+                while (flooding) {
+                    f.getOutputStream().write('a');
+                    f.getOutputStream().flush();
+                    Thread.sleep(200);
+                }
+            } catch (IOException | InterruptedException closed) {
+                // the proxy closed it, or the test ended
+            }
+        }, "trickle");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 }

@@ -1,4 +1,4 @@
-package dev.agentwarden.server;
+package dev.agentwarden.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.agentwarden.server;
+package dev.agentwarden.io;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,9 +22,9 @@ import java.util.Map;
  * them once per connection. A row without an inode (a socket its process has closed, in
  * {@code TIME_WAIT} or an orphaned {@code FIN_WAIT}, which the kernel shows as uid 0) names nobody.
  */
-final class PeerUid {
+public final class PeerUid {
     /** No row was found (not Linux, the peer already went away, or the tables are not readable). */
-    static final int UNKNOWN = -1;
+    public static final int UNKNOWN = -1;
     private static final int V4_LOOPBACK = 0x0100007F;
     private static final Path[] TABLES = {Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6")};
     /** The longest row kept: rows are about 150 bytes; a longer one is not a socket row. */
@@ -34,7 +34,7 @@ final class PeerUid {
     }
 
     /** The uid of the process that opened the connection from {@code peer} to 127.0.0.1:{@code serverPort}. */
-    static int of(InetSocketAddress peer, int serverPort) {
+    public static int of(InetSocketAddress peer, int serverPort) {
         return ofAll(List.of(peer), serverPort)[0];
     }
 
@@ -42,7 +42,7 @@ final class PeerUid {
      * The uid behind each of {@code peers} (connections to 127.0.0.1:{@code serverPort}), in their
      * order; {@link #UNKNOWN} for a peer that is not IPv4, {@code null}, or has no row.
      */
-    static int[] ofAll(List<InetSocketAddress> peers, int serverPort) {
+    public static int[] ofAll(List<InetSocketAddress> peers, int serverPort) {
         int[] uids = new int[peers.size()];
         Arrays.fill(uids, UNKNOWN);
         Map<Long, Integer> wanted = new HashMap<>();
@@ -66,7 +66,7 @@ final class PeerUid {
     }
 
     /** This process's uid, or {@link #UNKNOWN}. */
-    static int self() {
+    public static int self() {
         try {
             return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         } catch (IOException | RuntimeException e) {
