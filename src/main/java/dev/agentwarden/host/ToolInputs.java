@@ -45,7 +45,7 @@ public final class ToolInputs {
     /** Adds {@link #patchPaths} of {@code toolInput} to {@code out}. */
     public static void addPatchPaths(Object toolInput, List<String> out) {
         if (toolInput instanceof String text) {
-            PatchEnvelope.addPaths(text, out);
+            addEnvelopePaths(text, out);
             return;
         }
         if (!(toolInput instanceof Map<?, ?> map)) {
@@ -53,8 +53,15 @@ public final class ToolInputs {
         }
         for (String key : PATCH_KEYS) {
             if (map.get(key) instanceof String text) {
-                PatchEnvelope.addPaths(text, out);
+                addEnvelopePaths(text, out);
             }
+        }
+    }
+
+    /** A text without a header mark holds no envelope: the parser's class loads only for one that may. */
+    private static void addEnvelopePaths(String text, List<String> out) {
+        if (text.indexOf("***") >= 0) {
+            PatchEnvelope.addPaths(text, out);
         }
     }
 
