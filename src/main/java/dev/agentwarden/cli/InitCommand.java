@@ -30,6 +30,8 @@ import picocli.CommandLine.Spec;
  * if any of them exists, nothing is written. Then it trusts what it wrote, as {@code install} does
  * (the user ran it and the files are Warden's own text), unless it looks like an agent's tool call
  * or {@code --no-trust} is given; a file that changed between the write and the trust is not trusted.
+ * It never replaces a trust record: when the project has one (the user's trust of an earlier
+ * manifest, usable or not), that record stays as it is and only {@code warden trust} changes it.
  */
 @Command(name = "init", description = "Write a commented .warden/manifest.yaml extending the default, an example "
         + "process concern and .warden/.gitignore, and trust them; never overwrites.")
@@ -69,6 +71,12 @@ final class InitCommand implements Callable<Integer> {
             out.println("wrote " + f.path());
         }
         Map<String, String> env = WardenCli.env(spec);
+        String recorded = existingTrust(root, env);
+        if (!noTrust && recorded != null) {
+            out.println("not trusted: " + recorded + "; init leaves it as it is (trust changes only when you run"
+                    + " `warden trust` in " + root + ")");
+            return ExitCode.OK.code();
+        }
         String refusal = noTrust ? null : TrustCommand.agentRefusal(env, TrustCommand.stdinIsTerminal());
         if (noTrust || refusal != null) {
             out.println("not trusted" + (refusal != null ? " (this looks like an agent's tool call)" : "")
@@ -76,6 +84,20 @@ final class InitCommand implements Callable<Integer> {
             return ExitCode.OK.code();
         }
         return trust(root, env, out, err).code();
+    }
+
+    /**
+     * What trust the project already has, as a person reads it, or {@code null} when the trust store
+     * holds no record for it. A record that cannot be read counts: init never writes over it.
+     */
+    static String existingTrust(Path root, Map<String, String> env) {
+        String realRoot = TrustStore.realRoot(root.toString());
+        TrustStore.Lookup lookup = TrustStore.forEnv(env).lookup(realRoot);
+        if (lookup.record() != null) {
+            return "a trust record for " + realRoot + " exists (trusted " + lookup.record().trustedAt() + ")";
+        }
+        return lookup.problem() == null ? null : "a trust record for " + realRoot + " exists but is not usable ("
+                + lookup.problem() + ")";
     }
 
     /** Creates {@code f} new (never through a link), its directories as needed. */

@@ -137,6 +137,9 @@ final class ManifestCommand implements Runnable {
                     out.println("      from: " + origins.concerns().get(c.name()));
                 }
             }
+            for (String skipped : m.skipped(host, ev)) {
+                out.println("skipped: " + skipped + " (a lint error; the rest of the chain runs)");
+            }
             return ExitCode.OK.code();
         }
     }

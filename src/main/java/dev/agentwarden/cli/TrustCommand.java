@@ -1,11 +1,14 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.manifest.ManifestProblem;
 import dev.agentwarden.trust.TrustException;
 import dev.agentwarden.trust.TrustRecord;
 import dev.agentwarden.trust.TrustStore;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -110,7 +113,29 @@ final class TrustCommand implements Callable<Integer> {
         }
         out.println("trusted " + Path.of(record.project()).resolve(TrustStore.PROJECT_MANIFEST));
         print(record, null, out);
+        printSkippedEntries(store, record, err);
         return ExitCode.OK;
+    }
+
+    /**
+     * The lint errors of the manifest as trusted that do not stop it (a chain entry naming an unknown
+     * concern, or one twice): dispatch skips those entries and runs the rest, and says so each time.
+     */
+    private static void printSkippedEntries(TrustStore store, TrustRecord record, PrintWriter err) {
+        String file = Path.of(record.project()).resolve(TrustStore.PROJECT_MANIFEST).toString();
+        ManifestCompiler.Result compiled;
+        try {
+            compiled = ManifestCompiler.compile(file, new String(store.trustedManifest(record), StandardCharsets.UTF_8),
+                    record.manifestSha256());
+        } catch (TrustException | ManifestException e) {
+            return;
+        }
+        for (ManifestProblem p : compiled.problems()) {
+            if (p.isError()) {
+                err.println("warning: " + p + " (the entry is skipped at dispatch and the rest of the chain runs;"
+                        + " fix it and run `warden trust` again)");
+            }
+        }
     }
 
     /**

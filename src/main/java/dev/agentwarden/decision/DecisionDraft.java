@@ -35,6 +35,7 @@ public final class DecisionDraft {
     String failMode;
     String problem;
     String manifestFallback;
+    java.util.List<String> chainSkipped;
 
     /**
      * @param transport   how the event reached this dispatch: {@link DecisionLog#OWN_JVM},
@@ -87,6 +88,14 @@ public final class DecisionDraft {
      */
     public void manifestFallback(String fallback) {
         this.manifestFallback = fallback;
+    }
+
+    /**
+     * The entries the manifest compiled out of this event's chain ({@link Manifest#skipped}): an
+     * unknown concern, one listed twice; the rest of the chain ran.
+     */
+    public void chainSkipped(java.util.List<String> entries) {
+        this.chainSkipped = entries;
     }
 
     /** The canonical event ({@code pre_tool_use}) and the native one. */

@@ -79,6 +79,17 @@ public final class DecisionLine {
             // optional (absent in lines from before it): which manifest stood in for the project's, and why
             field(sb, "manifest_fallback", d.manifestFallback);
         }
+        if (d.chainSkipped != null) {
+            // optional: chain entries the manifest compiled out (unknown, listed twice) while the rest ran
+            sb.append(",\"chain_skipped\":[");
+            for (int i = 0; i < d.chainSkipped.size(); i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                Json.quote(sb, d.chainSkipped.get(i));
+            }
+            sb.append(']');
+        }
         sb.append(",\"elapsed_us\":").append(Math.max(0, (nowNanos - d.startNanos) / 1000));
         sb.append("}\n");
         return sb.toString();

@@ -307,12 +307,30 @@ public final class DispatchMain {
         ChainResult result = dispatcher.dispatch(hookEvent, role);
         HostResponse response = adapter.render(nativeEvent, result.verdict());
         draft.ran(hookEvent, result, adapter, response);
+        List<String> skipped = manifest.skipped(args.host(), event);
+        if (!skipped.isEmpty()) {
+            draft.chainSkipped(skipped);
+            response = response.withStderr(skippedNote(manifest, args.host(), event, skipped));
+        }
         for (ConcernOutcome o : result.outcomes()) {
             if (o.note() != null) {
                 response = response.withStderr("warden: " + o.concern() + ": " + o.note());
             }
         }
         return response;
+    }
+
+    /**
+     * What the user needs to hear when the manifest's chain for this event lost entries to mistakes
+     * (an unknown concern, one listed twice): which, where, and that the rest of the chain ran.
+     */
+    static String skippedNote(Manifest manifest, String host, EventName event, List<String> skipped) {
+        StringBuilder note = new StringBuilder("warden: ").append(manifest.source()).append(": platforms.")
+                .append(host).append('.').append(event.wire()).append(": skipped ");
+        for (int i = 0; i < skipped.size(); i++) {
+            note.append(i == 0 ? "" : "; ").append(skipped.get(i));
+        }
+        return note.append("; the rest of the chain ran (fix it: `warden manifest lint`)").toString();
     }
 
     /**

@@ -126,18 +126,24 @@ final class ExternalConcern {
 
     /**
      * A concern's answer read as agent-config's dispatcher reads it: the exit code decides (a
-     * {@code decision} in stdout does not); exit 0 emits nothing; the message is stdout's JSON
-     * {@code reason} (not blank) or else stderr, then {@code additional_context} ({@code context}
-     * too on session_start) after a blank line. Stdout that is not a JSON object is never the message.
+     * {@code decision} in stdout does not); the message is stdout's JSON {@code reason} (not blank)
+     * or else stderr, then {@code additional_context} ({@code context} too on session_start) after a
+     * blank line. Stdout that is not a JSON object is never the message. Exit 0 emits nothing but
+     * a session_start's {@code context}, agent-config's context block: the session's opening
+     * context, passed on as written.
      */
     static ConcernResult interpret(int exitCode, String stdout, String stderr, boolean overflowed, boolean sessionStart) {
         String reason = null;
         String context = null;
+        String sessionContext = null;
         String trimmed = stdout.strip();
         if (trimmed.startsWith("{")) {
             try {
                 Map<String, Object> o = Json.parseObject(trimmed);
                 reason = o.get("reason") instanceof String s && !s.isBlank() ? s : null;
+                if (sessionStart && o.get("context") instanceof String s && !s.isBlank()) {
+                    sessionContext = s;
+                }
                 Object ctx = o.get("additional_context");
                 if (ctx == null && sessionStart) {
                     ctx = o.get("context");
@@ -156,7 +162,7 @@ final class ExternalConcern {
         }
         switch (exitCode) {
             case 0:
-                return new ConcernResult(Decision.ALLOW, null, null, exitCode);
+                return new ConcernResult(Decision.ALLOW, null, sessionContext, exitCode);
             case 1:
                 return new ConcernResult(Decision.BLOCK, message, null, exitCode);
             case 2:

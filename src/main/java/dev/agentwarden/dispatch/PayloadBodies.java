@@ -52,7 +52,10 @@ final class PayloadBodies {
         return verbatim ? payload : new Json.RawJson(event.rawPayloadText().strip());
     }
 
-    /** agent-config's stand-in for a body a concern did not ask for. */
+    /**
+     * agent-config's stand-in for a body a concern did not ask for: what was left out, its size in
+     * bytes of JSON, its type, and for an object how many keys it has ({@code key_count}).
+     */
     static Map<String, Object> stub(String key, String bodyClass, Object value) {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("_agent_config_body_omitted", true);
@@ -60,6 +63,9 @@ final class PayloadBodies {
         s.put("body_class", bodyClass);
         s.put("bytes", (long) Json.write(value).getBytes(StandardCharsets.UTF_8).length);
         s.put("value_type", valueType(value));
+        if (value instanceof Map<?, ?> object) {
+            s.put("key_count", (long) object.size());
+        }
         return s;
     }
 

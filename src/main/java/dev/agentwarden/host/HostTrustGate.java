@@ -36,6 +36,15 @@ public interface HostTrustGate {
         return List.of();
     }
 
+    /**
+     * The files this gate reads, where {@code env} puts them: each decides whether the host runs
+     * Warden's hooks (its folder or project trust, hook review records, a switch that turns hooks
+     * off), so {@code protect-warden} refuses an agent's edit of any of them. None by default.
+     */
+    default List<Path> decidingFiles(Map<String, String> env) {
+        return List.of();
+    }
+
     /** The gate of {@code host} ({@link Host#trustGate}), or {@code null} when the host runs whatever its settings name. */
     static HostTrustGate forHost(String host) {
         Host h = Hosts.byId(host);

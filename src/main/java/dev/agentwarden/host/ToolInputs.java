@@ -17,6 +17,54 @@ public final class ToolInputs {
         return toolInput instanceof Map<?, ?> map && map.get("command") instanceof String s ? s : null;
     }
 
+    /** The tool input keys an edit tool carries a patch envelope under: Codex's, Cline's, OpenCode's, and their kin. */
+    private static final String[] PATCH_KEYS = {"command", "input", "patch", "patchText", "patch_text"};
+
+    /**
+     * The string values of {@code keys} in a tool input, then every file a patch envelope in it
+     * names ({@link #patchPaths}): the files a tool call would write, as {@code filePaths} holds them.
+     */
+    public static List<String> filePaths(Object toolInput, String... keys) {
+        List<String> out = new ArrayList<>(strings(toolInput, keys));
+        addPatchPaths(toolInput, out);
+        return out;
+    }
+
+    /**
+     * The files named by a patch envelope ({@code *** Update File: path}, {@code *** Add File:},
+     * {@code *** Delete File:}, {@code *** Move to:}) in a tool input: a string input itself, or its
+     * {@code command}, {@code input}, {@code patch} or {@code patchText} string (Codex's, Cline's and
+     * OpenCode's {@code apply_patch}; a shell command feeding one to {@code apply_patch}).
+     */
+    public static List<String> patchPaths(Object toolInput) {
+        List<String> out = new ArrayList<>(2);
+        addPatchPaths(toolInput, out);
+        return out;
+    }
+
+    /** Adds {@link #patchPaths} of {@code toolInput} to {@code out}. */
+    public static void addPatchPaths(Object toolInput, List<String> out) {
+        if (toolInput instanceof String text) {
+            addEnvelopePaths(text, out);
+            return;
+        }
+        if (!(toolInput instanceof Map<?, ?> map)) {
+            return;
+        }
+        for (String key : PATCH_KEYS) {
+            if (map.get(key) instanceof String text) {
+                addEnvelopePaths(text, out);
+            }
+        }
+    }
+
+    /** A text without a header mark holds no envelope: the parser's class loads only for one that may. */
+    private static void addEnvelopePaths(String text, List<String> out) {
+        if (text.indexOf("***") >= 0) {
+            PatchEnvelope.addPaths(text, out);
+        }
+    }
+
     /**
      * The string values of {@code keys} in a tool input, in the order of {@code keys}; a key whose
      * value is missing or not a string adds nothing, and an input that is not an object gives none.

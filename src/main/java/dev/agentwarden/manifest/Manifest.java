@@ -23,15 +23,36 @@ import java.util.Map;
  * @param chains        host → canonical event wire name → role ("" is the default role) → names
  * @param verbatimReasons the decision log records concern reasons as written
  *                        ({@code decision_log: {reasons: verbatim}}), not only their hashes
+ * @param skipped       host → canonical event wire name → the chain entries compiled out, each
+ *                      {@code "<name>: <why> (line N)"} (an unknown concern, one listed twice): lint's
+ *                      errors, which dispatch names on stderr and in the decision log while the rest runs
  */
 public record Manifest(String source, String sourceSha256, Map<String, Map<String, EventName>> aliases,
                        Map<String, ConcernSpec> concerns,
-                       Map<String, Map<String, Map<String, List<String>>>> chains, boolean verbatimReasons) {
+                       Map<String, Map<String, Map<String, List<String>>>> chains, boolean verbatimReasons,
+                       Map<String, Map<String, List<String>>> skipped) {
 
     /** A manifest whose decision log keeps reasons as hashes only (the default). */
     public Manifest(String source, String sourceSha256, Map<String, Map<String, EventName>> aliases,
                     Map<String, ConcernSpec> concerns, Map<String, Map<String, Map<String, List<String>>>> chains) {
         this(source, sourceSha256, aliases, concerns, chains, false);
+    }
+
+    /** A manifest with no chain entry compiled out. */
+    public Manifest(String source, String sourceSha256, Map<String, Map<String, EventName>> aliases,
+                    Map<String, ConcernSpec> concerns, Map<String, Map<String, Map<String, List<String>>>> chains,
+                    boolean verbatimReasons) {
+        this(source, sourceSha256, aliases, concerns, chains, verbatimReasons, Map.of());
+    }
+
+    /** The entries compiled out of {@code host}'s chain for {@code event} ({@link #skipped}); empty when none. */
+    public List<String> skipped(String host, EventName event) {
+        Map<String, List<String>> byEvent = skipped.get(host);
+        if (byEvent == null) {
+            return List.of();
+        }
+        List<String> entries = byEvent.get(event.wire());
+        return entries == null ? List.of() : entries;
     }
 
     /** Role used when the session role is unset or not named in the manifest. */

@@ -14,7 +14,7 @@ import java.util.Map;
 /** The compiled-manifest cache format: a JSON rendering of {@link Manifest}, read on the hot path. */
 final class ManifestCodec {
     /** Bumped whenever the compiled form or the compiler's semantics change. */
-    static final int FORMAT = 3;
+    static final int FORMAT = 4;
 
     private static final Fields.Failure<IllegalArgumentException> DEFECT = Fields.illegalArgument("");
     /** No list limit of its own: the whole file is read capped ({@code ManifestLoader.MAX_COMPILED_BYTES}). */
@@ -63,6 +63,7 @@ final class ManifestCodec {
         root.put("concerns", concerns);
         root.put("chains", m.chains());
         root.put("decision_log_verbatim_reasons", m.verbatimReasons());
+        root.put("chain_skipped", m.skipped());
         return Json.write(root);
     }
 
@@ -114,7 +115,17 @@ final class ManifestCodec {
             }
             chains.put(host, byEvent);
         }
+        Map<String, Map<String, List<String>>> skipped = new LinkedHashMap<>();
+        Fields<IllegalArgumentException> skippedByHost = root.object("chain_skipped");
+        for (String host : skippedByHost.map().keySet()) {
+            Fields<IllegalArgumentException> h = skippedByHost.object(host);
+            Map<String, List<String>> byEvent = new LinkedHashMap<>();
+            for (String event : h.map().keySet()) {
+                byEvent.put(event, h.strings(event, ANY));
+            }
+            skipped.put(host, byEvent);
+        }
         return new Manifest(source, root.optionalString("source_sha256"), aliases, concerns, chains,
-                Boolean.TRUE.equals(root.map().get("decision_log_verbatim_reasons")));
+                Boolean.TRUE.equals(root.map().get("decision_log_verbatim_reasons")), skipped);
     }
 }

@@ -71,6 +71,11 @@ public final class ManifestCompiler {
     private ManifestMerge merge;
     /** host → event → where a {@code {drop: [...]}} chain came from. */
     private final Map<String, Map<String, String>> dropOrigins = new LinkedHashMap<>();
+    /**
+     * host → event → the chain entries left out, each {@code "<name>: <why> (line N)"}: an unknown
+     * concern, or one listed twice. Lint reports each as an error; dispatch runs the rest of the chain.
+     */
+    private final Map<String, Map<String, List<String>>> skipped = new LinkedHashMap<>();
     /** Hosts marked {@code fallback_only: true}: they bind nothing, not even chains {@code extends: default} brings. */
     private final Set<String> fallbackOnly = new LinkedHashSet<>();
 
@@ -166,7 +171,15 @@ public final class ManifestCompiler {
             });
             chains.put(host, hostChains);
         });
-        return new Result(new Manifest(file, sha256, aliases, concerns, chains, verbatimReasons),
+        Map<String, Map<String, List<String>>> skippedEntries = new LinkedHashMap<>();
+        skipped.forEach((host, byEvent) -> {
+            if (chains.containsKey(host)) {
+                Map<String, List<String>> h = new LinkedHashMap<>();
+                byEvent.forEach((event, entries) -> h.put(event, List.copyOf(entries)));
+                skippedEntries.put(host, h);
+            }
+        });
+        return new Result(new Manifest(file, sha256, aliases, concerns, chains, verbatimReasons, skippedEntries),
                 List.copyOf(problems), merge == null ? ManifestMerge.Origins.NONE : merge.origins());
     }
 
@@ -485,8 +498,9 @@ public final class ManifestCompiler {
                 Node list = keys.get("drop").getValueNode();
                 for (String name : stringList(keys.get("drop"), path + ".drop")) {
                     if (!concerns.containsKey(name)) {
+                        // dropping what no chain holds changes nothing: lint's error, not the manifest's end
                         error("unknown-concern", list, path + ".drop", "unknown concern '" + name + "'"
-                                + NearMiss.hint(name, concerns.keySet()), true);
+                                + NearMiss.hint(name, concerns.keySet()), false);
                     }
                     dropped.add(name);
                 }
@@ -573,9 +587,11 @@ public final class ManifestCompiler {
                     ConcernSpec c = concerns.get(name);
                     if (c == null) {
                         error("unknown-concern", chain.getValueNode(), chainPath, "unknown concern '" + name + "'"
-                                + NearMiss.hint(name, concerns.keySet()), true);
+                                + NearMiss.hint(name, concerns.keySet()), false);
+                        skip(host, event, name + ": unknown concern (line " + line(chain.getValueNode()) + ")");
                     } else if (!seen.add(name)) {
-                        error("duplicate-concern", chain.getValueNode(), chainPath, "concern '" + name + "' listed twice", true);
+                        error("duplicate-concern", chain.getValueNode(), chainPath, "concern '" + name + "' listed twice", false);
+                        skip(host, event, name + ": listed twice, runs once (line " + line(chain.getValueNode()) + ")");
                     } else if (c.isBuiltin() && Builtins.descriptor(c.builtinName()) != null
                             && !Builtins.descriptor(c.builtinName()).bindsTo(ev)) {
                         error("wrong-event", chain.getValueNode(), chainPath, "built-in " + c.builtinName() + " (concern '" + name
@@ -593,6 +609,10 @@ public final class ManifestCompiler {
             out.put(host, byEvent);
         });
         return out;
+    }
+
+    private void skip(String host, String event, String entry) {
+        skipped.computeIfAbsent(host, h -> new LinkedHashMap<>()).computeIfAbsent(event, e -> new ArrayList<>()).add(entry);
     }
 
     private void checkNudgeRanks(Map<String, ConcernSpec> concerns) {

@@ -9,7 +9,10 @@ import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestMerge;
 import dev.agentwarden.manifest.ManifestLoader;
+import dev.agentwarden.testing.HostPayloads;
+import dev.agentwarden.testing.InProcessDispatch;
 import dev.agentwarden.testing.TestTrust;
+import dev.agentwarden.trust.TrustStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,6 +130,44 @@ class InitCommandTest {
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("not trusted (this looks like an agent's tool call)").contains("`warden trust`");
         assertThat(show.out()).contains("no trust record");
+    }
+
+    /**
+     * Issue 28 item 6, the two-step attack: the agent removes the user's trusted manifest, then runs
+     * {@code env -u CLAUDECODE -u CLAUDE_CODE_ENTRYPOINT bin/warden init} (no host marker left, as
+     * here). Init writes its files but leaves the user's trust record as it was, so the last
+     * trusted manifest, the user's own concern included, stays in force.
+     */
+    @Test
+    void issue28_initAfterTheTrustedManifestWasRemoved_leavesTheUsersTrustRecord() throws IOException {
+        Path project = project();
+        Path manifest = Files.createDirectories(project.resolve(".warden")).resolve("manifest.yaml");
+        Files.writeString(manifest, """
+                schema_version: 1
+                concerns:
+                  no-rm-rf:
+                    script: builtin:deny-pattern
+                    patterns: [{match: 'rm -rf', reason: the user refuses rm -rf}]
+                platforms:
+                  claude:
+                    pre_tool_use: [no-rm-rf]
+                """);
+        CliRun trust = CliRun.in(env(), "trust", "--yes", "--project-dir", project.toString());
+        assertThat(trust.exit()).as(trust.err()).isZero();
+        String trusted = TrustStore.forEnv(env()).lookup(TrustStore.realRoot(project.toString())).record().manifestSha256();
+        Files.delete(manifest);
+
+        CliRun init = CliRun.in(env(), "init", "--project-dir", project.toString());
+        InProcessDispatch.Response rmRf = new InProcessDispatch(tmp, TestTrust.CLOCK).run("claude",
+                HostPayloads.captured("claude-code-2.1.197/agent-05-PreToolUse.json", project.toString()).replace(
+                        "echo from-sub", "rm -rf build"), "--project-dir", project.toString());
+
+        assertThat(init.exit()).as(init.err()).isZero();
+        assertThat(init.out()).contains("wrote .warden/manifest.yaml").contains("not trusted: a trust record for")
+                .doesNotContain("trusted .warden/manifest.yaml");
+        assertThat(TrustStore.forEnv(env()).lookup(TrustStore.realRoot(project.toString())).record().manifestSha256())
+                .isEqualTo(trusted);
+        assertThat(rmRf.stdout()).as(rmRf.stderr()).contains("the user refuses rm -rf");
     }
 
     @Test

@@ -79,7 +79,7 @@ class ManifestCliIT {
 
     @Test
     void show_brokenManifest_exit2PointingAtLint() throws Exception {
-        Path broken = Files.writeString(tmp.resolve("broken.yaml"), "schema_version: 1\nconcerns: {}\nplatforms:\n  claude:\n    stop: [ghost]\n");
+        Path broken = Files.writeString(tmp.resolve("broken.yaml"), "schema_version: 1\nconcerns: {}\nplatforms:\n  claude:\n    stop: ghost\n");
 
         WardenProcess.Result r = warden("manifest", "show", "--host", "claude", "--event", "stop", "--manifest", broken.toString());
 

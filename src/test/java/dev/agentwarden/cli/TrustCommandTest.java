@@ -82,11 +82,21 @@ class TrustCommandTest {
 
     @Test
     void trust_manifestWithErrors_trustsNothing() throws Exception {
-        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST.replace("stop: [check]", "stop: [ghost]"));
+        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST.replace("stop: [check]", "stop: ghost"));
 
         assertThat(TrustCommand.trust(store, project, TestTrust.CLOCK, out(), err())).isEqualTo(ExitCode.FINDINGS);
-        assertThat(err.toString()).contains("manifest has errors, not trusted").contains("ghost");
+        assertThat(err.toString()).contains("manifest has errors, not trusted").contains("platforms.claude.stop");
         assertThat(Files.exists(store.dir())).isFalse();
+    }
+
+    /** Issue 28 item 12: an unknown chain entry does not stop the manifest; trust says which entry dispatch skips. */
+    @Test
+    void trust_chainEntryMistake_trustsAndNamesTheSkippedEntry() throws Exception {
+        Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST.replace("stop: [check]", "stop: [check, ghost]"));
+
+        assertThat(TrustCommand.trust(store, project, TestTrust.CLOCK, out(), err())).isEqualTo(ExitCode.OK);
+        assertThat(err.toString()).contains("warning: ").contains("platforms.claude.stop: unknown concern 'ghost'")
+                .contains("skipped at dispatch");
     }
 
     @Test

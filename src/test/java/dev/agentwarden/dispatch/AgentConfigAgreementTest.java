@@ -9,6 +9,8 @@ import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.concern.Decision;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.host.HostResponse;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.Manifest;
 import java.io.IOException;
@@ -73,6 +75,9 @@ class AgentConfigAgreementTest {
                 row("contextKey_forwardedOnSessionStartOnly",
                         "dispatch_hook.ts: `context` is read for session_start, `additional_context` everywhere",
                         AgentConfigAgreementTest::contextKeyOnSessionStartOnly),
+                row("issue28_sessionStart_exit0Context_forwardedAsTheSessionsContext",
+                        "dispatch_hook.ts: a session_start concern's context block (exit 0, {\"context\": …}) reaches the model",
+                        AgentConfigAgreementTest::sessionStartContextBlockForwarded),
                 row("envelopeSessionId_missingFromPayload_fallsBackToAgentSessionId",
                         "dispatch_hook.ts, envelope: session_id from payload, else $AGENT_SESSION_ID, else \"\" (reference/agent-config.md)",
                         AgentConfigAgreementTest::sessionIdFallsBackToEnv),
@@ -193,6 +198,22 @@ class AgentConfigAgreementTest {
         assertThat(ExternalConcern.interpret(2, "{\"additional_context\":\"ac\"}", "", false, false).reason()).isEqualTo("ac");
     }
 
+    static void sessionStartContextBlockForwarded() throws IOException {
+        Path s = script("ctx.sh", "cat >/dev/null; echo '{\"context\":\"Remember: the release branch is frozen.\"}'; exit 0");
+        ChainResult start = runOne(s, "", "SessionStart", EventName.SESSION_START, "{\"source\":\"startup\"}", Map.of());
+        HostResponse rendered = Hosts.byId("claude").adapter().render("SessionStart", start.verdict());
+
+        assertThat(start.verdict()).isEqualTo(new Verdict(Verdict.Kind.ALLOW, null, "Remember: the release branch is frozen."));
+        assertThat(Json.parseObject(rendered.stdout())).isEqualTo(Map.of("hookSpecificOutput", Map.of(
+                "hookEventName", "SessionStart", "additionalContext", "Remember: the release branch is frozen.")));
+        assertThat(rendered.exitCode()).isZero();
+        assertThat(ExternalConcern.interpret(0, "{\"context\":\"c\"}", "", false, false).context())
+                .as("context is session_start's alone").isNull();
+        assertThat(ExternalConcern.interpret(0, "{\"additional_context\":\"ac\"}", "", false, true).context())
+                .as("exit 0 passes on no other message").isNull();
+        assertThat(ExternalConcern.interpret(0, "{\"context\":\"  \"}", "", false, true).context()).isNull();
+    }
+
     static void sessionIdFallsBackToEnv() throws IOException {
         Path s = script("sid.sh", "cat > sid-envelope.json; exit 0");
         runOne(s, "", "UserPromptSubmit", EventName.USER_PROMPT_SUBMIT, "{\"prompt\":\"p\"}",
@@ -225,6 +246,12 @@ class AgentConfigAgreementTest {
         assertThat(payload.get("tool_input")).isEqualTo(Map.of("command", "ls"));
         assertThat(payload.get("tool_response")).isEqualTo(Map.of("_agent_config_body_omitted", true,
                 "key", "tool_response", "body_class", "result", "bytes", 8L, "value_type", "string"));
+
+        runOne(s, "    posture: advisory\n    needs_payload_bodies: [result]\n", "PostToolUse", EventName.POST_TOOL_USE,
+                post, Map.of());
+        assertThat(payloadOf("bodies-envelope.json").get("tool_input")).as("issue 28: an object's stub counts its keys")
+                .isEqualTo(Map.of("_agent_config_body_omitted", true, "key", "tool_input", "body_class", "input",
+                        "bytes", 16L, "value_type", "object", "key_count", 1L));
 
         runOne(s, "    posture: blocking\n", "PostToolUse", EventName.POST_TOOL_USE, post, Map.of());
         assertThat(payloadOf("bodies-envelope.json").get("tool_response")).as("a blocking concern sees every body")

@@ -183,14 +183,14 @@ class DispatchBadInputTest {
     @Test
     void dispatch_manifestWithErrors_failsOpenNamingTheProblem() throws IOException {
         java.nio.file.Path broken = java.nio.file.Files.writeString(project.dir.resolve("broken.yaml"),
-                "schema_version: 1\nconcerns: {}\nplatforms:\n  claude:\n    pre_tool_use: [ghost]\n");
+                "schema_version: 1\nconcerns: {}\nplatforms:\n  claude:\n    pre_tool_use: ghost\n");
 
         GoldenCorpus.Outcome o = run(List.of("dispatch", "--host", "claude", "--native-event", "PreToolUse", "--manifest",
                 broken.toString()), "{}".getBytes(StandardCharsets.UTF_8), Map.of());
 
         BadInputs.assertWellBehaved(o);
         assertThat(o.stdout()).isEmpty();
-        assertThat(o.stderr()).contains("manifest unusable").contains("broken.yaml:5").contains("unknown concern 'ghost'")
+        assertThat(o.stderr()).contains("manifest unusable").contains("broken.yaml:5").contains("platforms.claude.pre_tool_use")
                 .endsWith("; failing open\n");
     }
 

@@ -54,7 +54,7 @@ class DispatchEarlyReturnProtocolTest {
         }
         quietManifest = Files.writeString(project.dir.resolve("quiet.yaml"), yaml.toString());
         brokenManifest = Files.writeString(project.dir.resolve("broken.yaml"),
-                "schema_version: 1\nconcerns: {}\nplatforms:\n  claude:\n    pre_tool_use: [ghost]\n");
+                "schema_version: 1\nconcerns: {}\nplatforms:\n  claude:\n    pre_tool_use: ghost\n");
     }
 
     @AfterAll

@@ -181,22 +181,6 @@ class ManifestCompilerTest {
 
     static Stream<Arguments> problems() {
         return Stream.of(
-                Arguments.of("unknownConcernInChain", """
-                        schema_version: 1
-                        concerns:
-                          a: {script: builtin:context-note}
-                        platforms:
-                          claude:
-                            stop: [a, ghost]
-                        """, 6, "platforms.claude.stop", "unknown concern 'ghost'"),
-                Arguments.of("concernListedTwice", """
-                        schema_version: 1
-                        concerns:
-                          a: {script: builtin:context-note}
-                        platforms:
-                          claude:
-                            stop: [a, a]
-                        """, 6, "platforms.claude.stop", "concern 'a' listed twice"),
                 Arguments.of("unknownEventInPlatforms", """
                         schema_version: 1
                         concerns:
@@ -339,14 +323,6 @@ class ManifestCompilerTest {
                             script: builtin:no-such-thing
                         platforms: {}
                         """, 4, "concerns.a.script", "unknown built-in 'no-such-thing'"),
-                Arguments.of("roleDropsUnknownConcern", """
-                        schema_version: 1
-                        concerns: {}
-                        roles:
-                          worker:
-                            drop: [ghost]
-                        platforms: {}
-                        """, 5, "roles.worker.drop", "unknown concern 'ghost'"),
                 Arguments.of("schemaVersionTwo", """
                         schema_version: 2
                         concerns: {}
@@ -388,6 +364,63 @@ class ManifestCompilerTest {
             assertThat(p.message()).contains(message);
             assertThat(p.toString()).startsWith("m.yaml:" + line + ": error: " + key + ": ");
         });
+    }
+
+    /**
+     * Issue 28 item 12: a mistake in one chain entry (an unknown concern, one listed twice, a role
+     * dropping a concern no manifest names) is lint's error at its file:line, and compiles out of
+     * the chain alone: the manifest stays usable and the entry is named in {@link Manifest#skipped}.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("entryMistakes")
+    void compile_chainEntryMistake_isAnErrorThatLeavesTheRestOfTheChain(String name, String yaml, int line, String key,
+                                                                        String message, List<String> stop,
+                                                                        List<String> skipped) throws Exception {
+        ManifestCompiler.Result r = compile(yaml);
+
+        assertThat(r.hasErrors()).isTrue();
+        assertThat(r.problems()).anySatisfy(p -> {
+            assertThat(p.toString()).startsWith("m.yaml:" + line + ": error: " + key + ": ");
+            assertThat(p.message()).contains(message);
+            assertThat(p.fatal()).isFalse();
+        });
+        assertThat(r.manifest()).as("the rest of the manifest stays usable").isNotNull();
+        assertThat(r.manifest().chain("claude", EventName.STOP, Manifest.DEFAULT_ROLE))
+                .extracting(ConcernSpec::name).isEqualTo(stop);
+        assertThat(r.manifest().skipped("claude", EventName.STOP)).isEqualTo(skipped);
+    }
+
+    static Stream<Arguments> entryMistakes() {
+        return Stream.of(
+                Arguments.of("unknownConcernInChain", """
+                        schema_version: 1
+                        concerns:
+                          a: {script: builtin:context-note}
+                        platforms:
+                          claude:
+                            stop: [a, ghost]
+                        """, 6, "platforms.claude.stop", "unknown concern 'ghost'", List.of("a"),
+                        List.of("ghost: unknown concern (line 6)")),
+                Arguments.of("concernListedTwice", """
+                        schema_version: 1
+                        concerns:
+                          a: {script: builtin:context-note}
+                        platforms:
+                          claude:
+                            stop: [a, a]
+                        """, 6, "platforms.claude.stop", "concern 'a' listed twice", List.of("a"),
+                        List.of("a: listed twice, runs once (line 6)")),
+                Arguments.of("roleDropsUnknownConcern", """
+                        schema_version: 1
+                        concerns:
+                          a: {script: builtin:context-note}
+                        roles:
+                          worker:
+                            drop: [ghost]
+                        platforms:
+                          claude:
+                            stop: [a]
+                        """, 6, "roles.worker.drop", "unknown concern 'ghost'", List.of("a"), List.of()));
     }
 
     static Stream<Arguments> unknownKeys() {

@@ -187,7 +187,7 @@ class ManifestLoaderTest {
 
     @Test
     void load_manifestWithErrors_throwsAndCachesNothing() {
-        String broken = YAML.replace("stop: [note]", "stop: [ghost]");
+        String broken = YAML.replace("stop: [note]", "stop: ghost");
 
         assertThatThrownBy(() -> ManifestLoader.load(source(broken), env()))
                 .isInstanceOfSatisfying(ManifestException.class, e -> {
@@ -196,6 +196,21 @@ class ManifestLoaderTest {
                     assertThat(e.getMessage()).contains("warden manifest lint");
                 });
         assertThat(Files.exists(cacheDir()) ? cacheDir().toFile().list() : new String[0]).isEmpty();
+    }
+
+    /** Issue 28 item 12: the entries compiled out of a chain survive the compiled cache (format 4). */
+    @Test
+    void load_chainWithUnknownEntry_cachedAndReadBackWithItsSkippedEntry() throws Exception {
+        String oneBadEntry = YAML.replace("stop: [note]", "stop: [note, ghost]");
+
+        Manifest compiled = ManifestLoader.load(source(oneBadEntry), env());
+        assertThat(cached()).hasSize(1);
+        Manifest fromCache = ManifestCodec.read("m.yaml", Files.readString(cached().get(0)));
+
+        assertThat(compiled.skipped("claude", dev.agentwarden.event.EventName.STOP)).singleElement().asString()
+                .startsWith("ghost: unknown concern (line ");
+        assertThat(fromCache.skipped()).isEqualTo(compiled.skipped());
+        assertThat(fromCache.chains()).isEqualTo(compiled.chains());
     }
 
     @Test

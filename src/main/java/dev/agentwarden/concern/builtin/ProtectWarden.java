@@ -5,18 +5,22 @@ import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.io.CacheDir;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Refuses tool calls by which the governed agent would change Warden's own trust or hooks: a shell
- * command running {@code warden trust}, {@code install} or {@code uninstall}
- * ({@link WardenSelfChange}), and a file edit (a path the event's {@code filePaths} names: Claude
- * Code's Write, Edit, MultiEdit, NotebookEdit) whose target lies under Warden's state directory
+ * command running a Warden subcommand that writes trust or hooks ({@code warden trust}, {@code init},
+ * {@code install}, {@code uninstall}: {@link WardenSelfChange}), and a file edit (a path the event's
+ * {@code filePaths} names: Claude Code's Write, Edit, MultiEdit, NotebookEdit, and every file a patch
+ * envelope names, as Codex's, OpenCode's and Cline's {@code apply_patch} send it) whose target lies
+ * under Warden's state directory
  * ({@code ${XDG_STATE_HOME:-~/.local/state}/agent-warden}, the trust store's home), its cache
  * directory ({@link CacheDir}), or is a host's own file: one its installers write, in the project or
  * the home directory, or one its {@link Host#ownFiles} names (hook settings, hook files, trust files,
@@ -68,8 +72,10 @@ final class ProtectWarden implements Concern {
 
     /**
      * How a person names {@code target} when it is a host's own file ({@link Host#ownFiles}: Claude
-     * Code's {@code .claude/settings*.json}, a Cline hook file, Gemini CLI's trust files, …) or a file
-     * some host's installer writes, else {@code null}.
+     * Code's {@code .claude/settings*.json}, a Cline hook file, Gemini CLI's trust files, Codex's
+     * {@code config.toml}, …), a file a host's trust gate reads where the environment puts it
+     * ({@link HostTrustGate#decidingFiles}: {@code $CODEX_HOME/config.toml},
+     * {@code $COPILOT_HOME/config.json}), or a file some host's installer writes, else {@code null}.
      */
     static String hostFile(Path target, Map<String, String> env) {
         for (int h = 0; h < Hosts.ALL.size(); h++) {
@@ -78,7 +84,26 @@ final class ProtectWarden implements Concern {
                 return what;
             }
         }
-        return hostSettings(target, env);
+        String gated = gateFile(target, env);
+        return gated != null ? gated : hostSettings(target, env);
+    }
+
+    /** {@code "Codex's trust in its hooks"} when {@code target} is a file some host's trust gate reads, else null. */
+    static String gateFile(Path target, Map<String, String> env) {
+        for (int h = 0; h < Hosts.ALL.size(); h++) {
+            Host host = Hosts.ALL.get(h);
+            HostTrustGate gate = host.trustGate();
+            if (gate == null) {
+                continue;
+            }
+            List<Path> files = gate.decidingFiles(env);
+            for (int f = 0; f < files.size(); f++) {
+                if (target.equals(files.get(f).toAbsolutePath().normalize())) {
+                    return host.displayName() + "'s trust in its hooks (a file that decides whether it runs them)";
+                }
+            }
+        }
+        return null;
     }
 
     /**

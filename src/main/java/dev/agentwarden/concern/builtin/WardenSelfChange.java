@@ -7,19 +7,28 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Finds, in a shell command line, a run of Warden that changes its own trust or hooks:
- * {@code warden trust}, {@code install} or {@code uninstall}, by any path whose last part is
- * {@code warden} ({@code bin/warden}, {@code ./bin/warden}), {@code java … dev.agentwarden.Main}
- * or {@code java -jar …warden.jar}, at any word of a command (so through {@code env},
- * {@code sudo}, {@code nohup} and other wrappers). Scripts handed on ({@code sh -c}, {@code eval},
+ * Finds, in a shell command line, a run of Warden that changes its own trust or hooks: every
+ * subcommand that writes a trust record or hook settings ({@link #TRUST_WRITERS}: {@code trust},
+ * {@code init}, {@code install}, {@code uninstall}, {@code train-archive}), by any path whose last
+ * part is {@code warden} ({@code bin/warden}, {@code ./bin/warden}, {@code npx warden}),
+ * {@code java … dev.agentwarden.Main} or {@code java -jar …warden….jar}, at any word of a command
+ * (so through {@code env -u CLAUDECODE}, {@code sudo}, {@code nohup} and other wrappers). Host
+ * markers in the environment play no part: an agent can unset them. Scripts handed on ({@code sh -c}, {@code eval},
  * here-documents, an interpreter's {@code -c}/{@code -e} program) are read too; one that cannot
  * be read (a computed program name, a script piped into a shell, a program in another language)
  * is refused when its text names warden and one of those subcommands.
  *
- * <p>{@code warden trust --show} and {@code --help} change nothing and are allowed. Commands that
+ * <p>{@code warden trust --show}, {@code warden init --no-trust} and {@code --help} change no trust
+ * and are allowed. Commands that
  * only print or search text ({@code echo}, {@code grep}, …) are not read as running anything.
  */
 final class WardenSelfChange {
+
+    /**
+     * Warden's subcommands that write a trust record ({@code trust}, {@code init}, {@code install},
+     * {@code train-archive}) or the hooks that run Warden ({@code install}, {@code uninstall}).
+     */
+    static final List<String> TRUST_WRITERS = List.of("trust", "init", "install", "uninstall", "train-archive");
 
     /** Scripts nested deeper than this are judged by their text alone. */
     private static final int MAX_DEPTH = 8;
@@ -75,9 +84,9 @@ final class WardenSelfChange {
                 continue;
             }
             if (!onlyPrints) {
-                if (basename(t).equals("warden") || t.equals("dev.agentwarden.Main")) {
+                if (isWardenProgram(basename(t)) || t.equals("dev.agentwarden.Main")) {
                     subcommand(w, k + 1, t);
-                } else if (t.equals("-jar") && k + 1 < w.size() && w.get(k + 1).text().endsWith("warden.jar")) {
+                } else if (t.equals("-jar") && k + 1 < w.size() && isWardenJar(w.get(k + 1).text())) {
                     subcommand(w, k + 2, "java -jar " + w.get(k + 1).text());
                     k++;
                 }
@@ -129,7 +138,8 @@ final class WardenSelfChange {
         }
         for (int m = k + 1; m < w.size(); m++) {
             String t = w.get(m).text();
-            if (t.equals("--help") || t.equals("-h") || (sub.text().equals("trust") && t.equals("--show"))) {
+            if (t.equals("--help") || t.equals("-h") || (sub.text().equals("trust") && t.equals("--show"))
+                    || (sub.text().equals("init") && t.equals("--no-trust"))) {
                 return;
             }
         }
@@ -139,9 +149,10 @@ final class WardenSelfChange {
     /** Refuses when {@code text} names warden and a protected subcommand. */
     private void byText(String text, String where) {
         String lower = text.toLowerCase(Locale.ROOT);
-        if (reason == null && lower.contains("warden") && (lower.contains("trust") || lower.contains("install"))) {
+        if (reason == null && lower.contains("warden")
+                && (lower.contains("trust") || lower.contains("install") || lower.contains("init"))) {
             reason = ProtectWarden.PREFIX + "the command is too indirect to check (" + where + ") and mentions warden"
-                    + " trust or install; " + ProtectWarden.ASK_USER;
+                    + " trust, init or install; " + ProtectWarden.ASK_USER;
         }
     }
 
@@ -152,7 +163,18 @@ final class WardenSelfChange {
     }
 
     private static boolean isProtectedSubcommand(String t) {
-        return t.equals("trust") || t.equals("install") || t.equals("uninstall");
+        return TRUST_WRITERS.contains(t);
+    }
+
+    /** Warden's launcher as a program name: {@code warden}, or its package name {@code agent-warden} (npx). */
+    private static boolean isWardenProgram(String base) {
+        return base.equals("warden") || base.equals("agent-warden");
+    }
+
+    /** A jar whose file name names warden ({@code target/warden.jar}, {@code warden-0.1.0.jar}). */
+    private static boolean isWardenJar(String path) {
+        String base = basename(path).toLowerCase(Locale.ROOT);
+        return base.endsWith(".jar") && base.contains("warden");
     }
 
     /** A shell, interpreter or xargs: given no script, it runs what it reads. */

@@ -3,6 +3,7 @@ package dev.agentwarden.host.augment;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.host.claude.ClaudeHooksFile;
 import java.util.List;
@@ -39,5 +40,6 @@ public final class AugmentHost {
                     Host.Scope.USER, new ClaudeHooksFile("augment", "~/.augment/settings.json", ".augment",
                             "settings.json", true, null)),
             Host.Scope.PROJECT, EVENTS, Set.of(), AugmentAdapter.TOOLS, List.of("AUGMENT_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null);
+            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
+            .protecting(OwnFile.matching("Augment's hook settings", ".augment", "settings", ".json"));
 }

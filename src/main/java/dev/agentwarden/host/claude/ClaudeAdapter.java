@@ -132,9 +132,12 @@ public final class ClaudeAdapter implements HostAdapter {
                 str(payload, "cwd", null), str(payload, "transcript_path", null), workspaceRoot, payload, raw);
     }
 
-    /** The files a tool input names: its {@code file_path} and {@code notebook_path} strings. */
+    /**
+     * The files a tool input names: its {@code file_path} and {@code notebook_path} strings, and
+     * those of a patch envelope (Codex's {@code apply_patch} sends its patch as {@code command}).
+     */
     private static List<String> filePathsOf(Object toolInput) {
-        return ToolInputs.strings(toolInput, "file_path", "notebook_path");
+        return ToolInputs.filePaths(toolInput, "file_path", "notebook_path");
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.ToolNames;
+import dev.agentwarden.host.ToolInputs;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.verdict.Verdict;
 import java.util.ArrayList;
@@ -205,7 +206,10 @@ public final class ClineAdapter implements HostAdapter {
         return out.length() == 0 ? null : out.toString();
     }
 
-    /** The files a tool input names: {@code editor}'s {@code path}, {@code read_files}' paths. */
+    /**
+     * The files a tool input names: {@code editor}'s {@code path}, {@code read_files}' paths, and
+     * those of the patch envelope {@code apply_patch} takes as {@code input}.
+     */
     static List<String> filePathsOf(Object toolInput) {
         Map<String, Object> input = map(toolInput);
         List<String> out = new ArrayList<>(2);
@@ -223,6 +227,7 @@ public final class ClineAdapter implements HostAdapter {
                 }
             }
         }
+        ToolInputs.addPatchPaths(toolInput, out);
         return out;
     }
 

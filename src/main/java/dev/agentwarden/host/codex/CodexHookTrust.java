@@ -73,6 +73,12 @@ public final class CodexHookTrust implements HostTrustGate {
         return out;
     }
 
+    /** {@code $CODEX_HOME/config.toml}: hooks on or off, which projects are trusted, which hooks were reviewed. */
+    @Override
+    public List<Path> decidingFiles(Map<String, String> env) {
+        return List.of(codexHome(env).resolve("config.toml"));
+    }
+
     /** {@code $CODEX_HOME}, else {@code ~/.codex}. */
     static Path codexHome(Map<String, String> env) {
         String home = env.get("CODEX_HOME");

@@ -46,7 +46,9 @@ public final class CodexHost implements Host.InventoryFiles {
             Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse", "PermissionRequest"), CodexAdapter.TOOLS,
             List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(new CodexHookTrust(), new CodexPayloadTemplate())
-            .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"))
+            .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"),
+                    OwnFile.named("Codex's configuration (hooks on or off, project trust, hook review)", ".codex",
+                            "config.toml"))
             .runningHooksInAShell()
             .launching(LauncherContract.PLAIN.noOpinion("{}", "Stop", "SubagentStop"))
             .reading(new CodexHost());

@@ -150,9 +150,12 @@ public final class CopilotAdapter implements HostAdapter {
         return own != null ? own : string(payload, "response", "response");
     }
 
-    /** The files a tool input names: Copilot's {@code path} ({@code view}, {@code create}, {@code edit}), or a {@code file_path}. */
+    /**
+     * The files a tool input names: Copilot's {@code path} ({@code view}, {@code create}, {@code edit}),
+     * or a {@code file_path}, and those of a patch envelope ({@code apply_patch}).
+     */
     private static List<String> filePathsOf(Object toolInput) {
-        return ToolInputs.strings(toolInput, "path", "file_path");
+        return ToolInputs.filePaths(toolInput, "path", "file_path");
     }
 
     @Override

@@ -27,6 +27,12 @@ public final class CopilotFolderTrust implements HostTrustGate {
     /** Largest {@code config.json} read. */
     static final int MAX_CONFIG_BYTES = 1024 * 1024;
 
+    /** {@code $COPILOT_HOME/config.json}: its {@code trustedFolders} decide whether repository hooks load. */
+    @Override
+    public List<Path> decidingFiles(Map<String, String> env) {
+        return List.of(CopilotHome.of(env).resolve("config.json"));
+    }
+
     @Override
     public List<Finding> check(Path hooksFile, boolean user, Path projectRoot, Map<String, String> env) {
         List<Finding> out = new ArrayList<>();

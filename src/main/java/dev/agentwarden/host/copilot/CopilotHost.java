@@ -86,7 +86,8 @@ public final class CopilotHost implements Host.InventoryFiles {
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("COPILOT_PROJECT_DIR"),
             CopilotAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(new CopilotFolderTrust(), new CopilotPayloadTemplate())
-            .protecting(OwnFile.matching("Copilot CLI's hook settings", "hooks", "", ".json").under(".github", ".copilot"))
+            .protecting(OwnFile.matching("Copilot CLI's hook settings", "hooks", "", ".json").under(".github", ".copilot"),
+                    OwnFile.named("Copilot CLI's configuration (its trustedFolders)", ".copilot", "config.json"))
             .launching(LAUNCHER)
             .reading(new CopilotHost());
 

@@ -37,6 +37,18 @@ public final class GeminiHookTrust implements HostTrustGate {
     /** Largest Gemini settings or trust file read. */
     static final int MAX_FILE_BYTES = 1024 * 1024;
 
+    /**
+     * The user's {@code ~/.gemini/settings.json} ({@code hooksConfig}, {@code security.folderTrust}),
+     * {@code trusted_hooks.json}, and the folder trust file {@code GEMINI_CLI_TRUSTED_FOLDERS_PATH} names
+     * (else {@code ~/.gemini/trustedFolders.json}).
+     */
+    @Override
+    public List<Path> decidingFiles(Map<String, String> env) {
+        Path geminiDir = Installer.userHome(env).resolve(".gemini");
+        return List.of(geminiDir.resolve("settings.json"), geminiDir.resolve("trusted_hooks.json"),
+                trustedFolders(env, geminiDir));
+    }
+
     @Override
     public List<Finding> check(Path hooksFile, boolean user, Path projectRoot, Map<String, String> env) {
         List<Finding> out = new ArrayList<>();

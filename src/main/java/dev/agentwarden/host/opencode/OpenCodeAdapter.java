@@ -6,6 +6,7 @@ import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.ToolNames;
+import dev.agentwarden.host.ToolInputs;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.verdict.Verdict;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ public final class OpenCodeAdapter implements HostAdapter {
 
     /** OpenCode's built-in tool names by kind ({@code task} starts a subagent in a child session). */
     public static final ToolNames TOOLS = new ToolNames(Set.of("bash"), Set.of("task"),
-            Set.of("edit", "write", "patch", "multiedit"), Set.of("read"), null);
+            Set.of("edit", "write", "patch", "multiedit", "apply_patch"), Set.of("read"), null);
 
     /** Refused by throwing: the tool does not run, the prompt is not sent. */
     static final Set<String> BLOCKABLE = Set.of("tool.execute.before", "chat.message");
@@ -141,7 +142,10 @@ public final class OpenCodeAdapter implements HostAdapter {
         return str(map(toolInput).get("command"));
     }
 
-    /** The files a tool input names: OpenCode's {@code filePath} (and {@code file_path}, {@code path}). */
+    /**
+     * The files a tool input names: OpenCode's {@code filePath} (and {@code file_path}, {@code path}),
+     * and those of the patch envelope its {@code apply_patch} takes as {@code patchText}.
+     */
     private static List<String> filePathsOf(Object toolInput) {
         Map<String, Object> args = map(toolInput);
         List<String> out = new ArrayList<>(1);
@@ -152,6 +156,7 @@ public final class OpenCodeAdapter implements HostAdapter {
                 out.add(p);
             }
         }
+        ToolInputs.addPatchPaths(toolInput, out);
         return out;
     }
 

@@ -3,6 +3,7 @@ package dev.agentwarden.host.qwen;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.ToolNames;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.host.claude.ClaudeAdapter.BlockChannel;
@@ -92,5 +93,6 @@ public final class QwenHost {
                             true, "QWEN_HOME")),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
+            .protecting(OwnFile.named("Qwen Code's folder trust", ".qwen", "trustedFolders.json"))
             .runningHooksInAShell();
 }

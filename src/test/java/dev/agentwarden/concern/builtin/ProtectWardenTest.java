@@ -42,6 +42,20 @@ class ProtectWardenTest {
                 c("trust_computedProgram", "W=bin/warden; $W trust", DENY),
                 c("trust_computedSubcommand", "bin/warden $(echo trust)", DENY),
                 c("trust_inSubstitution", "echo $(bin/warden trust)", DENY),
+                c("issue28_initAfterRemovingTheManifest", "rm -f .warden/manifest.yaml && bin/warden init", DENY),
+                c("issue28_initWithHostMarkersUnset", "env -u CLAUDECODE -u CLAUDE_CODE_ENTRYPOINT bin/warden init", DENY),
+                c("init_shDashC", "sh -c 'warden init'", DENY),
+                c("init_absolutePath", "/opt/agent-warden/bin/warden init --project-dir /home/dev/proj", DENY),
+                c("init_npx", "npx warden init", DENY),
+                c("init_npxPackageName", "npx -y agent-warden init", DENY),
+                c("init_versionedJar", "java -jar target/warden-0.1.0-SNAPSHOT.jar init", DENY),
+                c("init_afterGlobalOption", "bin/warden --verbose init", DENY),
+                c("init_computedSubcommand", "c=init; bin/warden $c", DENY),
+                c("init_pipedToShell", "echo 'bin/warden init' | bash", DENY),
+                c("trainArchive_trustsItsProject", "bin/warden train-archive", DENY),
+                c("init_noTrust_writesNoTrust", "bin/warden init --no-trust", ALLOW),
+                c("init_help", "bin/warden init --help", ALLOW),
+                c("gitInit_isNotWarden", "git init && echo warden", ALLOW),
                 c("trust_show", "bin/warden trust --show", ALLOW),
                 c("trust_help", "bin/warden trust --help", ALLOW),
                 c("dispatch", "bin/warden dispatch --host claude", ALLOW),
@@ -79,7 +93,14 @@ class ProtectWardenTest {
                 c("sourceFile", "src/main/java/App.java", ALLOW),
                 c("otherStateDir", "/home/dev/.local/state/other/x", ALLOW),
                 c("claudeAgentsFile", ".claude/agents/reviewer.md", ALLOW),
-                c("codexConfigElsewhere", "docs/hooks.json", ALLOW));
+                c("codexConfigElsewhere", "docs/hooks.json", ALLOW),
+                c("issue28_codexProjectTrust", "~/.codex/config.toml", DENY),
+                c("codexProjectConfig", ".codex/config.toml", DENY),
+                c("issue28_copilotTrustedFolders", "/home/dev/.copilot/config.json", DENY),
+                c("qwenFolderTrust", "~/.qwen/trustedFolders.json", DENY),
+                c("augmentLocalSettings", ".augment/settings.local.json", DENY),
+                c("otherConfigToml", "config.toml", ALLOW),
+                c("otherConfigJson", ".vscode/config.json", ALLOW));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -104,6 +125,28 @@ class ProtectWardenTest {
         assertThat(ProtectWarden.reasonForPath("/home/dev/.local/state/agent-warden/trust/x.json", "/p", env)).isNull();
     }
 
+    /**
+     * Issue 28 item 7: a file a host's trust gate reads, where the environment moved it
+     * ({@code $CODEX_HOME}, {@code $COPILOT_HOME}, {@code GEMINI_CLI_TRUSTED_FOLDERS_PATH}), is refused,
+     * named as that host's trust in its hooks; the same name outside that environment is not.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("gateFiles")
+    void reasonForPath_hostTrustFile_whereTheEnvironmentPutsIt(String host, String variable, String value, String file) {
+        Map<String, String> env = Map.of("HOME", "/home/dev", variable, value);
+
+        assertThat(ProtectWarden.reasonForPath(file, "/home/dev/proj", env))
+                .contains(host + "'s trust in its hooks").contains("in their own terminal");
+        assertThat(ProtectWarden.reasonForPath(file, "/home/dev/proj", ENV)).isNull();
+    }
+
+    static Stream<Arguments> gateFiles() {
+        return Stream.of(
+                Arguments.of("Codex", "CODEX_HOME", "/srv/codex", "/srv/codex/config.toml"),
+                Arguments.of("Copilot CLI", "COPILOT_HOME", "/srv/copilot", "/srv/copilot/config.json"),
+                Arguments.of("Gemini CLI", "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "/srv/gemini-trust.json", "/srv/gemini-trust.json"));
+    }
+
     /** Each host's own files (its Host record's ownFiles) are named as before they moved onto the record. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("ownFiles")
@@ -123,7 +166,10 @@ class ProtectWardenTest {
                 Arguments.of(".gemini/trustedFolders.json", "Gemini CLI's hook settings or trust"),
                 Arguments.of("/home/dev/.gemini/trusted_hooks.json", "Gemini CLI's hook settings or trust"),
                 Arguments.of(".github/hooks/warden.json", "Copilot CLI's hook settings"),
-                Arguments.of("~/.copilot/hooks/mine.json", "Copilot CLI's hook settings"));
+                Arguments.of("~/.copilot/hooks/mine.json", "Copilot CLI's hook settings"),
+                Arguments.of("~/.copilot/config.json", "Copilot CLI's configuration (its trustedFolders)"),
+                Arguments.of("/home/dev/.codex/config.toml",
+                        "Codex's configuration (hooks on or off, project trust, hook review)"));
     }
 
     private static Arguments c(String name, String input, boolean denied) {
