@@ -43,6 +43,15 @@
 #include <unistd.h>
 
 #include "hook-facts.h" /* WARDEN_HOME, SOURCE_MTIME, SOURCE_SIZE, FACT_*, HOST_* (the launcher contracts) */
+/* The jar and this client's source (a checkout's paths unless the launcher names a release's), and a
+   release's own java, which bin/warden picks before $JAVA_HOME and PATH. WARDEN_RELEASE: the jar's
+   hash file came with the jar (its mtime says nothing). */
+#ifndef WARDEN_JAR
+#define WARDEN_JAR WARDEN_HOME "/target/warden.jar"
+#endif
+#ifndef WARDEN_HOOK_SOURCE
+#define WARDEN_HOOK_SOURCE WARDEN_HOME "/src/main/c/warden-hook.c"
+#endif
 #ifndef FACT_HOOK_SOCKET_SUFFIX
 #define FACT_HOOK_SOCKET_SUFFIX ""
 #endif
@@ -361,11 +370,15 @@ static void after_jvm(int code) {
     cannot_run("the JVM exited and " WARDEN_HOME "/bin/warden cannot be run");
 }
 
-/* The java bin/warden picks: $WARDEN_JAVA, else $JAVA_HOME/bin/java when executable, else the first on $PATH. */
+/* The java bin/warden picks: $WARDEN_JAVA, else a release's runtime, else $JAVA_HOME/bin/java when
+   executable, else the first on $PATH. */
 static int chosen_java(buf *out) {
     const char *w = getenv("WARDEN_JAVA"), *jh = getenv("JAVA_HOME"), *path = getenv("PATH");
     out->n = 0;
     if (w && *w) { puts0(out, w); return 0; }
+#ifdef WARDEN_RUNTIME_JAVA
+    if (access(WARDEN_RUNTIME_JAVA, X_OK) == 0) { puts0(out, WARDEN_RUNTIME_JAVA); return 0; }
+#endif
     if (jh && *jh) {
         puts0(out, jh);
         puts0(out, "/bin/java");
@@ -508,15 +521,18 @@ int main(int argc, char **argv) {
 
     /* This build still matches its source (else bin/warden rebuilds it), and the jar's hash file is current. */
     struct stat st, st2;
-    if (stat(WARDEN_HOME "/src/main/c/warden-hook.c", &st) != 0 || (long long) st.st_mtime != SOURCE_MTIME
+    if (stat(WARDEN_HOOK_SOURCE, &st) != 0 || (long long) st.st_mtime != SOURCE_MTIME
         || (long long) st.st_size != SOURCE_SIZE)
         to_launcher();
-    if (stat(WARDEN_HOME "/target/warden.jar", &st) != 0 || stat(WARDEN_HOME "/target/warden.jar.sha256", &st2) != 0
-        || st.st_mtim.tv_sec > st2.st_mtim.tv_sec
+    if (stat(WARDEN_JAR, &st) != 0 || stat(WARDEN_JAR ".sha256", &st2) != 0)
+        to_launcher();
+#ifndef WARDEN_RELEASE
+    if (st.st_mtim.tv_sec > st2.st_mtim.tv_sec
         || (st.st_mtim.tv_sec == st2.st_mtim.tv_sec && st.st_mtim.tv_nsec > st2.st_mtim.tv_nsec))
         to_launcher();
+#endif
     char key[64];
-    if (slurp(WARDEN_HOME "/target/warden.jar.sha256", key, sizeof key, 0) != 17 || key[16] != '\n') to_launcher();
+    if (slurp(WARDEN_JAR ".sha256", key, sizeof key, 0) != 17 || key[16] != '\n') to_launcher();
     key[16] = 0;
     if (!all_of(key, 16, 16, HEX)) to_launcher();
     if (resident_off) own_jvm(key);
