@@ -39,7 +39,8 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *
  * <p>In order, in one scratch project: {@code warden version}; {@code warden install --host claude} (which
  * trains the start-up archive); {@code warden init} plus a rule refusing {@code rm -rf /} and
- * {@code warden trust}; the installed PreToolUse hook command run on a captured Claude Code payload
+ * {@code warden trust}; the installed PreToolUse hook commands (project scope, and user scope, which runs the
+ * compiled client the release ships) run on a captured Claude Code payload
  * whose command is {@code rm -rf /} (denied); {@code warden doctor}, which finds the archive the launcher
  * trained; the tarball's {@code bin/warden} doing the same dispatch; and one real Claude Code session
  * against the installed copy, whose Bash call Warden denies and which does not run.
@@ -193,8 +194,17 @@ class ReleaseInstallE2EIT {
         Command.Result install = shell("warden install --host claude", null);
         row.observed("exit " + install.exitCode() + "; " + lineWith(install.stdout(), "start-up archive"));
         assertThat(install.exitCode()).as(install.stdout() + install.stderr()).isZero();
-        assertThat(preToolUseCommand()).as("the PreToolUse hook install wrote").isNotNull();
+        assertThat(preToolUseCommand(project.resolve(".claude/settings.json"))).as("the PreToolUse hook install wrote")
+                .isNotNull();
         assertThat(install.stdout()).contains("start-up archive: trained " + home.resolve(".cache/agent-warden/cds"));
+        // user scope keeps the compiled client: the one the release ships, no compiler needed
+        Command.Result user = shell("warden install --host claude --scope user --no-train", null);
+        assertThat(user.exitCode()).as(user.stdout() + user.stderr()).isZero();
+        String[] fast = dev.agentwarden.host.claude.ClaudeSettings.fastParts(
+                preToolUseCommand(home.resolve(".claude/settings.json")));
+        assertThat(fast).as("a compiled client behind [ -x ], bin/warden behind it").isNotNull();
+        assertThat(fast[1]).isEqualTo(npmPackage.toRealPath().resolve("lib/hook/bin/warden").toString());
+        assertThat(fast[0]).isEqualTo(npmPackage.toRealPath().resolve("bin/warden").toString());
         assertThat(project.resolve("target")).as("nothing built in the project").doesNotExist();
         assertNoDecoyRan();
         row.pass();
@@ -220,11 +230,19 @@ class ReleaseInstallE2EIT {
 
         Path payload = rmRfRootPayload();
         // as Claude Code runs it: sh -c with the project's directory in the environment
-        Command.Result hook = shell("export CLAUDE_PROJECT_DIR='" + project + "'; " + preToolUseCommand(), payload);
+        String asClaude = "export CLAUDE_PROJECT_DIR='" + project + "'; ";
+        Command.Result hook = shell(asClaude + preToolUseCommand(project.resolve(".claude/settings.json")), payload);
         row.observed("exit " + hook.exitCode() + "; stdout " + hook.stdout().strip());
         assertThat(hook.exitCode()).as(hook.stderr()).isZero();
         assertThat(Json.parseObject(hook.stdout().strip()).get("hookSpecificOutput")).asString()
                 .contains("permissionDecision=deny").contains(DENY_REASON);
+        // the shipped compiled client (user scope), twice: the first event writes its one-event JVM plan, the second runs it
+        String userHook = preToolUseCommand(home.resolve(".claude/settings.json"));
+        for (int i = 0; i < 2; i++) {
+            Command.Result fast = shell(asClaude + userHook, payload);
+            assertThat(fast.exitCode()).as(fast.stderr()).isZero();
+            assertThat(fast.stdout()).as("the compiled client's answer").isEqualTo(hook.stdout());
+        }
         assertNoDecoyRan();
         row.pass();
     }
@@ -337,10 +355,8 @@ class ReleaseInstallE2EIT {
         return file;
     }
 
-    /** The command of the PreToolUse hook in the project's {@code .claude/settings.json}, or null. */
-    @SuppressWarnings("unchecked")
-    private static String preToolUseCommand() throws IOException {
-        Path settings = project.resolve(".claude/settings.json");
+    /** The command of the PreToolUse hook in a Claude Code {@code settings.json}, or null. */
+    private static String preToolUseCommand(Path settings) throws IOException {
         if (!Files.isRegularFile(settings)) {
             return null;
         }
