@@ -5,7 +5,7 @@ home="$(cd "$here/.." && pwd)"
 work="$(mktemp -d)"
 export WARDEN_CACHE_DIR="$work/cache"
 trap 'rm -rf "$work"' EXIT
-[ -f "$home/target/warden.jar" ] || (cd "$home" && mvn -B -q -DskipTests package)
+[ -f "$home/target/warden.jar" ] || (cd "$home" && mvn -B -q -DskipTests -Dwarden.dist.skip=true package)
 
 # pct FILE P [DECIMALS]: the P quantile (nearest rank) of the numbers in FILE, to DECIMALS places (default 1).
 pct() { sort -n "$1" | awk -v p="$2" -v d="${3:-1}" '{a[NR]=$1} END {i=int((NR-1)*p+0.5)+1; printf "%." d "f", a[i]}'; }

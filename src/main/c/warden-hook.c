@@ -43,6 +43,14 @@
 #include <unistd.h>
 
 #include "hook-facts.h" /* WARDEN_HOME, SOURCE_MTIME, SOURCE_SIZE, FACT_*, HOST_* (the launcher contracts) */
+/* WARDEN_RELEASE: an installed release's client, whose jar hash file came with the jar (its mtime says
+   nothing) and whose runtime/bin/java bin/warden picks before $JAVA_HOME and PATH. Without WARDEN_HOME
+   (the client a release ships prebuilt, as lib/hook/bin/warden), the home is found from this
+   executable's own path. WARDEN_JAR, WARDEN_HOOK_SOURCE: the launcher's paths, when it compiled this. */
+#if defined(WARDEN_HOME) && !defined(WARDEN_HOOK_SOURCE)
+#define WARDEN_HOOK_SOURCE WARDEN_HOME "/src/main/c/warden-hook.c"
+#endif
+#define PREBUILT_SUFFIX "/lib/hook/bin/warden"
 #ifndef FACT_HOOK_SOCKET_SUFFIX
 #define FACT_HOOK_SOCKET_SUFFIX ""
 #endif
@@ -82,7 +90,38 @@ static long long now_ms(void) {
 }
 
 /* ---- giving up: to bin/warden, or the fail mode ---------------------------------------------- */
-static const char launcher[] = WARDEN_HOME "/bin/warden";
+/* Warden's home and what this client runs under it (locate()). */
+static char warden_home[4096], launcher[4200], jar[4200], jar_sum[4300], runtime_java[4200], why_not[4400];
+
+/* `fmt` with `path` into `out` (of `cap` bytes); the fail mode when it does not fit. */
+static void path_of(char *out, size_t cap, const char *fmt, const char *path) {
+    int n = snprintf(out, cap, fmt, path);
+    if (n < 0 || (size_t) n >= cap) cannot_run("Warden's path is too long");
+}
+
+static void locate(void) {
+#ifdef WARDEN_HOME
+    path_of(warden_home, sizeof warden_home, "%s", WARDEN_HOME);
+#else
+    ssize_t n = readlink("/proc/self/exe", warden_home, sizeof warden_home - 1);
+    size_t suffix = sizeof PREBUILT_SUFFIX - 1;
+    if (n <= (ssize_t) suffix) cannot_run("cannot tell where Warden is installed (/proc/self/exe)");
+    warden_home[n] = 0;
+    if (strcmp(warden_home + n - suffix, PREBUILT_SUFFIX) != 0) cannot_run("this hook client is not at <warden>" PREBUILT_SUFFIX);
+    warden_home[n - (ssize_t) suffix] = 0;
+#endif
+    path_of(launcher, sizeof launcher, "%s/bin/warden", warden_home);
+#ifdef WARDEN_JAR
+    path_of(jar, sizeof jar, "%s", WARDEN_JAR);
+#elif defined(WARDEN_RELEASE)
+    path_of(jar, sizeof jar, "%s/lib/warden.jar", warden_home);
+#else
+    path_of(jar, sizeof jar, "%s/target/warden.jar", warden_home);
+#endif
+    path_of(jar_sum, sizeof jar_sum, "%s.sha256", jar);
+    path_of(runtime_java, sizeof runtime_java, "%s/runtime/bin/java", warden_home);
+    path_of(why_not, sizeof why_not, "cannot run %s", launcher);
+}
 
 /* The dispatch's --host (or --platform) and --native-event, "" when absent. */
 static void dispatch_target(const char **host, const char **event) {
@@ -133,7 +172,7 @@ static void to_launcher(void) {
     v[0] = (char *) launcher;
     for (int i = 0; i < nargs; i++) v[i + 1] = args[i];
     execv(launcher, v);
-    cannot_run("cannot run " WARDEN_HOME "/bin/warden");
+    cannot_run(why_not);
 }
 
 /* Stdin spent: the payload becomes bin/warden's stdin and it evaluates the event in a JVM. */
@@ -156,7 +195,7 @@ static void replay(const char *note, const char *payload, size_t len) {
     v[1] = "__replayed";
     for (int i = 0; i < nargs; i++) v[i + 2] = args[i];
     execv(launcher, v);
-    cannot_run("cannot run " WARDEN_HOME "/bin/warden");
+    cannot_run(why_not);
 }
 
 /* ---- parsing helpers ------------------------------------------------------------------------- */
@@ -344,7 +383,7 @@ static void to_launcher_planning(void) {
     v[1] = "__plan";
     for (int i = 0; i < nargs; i++) v[i + 2] = args[i];
     execv(launcher, v);
-    cannot_run("cannot run " WARDEN_HOME "/bin/warden");
+    cannot_run(why_not);
 }
 
 /* The planned JVM exited with `code` (128 + signal when it died): bin/warden answers as it would have. */
@@ -358,14 +397,20 @@ static void after_jvm(int code) {
     v[2] = rc;
     for (int i = 0; i < nargs; i++) v[i + 3] = args[i];
     execv(launcher, v);
-    cannot_run("the JVM exited and " WARDEN_HOME "/bin/warden cannot be run");
+    char why[4400];
+    snprintf(why, sizeof why, "the JVM exited and %s cannot be run", launcher);
+    cannot_run(why);
 }
 
-/* The java bin/warden picks: $WARDEN_JAVA, else $JAVA_HOME/bin/java when executable, else the first on $PATH. */
+/* The java bin/warden picks: $WARDEN_JAVA, else a release's runtime, else $JAVA_HOME/bin/java when
+   executable, else the first on $PATH. */
 static int chosen_java(buf *out) {
     const char *w = getenv("WARDEN_JAVA"), *jh = getenv("JAVA_HOME"), *path = getenv("PATH");
     out->n = 0;
     if (w && *w) { puts0(out, w); return 0; }
+#ifdef WARDEN_RELEASE
+    if (access(runtime_java, X_OK) == 0) { puts0(out, runtime_java); return 0; }
+#endif
     if (jh && *jh) {
         puts0(out, jh);
         puts0(out, "/bin/java");
@@ -429,7 +474,7 @@ static void own_jvm(const char *key) {
     if (!private_dir(dir.p, me)) to_launcher();
     /* the checkout's directory there, named as bin/warden names it: its path with every / as _ */
     puts0(&dir, "/");
-    for (const char *c = WARDEN_HOME; *c; c++) put(&dir, *c == '/' ? "_" : c, 1);
+    for (const char *c = warden_home; *c; c++) put(&dir, *c == '/' ? "_" : c, 1);
     if (!private_dir(dir.p, me)) to_launcher_planning();
     puts0(&dir, "/jvm-plan-");
     puts0(&dir, key);
@@ -499,6 +544,7 @@ static void own_jvm(const char *key) {
 int main(int argc, char **argv) {
     args = argv + 1;
     nargs = argc - 1;
+    locate();
     if (nargs < 1 || strcmp(args[0], "dispatch") != 0) to_launcher();
     const char *resident = getenv("WARDEN_RESIDENT");
     int resident_off = resident && !strcmp(resident, "off");
@@ -508,15 +554,20 @@ int main(int argc, char **argv) {
 
     /* This build still matches its source (else bin/warden rebuilds it), and the jar's hash file is current. */
     struct stat st, st2;
-    if (stat(WARDEN_HOME "/src/main/c/warden-hook.c", &st) != 0 || (long long) st.st_mtime != SOURCE_MTIME
+#ifdef SOURCE_MTIME
+    if (stat(WARDEN_HOOK_SOURCE, &st) != 0 || (long long) st.st_mtime != SOURCE_MTIME
         || (long long) st.st_size != SOURCE_SIZE)
         to_launcher();
-    if (stat(WARDEN_HOME "/target/warden.jar", &st) != 0 || stat(WARDEN_HOME "/target/warden.jar.sha256", &st2) != 0
-        || st.st_mtim.tv_sec > st2.st_mtim.tv_sec
+#endif
+    if (stat(jar, &st) != 0 || stat(jar_sum, &st2) != 0)
+        to_launcher();
+#ifndef WARDEN_RELEASE
+    if (st.st_mtim.tv_sec > st2.st_mtim.tv_sec
         || (st.st_mtim.tv_sec == st2.st_mtim.tv_sec && st.st_mtim.tv_nsec > st2.st_mtim.tv_nsec))
         to_launcher();
+#endif
     char key[64];
-    if (slurp(WARDEN_HOME "/target/warden.jar.sha256", key, sizeof key, 0) != 17 || key[16] != '\n') to_launcher();
+    if (slurp(jar_sum, key, sizeof key, 0) != 17 || key[16] != '\n') to_launcher();
     key[16] = 0;
     if (!all_of(key, 16, 16, HEX)) to_launcher();
     if (resident_off) own_jvm(key);

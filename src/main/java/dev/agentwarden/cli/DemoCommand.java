@@ -125,14 +125,10 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    /** The Warden checkout: {@code -Dwarden.home} (set by bin/warden), else the current directory if it is one. */
+    /** This Warden's home ({@link WardenHome}) when it holds {@code examples/}, else {@code null}. */
     static Path home() {
-        String prop = System.getProperty("warden.home");
-        if (prop != null && Files.isDirectory(Path.of(prop, "examples"))) {
-            return Path.of(prop).toAbsolutePath();
-        }
-        Path cwd = Path.of("").toAbsolutePath();
-        return Files.isDirectory(cwd.resolve("examples")) ? cwd : null;
+        WardenHome home = WardenHome.locate();
+        return home != null && Files.isDirectory(home.examples()) ? home.dir() : null;
     }
 
     static void deleteTree(Path root) throws IOException {

@@ -134,7 +134,7 @@ final class DoctorCommand implements Callable<Integer> {
             }
         }
         sections.add(resident(env));
-        sections.add(archive(home, env));
+        sections.add(archive(WardenHome.locate(), env));
         Recent recent = recent(root.toString());
         sections.add(recent.section);
 
@@ -520,7 +520,7 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** The class-data archive bin/warden would start the JVM with. */
-    private static Section archive(Path home, Map<String, String> env) {
+    private static Section archive(WardenHome home, Map<String, String> env) {
         List<Finding> found = new ArrayList<>();
         Section section = new Section("start-up archive", found);
         Path jar;
@@ -530,7 +530,7 @@ final class DoctorCommand implements Callable<Integer> {
             jar = null;
         }
         if (home == null || jar == null || !Files.isRegularFile(jar)) {
-            found.add(Finding.note("not checked: not running from a Warden checkout's jar"));
+            found.add(Finding.note("not checked: not running from an installed Warden's or a checkout's jar"));
             return section;
         }
         if ("1".equals(env.get("WARDEN_NO_ARCHIVE"))) {
@@ -538,7 +538,7 @@ final class DoctorCommand implements Callable<Integer> {
             return section;
         }
         try {
-            StartupArchive archive = StartupArchive.of(home, jar);
+            StartupArchive archive = StartupArchive.of(home.archiveDir(env), jar);
             if (archive.state() == StartupArchive.State.CURRENT) {
                 found.add(Finding.ok(archive.describe()));
             } else if (archive.state() == StartupArchive.State.MISSING
@@ -547,7 +547,7 @@ final class DoctorCommand implements Callable<Integer> {
                 found.add(Finding.note(archive.describe() + " yet: it is being trained in the background"));
             } else {
                 found.add(Finding.problem(archive.describe() + "; each event's JVM starts slower",
-                        home.resolve("bin/warden") + " train-archive"));
+                        home.launcher() + " train-archive"));
             }
         } catch (IOException e) {
             found.add(Finding.note("not checked: " + e.getMessage()));

@@ -33,15 +33,24 @@ final class FastHook {
             return launcher.toString();
         }
         if (dryRun) {
-            return compilerOnPath() ? HookCommand.fast(path(launcher).toString(), launcher.toString()) : launcher.toString();
+            Path hook = path(launcher);
+            return Files.isExecutable(hook) || compilerOnPath() ? HookCommand.fast(hook.toString(), launcher.toString())
+                    : launcher.toString();
         }
         String built = build(launcher, out);
         return built.equals(launcher.toString()) ? built : HookCommand.fast(built, launcher.toString());
     }
 
-    /** Where {@code bin/warden build-hook} puts the hook for the checkout of {@code launcher}. */
+    /**
+     * Where {@code bin/warden build-hook} puts the hook for the checkout of {@code launcher}, or the one
+     * a release ships prebuilt ({@code lib/hook/bin/warden}).
+     */
     static Path path(Path launcher) {
         Path home = launcher.toAbsolutePath().getParent().getParent();
+        Path shipped = home.resolve("lib/hook/bin/warden");
+        if (Files.isRegularFile(home.resolve("lib/warden.jar")) && Files.isExecutable(shipped)) {
+            return shipped;
+        }
         Path cache = CacheDir.root(System.getenv()).toAbsolutePath();
         return cache.resolve("hook").resolve(home.toString().replace('/', '_')).resolve("bin/warden");
     }

@@ -8,9 +8,9 @@ import java.nio.file.Path;
 
 /**
  * The class-data archive {@code bin/warden} would use for this jar with this JVM, named as the
- * launcher names it: {@code <home>/target/cds/warden-<jar sha256, 16 hex>-jdk<feature><java home,
- * '/' as '_'>.aot} on JDK 25 and later ({@code .jsa} before), current when its modification time is
- * the jar's; given up after {@link #MAX_FAILURES} failures recorded in
+ * launcher names it: {@code <archive dir>/warden-<jar sha256, 16 hex>-jdk<feature><java home,
+ * '/' as '_'>.aot} on JDK 25 and later ({@code .static.jsa} before, the static archive it dumps),
+ * in {@link WardenHome#archiveDir}; current when its modification time is the jar's; given up after {@link #MAX_FAILURES} failures recorded in
  * {@code .failed-<sum>-jdk<feature>} until {@code bin/warden train-archive} runs.
  *
  * @param archive  the archive file
@@ -23,9 +23,8 @@ record StartupArchive(Path archive, State state, int failures) {
 
     enum State { CURRENT, MISSING, STALE, GIVEN_UP }
 
-    /** The archive of {@code jar} under {@code home} for the JVM running this code. */
-    static StartupArchive of(Path home, Path jar) throws IOException {
-        Path dir = home.resolve("target/cds");
+    /** The archive of {@code jar} in {@code dir} for the JVM running this code. */
+    static StartupArchive of(Path dir, Path jar) throws IOException {
         String sum = jarSum(jar);
         int feature = Runtime.version().feature();
         Path javaHome = Path.of(System.getProperty("java.home"));
@@ -35,7 +34,7 @@ record StartupArchive(Path archive, State state, int failures) {
             // as given
         }
         String jdkId = javaHome.toString().replace('/', '_');
-        Path archive = dir.resolve("warden-" + sum + "-jdk" + feature + jdkId + (feature >= 25 ? ".aot" : ".jsa"));
+        Path archive = dir.resolve("warden-" + sum + "-jdk" + feature + jdkId + suffix(feature));
         int failures = failures(dir.resolve(".failed-" + sum + "-jdk" + feature));
         State state;
         if (Files.isRegularFile(archive)) {
@@ -44,6 +43,11 @@ record StartupArchive(Path archive, State state, int failures) {
             state = failures >= MAX_FAILURES ? State.GIVEN_UP : State.MISSING;
         }
         return new StartupArchive(archive, state, failures);
+    }
+
+    /** The archive's file suffix as bin/warden names it: an AOT cache from JDK 25, else a static AppCDS archive. */
+    static String suffix(int feature) {
+        return feature >= 25 ? ".aot" : ".static.jsa";
     }
 
     /** The first 16 hex digits of the jar's SHA-256, as bin/warden caches it beside the jar. */

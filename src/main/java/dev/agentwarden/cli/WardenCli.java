@@ -35,6 +35,7 @@ public final class WardenCli implements Runnable {
             InventoryCommand.class,
             TelemetryCommand.class,
             TrainArchiveCommand.class,
+            VersionCommand.class,
             HelpCommand.class,
     };
 

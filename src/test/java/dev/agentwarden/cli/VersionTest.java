@@ -17,6 +17,16 @@ class VersionTest {
     }
 
     @Test
+    void versionCommand_printsWhatDashDashVersionPrints() {
+        CliRun command = CliRun.of("version");
+        CliRun option = CliRun.of("--version");
+
+        assertThat(command.exit()).isZero();
+        assertThat(command.out()).isEqualTo(option.out()).startsWith("warden ").contains(" (commit ");
+        assertThat(command.err()).isEmpty();
+    }
+
+    @Test
     void version_unfilteredOrEmpty_isUnknown() {
         assertThat(WardenCli.Version.known("${warden.commit}")).isEqualTo("unknown");
         assertThat(WardenCli.Version.known("")).isEqualTo("unknown");
