@@ -332,7 +332,13 @@ final class DoctorCommand implements Callable<Integer> {
                         + " those events proceed", install + " --transport http"));
                 return section;
             }
-            HttpInstall http = HttpInstall.planned(host, manifest, bindings, port, dir.resolve(HookPorts.FILE));
+            Path realRoot;
+            try {
+                realRoot = root.toRealPath();
+            } catch (IOException e) {
+                realRoot = root.toAbsolutePath().normalize();
+            }
+            HttpInstall http = HttpInstall.planned(host, manifest, bindings, port, dir.resolve(HookPorts.FILE), realRoot);
             bindings = http.bindings();
             found.add(Finding.note("transports: " + transports(http.plan())));
         }
