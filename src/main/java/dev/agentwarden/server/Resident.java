@@ -239,7 +239,13 @@ public final class Resident {
         long limit = idle.toMillis();
         long poll = Math.max(50, Math.min(limit / 4, 10_000));
         while ((server.idleMillis() < limit || holdsConfiguredHookPort()) && published()) {
-            Thread.sleep(poll);
+            String died = server.frontDied();
+            if (died != null) {
+                // a port that answers nothing must not stay offered: withdrawn, the next launcher starts a new resident
+                System.err.println("warden resident: stopping, a port no longer serves (" + died + ")");
+                break;
+            }
+            Thread.sleep(Math.min(poll, 1_000));
         }
         close();
     }

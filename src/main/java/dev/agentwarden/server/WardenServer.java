@@ -342,6 +342,15 @@ public final class WardenServer implements AutoCloseable {
         segments.close();
     }
 
+    /**
+     * Why one of its fronts stopped serving on its own (its selector failed), or {@code null} while
+     * both serve: such a server answers nothing more on that port and should be stopped.
+     */
+    public String frontDied() {
+        String launcher = front.died();
+        return launcher != null ? launcher : hookFront == null ? null : hookFront.died();
+    }
+
     /** Forwarded events answered so far. */
     public long forwardedCount() {
         return forwarded.get();
