@@ -94,9 +94,14 @@ public final class WardenServer implements AutoCloseable {
     private static final String DISPATCH_ENDPOINT = "the endpoint is POST /dispatch/<host>/<NativeEvent>";
     private static final String HOOK_ENDPOINT = "the endpoint is POST /project/<id>/dispatch/<host>/<NativeEvent>"
             + " (the URL warden install --transport http writes)";
-    private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward and POST /status";
+    private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward, POST /status and POST /hand-over";
     /** The resident's status query ({@link #status}). */
     public static final String STATUS_PATH = "/status";
+    /**
+     * A newer resident's request that this one let go of the HTTP hook port ({@link #handOverHookPort}),
+     * proven as every launcher request is: the greeting's proof checked, the endpoint's token sent.
+     */
+    public static final String HAND_OVER_PATH = "/hand-over";
     /** Longest segment of a {@code /dispatch} route (a host id, a native event name). */
     private static final int SEGMENT_CHARS = 64;
 
@@ -451,7 +456,7 @@ public final class WardenServer implements AutoCloseable {
                     : "send Authorization: Bearer <token from serve.json>");
         }
         if (mode == Mode.FORWARD) {
-            if (!"/forward".equals(path) && !STATUS_PATH.equals(path)) {
+            if (!"/forward".equals(path) && !STATUS_PATH.equals(path) && !HAND_OVER_PATH.equals(path)) {
                 throw new Refusal(404, "not_found", FORWARD_ENDPOINT);
             }
         } else if (mode == Mode.HOOK) {
@@ -502,7 +507,7 @@ public final class WardenServer implements AutoCloseable {
             }
             return reply.bytes();
         } finally {
-            if (!STATUS_PATH.equals(path)) {
+            if (!STATUS_PATH.equals(path) && !HAND_OVER_PATH.equals(path)) {
                 lastActivity.set(clock.millis());
             }
             inFlight.decrementAndGet();
@@ -512,6 +517,7 @@ public final class WardenServer implements AutoCloseable {
     /** The answer to an authorized {@code /forward} or {@code /status} that waited {@code waitedNanos} for a worker. */
     private Reply forwardReply(String path, byte[] body, long waitedNanos) throws IOException {
         return STATUS_PATH.equals(path) ? status()
+                : HAND_OVER_PATH.equals(path) ? handOverHookPort()
                 : waitedNanos > queueWaitNanos ? Reply.refusal(503, "busy",
                         "no worker was free for " + TimeUnit.NANOSECONDS.toMillis(queueWaitNanos)
                         + " ms; evaluate the event yourself")
@@ -544,8 +550,8 @@ public final class WardenServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             keep = false;
         } finally {
-            // a status query is not use: asking whether it runs does not keep it running
-            if (!STATUS_PATH.equals(request.head().path())) {
+            // a status query or a hand-over is not use: it does not keep the resident running
+            if (!STATUS_PATH.equals(request.head().path()) && !HAND_OVER_PATH.equals(request.head().path())) {
                 lastActivity.set(clock.millis());
             }
             inFlight.decrementAndGet();
@@ -674,6 +680,33 @@ public final class WardenServer implements AutoCloseable {
         int stdoutBytes = out.size();
         out.write(err.toByteArray());
         return new Reply(200, out.toByteArray(), code, "", stdoutBytes);
+    }
+
+    /**
+     * Lets go of the HTTP hook port so that a newer resident can bind it: the hook front stops
+     * (connections being read are closed; events already running are answered) and the port is
+     * closed before the answer, {@code {"released": PORT}} ({@code -1} when it held none). The
+     * launcher port keeps serving until the resident goes idle.
+     */
+    private Reply handOverHookPort() {
+        int port = hookPort();
+        if (hookFront != null && port >= 0) {
+            hookFront.stop();
+            try {
+                hookThread.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                hookListener.close();
+            } catch (IOException e) {
+                // closed by its front already
+            }
+            System.err.println("warden resident: handed HTTP hook port 127.0.0.1:" + port + " over to a newer resident");
+        }
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("released", (long) port);
+        return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
     }
 
     /**
