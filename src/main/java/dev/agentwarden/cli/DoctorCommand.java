@@ -332,7 +332,18 @@ final class DoctorCommand implements Callable<Integer> {
                         + " those events proceed", install + " --transport http"));
                 return section;
             }
-            HttpInstall http = HttpInstall.planned(host, manifest, bindings, port, dir.resolve(HookPorts.FILE));
+            Path realRoot;
+            try {
+                realRoot = root.toRealPath();
+            } catch (IOException e) {
+                realRoot = root.toAbsolutePath().normalize();
+            }
+            HttpInstall http = HttpInstall.planned(host, manifest, bindings, port, dir.resolve(HookPorts.FILE), realRoot);
+            if (!target.user() && dev.agentwarden.io.HookProjects.root(dir, dev.agentwarden.io.HookProjects.id(realRoot)) == null) {
+                found.add(Finding.problem("entries send events over HTTP, but " + realRoot + " is not in "
+                        + dir.resolve(dev.agentwarden.io.HookProjects.NAME) + " (or the file is not yours alone): the"
+                        + " resident refuses every event of this project's HTTP hooks", install + " --transport http"));
+            }
             bindings = http.bindings();
             found.add(Finding.note("transports: " + transports(http.plan())));
         }

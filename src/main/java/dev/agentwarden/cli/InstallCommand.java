@@ -87,7 +87,7 @@ final class InstallCommand implements Callable<Integer> {
         List<Installer.Binding> bindings = bindings(manifest, target.host(), target.user());
         HttpInstall http = null;
         if (!"command".equals(transport)) {
-            http = HttpInstall.prepare(transport, target.host().id(), manifest, bindings, err);
+            http = HttpInstall.prepare(transport, target.host().id(), target.user(), target.root(), manifest, bindings, err);
             if (http == null) {
                 return ExitCode.UNREADABLE.code();
             }
@@ -125,6 +125,16 @@ final class InstallCommand implements Callable<Integer> {
                 return ExitCode.OK.code();
             }
             after = file.update(edit);
+            if (http != null) {
+                try {
+                    http.record();
+                } catch (IOException e) {
+                    err.println("warden install: hooks written to " + file.describe() + ", but the HTTP hook port or"
+                            + " project could not be recorded (" + e.getMessage() + "); the resident will refuse their"
+                            + " events until warden install --transport http succeeds");
+                    return ExitCode.UNREADABLE.code();
+                }
+            }
             out.println("installed " + bindings.size() + " hook(s) for " + target.host().id() + " in " + file.describe() + ":");
         } catch (SettingsFile.SettingsException e) {
             err.println("warden install: " + e.getMessage() + " [" + e.code() + "]");

@@ -334,6 +334,24 @@ public final class DispatchMain {
     }
 
     /**
+     * An event Warden refuses to judge (a host HTTP hook that is not bound to the project its event
+     * comes from), answered in {@code host}'s protocol: a block with {@code reason} where
+     * {@code nativeEvent} can be blocked, else no opinion; {@code reason} on stderr either way, so the
+     * refusal is never a quiet allow. Nothing is evaluated and nothing is recorded in a project.
+     */
+    public static HostResponse refused(String host, String nativeEvent, String reason) {
+        HostAdapter adapter = HostAdapters.forId(host);
+        String note = "warden: refused: " + reason;
+        if (adapter == null) {
+            return new HostResponse(2, "", note);
+        }
+        if (nativeEvent != null && adapter.capability(nativeEvent).canBlock()) {
+            return adapter.render(nativeEvent, Verdict.block("Warden refused this event: " + reason)).withStderr(note);
+        }
+        return noOpinion(adapter, nativeEvent, note);
+    }
+
+    /**
      * A host Warden cannot answer in its own protocol (a mistyped name, or a host with no adapter
      * yet): {@code WARDEN_FAIL_MODE=closed} refuses with exit 2, the generic hook refusal; otherwise allows. Both say why.
      */

@@ -14,11 +14,12 @@ public interface Installer {
 
     /**
      * One hook to install: a native event, the tool matcher ({@code "*"} for all, {@code null} for
-     * none), and the resident's hook port when the event goes over HTTP, else 0 (a command hook).
+     * none), and the resident's hook port when the event goes over HTTP, else 0 (a command hook),
+     * with the id of the project the HTTP hook is bound to ({@code null} for a command hook).
      */
-    record Binding(String nativeEvent, String matcher, int httpPort) {
+    record Binding(String nativeEvent, String matcher, int httpPort, String httpProject) {
         public Binding(String nativeEvent, String matcher) {
-            this(nativeEvent, matcher, 0);
+            this(nativeEvent, matcher, 0, null);
         }
     }
 

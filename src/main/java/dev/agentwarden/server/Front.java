@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
-import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
@@ -64,6 +63,14 @@ final class Front implements Runnable {
     /** The most connections accepted before the front reads and serves again. */
     static final int ACCEPT_BATCH = 4096;
     private static final long TICK_MS = 100;
+    /** The first and the longest pause after a failed accept (EMFILE, ENFILE, ENOBUFS...), doubling in between. */
+    static final long ACCEPT_BACKOFF_FIRST_MS = 10;
+    static final long ACCEPT_BACKOFF_MAX_MS = 500;
+
+    /** Takes the next pending connection off the listener, or {@code null} when none is pending. */
+    interface Acceptor {
+        SocketChannel accept() throws IOException;
+    }
 
     /** What the server decides at the two points where the front needs a decision. */
     interface Gate {
@@ -99,6 +106,11 @@ final class Front implements Runnable {
     }
 
     private final ServerSocketChannel listener;
+    private final Acceptor acceptor;
+    /** Accepts that failed in a row; 0 once one succeeds. */
+    private int acceptFailures;
+    /** Why the loop ended other than by {@link #stop}, or {@code null}. */
+    private volatile String died;
     private final Selector selector;
     private final Gate gate;
     private final int serverPort;
@@ -113,7 +125,13 @@ final class Front implements Runnable {
     private long lastExpiry = System.nanoTime();
 
     Front(ServerSocketChannel listener, Gate gate) throws IOException {
+        this(listener, gate, listener::accept);
+    }
+
+    /** A front whose connections come from {@code acceptor} (the listener's own accept, or a test's). */
+    Front(ServerSocketChannel listener, Gate gate, Acceptor acceptor) throws IOException {
         this.listener = listener;
+        this.acceptor = acceptor;
         this.gate = gate;
         this.serverPort = ((InetSocketAddress) listener.getLocalAddress()).getPort();
         this.selector = Selector.open();
@@ -179,8 +197,12 @@ final class Front implements Runnable {
                     handOver(complete);
                 }
             }
-        } catch (IOException | ClosedSelectorException e) {
-            // the selector failed: nothing more can be served
+        } catch (IOException | RuntimeException e) {
+            // the selector failed: nothing more can be served; say so, so the server stops being offered
+            if (!stopping) {
+                died = String.valueOf(e);
+                System.err.println("warden: the front of port " + serverPort + " stopped: " + e);
+            }
         } finally {
             closeKept();
             for (Conn c : new ArrayList<>(all)) {
@@ -209,7 +231,18 @@ final class Front implements Runnable {
         List<ByteBuffer> early = new ArrayList<>();
         List<InetSocketAddress> peers = new ArrayList<>();
         SocketChannel ch;
-        while (batch.size() < ACCEPT_BATCH && (ch = listener.accept()) != null) {
+        IOException failed = null;
+        while (batch.size() < ACCEPT_BATCH) {
+            try {
+                ch = acceptor.accept();
+            } catch (IOException e) {
+                // a transient failure (too many open files, no buffers): the connection stays queued
+                failed = e;
+                break;
+            }
+            if (ch == null) {
+                break;
+            }
             ByteBuffer head = null;
             InetSocketAddress peer;
             try {
@@ -234,6 +267,12 @@ final class Front implements Runnable {
             early.add(head);
             peers.add(peer);
         }
+        if (failed != null) {
+            acceptFailed(failed);
+        } else if (acceptFailures > 0) {
+            System.err.println("warden: port " + serverPort + " accepts again after " + acceptFailures + " failed accept(s)");
+            acceptFailures = 0;
+        }
         if (batch.isEmpty()) {
             return;
         }
@@ -241,6 +280,32 @@ final class Front implements Runnable {
         for (int i = 0; i < batch.size(); i++) {
             admit(batch.get(i), uids[i], early.get(i), complete);
         }
+    }
+
+    /**
+     * A failed accept: logged at the first failure of a run (and every 100th), then a pause that
+     * doubles from {@link #ACCEPT_BACKOFF_FIRST_MS} to {@link #ACCEPT_BACKOFF_MAX_MS}, so that the
+     * front neither spins nor gives up while descriptors are short; the connection waits in the
+     * kernel's queue and is accepted once one is free.
+     */
+    private void acceptFailed(IOException e) {
+        acceptFailures++;
+        long pause = Math.min(ACCEPT_BACKOFF_MAX_MS, ACCEPT_BACKOFF_FIRST_MS << Math.min(acceptFailures - 1, 10));
+        if (acceptFailures == 1 || acceptFailures % 100 == 0) {
+            System.err.println("warden: port " + serverPort + " could not accept a connection (" + e.getMessage()
+                    + "; failure " + acceptFailures + " in a row); retrying in " + pause + " ms");
+        }
+        try {
+            Thread.sleep(pause);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            stopping = true;
+        }
+    }
+
+    /** Why the front stopped serving on its own (the selector failed), or {@code null} while it serves or after {@link #stop}. */
+    String died() {
+        return died;
     }
 
     /** Greets or closes one accepted connection; {@code head} holds what it sent already, or is {@code null}. */

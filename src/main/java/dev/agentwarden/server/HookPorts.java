@@ -32,7 +32,7 @@ public final class HookPorts {
     /** The configured hook port, or {@code null} when none is (or the file is not this user's alone). */
     public static WardenServer.HookPort read(Path residentDir) {
         HookPortFile.Entry e = HookPortFile.read(residentDir);
-        return e == null ? null : new WardenServer.HookPort(e.port(), e.token());
+        return e == null ? null : new WardenServer.HookPort(e.port(), e.token(), residentDir);
     }
 
     /**
@@ -40,24 +40,45 @@ public final class HookPorts {
      * token) written to the file.
      */
     public static WardenServer.HookPort ensure(Path residentDir) throws IOException {
+        WardenServer.HookPort chosen = choose(residentDir);
+        write(residentDir, chosen);
+        return chosen;
+    }
+
+    /**
+     * The configured hook port, or a new one (a port free now, chosen from the user id, and a fresh
+     * token) that nothing has recorded yet: {@link #write} records it. Writes nothing, so an install
+     * refused after choosing leaves no trace.
+     */
+    public static WardenServer.HookPort choose(Path residentDir) throws IOException {
         WardenServer.HookPort existing = read(residentDir);
         if (existing != null) {
             return existing;
         }
-        if (!Files.exists(residentDir, LinkOption.NOFOLLOW_LINKS)) {
-            Files.createDirectories(residentDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        if (Files.exists(residentDir, LinkOption.NOFOLLOW_LINKS)) {
+            Resident.requirePrivate(residentDir);
         }
-        Resident.requirePrivate(residentDir);
         int first = FIRST_PORT + Math.floorMod(PeerUid.self(), SPAN);
         for (int i = 0; i < 64; i++) {
             int port = FIRST_PORT + (first - FIRST_PORT + i * 7) % SPAN;
             if (free(port)) {
-                WardenServer.HookPort chosen = new WardenServer.HookPort(port, ServeState.newToken());
-                ServeState.writeOwnerOnly(residentDir.resolve(FILE), port + " " + chosen.token() + "\n");
-                return chosen;
+                return new WardenServer.HookPort(port, ServeState.newToken(), residentDir);
             }
         }
         throw new IOException("no free port for HTTP hooks among 64 tried in " + FIRST_PORT + ".." + (FIRST_PORT + SPAN - 1));
+    }
+
+    /** Records {@code chosen} in the file (creating the private directory), unless the file already names it. */
+    public static void write(Path residentDir, WardenServer.HookPort chosen) throws IOException {
+        if (!Files.exists(residentDir, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createDirectories(residentDir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        Resident.requirePrivate(residentDir);
+        WardenServer.HookPort existing = read(residentDir);
+        if (existing != null && existing.port() == chosen.port() && existing.token().equals(chosen.token())) {
+            return;
+        }
+        ServeState.writeOwnerOnly(residentDir.resolve(FILE), chosen.port() + " " + chosen.token() + "\n");
     }
 
     private static boolean free(int port) {

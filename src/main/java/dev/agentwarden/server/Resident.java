@@ -61,6 +61,11 @@ public final class Resident {
     static final Duration STOP_GRACE = Duration.ofSeconds(15);
     /** How long stopping waits for the warm-up to finish its event and remove its scratch directory. */
     static final long WARMUP_STOP_MS = 2_000;
+    /**
+     * How long a starting resident waits for the hook port once another resident was asked to hand
+     * it over (an older one stopping finishes the events it is answering first).
+     */
+    static final Duration HAND_OVER_WAIT = Duration.ofSeconds(5);
 
     private final WardenServer server;
     /** The compiled hook's socket, or {@code null} when it could not be bound. */
@@ -144,11 +149,14 @@ public final class Resident {
                 if (hooks == null) {
                     throw e;
                 }
-                // Another process holds the HTTP hook port (an older jar's resident until it goes idle,
-                // or someone else): serve the launcher anyway, and say so where `resident status` looks.
-                System.err.println("warden resident: HTTP hook port 127.0.0.1:" + hooks.port() + " is taken ("
-                        + e.getMessage() + "); serving command hooks only");
-                server = WardenServer.startResident(token, proof, THREADS, env, clock);
+                server = takeHookPort(dir, key, token, proof, env, clock, hooks);
+                if (server == null) {
+                    // Someone else holds the HTTP hook port: serve the launcher anyway, and say so where
+                    // `resident status` looks.
+                    System.err.println("warden resident: HTTP hook port 127.0.0.1:" + hooks.port() + " is taken ("
+                            + e.getMessage() + ") and no resident handed it over; serving command hooks only");
+                    server = WardenServer.startResident(token, proof, THREADS, env, clock);
+                }
             }
             try {
                 socket = HookSocket.open(HookSocket.path(dir, key), server, THREADS);
@@ -173,6 +181,36 @@ public final class Resident {
             lock.release();
             channel.close();
             throw e;
+        }
+    }
+
+    /**
+     * The server with the hook port taken over from the resident that holds it (an older jar's,
+     * after an upgrade: {@link HookPortHandOver}), or {@code null} when none handed it over within
+     * {@link #HAND_OVER_WAIT}: every transport then reaches the newest jar.
+     */
+    private static WardenServer takeHookPort(Path dir, String key, String token, String proof, Map<String, String> env,
+                                             Clock clock, WardenServer.HookPort hooks) throws IOException {
+        for (String line : HookPortHandOver.ask(dir, key)) {
+            System.err.println("warden resident: hook port hand-over: " + line);
+        }
+        long deadline = System.nanoTime() + HAND_OVER_WAIT.toNanos();
+        while (true) {
+            try {
+                WardenServer server = WardenServer.startResident(token, proof, THREADS, env, clock, hooks);
+                System.err.println("warden resident: took over HTTP hook port 127.0.0.1:" + hooks.port());
+                return server;
+            } catch (BindException e) {
+                if (System.nanoTime() > deadline) {
+                    return null;
+                }
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
         }
     }
 
@@ -239,7 +277,13 @@ public final class Resident {
         long limit = idle.toMillis();
         long poll = Math.max(50, Math.min(limit / 4, 10_000));
         while ((server.idleMillis() < limit || holdsConfiguredHookPort()) && published()) {
-            Thread.sleep(poll);
+            String died = server.frontDied();
+            if (died != null) {
+                // a port that answers nothing must not stay offered: withdrawn, the next launcher starts a new resident
+                System.err.println("warden resident: stopping, a port no longer serves (" + died + ")");
+                break;
+            }
+            Thread.sleep(Math.min(poll, 1_000));
         }
         close();
     }
@@ -247,8 +291,9 @@ public final class Resident {
     /**
      * Whether this resident serves the HTTP hook port that {@code http-hooks} still names. Such a
      * resident does not stop when idle: a host's HTTP hook whose server is gone fails open, and the
-     * free port could be taken by another user, so it keeps the port until uninstall removes the file
-     * or {@code warden resident stop} stops it.
+     * free port could be taken by another user, so it keeps the port until uninstall removes the file,
+     * {@code warden resident stop} stops it, or a newer resident asks for it ({@code POST /hand-over}:
+     * then it holds none, and idles out).
      */
     boolean holdsConfiguredHookPort() {
         int held = server.hookPort();

@@ -11,6 +11,7 @@ import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.trust.ResolvedManifests;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonLimits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,6 +27,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
@@ -91,9 +93,16 @@ public final class WardenServer implements AutoCloseable {
     /** The kernel's accept queue asked for; Linux caps it at net.core.somaxconn (4096 by default since 5.4). */
     static final int BACKLOG = 65535;
     private static final String DISPATCH_ENDPOINT = "the endpoint is POST /dispatch/<host>/<NativeEvent>";
-    private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward and POST /status";
+    private static final String HOOK_ENDPOINT = "the endpoint is POST /project/<id>/dispatch/<host>/<NativeEvent>"
+            + " (the URL warden install --transport http writes)";
+    private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward, POST /status and POST /hand-over";
     /** The resident's status query ({@link #status}). */
     public static final String STATUS_PATH = "/status";
+    /**
+     * A newer resident's request that this one let go of the HTTP hook port ({@link #handOverHookPort}),
+     * proven as every launcher request is: the greeting's proof checked, the endpoint's token sent.
+     */
+    public static final String HAND_OVER_PATH = "/hand-over";
     /** Longest segment of a {@code /dispatch} route (a host id, a native event name). */
     private static final int SEGMENT_CHARS = 64;
 
@@ -102,6 +111,8 @@ public final class WardenServer implements AutoCloseable {
     private final Thread frontThread;
     /** The resident's host-hook port, or {@code null}. */
     private final ServerSocketChannel hookListener;
+    /** Where the projects bound to hook URLs are registered, or {@code null}. */
+    private final Path hookProjectsDir;
     private final Front hookFront;
     private final Thread hookThread;
     private final ThreadPoolExecutor pool;
@@ -132,13 +143,20 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicLong forwarded = new AtomicLong();
     private final long startedMillis;
 
-    /** A port for host HTTP hooks and the token they must send. */
-    public record HookPort(int port, String token) {
+    /**
+     * A port for host HTTP hooks, the token they must send, and the resident directory whose
+     * {@link dev.agentwarden.io.HookProjects} file binds each hook URL's project ({@code null}: none
+     * is bound, and every event is refused).
+     */
+    public record HookPort(int port, String token, Path projectsDir) {
+        public HookPort(int port, String token) {
+            this(port, token, null);
+        }
     }
 
     private WardenServer(ServerSocketChannel listener, int threads, String token, String proof, String projectDir,
                          String manifest, Map<String, String> env, Clock clock, ServerSocketChannel hookListener,
-                         String hookToken, long queueWaitMs) throws IOException {
+                         HookPort hooks, long queueWaitMs) throws IOException {
         this.listener = listener;
         AtomicInteger n = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
@@ -166,8 +184,9 @@ public final class WardenServer implements AutoCloseable {
         this.frontThread = new Thread(front, "warden-front");
         frontThread.setDaemon(true);
         this.hookListener = hookListener;
+        this.hookProjectsDir = hooks == null ? null : hooks.projectsDir();
         if (hookListener != null) {
-            Gate hookGate = new Gate(Mode.DISPATCH, hookToken.getBytes(StandardCharsets.UTF_8), true);
+            Gate hookGate = new Gate(Mode.HOOK, hooks.token().getBytes(StandardCharsets.UTF_8), true);
             this.hookFront = new Front(hookListener, hookGate);
             hookGate.front = hookFront;
             this.hookThread = new Thread(hookFront, "warden-hook-front");
@@ -238,7 +257,7 @@ public final class WardenServer implements AutoCloseable {
                 hookListener.bind(loopback(hooks.port()), BACKLOG);
             }
             WardenServer server = new WardenServer(listener, threads, token, proof, projectDir, manifest, env, clock,
-                    hookListener, hooks == null ? null : hooks.token(), queueWaitMs);
+                    hookListener, hooks, queueWaitMs);
             server.frontThread.start();
             if (server.hookThread != null) {
                 server.hookThread.start();
@@ -329,6 +348,15 @@ public final class WardenServer implements AutoCloseable {
         segments.close();
     }
 
+    /**
+     * Why one of its fronts stopped serving on its own (its selector failed), or {@code null} while
+     * both serve: such a server answers nothing more on that port and should be stopped.
+     */
+    public String frontDied() {
+        String launcher = front.died();
+        return launcher != null ? launcher : hookFront == null ? null : hookFront.died();
+    }
+
     /** Forwarded events answered so far. */
     public long forwardedCount() {
         return forwarded.get();
@@ -359,8 +387,11 @@ public final class WardenServer implements AutoCloseable {
         return inFlight.get() > 0 ? 0 : Math.max(0, clock.millis() - lastActivity.get());
     }
 
-    /** What a front serves: forwarded events (the resident's launcher port) or host dispatches. */
-    private enum Mode { FORWARD, DISPATCH }
+    /**
+     * What a front serves: forwarded events (the resident's launcher port), {@code serve}'s
+     * dispatches, or host HTTP hooks bound to their project ({@link HookCaller}).
+     */
+    private enum Mode { FORWARD, DISPATCH, HOOK }
 
     /** The server's side of a {@link Front}: who is greeted, which heads are accepted, where requests run. */
     private final class Gate implements Front.Gate {
@@ -426,9 +457,11 @@ public final class WardenServer implements AutoCloseable {
                     : "send Authorization: Bearer <token from serve.json>");
         }
         if (mode == Mode.FORWARD) {
-            if (!"/forward".equals(path) && !STATUS_PATH.equals(path)) {
+            if (!"/forward".equals(path) && !STATUS_PATH.equals(path) && !HAND_OVER_PATH.equals(path)) {
                 throw new Refusal(404, "not_found", FORWARD_ENDPOINT);
             }
+        } else if (mode == Mode.HOOK) {
+            hookRoute(path);
         } else {
             route(path);
         }
@@ -475,7 +508,7 @@ public final class WardenServer implements AutoCloseable {
             }
             return reply.bytes();
         } finally {
-            if (!STATUS_PATH.equals(path)) {
+            if (!STATUS_PATH.equals(path) && !HAND_OVER_PATH.equals(path)) {
                 lastActivity.set(clock.millis());
             }
             inFlight.decrementAndGet();
@@ -485,6 +518,7 @@ public final class WardenServer implements AutoCloseable {
     /** The answer to an authorized {@code /forward} or {@code /status} that waited {@code waitedNanos} for a worker. */
     private Reply forwardReply(String path, byte[] body, long waitedNanos) throws IOException {
         return STATUS_PATH.equals(path) ? status()
+                : HAND_OVER_PATH.equals(path) ? handOverHookPort()
                 : waitedNanos > queueWaitNanos ? Reply.refusal(503, "busy",
                         "no worker was free for " + TimeUnit.NANOSECONDS.toMillis(queueWaitNanos)
                         + " ms; evaluate the event yourself")
@@ -501,12 +535,12 @@ public final class WardenServer implements AutoCloseable {
         try {
             Reply reply;
             try {
-                reply = mode != Mode.FORWARD ? dispatch(request)
+                reply = mode == Mode.HOOK ? hookDispatch(request) : mode == Mode.DISPATCH ? dispatch(request)
                         : forwardReply(request.head().path(), request.body(), System.nanoTime() - queuedNanos);
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
             }
-            keep = mode == Mode.DISPATCH && reply != null && reply.status() == 200 && request.keepable()
+            keep = mode != Mode.FORWARD && reply != null && reply.status() == 200 && request.keepable()
                     && !"close".equalsIgnoreCase(request.head().header("connection"));
             if (reply != null) {
                 write(ch, reply.bytes(keep));
@@ -517,8 +551,8 @@ public final class WardenServer implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             keep = false;
         } finally {
-            // a status query is not use: asking whether it runs does not keep it running
-            if (!STATUS_PATH.equals(request.head().path())) {
+            // a status query or a hand-over is not use: it does not keep the resident running
+            if (!STATUS_PATH.equals(request.head().path()) && !HAND_OVER_PATH.equals(request.head().path())) {
                 lastActivity.set(clock.millis());
             }
             inFlight.decrementAndGet();
@@ -543,6 +577,76 @@ public final class WardenServer implements AutoCloseable {
                 new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments, manifests));
         byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
+    }
+
+    /**
+     * A host HTTP hook's event, judged only under what it carries ({@link HookCaller}): the project
+     * its URL is bound to and its payload's {@code cwd}, never the resident's own environment. An
+     * event it cannot bind (an unbound URL, an unknown project, a cwd outside the project) is
+     * refused in the host's protocol, and the refusal goes to the resident's log too.
+     */
+    private Reply hookDispatch(Front.Request request) {
+        String path = request.head().path();
+        HookRoute route = hookRoute(path);
+        String refusal;
+        HostResponse response;
+        if (route.projectId() == null) {
+            refusal = "this HTTP hook is bound to no project (its URL is /dispatch/..., written by an older Warden);"
+                    + " re-run warden install --transport http in the project";
+        } else {
+            HookCaller.Bound bound = hookProjectsDir == null
+                    ? HookCaller.Bound.refused("this resident has no registry of projects bound to HTTP hooks")
+                    : HookCaller.bind(hookProjectsDir, route.projectId(), cwdOf(request.body()), env);
+            refusal = bound.refusal();
+            if (refusal == null) {
+                DispatchRequest dispatch = new DispatchRequest(route.host(), null, route.nativeEvent(), null,
+                        bound.root().toString());
+                response = DispatchMain.respond(dispatch, new ByteArrayInputStream(request.body()), bound.caller(), clock,
+                        new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments, manifests));
+                return new Reply(200, response.stdout().getBytes(StandardCharsets.UTF_8), response.exitCode(),
+                        note(response.stderr()), -1);
+            }
+        }
+        System.err.println("warden resident: refused an HTTP hook event (" + path + "): " + refusal);
+        response = DispatchMain.refused(route.host(), route.nativeEvent(), refusal);
+        return new Reply(200, response.stdout().getBytes(StandardCharsets.UTF_8), response.exitCode(),
+                note(response.stderr()), -1);
+    }
+
+    /** The payload's {@code cwd}, or {@code null} when the body is not a JSON object naming one. */
+    static String cwdOf(byte[] body) {
+        try {
+            Object payload = Json.parse(new String(body, StandardCharsets.UTF_8), JsonLimits.LENIENT);
+            return payload instanceof Map<?, ?> m && m.get("cwd") instanceof String cwd ? cwd : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A host HTTP hook's route: the bound project's id ({@code null} on the unbound {@code /dispatch/...}), host, event. */
+    record HookRoute(String projectId, String host, String nativeEvent) {
+    }
+
+    /** {@code /project/<id>/dispatch/<host>[/<NativeEvent>]}, or the unbound {@code /dispatch/<host>[/<NativeEvent>]}. */
+    static HookRoute hookRoute(String path) {
+        String prefix = "/project/";
+        String id = null;
+        String rest = path;
+        if (path != null && path.startsWith(prefix)) {
+            int slash = path.indexOf('/', prefix.length());
+            id = slash < 0 ? "" : path.substring(prefix.length(), slash);
+            if (!dev.agentwarden.io.HookProjects.isId(id)) {
+                throw new Refusal(404, "not_found", HOOK_ENDPOINT);
+            }
+            rest = path.substring(slash);
+        }
+        List<String> route;
+        try {
+            route = route(rest);
+        } catch (Refusal r) {
+            throw new Refusal(404, "not_found", HOOK_ENDPOINT);
+        }
+        return new HookRoute(id, route.get(0), route.size() == 2 ? route.get(1) : null);
     }
 
     /** Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams. */
@@ -577,6 +681,33 @@ public final class WardenServer implements AutoCloseable {
         int stdoutBytes = out.size();
         out.write(err.toByteArray());
         return new Reply(200, out.toByteArray(), code, "", stdoutBytes);
+    }
+
+    /**
+     * Lets go of the HTTP hook port so that a newer resident can bind it: the hook front stops
+     * (connections being read are closed; events already running are answered) and the port is
+     * closed before the answer, {@code {"released": PORT}} ({@code -1} when it held none). The
+     * launcher port keeps serving until the resident goes idle.
+     */
+    private Reply handOverHookPort() {
+        int port = hookPort();
+        if (hookFront != null && port >= 0) {
+            hookFront.stop();
+            try {
+                hookThread.join(2_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            try {
+                hookListener.close();
+            } catch (IOException e) {
+                // closed by its front already
+            }
+            System.err.println("warden resident: handed HTTP hook port 127.0.0.1:" + port + " over to a newer resident");
+        }
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("released", (long) port);
+        return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
     }
 
     /**

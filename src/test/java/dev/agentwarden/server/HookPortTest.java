@@ -35,15 +35,22 @@ class HookPortTest {
     @Test
     void residentHookPort_httpClientWithoutGreeting_getsTheDispatchAnswer_twiceOnOneConnection() throws Exception {
         int port = freePort();
-        WardenServer server = WardenServer.startResident(TOKEN, PROOF, 2, env(), MutableClock.at("2026-05-04T10:00:00Z"),
-                new WardenServer.HookPort(port, HOOK_TOKEN));
+        Map<String, String> env = env();
+        Path dir = Files.createDirectory(tmp.resolve("resident"), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        Path project = Path.of(env.get("CLAUDE_PROJECT_DIR")).toRealPath();
+        String id = dev.agentwarden.io.HookProjects.add(dir, project);
+        String bound = NO_VERIFY.replace("{", "{\"cwd\":\"" + project + "\",");
+        WardenServer server = WardenServer.startResident(TOKEN, PROOF, 2, env, MutableClock.at("2026-05-04T10:00:00Z"),
+                new WardenServer.HookPort(port, HOOK_TOKEN, dir));
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             s.setSoTimeout(30_000);
             for (int i = 0; i < 2; i++) {
-                String answer = exchange(s, HOOK_TOKEN, NO_VERIFY, false);
+                String answer = exchange(s, "/project/" + id + "/dispatch/claude/PreToolUse", HOOK_TOKEN, bound, false);
                 assertThat(answer).startsWith("HTTP/1.1 200 ").contains("Connection: keep-alive")
-                        .contains("\"permissionDecision\":\"deny\"");
+                        .contains("\"permissionDecision\":\"deny\"").doesNotContain("refused");
             }
+            assertThat(Files.list(project.resolve(".warden/state/decisions")).count()).as("B's decision log").isEqualTo(1);
         } finally {
             server.close();
         }
@@ -99,9 +106,13 @@ class HookPortTest {
 
     /** One request and its whole answer (head and Content-Length body), the connection left open. */
     private static String exchange(Socket s, String token, String body, boolean close) throws IOException {
+        return exchange(s, "/dispatch/claude/PreToolUse", token, body, close);
+    }
+
+    private static String exchange(Socket s, String path, String token, String body, boolean close) throws IOException {
         byte[] b = body.getBytes(StandardCharsets.UTF_8);
         OutputStream out = s.getOutputStream();
-        out.write(("POST /dispatch/claude/PreToolUse HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
+        out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
                 + "\r\nContent-Length: " + b.length + (close ? "\r\nConnection: close" : "") + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         out.write(b);

@@ -64,11 +64,32 @@ class ResidentIT {
         forbiddenJava = ResidentProcess.forbiddenJava(tmp, calls);
     }
 
+    /**
+     * Stops what this case started, and the residents its launchers started in its own cache
+     * directory (never another case's): one left running writes into the temporary directory
+     * while JUnit deletes it (issue 28 item 14).
+     */
     @AfterEach
-    void stopEverything() {
+    void stopEverything() throws IOException {
         for (ProcessHandle p : started) {
             p.destroy();
             p.onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
+        Path dir = ResidentProcess.dirFor(cache);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".endpoint")).toList()) {
+                String key = f.getFileName().toString().replace(".endpoint", "");
+                Resident.Endpoint e = key.matches("[0-9a-f]{16}") ? Resident.read(f) : null;
+                if (e != null) {
+                    Resident.process(e, key).ifPresent(p -> {
+                        p.destroy();
+                        p.onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(x -> null).join();
+                    });
+                }
+            }
         }
     }
 

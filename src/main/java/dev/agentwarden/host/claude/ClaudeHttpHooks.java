@@ -9,7 +9,8 @@ import java.util.Set;
 
 /**
  * Claude Code {@code type: "http"} hook entries that send an event to the resident's hook port
- * ({@code POST http://127.0.0.1:PORT/dispatch/<host>/<Event>}), with the token taken from the
+ * ({@code POST http://127.0.0.1:PORT/project/<id>/dispatch/<host>/<Event>}, {@code <id>} naming the
+ * project the hook is bound to: the resident judges the event under that project only), with the token taken from the
  * host's environment: {@code headers: {"Authorization": "Bearer $WARDEN_HOOK_TOKEN"}} and
  * {@code allowedEnvVars: ["WARDEN_HOOK_TOKEN"]}, so the settings file holds no secret.
  *
@@ -22,6 +23,9 @@ public final class ClaudeHttpHooks {
     public static final String TOKEN_VARIABLE = dev.agentwarden.io.HookPortFile.TOKEN_VARIABLE;
     private static final String URL_PREFIX = "http://127.0.0.1:";
     private static final String PATH = "/dispatch/";
+    private static final String PROJECT = "/project/";
+    /** Hex digits of a project id in a hook URL. */
+    private static final int ID_CHARS = 32;
 
     private ClaudeHttpHooks() {
     }
@@ -54,25 +58,29 @@ public final class ClaudeHttpHooks {
         return out;
     }
 
-    /** The handler Warden writes for {@code nativeEvent} of {@code host} on {@code port}. */
-    static Map<String, Object> handler(int port, String host, String nativeEvent) {
+    /** The handler Warden writes for {@code nativeEvent} of {@code host} on {@code port}, bound to project {@code projectId}. */
+    static Map<String, Object> handler(int port, String projectId, String host, String nativeEvent) {
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("type", "http");
-        h.put("url", url(port, host, nativeEvent));
+        h.put("url", url(port, projectId, host, nativeEvent));
         h.put("headers", Map.of("Authorization", "Bearer $" + TOKEN_VARIABLE));
         h.put("allowedEnvVars", List.of(TOKEN_VARIABLE));
         h.put("timeout", ClaudeSettings.HOOK_TIMEOUT_SECONDS);
         return h;
     }
 
-    static String url(int port, String host, String nativeEvent) {
-        return URL_PREFIX + port + PATH + host + "/" + nativeEvent;
+    static String url(int port, String projectId, String host, String nativeEvent) {
+        if (projectId == null || projectId.length() != ID_CHARS) {
+            throw new IllegalArgumentException("an HTTP hook needs the id of the project it is bound to");
+        }
+        return URL_PREFIX + port + PROJECT + projectId + PATH + host + "/" + nativeEvent;
     }
 
     /**
      * Exactly a handler {@link #handler} writes, for one of {@code hosts}, listed under
-     * {@code nativeEvent}: these five keys each once, a loopback URL of any port, the header and
-     * the one allowed variable.
+     * {@code nativeEvent}: these five keys each once, a loopback URL of any port (bound to any
+     * project, or to none as older Warden wrote it, so that install replaces and uninstall removes
+     * those too), the header and the one allowed variable.
      */
     static boolean isWardens(JsonSpans.Value handler, String nativeEvent, Set<String> hosts, String timeoutText) {
         if (handler.kind() != JsonSpans.Kind.OBJECT || handler.members().size() != 5) {
@@ -104,8 +112,17 @@ public final class ClaudeHttpHooks {
         if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(c -> c >= '0' && c <= '9')) {
             return false;
         }
+        String route = u.substring(slash);
+        if (route.startsWith(PROJECT) && route.length() > PROJECT.length() + ID_CHARS
+                && route.charAt(PROJECT.length() + ID_CHARS) == '/') {
+            String id = route.substring(PROJECT.length(), PROJECT.length() + ID_CHARS);
+            if (!id.chars().allMatch(c -> c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return false;
+            }
+            route = route.substring(PROJECT.length() + ID_CHARS);
+        }
         for (String host : hosts) {
-            if (u.substring(slash).equals(PATH + host + "/" + nativeEvent)) {
+            if (route.equals(PATH + host + "/" + nativeEvent)) {
                 return true;
             }
         }

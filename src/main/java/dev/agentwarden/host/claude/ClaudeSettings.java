@@ -250,7 +250,7 @@ public final class ClaudeSettings {
     private static Map<String, Object> group(String launcher, String host, Binding b) {
         Map<String, Object> handler;
         if (b.httpPort() > 0) {
-            handler = ClaudeHttpHooks.handler(b.httpPort(), host, b.nativeEvent());
+            handler = ClaudeHttpHooks.handler(b.httpPort(), b.httpProject(), host, b.nativeEvent());
         } else {
             Handler shape = Handler.forHost(host);
             handler = new LinkedHashMap<>();
