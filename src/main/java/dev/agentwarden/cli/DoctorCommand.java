@@ -16,6 +16,8 @@ import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.io.CacheDir;
+import dev.agentwarden.managed.ManagedLayer;
+import dev.agentwarden.managed.ManagedSettings;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;
@@ -122,6 +124,7 @@ final class DoctorCommand implements Callable<Integer> {
         Map<String, String> env = WardenCli.env(spec);
         Path root = project.root();
         List<Section> sections = new ArrayList<>();
+        sections.add(managed());
         sections.add(manifest(root, env));
         Path home = DemoCommand.home();
         Path launcher = home == null ? null : home.resolve("bin/warden");
@@ -209,6 +212,30 @@ final class DoctorCommand implements Callable<Integer> {
             out.println("  " + ++n + ". " + p.get("section") + ": " + p.get("problem"));
             out.println("     fix: " + p.get("fix"));
         }
+    }
+
+    /** The administrator's layer under {@code /etc/agent-warden}: absent, in force (with what it sets), or refused. */
+    private static Section managed() {
+        List<Finding> found = new ArrayList<>();
+        Section section = new Section("managed policy", found);
+        ManagedLayer.State state = ManagedLayer.load();
+        switch (state.status()) {
+            case ABSENT -> found.add(Finding.note("none (" + ManagedLayer.DIR + " holds no manifest.yaml or settings.json)"));
+            case REFUSED -> found.add(Finding.problem(state.problem(), "ask your administrator: files under "
+                    + ManagedLayer.DIR + " must be owned by root and writable by root alone"));
+            case LOADED -> {
+                if (state.manifest() != null) {
+                    found.add(Finding.ok("in force: " + ManagedLayer.MANIFEST + " (sha256:"
+                            + state.manifest().sourceSha256().substring(0, 12) + "…), concerns "
+                            + state.manifest().concerns().keySet() + " run first on every project"));
+                }
+                ManagedSettings s = state.settings();
+                found.add(Finding.ok("settings: fail_mode " + (s.failMode() == null ? "(WARDEN_FAIL_MODE decides)" : s.failMode())
+                        + ", project_scripts " + s.projectScripts() + ", reasons "
+                        + (s.reasons() == null ? "(the manifest decides)" : s.reasons())));
+            }
+        }
+        return section;
     }
 
     /** The manifest in force, whether the project's lints clean and is trusted as it is now. */

@@ -3,6 +3,7 @@ package dev.agentwarden.cli;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.managed.ManagedLayer;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;
@@ -107,7 +108,13 @@ final class ManifestCommand implements Runnable {
                 return ExitCode.UNREADABLE.code();
             }
             ManifestLoader.Source source = ManifestLoader.locate(manifestFile, root.toString());
-            Manifest m = ManifestLoader.load(source, System.getenv());
+            ManagedLayer.State managed = ManagedLayer.load();
+            if (managed.refused()) {
+                spec.commandLine().getErr().println("warden manifest show: " + managed.problem());
+                return ExitCode.UNREADABLE.code();
+            }
+            List<String> layerNotes = new java.util.ArrayList<>();
+            Manifest m = managed.over(ManifestLoader.load(source, System.getenv()), layerNotes);
             // where each concern came from is not kept in the compiled form: read it off the source
             ManifestMerge.Origins origins = ManifestCompiler.compile(source.name(),
                     new String(source.bytes(), StandardCharsets.UTF_8), source.sha()).origins();
@@ -121,6 +128,12 @@ final class ManifestCommand implements Runnable {
             }
             out.println("manifest: " + m.source() + (origins.base() == null ? ""
                     : "  (extends " + origins.base() + ": what it does not name is the default's)"));
+            if (managed.manifest() != null) {
+                out.println("managed: " + managed.manifest().source() + "  (runs first; nothing above it can drop or replace its concerns)");
+            }
+            for (String note : layerNotes) {
+                out.println(note);
+            }
             out.println("host: " + host + "  event: " + ev.wire() + "  role: " + (role == null ? "(default)" : role)
                     + (origins.base() == null ? "" : "  chain: " + origins.chains().getOrDefault(host + "." + ev.wire(),
                     "none in either")));
@@ -133,7 +146,9 @@ final class ManifestCommand implements Runnable {
                 out.printf("%2d. %-28s %-9s %s%s%s%n", i++, c.name(), c.posture().wire(), c.script(),
                         c.failClosed() ? "  fail_closed" : "",
                         c.tools().isEmpty() ? "" : "  tools=" + new java.util.TreeSet<>(c.tools()));
-                if (origins.base() != null) {
+                if (managed.manifest() != null && managed.manifest().concerns().containsKey(c.name())) {
+                    out.println("      from: managed");
+                } else if (origins.base() != null) {
                     out.println("      from: " + origins.concerns().get(c.name()));
                 }
             }

@@ -26,6 +26,7 @@ public final class DecisionDraft {
     String event;
     String role;
     Manifest manifest;
+    Manifest managed;
     HookEvent hookEvent;
     ChainResult result;
     String downgrades;
@@ -80,6 +81,11 @@ public final class DecisionDraft {
 
     public void manifest(Manifest manifest) {
         this.manifest = manifest;
+    }
+
+    /** The administrator's manifest laid under the one in force ({@code dev.agentwarden.managed}), or none. */
+    public void managed(Manifest managed) {
+        this.managed = managed;
     }
 
     /**

@@ -65,6 +65,14 @@ public final class DecisionLine {
             Json.quote(sb, d.manifest.sourceSha256());
             sb.append('}');
         }
+        if (d.managed != null) {
+            // optional (absent without a managed layer): the administrator's manifest under the one in force
+            sb.append(",\"managed\":{\"source\":");
+            Json.quote(sb, d.managed.source());
+            sb.append(",\"sha256\":");
+            Json.quote(sb, d.managed.sourceSha256());
+            sb.append('}');
+        }
         field(sb, "role", d.role);
         sb.append(",\"concerns\":");
         concerns(sb, d, verbatim);
@@ -116,6 +124,9 @@ public final class DecisionLine {
             sb.append("{\"name\":");
             Json.quote(sb, spec.name());
             field(sb, "posture", spec.posture().wire());
+            if (d.managed != null && d.managed.concerns().containsKey(spec.name())) {
+                field(sb, "layer", "managed");
+            }
             if (o == null) {
                 field(sb, "outcome", "skipped");
                 field(sb, "skipped", !spec.appliesToTool(e.toolName()) ? "tools_filter"

@@ -16,6 +16,7 @@ import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
+import dev.agentwarden.managed.ManagedLayer;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
@@ -200,7 +201,8 @@ public final class DispatchMain {
         HostAdapter adapter = host.adapter();
         draft.host(args.host());
         String role = role(env);
-        boolean failClosedRuntime = "closed".equals(env.get("WARDEN_FAIL_MODE"));
+        ManagedLayer.State managed = ManagedLayer.load();
+        boolean failClosedRuntime = managed.settings().failClosed("closed".equals(env.get("WARDEN_FAIL_MODE")));
 
         byte[] raw;
         byte[] read = null;
@@ -243,8 +245,13 @@ public final class DispatchMain {
             }
         }
 
+        if (managed.refused()) {
+            boolean canBlock = nativeEvent != null && adapter.capability(nativeEvent).canBlock();
+            draft.ended("managed_refused", "closed", canBlock ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
+            return failRuntime(adapter, nativeEvent, true, "warden: " + managed.problem());
+        }
         Manifest manifest;
-        ProjectManifest.Resolution located;
+        ProjectManifest.Resolution located = null;
         try {
             ResolvedManifests kept = draft.manifests();
             if (kept != null) {
@@ -264,11 +271,20 @@ public final class DispatchMain {
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()
                     + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0));
+            if (managed.manifest() != null) {
+                // a mistake above the managed layer never disables it: the managed policy runs alone
+                notes.add(note + "; the managed policy alone is in force");
+                manifest = managed.manifest();
+                located = new ProjectManifest.Resolution(ManifestLoader.builtinDefault(), dev.agentwarden.trust.ScriptTrust.ANY, List.of());
+            } else {
             draft.ended("manifest_unusable", failClosedRuntime ? "closed" : "open", failClosedRuntime
                     && nativeEvent != null && adapter.capability(nativeEvent).canBlock() ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
             return failRuntime(adapter, nativeEvent, failClosedRuntime, note);
+            }
         }
+        manifest = managed.over(manifest, notes);
         draft.manifest(manifest);
+        draft.managed(managed.manifest());
         EventName event = args.event() != null ? EventName.fromWire(args.event())
                 : nativeEvent == null ? null : manifest.canonicalEvent(args.host(), nativeEvent);
         if (event == null) {

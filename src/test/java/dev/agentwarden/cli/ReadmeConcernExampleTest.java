@@ -24,9 +24,9 @@ class ReadmeConcernExampleTest {
 
     /** The fenced blocks of the README section headed {@code heading}, in order. */
     static List<String> blocks(String heading) throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Files.readString(Path.of("docs/concerns.md"));
         int start = readme.indexOf("\n## " + heading + "\n");
-        assertThat(start).as("README has a section '" + heading + "'").isPositive();
+        assertThat(start).as("docs/concerns.md has a section '" + heading + "'").isPositive();
         int end = readme.indexOf("\n## ", start + 4);
         // parts alternate: prose, block, prose, block, ...
         List<String> fenced = new ArrayList<>();

@@ -1,0 +1,161 @@
+package dev.agentwarden.managed;
+
+import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.io.StateFiles;
+import dev.agentwarden.manifest.Manifest;
+import dev.agentwarden.manifest.ManifestCompiler;
+import dev.agentwarden.manifest.ManifestLoader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The administrator's layer: {@code /etc/agent-warden/manifest.yaml} (same schema as a project
+ * manifest) and {@code /etc/agent-warden/settings.json}. The location is fixed here and by the OS:
+ * no environment variable, flag or project file moves it (tests bind-mount over it in a mount
+ * namespace). Both files must be root's and writable by root alone, with every directory above them
+ * ({@link RootOwned}), checked on every load; a file that fails the check, or does not compile, makes
+ * the layer {@link Status#REFUSED}, which dispatch answers fail-closed, loudly.
+ *
+ * <p>The managed manifest is compiled in memory (never through the user's manifest cache, which the
+ * user and the governed agent can write) and kept per process by content: the resident compiles it
+ * once, a one-event JVM once per event. Without a directory the cost is one {@code lstat}.
+ */
+public final class ManagedLayer {
+    public static final Path DIR = Path.of("/etc/agent-warden");
+    public static final Path MANIFEST = DIR.resolve("manifest.yaml");
+    public static final Path SETTINGS = DIR.resolve("settings.json");
+    /** Source name of the managed manifest, as {@code manifest show} and the decision log print it. */
+    public static final String SOURCE = "managed:" + MANIFEST;
+    private static final int MAX_SETTINGS_BYTES = 64 * 1024;
+
+    public enum Status { ABSENT, LOADED, REFUSED }
+
+    /**
+     * The layer as found on one load.
+     *
+     * @param manifest the compiled managed manifest, or {@code null} when there is none (settings alone may exist)
+     * @param problem  why the layer is refused ({@link Status#REFUSED}), else {@code null}
+     */
+    public record State(Status status, Manifest manifest, ManagedSettings settings, String problem) {
+        static final State ABSENT = new State(Status.ABSENT, null, ManagedSettings.NONE, null);
+
+        public boolean refused() {
+            return status == Status.REFUSED;
+        }
+
+        /** {@code manifest} with this layer laid under it, or {@code manifest} itself when there is no managed manifest. */
+        public Manifest over(Manifest project, List<String> notes) {
+            if (status != Status.LOADED || (manifest == null && settings.projectScripts() && settings.reasons() == null)) {
+                return project;
+            }
+            return LayeredManifest.compose(manifest, project, settings, notes);
+        }
+    }
+
+    private static volatile Loaded last;
+
+    private record Loaded(String sha, State state) {
+    }
+
+    private ManagedLayer() {
+    }
+
+    /** The managed layer as it is on disk now. */
+    public static State load() {
+        return load(MANIFEST, SETTINGS);
+    }
+
+    /** {@link #load()} from other paths: for tests of the rules only, never reachable from configuration. */
+    static State load(Path manifestFile, Path settingsFile) {
+        if (!Files.exists(manifestFile.getParent(), LinkOption.NOFOLLOW_LINKS)) {
+            return State.ABSENT;
+        }
+        byte[] manifestBytes;
+        byte[] settingsBytes;
+        try {
+            manifestBytes = readChecked(manifestFile, ManifestLoader.MAX_MANIFEST_BYTES);
+            settingsBytes = readChecked(settingsFile, MAX_SETTINGS_BYTES);
+        } catch (Refused e) {
+            return refused(e.getMessage());
+        }
+        if (manifestBytes == null && settingsBytes == null) {
+            return State.ABSENT;
+        }
+        String sha = (manifestBytes == null ? "-" : Sha256.hex(manifestBytes)) + "/"
+                + (settingsBytes == null ? "-" : Sha256.hex(settingsBytes));
+        Loaded known = last;
+        if (known != null && known.sha.equals(sha)) {
+            return known.state;
+        }
+        State state = compile(manifestFile, manifestBytes, settingsFile, settingsBytes);
+        last = new Loaded(sha, state);
+        return state;
+    }
+
+    private static State compile(Path manifestFile, byte[] manifestBytes, Path settingsFile, byte[] settingsBytes) {
+        ManagedSettings settings = ManagedSettings.NONE;
+        if (settingsBytes != null) {
+            try {
+                settings = ManagedSettings.parse(new String(settingsBytes, StandardCharsets.UTF_8));
+            } catch (RuntimeException e) {
+                return refused(settingsFile + ": " + e.getMessage());
+            }
+        }
+        Manifest manifest = null;
+        if (manifestBytes != null) {
+            String text = new String(manifestBytes, StandardCharsets.UTF_8);
+            ManifestCompiler.Result r;
+            try {
+                r = ManifestCompiler.compile("managed:" + manifestFile, text, Sha256.hex(manifestBytes));
+            } catch (RuntimeException | dev.agentwarden.manifest.ManifestException e) {
+                return refused(manifestFile + ": " + e.getMessage());
+            }
+            if (r.manifest() == null) {
+                return refused(manifestFile + " has errors (" + (r.problems().isEmpty() ? "?" : r.problems().get(0))
+                        + "); run `warden manifest lint " + manifestFile + "`");
+            }
+            manifest = r.manifest();
+            for (var spec : manifest.concerns().values()) {
+                if (!spec.isBuiltin()) {
+                    return refused(manifestFile + ": concern '" + spec.name() + "' runs a script ("
+                            + spec.script() + "); the managed layer takes built-in concerns and rules only");
+                }
+            }
+        }
+        return new State(Status.LOADED, manifest, settings, null);
+    }
+
+    private static State refused(String problem) {
+        return new State(Status.REFUSED, null, ManagedSettings.NONE, "managed policy refused: " + problem
+                + "; events are refused until an administrator fixes it (files under " + DIR
+                + " must be root's and writable by root alone)");
+    }
+
+    /** The file's bytes, {@code null} when it does not exist; refused when it is not root's alone or too large. */
+    private static byte[] readChecked(Path file, int maxBytes) throws Refused {
+        try {
+            String problem = RootOwned.problem(file);
+            if (problem != null) {
+                throw new Refused(problem);
+            }
+            return StateFiles.readAll(file, maxBytes, false);
+        } catch (NoSuchFileException absent) {
+            return null;
+        } catch (IOException e) {
+            throw new Refused(file + ": " + e.getMessage());
+        }
+    }
+
+    private static final class Refused extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String message) {
+            super(message, null, false, false);
+        }
+    }
+}
