@@ -2,6 +2,7 @@ package dev.agentwarden.host.droid;
 
 import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Installer;
+import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,7 +59,7 @@ final class DroidHooksGate implements HostTrustGate {
                         + " included", "remove \"hooksDisabled\" from " + file));
             }
         }
-        if (read(hooksFile, out).get("hooks") instanceof Map) {
+        if (Fields.asMap(read(hooksFile, out).get("hooks")) != null) {
             out.add(new Finding(false, hooksFile + " has a \"hooks\" object, which Droid ignores in hooks.json (events"
                     + " belong at the top level)", null));
         }
@@ -78,7 +79,7 @@ final class DroidHooksGate implements HostTrustGate {
     /** A note when the {@code settings.json} beside {@code hooksFile} names hooks Droid no longer reads. */
     private static List<Finding> shadowedSettings(Path hooksFile) {
         Path settings = hooksFile.resolveSibling("settings.json");
-        if (!Files.isRegularFile(hooksFile) || !(read(settings, new ArrayList<>()).get("hooks") instanceof Map)) {
+        if (!Files.isRegularFile(hooksFile) || Fields.asMap(read(settings, new ArrayList<>()).get("hooks")) == null) {
             return List.of();
         }
         return List.of(new Finding(false, settings + " names hooks, which Droid reads only while " + hooksFile
