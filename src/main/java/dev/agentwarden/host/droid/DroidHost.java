@@ -39,7 +39,8 @@ import java.util.Set;
  *       so Warden never blocks Stop or SubagentStop: a block there is answered as a note
  *       ({@code systemMessage}) and the session ends as the agent chose.</li>
  *   <li>SessionStart's and PostToolUse's {@code additionalContext} reach the model; UserPromptSubmit
- *       does not fire in {@code droid exec}, so nothing is claimed for it.</li>
+ *       does not fire in {@code droid exec}, so nothing is claimed for it. SessionStart ignores
+ *       {@code continue: false}: a start-time halt does not stop the session (a known gap).</li>
  *   <li>Exit 1 is a warning and the tool runs, exit 2 a deny, exit 3 ends the session: a non-zero
  *       dispatch exit never passes through ({@link LauncherContract.NonZeroExit#WARNING}).</li>
  *   <li>Hooks get {@code FACTORY_PROJECT_DIR}, {@code DROID_PROJECT_DIR} and {@code CLAUDE_PROJECT_DIR},
