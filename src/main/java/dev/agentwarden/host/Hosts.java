@@ -7,6 +7,7 @@ import dev.agentwarden.host.cline.ClineHost;
 import dev.agentwarden.host.codex.CodexHost;
 import dev.agentwarden.host.copilot.CopilotHost;
 import dev.agentwarden.host.cursor.CursorHost;
+import dev.agentwarden.host.droid.DroidHost;
 import dev.agentwarden.host.gemini.GeminiHost;
 import dev.agentwarden.host.kilo.KiloHost;
 import dev.agentwarden.host.opencode.OpenCodeHost;
@@ -36,7 +37,7 @@ public final class Hosts {
      */
     private static final String[] IDS = {ClaudeHosts.CLAUDE_ID, ClaudeHosts.COWORK_ID, CodexHost.ID, CopilotHost.ID,
             ClineHost.ID, GeminiHost.ID, QwenHost.ID, CursorHost.ID, WindsurfHost.ID, AugmentHost.ID, OpenCodeHost.ID,
-            KiloHost.ID};
+            KiloHost.ID, DroidHost.ID};
 
     /** The record of the host with this id, built on first use (only that host's classes load), or {@code null}. */
     private static Host record(String id) {
@@ -53,6 +54,8 @@ public final class Hosts {
             case AugmentHost.ID: return AugmentHost.AUGMENT;
             case OpenCodeHost.ID: return OpenCodeHost.OPENCODE;
             case KiloHost.ID: return KiloHost.KILO;
+            case DroidHost.ID:
+            case DroidHost.ALIAS: return DroidHost.DROID;
             default: return null;
         }
     }
@@ -102,7 +105,8 @@ public final class Hosts {
      * ({@code HostsTest} pins it to the records).
      */
     private static final List<String> PROJECT_DIR_VARIABLES = List.of("CLAUDE_PROJECT_DIR", "COPILOT_PROJECT_DIR",
-            "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR", "CURSOR_PROJECT_DIR", "AUGMENT_PROJECT_DIR");
+            "GEMINI_PROJECT_DIR", "QWEN_PROJECT_DIR", "CURSOR_PROJECT_DIR", "AUGMENT_PROJECT_DIR", "FACTORY_PROJECT_DIR",
+            "DROID_PROJECT_DIR");
 
     /** The host with this id, or {@code null} when Warden has no adapter for it; builds no other host's record. */
     public static Host byId(String id) {
@@ -184,10 +188,18 @@ public final class Hosts {
         return most;
     }
 
-    /** {@code unknown host 'claud'; did you mean `claude`? Known hosts: …}, or {@code null} for a known host. */
+    /**
+     * {@code unknown host 'claud'; did you mean `claude`? Known hosts: …}, why a host Warden knows of
+     * cannot be governed yet ({@link UngovernedHosts}), or {@code null} for a known host or another
+     * name of one ({@code factory}).
+     */
     public static String unknown(String host) {
-        if (KNOWN.contains(host)) {
+        if (KNOWN.contains(host) || DroidHost.ALIAS.equals(host)) {
             return null;
+        }
+        String ungoverned = UngovernedHosts.why(host);
+        if (ungoverned != null) {
+            return ungoverned;
         }
         String hint = NearMiss.hint(host, KNOWN);
         return "unknown host '" + host + "'" + (hint.isEmpty() ? "." : hint) + " Known hosts: " + String.join(", ", KNOWN) + ".";

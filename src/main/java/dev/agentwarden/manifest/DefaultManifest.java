@@ -35,7 +35,7 @@ concerns:
     script: builtin:block-no-verify
     posture: blocking
     fail_closed: false
-    tools: [Bash, bash, powershell, run_commands, run_shell_command, Shell, run_command, launch-process, background_process]
+    tools: [Bash, bash, powershell, run_commands, run_shell_command, Shell, run_command, launch-process, background_process, Execute]
 
   # Refuses tool calls that would change Warden's own trust or hooks (`warden trust`, `install`,
   # `uninstall`; edits of its state and cache directories and of the hosts' hook settings files):
@@ -44,7 +44,7 @@ concerns:
     script: builtin:protect-warden
     posture: blocking
     fail_closed: false
-    tools: [Bash, Edit, MultiEdit, NotebookEdit, Write, apply_patch, bash, create, edit, powershell, editor, run_commands, replace, run_shell_command, write_file, notebook_edit, Delete, Shell, StrReplace, run_command, write_code, launch-process, remove-files, save-file, str-replace-editor, multiedit, patch, write, background_process]
+    tools: [Bash, Edit, MultiEdit, NotebookEdit, Write, apply_patch, bash, create, edit, powershell, editor, run_commands, replace, run_shell_command, write_file, notebook_edit, Delete, Shell, StrReplace, run_command, write_code, launch-process, remove-files, save-file, str-replace-editor, multiedit, patch, write, background_process, ApplyPatch, Create, Execute]
 
   # Subagent lifecycle ledger: one hash-chained line per subagent start and stop under
   # .warden/state/ledger/, one open record per live dispatch under .warden/state/open/. On a host
@@ -103,17 +103,20 @@ platforms:
     post_tool_use: [subagent-ledger]
   opencode: *chains
   kilo: *chains
+  droid:
+    pre_tool_use: [block-no-verify, protect-warden, spawn-guard, subagent-ledger]
+    post_tool_use: [subagent-ledger]
 """;
 
     /** Hex SHA-256 of {@link #YAML}'s UTF-8 bytes (the compiled cache's key), written with it. */
-    static final String SHA256 = "06695d6dd9af7e483ea72754ec39b129f84e57d5b91251ced81fbfb73f4ead8d";
+    static final String SHA256 = "e996e01ea7abf6e7cae3a620a0db87e42511647af5aaa87e25716dde639165d9";
 
     /**
      * {@code YAML.hashCode()} when {@link #SHA256} was written: a dispatch trusts {@code SHA256} only
      * while the text still has this hash (a loop over the text, where SHA-256 costs an interpreted
      * dispatch about a millisecond), and hashes the text itself otherwise.
      */
-    static final int YAML_HASH = 618875527;
+    static final int YAML_HASH = 1374253173;
 
     /** The text {@link #render} writes from the host registry, before the {@code platforms} entries. */
     private static final String TEMPLATE = """

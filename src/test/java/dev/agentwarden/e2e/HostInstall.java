@@ -49,6 +49,13 @@ final class HostInstall {
     static final Host COPILOT = new Host("copilot", "@github/copilot", "copilot");
     static final Host CLINE = new Host("cline", "cline", "cline");
     static final Host GEMINI_CLI = new Host("gemini-cli", "@google/gemini-cli", "gemini");
+    /**
+     * Factory Droid: the linux-x64 binary package by name (npm's {@code @factory/cli} 0.225.1 names a
+     * platform package that was never published); its binary is {@code bin/droid} in that package.
+     */
+    static final Host DROID = new Host("droid", "@factory/cli-linux-x64", "droid");
+    /** Augment's Auggie CLI ({@code augment.mjs}, linked as {@code auggie}). */
+    static final Host AUGGIE = new Host("auggie", "@augmentcode/auggie", "auggie");
 
     /** The result: a runnable binary and its version, or why there is none. */
     record Outcome(Path binary, String version, String how, String unavailable) {
@@ -151,6 +158,7 @@ final class HostInstall {
     static Outcome locate(Host host, Path prefix) throws IOException {
         List<Path> candidates = new ArrayList<>();
         candidates.add(prefix.resolve("node_modules/.bin").resolve(host.command()));
+        candidates.add(prefix.resolve("node_modules").resolve(host.npmPackage()).resolve("bin").resolve(host.command()));
         Path scope = prefix.resolve("node_modules").resolve(host.npmPackage()).getParent();
         String base = host.npmPackage().substring(host.npmPackage().indexOf('/') + 1);
         if (Files.isDirectory(scope)) {

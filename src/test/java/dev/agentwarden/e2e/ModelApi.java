@@ -27,6 +27,19 @@ interface ModelApi {
     /** The SSE body that plays {@code turn} as the answer to request number {@code seq}. */
     String stream(Turn turn, Map<String, Object> request, int seq);
 
+    /**
+     * The JSON a {@code POST} to {@code path} (other than {@link #path}) is answered with, or
+     * {@code null} for 404: a backend the host asks for its configuration before any model call.
+     */
+    default String fixedAnswer(String path) {
+        return null;
+    }
+
+    /** The {@code Content-Type} of a streamed answer. */
+    default String streamContentType() {
+        return "text/event-stream";
+    }
+
     /** A user message's text ({@code modelTurn == false}) or one model turn. */
     record Entry(boolean modelTurn, String userText) {
         static final Entry MODEL_TURN = new Entry(true, "");

@@ -142,6 +142,17 @@ final class ScriptedModelServer implements AutoCloseable {
             String encoding = exchange.getRequestHeaders().getFirst("Content-Encoding");
             boolean gzip = "gzip".equalsIgnoreCase(encoding);
             byte[] raw = readCapped(gzip ? new GZIPInputStream(exchange.getRequestBody()) : exchange.getRequestBody());
+            String fixed = "POST".equals(method) && !api.path().equals(path) ? api.fixedAnswer(path) : null;
+            if (fixed != null) {
+                record(new Exchange(n, millis(), method, path, Map.of(), null, -1, 200));
+                byte[] answer = fixed.getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, answer.length);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    out.write(answer);
+                }
+                return;
+            }
             if (!"POST".equals(method) || !api.path().equals(path)) {
                 record(new Exchange(n, millis(), method, path, Map.of(), null, -1, 404));
                 exchange.sendResponseHeaders(404, -1);
@@ -176,7 +187,7 @@ final class ScriptedModelServer implements AutoCloseable {
                 turn = hold.turn();
             }
             byte[] stream = api.stream(turn, body, n).getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.getResponseHeaders().set("Content-Type", api.streamContentType());
             exchange.getResponseHeaders().set("Cache-Control", "no-cache");
             exchange.sendResponseHeaders(200, stream.length);
             try (OutputStream out = exchange.getResponseBody()) {

@@ -234,7 +234,7 @@ class HostsTest {
     /**
      * The compiled hook's fallback test runs inside the host's own shell: Claude Code and Cowork run
      * hooks with {@code sh -c}, Gemini CLI and Qwen Code with {@code bash -c}, Codex with
-     * {@code $SHELL -lc}. Copilot reads a missing program on preToolUse as a deny, and the others are
+     * {@code $SHELL -lc}, Factory Droid through a shell too (measured on 0.225.2). Copilot reads a missing program on preToolUse as a deny, and the others are
      * from docs only, so they keep {@code bin/warden}.
      */
     @Test
@@ -245,6 +245,6 @@ class HostsTest {
                 shell.add(host.id());
             }
         }
-        assertThat(shell).containsExactlyInAnyOrder("claude", "cowork", "codex", "gemini", "qwen");
+        assertThat(shell).containsExactlyInAnyOrder("claude", "cowork", "codex", "gemini", "qwen", "droid");
     }
 }

@@ -131,9 +131,22 @@ public final class ClaudeSettings {
      */
     public static byte[] install(byte[] document, String launcher, String host, List<Binding> bindings)
             throws SettingsException {
-        byte[] doc = uninstall(document, host);
+        return install(document, launcher, host, bindings, false);
+    }
+
+    /**
+     * {@link #install}, with the events either under {@code hooks} ({@code topLevel} false: Claude's
+     * {@code settings.json}) or as the document's own members ({@code topLevel} true: Factory Droid's
+     * {@code hooks.json}, which ignores a {@code hooks} wrapper).
+     */
+    public static byte[] install(byte[] document, String launcher, String host, List<Binding> bindings, boolean topLevel)
+            throws SettingsException {
+        byte[] doc = uninstall(document, host, topLevel);
         if (bindings.isEmpty()) {
             return doc;
+        }
+        if (topLevel) {
+            return addEvents(doc, launcher, host, bindings, "");
         }
         JsonSpans.Member hooksMember = onlyMember(JsonSpans.parse(doc), "hooks", "");
         if (hooksMember == null) {
@@ -148,13 +161,21 @@ public final class ClaudeSettings {
                     + ", not an object of events; Warden will not replace it. Make it an object or remove it, then run"
                     + " again. It was left unchanged.");
         }
+        return addEvents(doc, launcher, host, bindings, "hooks.");
+    }
+
+    /** One group per binding, each at the end of its event's list in the events' object ({@code path} names it). */
+    private static byte[] addEvents(byte[] document, String launcher, String host, List<Binding> bindings, String path)
+            throws SettingsException {
+        byte[] doc = document;
         for (Binding b : bindings) {
-            JsonSpans.Value hooks = onlyMember(JsonSpans.parse(doc), "hooks", "").value();
-            JsonSpans.Member event = onlyMember(hooks, b.nativeEvent(), "hooks.");
+            JsonSpans.Value root = JsonSpans.parse(doc);
+            JsonSpans.Value hooks = path.isEmpty() ? root : onlyMember(root, "hooks", "").value();
+            JsonSpans.Member event = onlyMember(hooks, b.nativeEvent(), path);
             if (event == null) {
                 doc = JsonSplice.appendMember(doc, hooks, b.nativeEvent(), List.of(group(launcher, host, b)));
             } else if (event.value().kind() != JsonSpans.Kind.ARRAY) {
-                throw new SettingsException("settings_event_not_list", "hooks." + b.nativeEvent() + " is "
+                throw new SettingsException("settings_event_not_list", path + b.nativeEvent() + " is "
                         + describe(event.value()) + ", not a list of hook groups; Warden will not replace it. Make it a"
                         + " list ([...]) or remove it, then run again. It was left unchanged.");
             } else {
@@ -166,9 +187,14 @@ public final class ClaudeSettings {
 
     /** {@code document} without Warden's entries (see the class comment); the user's entries stay byte for byte. */
     public static byte[] uninstall(byte[] document, String host) {
+        return uninstall(document, host, false);
+    }
+
+    /** {@link #uninstall}, events under {@code hooks} or at the top level ({@link #install(byte[], String, String, List, boolean)}). */
+    public static byte[] uninstall(byte[] document, String host, boolean topLevel) {
         Set<String> hosts = hostsSharing(host);
         byte[] doc = document;
-        for (Found f = find(doc, hosts); f != null; f = find(doc, hosts)) {
+        for (Found f = find(doc, hosts, topLevel); f != null; f = find(doc, hosts, topLevel)) {
             doc = f.remove(doc);
         }
         return doc;
@@ -176,13 +202,18 @@ public final class ClaudeSettings {
 
     /** The native events Warden has entries for, in written order. */
     public static List<String> installedEvents(byte[] document, String host) {
+        return installedEvents(document, host, false);
+    }
+
+    /** {@link #installedEvents}, events under {@code hooks} or at the top level. */
+    public static List<String> installedEvents(byte[] document, String host, boolean topLevel) {
         Set<String> hosts = hostsSharing(host);
         List<String> out = new ArrayList<>();
         forEachHandler(document, (event, handler, isWardens) -> {
             if (isWardens && !out.contains(event)) {
                 out.add(event);
             }
-        }, hosts);
+        }, hosts, topLevel);
         return out;
     }
 
@@ -206,12 +237,14 @@ public final class ClaudeSettings {
 
     /** Warden's own entries (as {@link #installedEvents} recognises them), in written order. */
     public static List<Installer.Entry> wardenEntries(byte[] document, String host) {
+        return wardenEntries(document, host, false);
+    }
+
+    /** {@link #wardenEntries}, events under {@code hooks} or at the top level. */
+    public static List<Installer.Entry> wardenEntries(byte[] document, String host, boolean topLevel) {
         List<Installer.Entry> out = new ArrayList<>();
-        for (JsonSpans.Member top : JsonSpans.parse(document).named("hooks")) {
-            if (top.value().kind() != JsonSpans.Kind.OBJECT) {
-                continue;
-            }
-            for (JsonSpans.Member event : top.value().members()) {
+        for (JsonSpans.Value events : eventObjects(JsonSpans.parse(document), topLevel)) {
+            for (JsonSpans.Member event : events.members()) {
                 for (JsonSpans.Value group : event.value().elements()) {
                     JsonSpans.Value handlers = handlersOf(group);
                     if (handlers == null) {
@@ -237,13 +270,38 @@ public final class ClaudeSettings {
      * customised copy), as {@code hooks.<Event>: <command>}: install and uninstall leave them.
      */
     public static List<String> lookalikes(byte[] document, String host) {
+        return lookalikes(document, host, false);
+    }
+
+    /** {@link #lookalikes}, events under {@code hooks} or at the top level. */
+    public static List<String> lookalikes(byte[] document, String host, boolean topLevel) {
         List<String> out = new ArrayList<>();
         forEachHandler(document, (event, handler, isWardens) -> {
             String command = stringMember(handler, "command");
             if (!isWardens && command != null && command.contains(DISPATCH) && command.contains(NATIVE_EVENT)) {
-                out.add("hooks." + event + ": " + command);
+                out.add((topLevel ? "" : "hooks.") + event + ": " + command);
             }
-        }, hostsSharing(host));
+        }, hostsSharing(host), topLevel);
+        return out;
+    }
+
+    /**
+     * The objects whose members are events: each {@code hooks} object of the document, or, for a
+     * top-level file, the document itself.
+     */
+    private static List<JsonSpans.Value> eventObjects(JsonSpans.Value root, boolean topLevel) {
+        List<JsonSpans.Value> out = new ArrayList<>();
+        if (topLevel) {
+            if (root.kind() == JsonSpans.Kind.OBJECT) {
+                out.add(root);
+            }
+            return out;
+        }
+        for (JsonSpans.Member top : root.named("hooks")) {
+            if (top.value().kind() == JsonSpans.Kind.OBJECT) {
+                out.add(top.value());
+            }
+        }
         return out;
     }
 
@@ -269,7 +327,7 @@ public final class ClaudeSettings {
         return group;
     }
 
-    /** Where one Warden handler sits, with the containers that empty with it. */
+    /** Where one Warden handler sits, with the containers that empty with it ({@code hooksAt} -1: the events are the root's). */
     private record Found(JsonSpans.Value root, int hooksAt, JsonSpans.Value hooks, int eventAt, JsonSpans.Value groups,
                          int groupAt, JsonSpans.Value group, JsonSpans.Value handlers, int handlerAt) {
         byte[] remove(byte[] doc) {
@@ -279,36 +337,47 @@ public final class ClaudeSettings {
             if (groups.elements().size() > 1) {
                 return JsonSplice.remove(doc, groups, groupAt);
             }
-            if (hooks.members().size() > 1) {
+            if (hooks.members().size() > 1 || hooksAt < 0) {
                 return JsonSplice.remove(doc, hooks, eventAt);
             }
             return JsonSplice.remove(doc, root, hooksAt);
         }
     }
 
-    private static Found find(byte[] doc, Set<String> hosts) {
+    private static Found find(byte[] doc, Set<String> hosts, boolean topLevel) {
         JsonSpans.Value root = JsonSpans.parse(doc);
+        if (topLevel) {
+            return root.kind() == JsonSpans.Kind.OBJECT ? findIn(root, -1, root, hosts, doc) : null;
+        }
         List<JsonSpans.Member> top = root.members();
         for (int i = 0; i < top.size(); i++) {
             JsonSpans.Value hooks = top.get(i).value();
             if (!top.get(i).key().equals("hooks") || hooks.kind() != JsonSpans.Kind.OBJECT) {
                 continue;
             }
-            for (int e = 0; e < hooks.members().size(); e++) {
-                JsonSpans.Member event = hooks.members().get(e);
-                if (event.value().kind() != JsonSpans.Kind.ARRAY) {
+            Found found = findIn(root, i, hooks, hosts, doc);
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    private static Found findIn(JsonSpans.Value root, int i, JsonSpans.Value hooks, Set<String> hosts, byte[] doc) {
+        for (int e = 0; e < hooks.members().size(); e++) {
+            JsonSpans.Member event = hooks.members().get(e);
+            if (event.value().kind() != JsonSpans.Kind.ARRAY) {
+                continue;
+            }
+            List<JsonSpans.Value> groups = event.value().elements();
+            for (int g = 0; g < groups.size(); g++) {
+                JsonSpans.Value handlers = handlersOf(groups.get(g));
+                if (handlers == null) {
                     continue;
                 }
-                List<JsonSpans.Value> groups = event.value().elements();
-                for (int g = 0; g < groups.size(); g++) {
-                    JsonSpans.Value handlers = handlersOf(groups.get(g));
-                    if (handlers == null) {
-                        continue;
-                    }
-                    for (int h = 0; h < handlers.elements().size(); h++) {
-                        if (isWardenHandler(doc, handlers.elements().get(h), event.key(), hosts)) {
-                            return new Found(root, i, hooks, e, event.value(), g, groups.get(g), handlers, h);
-                        }
+                for (int h = 0; h < handlers.elements().size(); h++) {
+                    if (isWardenHandler(doc, handlers.elements().get(h), event.key(), hosts)) {
+                        return new Found(root, i, hooks, e, event.value(), g, groups.get(g), handlers, h);
                     }
                 }
             }
@@ -320,12 +389,9 @@ public final class ClaudeSettings {
         void visit(String event, JsonSpans.Value handler, boolean isWardens);
     }
 
-    private static void forEachHandler(byte[] doc, HandlerVisitor visitor, Set<String> hosts) {
-        for (JsonSpans.Member top : JsonSpans.parse(doc).named("hooks")) {
-            if (top.value().kind() != JsonSpans.Kind.OBJECT) {
-                continue;
-            }
-            for (JsonSpans.Member event : top.value().members()) {
+    private static void forEachHandler(byte[] doc, HandlerVisitor visitor, Set<String> hosts, boolean topLevel) {
+        for (JsonSpans.Value events : eventObjects(JsonSpans.parse(doc), topLevel)) {
+            for (JsonSpans.Member event : events.members()) {
                 for (JsonSpans.Value group : event.value().elements()) {
                     JsonSpans.Value handlers = handlersOf(group);
                     if (handlers != null) {

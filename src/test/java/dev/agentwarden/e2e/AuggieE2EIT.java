@@ -1,0 +1,275 @@
+package dev.agentwarden.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * Real host, real verdicts, for Augment's Auggie CLI: {@code auggie --print} runs complete sessions
+ * against {@link AugmentBackendApi}, a scripted mock of Augment's backend on 127.0.0.1 (Auggie has
+ * no model-API mode; the mock's model list switches hooks on), with Warden installed by
+ * {@code warden install --host augment} ({@code .augment/settings.json}); each scenario checks what
+ * the host did from the next backend request and the project's {@code .warden/} state.
+ *
+ * <p>How Auggie 0.36.0 behaves, as observed with this harness: the shell tool is
+ * {@code launch-process}; a PreToolUse deny becomes the call's error result (Warden's reason, then
+ * Auggie's own {@code PreToolUse:launch-process hook returned blocking error}) and the session goes
+ * on; PostToolUse's {@code additionalContext} is appended to the tool result ({@code [Hook
+ * Context]}); SessionStart's and PromptSubmit's context have no effect in {@code --print}, so no
+ * scenario claims them.
+ *
+ * <p>The host is the npm package in the e2e cache ({@link HostInstall#AUGGIE}, installed by
+ * {@code .ci/run}); the suite skips, loudly, only when neither the cache nor npm can provide it.
+ */
+@Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "auggie")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AuggieE2EIT {
+    private static final E2eSummary SUMMARY = new E2eSummary();
+    private static final String SHELL = "launch-process";
+
+    @TempDir
+    static Path suiteDir;
+
+    private static HostSuite suite;
+    private static AuggieSession auggie;
+    private static String host = "auggie";
+    private static String unavailable;
+
+    @BeforeAll
+    static void installHostAndWarden() throws IOException {
+        suite = HostSuite.open(HostInstall.AUGGIE, "Auggie", "auggie", SUMMARY, suiteDir);
+        host = suite.host();
+        unavailable = suite.unavailable();
+        if (suite.available()) {
+            auggie = new AuggieSession(suite.binary(), suite.sandbox(), suite.wardenCache());
+        }
+    }
+
+    @AfterAll
+    static void printSummary() {
+        System.out.println(SUMMARY.render());
+    }
+
+    private interface Check {
+        void run() throws Exception;
+    }
+
+    private static void check(E2eSummary.Row row, List<AssertionError> failures, Check check) throws Exception {
+        try {
+            check.run();
+            row.pass();
+        } catch (AssertionError e) {
+            row.observed("FAILED: " + e.getMessage().lines().findFirst().orElse(""));
+            failures.add(e);
+        }
+    }
+
+    private static void rethrow(List<AssertionError> failures) {
+        if (!failures.isEmpty()) {
+            AssertionError first = failures.get(0);
+            for (int i = 1; i < failures.size(); i++) {
+                first.addSuppressed(failures.get(i));
+            }
+            throw first;
+        }
+    }
+
+    private static Map<String, Object> execute(String command) {
+        return Map.of("command", command, "wait", Boolean.TRUE, "max_wait_seconds", 30L);
+    }
+
+    /**
+     * One session, four scenarios: a blocking concern denies the first {@code launch-process}
+     * ({@code rm -rf} of a directory) and has no match on the second, a capture concern with no
+     * opinion sees the tool events, and an advisory concern adds context to the allowed call's result.
+     */
+    @Test
+    @Order(1)
+    void oneSession_deniesAllowsCapturesAndAddsContext(@TempDir Path dir) throws Exception {
+        E2eSummary.Row deny = SUMMARY.row(host, "deny: blocking concern denies rm -rf in launch-process",
+                "tool_result is an error carrying Warden's reason; the directory survives");
+        E2eSummary.Row allow = SUMMARY.row(host, "allow: the same concern, no match",
+                "the next command runs; its output reaches the model");
+        E2eSummary.Row quiet = SUMMARY.row(host, "no opinion on PreToolUse, PostToolUse",
+                "each event reaches Warden's chain with Auggie's payload; nothing emitted");
+        E2eSummary.Row context = SUMMARY.row(host, "context: PostToolUse additionalContext",
+                "the allowed call's result carries Warden's context");
+        E2eProject project = project(dir, deny, allow, quiet, context);
+        Files.createDirectories(project.root().resolve("victim"));
+        Files.writeString(project.root().resolve("victim/keep.txt"), "precious\n");
+        project.concern("context.sh", "#!/bin/sh\ncat >/dev/null\n"
+                + "printf '{\"additional_context\":\"CONTEXT-a4 remember the house rules\"}\\n'\nexit 2\n");
+        project.manifest(manifest("""
+                no-rm:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [launch-process]
+                  patterns:
+                    - match: 'rm -rf'
+                      reason: "DENY-a1: rm -rf is off limits"
+                capture:
+                  script: %s
+                  posture: shadow
+                house-rules:
+                  script: .warden/concerns/context.sh
+                  severity: advisory
+                  timeout_ms: 10000
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                pre_tool_use: [no-rm, capture]
+                post_tool_use: [capture, house-rules]
+                """));
+        install(project);
+
+        Run run = session(project, "clean up and touch the marker", ModelScript.of(
+                Turn.tool("denied", SHELL, execute("rm -rf " + project.root().resolve("victim"))),
+                Turn.tool("allowed", SHELL, execute("touch allowed-marker && echo ALLOWED-a2")),
+                Turn.text("FINAL: done")));
+        for (E2eSummary.Row row : List.of(deny, allow, quiet, context)) {
+            row.timing(run.process().millis(), run.firstModelCallMillis());
+        }
+        List<AssertionError> failures = new ArrayList<>();
+        check(deny, failures, () -> {
+            Optional<String> result = run.toolResult("denied");
+            boolean survived = Files.exists(project.root().resolve("victim/keep.txt"));
+            deny.observed("tool_result=" + result.map(AuggieE2EIT::cut).orElse("(none)") + "; victim "
+                    + (survived ? "kept" : "DELETED") + "; exit " + run.process().exitCode());
+            assertThat(run.process().exitCode()).as(run.describe()).isZero();
+            assertThat(result).as("tool_result for the denied call: " + run.describe())
+                    .hasValueSatisfying(r -> assertThat(r).contains("[warden] DENY-a1: rm -rf is off limits"));
+            assertThat(survived).as("the denied rm -rf ran").isTrue();
+        });
+        check(allow, failures, () -> {
+            Optional<String> result = run.toolResult("allowed");
+            allow.observed("tool_result=" + result.map(AuggieE2EIT::cut).orElse("(none)") + "; marker "
+                    + (project.exists("allowed-marker") ? "created" : "ABSENT"));
+            assertThat(project.exists("allowed-marker")).as("the allowed command ran: " + run.describe()).isTrue();
+            assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r).contains("ALLOWED-a2"));
+        });
+        check(quiet, failures, () -> {
+            List<String> trace = project.captured().stream().map(E2eProject::traceOf).toList();
+            quiet.observed("hooks " + trace);
+            assertThat(trace).as(run.describe()).contains("PreToolUse launch-process agent_id=-",
+                    "PostToolUse launch-process agent_id=-");
+            assertThat(run.process().stdout()).contains("FINAL: done");
+            assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        });
+        check(context, failures, () -> {
+            Optional<String> result = run.toolResult("allowed");
+            context.observed(result.orElse("").contains("CONTEXT-a4") ? "context in the tool result" : "context ABSENT");
+            assertThat(result).as("the allowed call's result: " + run.describe())
+                    .hasValueSatisfying(r -> assertThat(r).contains("CONTEXT-a4 remember the house rules"));
+        });
+        rethrow(failures);
+    }
+
+    /**
+     * One session, two failing concerns: each crashes only on its own command. The fail-open one
+     * lets its command run; the fail-closed one refuses its command with Warden's reason.
+     */
+    @Test
+    @Order(2)
+    void oneSession_crashingConcerns_failOpenRuns_failClosedRefuses(@TempDir Path dir) throws Exception {
+        E2eSummary.Row open = SUMMARY.row(host, "fail-open: concern crashes, fail_closed: false", "its command runs");
+        E2eSummary.Row closed = SUMMARY.row(host, "fail-closed: concern crashes, fail_closed: true",
+                "tool_result names the concern and fail_closed; command not run");
+        E2eProject project = project(dir, open, closed);
+        for (String which : List.of("open", "closed")) {
+            project.concern("crash-" + which + ".sh", "#!/bin/sh\ncase \"$(cat)\" in *" + which
+                    + "-marker*) echo 'crashed on purpose' >&2; exit 3 ;; esac\nexit 0\n");
+        }
+        project.manifest(manifest("""
+                crash-open:
+                  script: .warden/concerns/crash-open.sh
+                  severity: blocking
+                  fail_closed: false
+                  timeout_ms: 10000
+                crash-closed:
+                  script: .warden/concerns/crash-closed.sh
+                  severity: blocking
+                  fail_closed: true
+                  timeout_ms: 10000
+                """, "pre_tool_use: [crash-open, crash-closed]\n"));
+        install(project);
+
+        Run run = session(project, "touch the markers", ModelScript.of(
+                Turn.tool("open", SHELL, execute("touch open-marker")),
+                Turn.tool("closed", SHELL, execute("touch closed-marker")),
+                Turn.text("FINAL: done")));
+        open.timing(run.process().millis(), run.firstModelCallMillis());
+        closed.timing(run.process().millis(), run.firstModelCallMillis());
+        List<AssertionError> failures = new ArrayList<>();
+        check(open, failures, () -> {
+            open.observed("marker " + (project.exists("open-marker") ? "created" : "ABSENT"));
+            assertThat(run.process().exitCode()).as(run.describe()).isZero();
+            assertThat(project.exists("open-marker")).as("fail-open: the command ran: " + run.describe()).isTrue();
+        });
+        check(closed, failures, () -> {
+            Optional<String> result = run.toolResult("closed");
+            closed.observed("tool_result=" + result.orElse("(none)") + "; marker "
+                    + (project.exists("closed-marker") ? "CREATED" : "absent"));
+            assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r)
+                    .contains("[warden] crash-closed could not run").contains("fail_closed refuses"));
+            assertThat(project.exists("closed-marker")).as("the refused command ran").isFalse();
+        });
+        rethrow(failures);
+    }
+
+    // ---- Helpers ------------------------------------------------------------------------------
+
+    /** What one {@code auggie --print} did: its process, and the requests it sent to the mock backend. */
+    record Run(Command.Result process, ScriptedModelServer server) implements HostRun {
+        /** The content of the first {@code tool_result_node} the host sent for a scripted call. */
+        Optional<String> toolResult(String scriptedId) {
+            String id = AugmentBackendApi.toolUseId(scriptedId);
+            for (ScriptedModelServer.Exchange e : server.steps()) {
+                String content = AugmentBackendApi.toolResult(e.body(), id);
+                if (content != null) {
+                    return Optional.of(content);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    private static String cut(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 80) + "…";
+    }
+
+    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
+        return E2eProject.forScenario(dir, unavailable, rows);
+    }
+
+    private static void install(E2eProject project) throws IOException {
+        suite.install(project, auggie.baseEnv(), "augment", ".augment/settings.json");
+    }
+
+    private static Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AugmentBackendApi(), script)) {
+            return new Run(auggie.run(project, server, prompt), server);
+        }
+    }
+
+    /** A project manifest: the given concerns and Augment chains. */
+    private static String manifest(String concerns, String chains) {
+        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  augment:\n" + chains.indent(4);
+    }
+}

@@ -1,0 +1,334 @@
+package dev.agentwarden.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.agentwarden.json.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * Real host, real verdicts, for Factory Droid: {@code droid exec} runs complete sessions against a
+ * {@link ScriptedModelServer} speaking the Anthropic Messages API on 127.0.0.1 (a bring-your-own-key
+ * custom model, no Factory login), with Warden installed by {@code warden install --host droid}
+ * ({@code .factory/hooks.json}, events at its top level); each scenario checks what the host did
+ * from the next model request and the project's {@code .warden/} state.
+ *
+ * <p>How Droid 0.225.2 behaves, as observed with this harness: the shell tool is {@code Execute};
+ * a PreToolUse deny becomes the call's error {@code tool_result} ({@code Error: <reason>}) and the
+ * session goes on; SessionStart's {@code additionalContext} reaches the model; a Stop block would
+ * loop without limit, so Warden answers a blocking Stop concern with a note and the session ends;
+ * SessionStart's {@code continue: false} is ignored (the session goes on), a gap pinned here.
+ *
+ * <p>The host is the npm package in the e2e cache ({@link HostInstall#DROID}, installed by
+ * {@code .ci/run}); the suite skips, loudly, only when neither the cache nor npm can provide it.
+ */
+@Tag("e2e")
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock(HostSuite.LOCK_PREFIX + "droid")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DroidE2EIT {
+    private static final E2eSummary SUMMARY = new E2eSummary();
+    private static final String SHELL = "Execute";
+
+    @TempDir
+    static Path suiteDir;
+
+    private static HostSuite suite;
+    private static DroidSession droid;
+    private static String host = "droid";
+    private static String unavailable;
+
+    @BeforeAll
+    static void installHostAndWarden() throws IOException {
+        suite = HostSuite.open(HostInstall.DROID, "Factory Droid", "droid", SUMMARY, suiteDir);
+        host = suite.host();
+        unavailable = suite.unavailable();
+        if (suite.available()) {
+            droid = new DroidSession(suite.binary(), suite.sandbox(), suite.wardenCache());
+        }
+    }
+
+    @AfterAll
+    static void printSummary() {
+        System.out.println(SUMMARY.render());
+    }
+
+    private interface Check {
+        void run() throws Exception;
+    }
+
+    private static void check(E2eSummary.Row row, List<AssertionError> failures, Check check) throws Exception {
+        try {
+            check.run();
+            row.pass();
+        } catch (AssertionError e) {
+            row.observed("FAILED: " + e.getMessage().lines().findFirst().orElse(""));
+            failures.add(e);
+        }
+    }
+
+    private static void rethrow(List<AssertionError> failures) {
+        if (!failures.isEmpty()) {
+            AssertionError first = failures.get(0);
+            for (int i = 1; i < failures.size(); i++) {
+                first.addSuppressed(failures.get(i));
+            }
+            throw first;
+        }
+    }
+
+    private static Map<String, Object> execute(String command) {
+        return Map.of("command", command, "summary", "Run the requested command", "riskLevel", "low",
+                "riskLevelReason", "The user asked for exactly this command.");
+    }
+
+    /**
+     * One session, five scenarios: a blocking concern denies the first {@code Execute} ({@code rm -rf}
+     * of a directory) and has no match on the second, a capture concern with no opinion sees the tool
+     * events, an advisory concern adds context at SessionStart, and a blocking concern on Stop is
+     * answered as a note, not a block (Droid would loop on it without limit).
+     */
+    @Test
+    @Order(1)
+    void oneSession_deniesAllowsCapturesAddsContext_andNeverBlocksStop(@TempDir Path dir) throws Exception {
+        E2eSummary.Row deny = SUMMARY.row(host, "deny: blocking concern denies rm -rf in Execute",
+                "tool_result is an error carrying Warden's reason; the directory survives");
+        E2eSummary.Row allow = SUMMARY.row(host, "allow: the same concern, no match",
+                "the next command runs; its output reaches the model");
+        E2eSummary.Row quiet = SUMMARY.row(host, "no opinion on PreToolUse, PostToolUse",
+                "each event reaches Warden's chain with Droid's payload; nothing emitted");
+        E2eSummary.Row context = SUMMARY.row(host, "context: SessionStart additionalContext",
+                "the first model request carries Warden's context");
+        E2eSummary.Row stop = SUMMARY.row(host, "Stop: a blocking concern is answered as a note",
+                "Stop fires once; no extra model turn; the session exits 0");
+        E2eProject project = project(dir, deny, allow, quiet, context, stop);
+        Files.createDirectories(project.root().resolve("victim"));
+        Files.writeString(project.root().resolve("victim/keep.txt"), "precious\n");
+        project.concern("context.sh", "#!/bin/sh\ncat >/dev/null\n"
+                + "printf '{\"additional_context\":\"CONTEXT-d4 remember the house rules\"}\\n'\nexit 2\n");
+        project.concern("stop-block.sh", "#!/bin/sh\ncat >/dev/null\nprintf '{\"reason\":\"STOP-d5 not finished\"}\\n'\nexit 1\n");
+        project.manifest(manifest("""
+                no-rm:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Execute]
+                  patterns:
+                    - match: 'rm -rf'
+                      reason: "DENY-d1: rm -rf is off limits"
+                capture:
+                  script: %s
+                  posture: shadow
+                house-rules:
+                  script: .warden/concerns/context.sh
+                  severity: advisory
+                  timeout_ms: 10000
+                stop-block:
+                  script: .warden/concerns/stop-block.sh
+                  severity: blocking
+                  timeout_ms: 10000
+                """.formatted(E2eProject.CAPTURE_SCRIPT), """
+                session_start: [house-rules]
+                pre_tool_use: [no-rm, capture]
+                post_tool_use: [capture]
+                stop: [capture, stop-block]
+                """));
+        install(project);
+
+        Run run = session(project, "clean up and touch the marker", ModelScript.of(
+                Turn.tool("denied", SHELL, execute("rm -rf " + project.root().resolve("victim"))),
+                Turn.tool("allowed", SHELL, execute("touch allowed-marker && echo ALLOWED-d2")),
+                Turn.text("FINAL: done")));
+        for (E2eSummary.Row row : List.of(deny, allow, quiet, context, stop)) {
+            row.timing(run.process().millis(), run.firstModelCallMillis());
+        }
+        List<AssertionError> failures = new ArrayList<>();
+        check(deny, failures, () -> {
+            Optional<String> result = run.toolResult("denied");
+            boolean survived = Files.exists(project.root().resolve("victim/keep.txt"));
+            deny.observed("tool_result=" + result.orElse("(none)") + "; victim " + (survived ? "kept" : "DELETED")
+                    + "; exit " + run.process().exitCode());
+            assertThat(run.process().exitCode()).as(run.describe()).isZero();
+            assertThat(result).as("tool_result for the denied call: " + run.describe())
+                    .hasValueSatisfying(r -> assertThat(r).contains("[warden] DENY-d1: rm -rf is off limits"));
+            assertThat(survived).as("the denied rm -rf ran").isTrue();
+        });
+        check(allow, failures, () -> {
+            Optional<String> result = run.toolResult("allowed");
+            allow.observed("tool_result=" + result.map(DroidE2EIT::cut).orElse("(none)") + "; marker "
+                    + (project.exists("allowed-marker") ? "created" : "ABSENT"));
+            assertThat(project.exists("allowed-marker")).as("the allowed command ran: " + run.describe()).isTrue();
+            assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r).contains("ALLOWED-d2"));
+        });
+        check(quiet, failures, () -> {
+            List<String> trace = project.captured().stream().map(E2eProject::traceOf).toList();
+            quiet.observed("hooks " + trace);
+            assertThat(trace).as(run.describe()).contains("PreToolUse Execute agent_id=-", "PostToolUse Execute agent_id=-");
+            assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        });
+        check(context, failures, () -> {
+            String first = run.server().steps().isEmpty() ? "(no request)" : Json.write(run.server().steps().get(0).body());
+            context.observed(first.contains("CONTEXT-d4") ? "context in the first request" : "context ABSENT");
+            assertThat(first).as("the first model request: " + run.describe()).contains("CONTEXT-d4 remember the house rules");
+        });
+        check(stop, failures, () -> {
+            long stops = project.captured().stream().filter(e -> "Stop".equals(e.get("native_event"))).count();
+            boolean reasonSent = run.server().steps().stream().anyMatch(s -> Json.write(s.body()).contains("STOP-d5"));
+            stop.observed("Stop fired " + stops + "x; reason " + (reasonSent ? "SENT to the model" : "not sent")
+                    + "; exit " + run.process().exitCode());
+            assertThat(stops).as("Stop fired once: " + run.describe()).isEqualTo(1);
+            assertThat(reasonSent).as("the Stop block went back to the model as a new turn").isFalse();
+            assertThat(run.process().stdout()).contains("FINAL: done");
+        });
+        rethrow(failures);
+    }
+
+    /**
+     * One session, two failing concerns: each crashes only on its own command. The fail-open one
+     * lets its command run; the fail-closed one refuses its command with Warden's reason.
+     */
+    @Test
+    @Order(2)
+    void oneSession_crashingConcerns_failOpenRuns_failClosedRefuses(@TempDir Path dir) throws Exception {
+        E2eSummary.Row open = SUMMARY.row(host, "fail-open: concern crashes, fail_closed: false", "its command runs");
+        E2eSummary.Row closed = SUMMARY.row(host, "fail-closed: concern crashes, fail_closed: true",
+                "tool_result names the concern and fail_closed; command not run");
+        E2eProject project = project(dir, open, closed);
+        for (String which : List.of("open", "closed")) {
+            project.concern("crash-" + which + ".sh", "#!/bin/sh\ncase \"$(cat)\" in *" + which
+                    + "-marker*) echo 'crashed on purpose' >&2; exit 3 ;; esac\nexit 0\n");
+        }
+        project.manifest(manifest("""
+                crash-open:
+                  script: .warden/concerns/crash-open.sh
+                  severity: blocking
+                  fail_closed: false
+                  timeout_ms: 10000
+                crash-closed:
+                  script: .warden/concerns/crash-closed.sh
+                  severity: blocking
+                  fail_closed: true
+                  timeout_ms: 10000
+                """, "pre_tool_use: [crash-open, crash-closed]\n"));
+        install(project);
+
+        Run run = session(project, "touch the markers", ModelScript.of(
+                Turn.tool("open", SHELL, execute("touch open-marker")),
+                Turn.tool("closed", SHELL, execute("touch closed-marker")),
+                Turn.text("FINAL: done")));
+        open.timing(run.process().millis(), run.firstModelCallMillis());
+        closed.timing(run.process().millis(), run.firstModelCallMillis());
+        List<AssertionError> failures = new ArrayList<>();
+        check(open, failures, () -> {
+            open.observed("marker " + (project.exists("open-marker") ? "created" : "ABSENT"));
+            assertThat(run.process().exitCode()).as(run.describe()).isZero();
+            assertThat(project.exists("open-marker")).as("fail-open: the command ran: " + run.describe()).isTrue();
+        });
+        check(closed, failures, () -> {
+            Optional<String> result = run.toolResult("closed");
+            closed.observed("tool_result=" + result.orElse("(none)") + "; marker "
+                    + (project.exists("closed-marker") ? "CREATED" : "absent"));
+            assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r)
+                    .contains("[warden] crash-closed could not run").contains("fail_closed refuses"));
+            assertThat(project.exists("closed-marker")).as("the refused command ran").isFalse();
+        });
+        rethrow(failures);
+    }
+
+    /**
+     * A halt at SessionStart (the integrity gate, misconfigured: its agent file is absent, so it
+     * halts instead of failing open) is answered {@code continue: false}, which Droid 0.225.2
+     * ignores on SessionStart: the session goes on and the scripted command runs. This pins that
+     * gap (docs/host-droid.md) so that a Droid which starts honouring it shows up here.
+     */
+    @Test
+    @Order(3)
+    void sessionStartHalt_isIgnoredByDroid_theKnownGap(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "halt at SessionStart (integrity gate): continue:false",
+                "KNOWN GAP: Droid 0.225.2 ignores it there; the session goes on");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                halter:
+                  script: builtin:integrity-attach
+                  agent: e2e-absent
+                """, "session_start: [halter]\n"));
+        install(project);
+
+        Run run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("halted", SHELL, execute("touch halted-marker")),
+                Turn.text("FINAL: done")));
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        boolean halted = HostSuite.ledgerLines(project).stream().anyMatch(l -> String.valueOf(l).contains("UNKNOWN_HALT"))
+                || Files.exists(project.root().resolve(".warden/state/integrity/evidence.jsonl"));
+        row.observed("gate halted: " + halted + "; marker " + (project.exists("halted-marker") ? "created" : "absent")
+                + "; exit " + run.process().exitCode());
+        assertThat(halted).as("the integrity gate halted at SessionStart: " + run.describe()).isTrue();
+        assertThat(project.exists("halted-marker")).as("Droid now honours SessionStart's continue:false: "
+                + "update DroidHost and docs/host-droid.md").isTrue();
+        row.pass();
+    }
+
+    // ---- Helpers ------------------------------------------------------------------------------
+
+    /** What one {@code droid exec} did: its process, and the requests it sent to the scripted model. */
+    record Run(Command.Result process, ScriptedModelServer server) implements HostRun {
+        /** The text of the first {@code tool_result} the host sent for a scripted call. */
+        Optional<String> toolResult(String scriptedId) {
+            String id = AnthropicMessagesApi.toolUseId(scriptedId);
+            for (ScriptedModelServer.Exchange e : server.steps()) {
+                for (Object m : AnthropicMessagesApi.list(e.body().get("messages"))) {
+                    if (!(m instanceof Map<?, ?> message)) {
+                        continue;
+                    }
+                    for (Object b : AnthropicMessagesApi.list(message.get("content"))) {
+                        if (b instanceof Map<?, ?> block && "tool_result".equals(block.get("type"))
+                                && id.equals(block.get("tool_use_id"))) {
+                            Object content = block.get("content");
+                            return Optional.of(content instanceof String s ? s
+                                    : AnthropicMessagesApi.userText(content).strip());
+                        }
+                    }
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    private static String cut(String s) {
+        return s.length() <= 80 ? s : s.substring(0, 80) + "…";
+    }
+
+    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
+        return E2eProject.forScenario(dir, unavailable, rows);
+    }
+
+    private static void install(E2eProject project) throws IOException {
+        suite.install(project, droid.baseEnv(), "droid", ".factory/hooks.json");
+    }
+
+    private static Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi("Task", false), script)) {
+            return new Run(droid.run(project, server, prompt), server);
+        }
+    }
+
+    /** A project manifest: the given concerns and Droid chains (Droid's native event names are Claude's). */
+    private static String manifest(String concerns, String chains) {
+        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  droid:\n" + chains.indent(4);
+    }
+}
