@@ -254,7 +254,7 @@ class DroidE2EIT {
      * A halt at SessionStart (the integrity gate, misconfigured: its agent file is absent, so it
      * halts instead of failing open) is answered {@code continue: false}, which Droid 0.225.2
      * ignores on SessionStart: the session goes on and the scripted command runs. This pins that
-     * gap (docs/host-droid.md) so that a Droid which starts honouring it shows up here.
+     * gap (docs/hosts/droid.md) so that a Droid which starts honouring it shows up here.
      */
     @Test
     @Order(3)
@@ -279,7 +279,7 @@ class DroidE2EIT {
                 + "; exit " + run.process().exitCode());
         assertThat(halted).as("the integrity gate halted at SessionStart: " + run.describe()).isTrue();
         assertThat(project.exists("halted-marker")).as("Droid now honours SessionStart's continue:false: "
-                + "update DroidHost and docs/host-droid.md").isTrue();
+                + "update DroidHost and docs/hosts/droid.md").isTrue();
         row.pass();
     }
 
