@@ -6,13 +6,13 @@ import java.util.Map;
 /**
  * Host CLIs that were tried on their real binaries (or looked for) and that Warden cannot govern
  * yet, each with the measured reason, so that {@code --host continue} says why instead of
- * "unknown host" and nobody believes such a host is protected ({@code docs/hosts-ungoverned.md}).
+ * "unknown host" and nobody believes such a host is protected ({@code docs/hosts.md, "Hosts that cannot be governed yet"}).
  */
 public final class UngovernedHosts {
     private UngovernedHosts() {
     }
 
-    /** Host id to its name and the reason, in the order {@code docs/hosts-ungoverned.md} lists them. */
+    /** Host id to its name and the reason, in the order {@code docs/hosts.md, "Hosts that cannot be governed yet"} lists them. */
     private static final Map<String, String[]> REASONS = reasons();
 
     private static Map<String, String[]> reasons() {
@@ -34,7 +34,7 @@ public final class UngovernedHosts {
     public static String why(String host) {
         String[] r = host == null ? null : REASONS.get(host);
         return r == null ? null : r[0] + " ('" + host + "') cannot be governed by Warden yet: " + r[1] + "."
-                + " See docs/hosts-ungoverned.md.";
+                + " See docs/hosts.md, "Hosts that cannot be governed yet".";
     }
 
     /** The ids, in listing order. */
