@@ -34,7 +34,7 @@ public final class UngovernedHosts {
     public static String why(String host) {
         String[] r = host == null ? null : REASONS.get(host);
         return r == null ? null : r[0] + " ('" + host + "') cannot be governed by Warden yet: " + r[1] + "."
-                + " See docs/hosts.md, "Hosts that cannot be governed yet".";
+                + " See docs/hosts.md (Hosts that cannot be governed yet).";
     }
 
     /** The ids, in listing order. */
