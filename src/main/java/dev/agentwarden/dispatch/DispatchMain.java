@@ -304,9 +304,14 @@ public final class DispatchMain {
             return noOpinion(adapter, nativeEvent, "warden: " + payloadProblem + "; allowing");
         }
         HookEvent hookEvent = adapter.normalize(nativeEvent, event, payload, raw, root);
-        ChainResult result = dispatcher.dispatch(hookEvent, role);
+        ChainResult chain = dispatcher.dispatch(hookEvent, role);
+        ChainResult result = RewriteGate.settle(chain, adapter.capability(nativeEvent), host.displayName(), nativeEvent);
         HostResponse response = adapter.render(nativeEvent, result.verdict());
         draft.ran(hookEvent, result, response);
+        String refused = RewriteGate.note(chain, result);
+        if (refused != null) {
+            response = response.withStderr(refused);
+        }
         for (ConcernOutcome o : result.outcomes()) {
             if (o.note() != null) {
                 response = response.withStderr("warden: " + o.concern() + ": " + o.note());
