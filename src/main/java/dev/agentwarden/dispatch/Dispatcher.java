@@ -100,7 +100,7 @@ public final class Dispatcher {
                 if (rewriter == null) {
                     rewriter = spec.name();
                 } else {
-                    outcome = new ConcernOutcome(outcome.concern(), outcome.raw(), outcome.effective(), outcome.message(),
+                    outcome = new ConcernOutcome(outcome.concern(), outcome.raw(), outcome.effective(), null,
                             outcome.durationUs(), appendNote(outcome.note(), "rewrite conflict: ignored, " + rewriter
                             + " rewrote the tool input first (chain order)"), null);
                 }

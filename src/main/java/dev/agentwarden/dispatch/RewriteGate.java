@@ -26,8 +26,8 @@ final class RewriteGate {
             return result;
         }
         String reason = "rewrite not supported on " + hostName + " " + nativeEvent + "; would have run: " + shown(v);
-        String context = v.context();
-        return new ChainResult(new Verdict(Verdict.Kind.BLOCK, reason, context), result.outcomes());
+        // as on any refusal, the chain's warnings and the rewrite's own note are not sent
+        return new ChainResult(Verdict.block(reason), result.outcomes());
     }
 
     /** The stderr note for a refused rewrite, or {@code null} when {@code before} was not refused by {@link #settle}. */

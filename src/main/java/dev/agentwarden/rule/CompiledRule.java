@@ -67,12 +67,15 @@ final class CompiledRule {
         return out;
     }
 
-    /** The reason for {@code view}: the template's, or one naming the rule's action. */
+    /**
+     * The reason for {@code view}: the template's, else one naming the rule and its action, except
+     * that a rewrite without a reason says nothing.
+     */
     String reason(String name, Map<String, Object> view) {
         if (reason != null) {
             return reason.render(view);
         }
-        return "rule " + name + " (" + settings.action().wire() + ")";
+        return settings.action() == RuleAction.REWRITE ? null : "rule " + name + " (" + settings.action().wire() + ")";
     }
 
     private static Object run(String key, CelRuntime.Program program, Map<String, Object> view, long deadlineNanos)
