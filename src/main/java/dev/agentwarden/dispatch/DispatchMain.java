@@ -305,12 +305,13 @@ public final class DispatchMain {
         }
         HookEvent hookEvent = adapter.normalize(nativeEvent, event, payload, raw, root);
         ChainResult chain = dispatcher.dispatch(hookEvent, role);
-        ChainResult result = RewriteGate.settle(chain, adapter.capability(nativeEvent), host.displayName(), nativeEvent);
+        // RewriteGate loads only when something rewrites: the default chain never does
+        ChainResult result = chain.verdict().rewrites()
+                ? RewriteGate.settle(chain, adapter.capability(nativeEvent), host.displayName(), nativeEvent) : chain;
         HostResponse response = adapter.render(nativeEvent, result.verdict());
         draft.ran(hookEvent, result, response);
-        String refused = RewriteGate.note(chain, result);
-        if (refused != null) {
-            response = response.withStderr(refused);
+        if (result != chain) {
+            response = response.withStderr(RewriteGate.note(chain, result));
         }
         for (ConcernOutcome o : result.outcomes()) {
             if (o.note() != null) {
