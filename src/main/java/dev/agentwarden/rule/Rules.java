@@ -18,7 +18,15 @@ public final class Rules {
 
     /** The compiled rule for a concern's settings. @throws IllegalArgumentException {@code <key>: <problem>} */
     public static Object parse(Map<String, Object> settings) {
-        return RuleCompiler.compile(RuleSettings.parse(settings));
+        RuleSettings parsed = RuleSettings.parse(settings);
+        try {
+            return RuleCompiler.compile(parsed);
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // a CEL failure outside its own error reporting is still a problem with this rule, never a crash
+            throw new IllegalArgumentException("when: the rule does not compile: " + e, e);
+        }
     }
 
     /** A concern running a rule returned by {@link #parse}. */
@@ -34,7 +42,7 @@ public final class Rules {
     public static String cannotRunOn(EventName event, Map<String, Object> settings) {
         CompiledRule rule;
         try {
-            rule = RuleCompiler.compile(RuleSettings.parse(settings));
+            rule = (CompiledRule) parse(settings);
         } catch (IllegalArgumentException e) {
             return null;
         }
