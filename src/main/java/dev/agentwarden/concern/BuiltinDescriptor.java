@@ -73,6 +73,14 @@ public abstract class BuiltinDescriptor {
         return null;
     }
 
+    /**
+     * Why a concern with these settings can do nothing on {@code event}, though the built-in binds
+     * to it ({@link #bindsTo}), or {@code null}: a lint error at the chain naming it.
+     */
+    public String cannotRunOn(EventName event, Map<String, Object> settings) {
+        return null;
+    }
+
     /** A new instance running with settings returned by {@link #parse}. */
     public abstract Concern create(Object settings);
 }

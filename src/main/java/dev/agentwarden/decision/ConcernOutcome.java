@@ -2,6 +2,7 @@ package dev.agentwarden.decision;
 
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.verdict.Verdict;
+import java.util.Map;
 
 /**
  * One concern's run within a dispatch, after posture and fail mode were applied.
@@ -13,10 +14,23 @@ import dev.agentwarden.verdict.Verdict;
  * @param durationUs wall time of the run, in microseconds
  * @param note       how the raw result became the effective one (e.g. "timeout after 10000 ms;
  *                   fail-open"), or {@code null} when unchanged
+ * @param updatedInput the tool input this run would have the host run instead (its raw rewrite, unless its
+ *                   posture or a rewrite earlier in the chain set it aside), or {@code null}
  */
 public record ConcernOutcome(String concern, ConcernResult raw, Verdict.Kind effective, String message,
-                             long durationUs, String note)
+                             long durationUs, String note, Map<String, Object> updatedInput)
         implements Verdict.Contribution {
+
+    /** An outcome that rewrites nothing. */
+    public ConcernOutcome(String concern, ConcernResult raw, Verdict.Kind effective, String message,
+                          long durationUs, String note) {
+        this(concern, raw, effective, message, durationUs, note, null);
+    }
+
+    @Override
+    public String name() {
+        return concern;
+    }
 
     /** Wall time of the run, in whole milliseconds. */
     public long durationMs() {

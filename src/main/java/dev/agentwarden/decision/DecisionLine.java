@@ -98,6 +98,15 @@ public final class DecisionLine {
             }
             sb.append(']');
         }
+        if (d.result != null && d.result.verdict().rewrites()) {
+            // optional (absent when nothing was rewritten): the host ran another tool input than it sent
+            Verdict v = d.result.verdict();
+            sb.append(",\"rewritten\":true");
+            field(sb, "rewritten_by", v.rewrittenBy());
+            field(sb, "input_before_sha256", e == null || e.toolInput() == null ? null
+                    : Sha256.hex(Json.write(e.toolInput()).getBytes(StandardCharsets.UTF_8)));
+            field(sb, "input_after_sha256", Sha256.hex(Json.write(v.updatedInput()).getBytes(StandardCharsets.UTF_8)));
+        }
         sb.append(",\"elapsed_us\":").append(Math.max(0, (nowNanos - d.startNanos) / 1000));
         sb.append("}\n");
         return sb.toString();

@@ -320,13 +320,19 @@ public final class DispatchMain {
             return noOpinion(adapter, nativeEvent, "warden: " + payloadProblem + "; allowing");
         }
         HookEvent hookEvent = adapter.normalize(nativeEvent, event, payload, raw, root);
-        ChainResult result = dispatcher.dispatch(hookEvent, role);
+        ChainResult chain = dispatcher.dispatch(hookEvent, role);
+        // RewriteGate loads only when something rewrites: the default chain never does
+        ChainResult result = chain.verdict().rewrites()
+                ? RewriteGate.settle(chain, adapter.capability(nativeEvent), host.displayName(), nativeEvent) : chain;
         HostResponse response = adapter.render(nativeEvent, result.verdict());
         draft.ran(hookEvent, result, adapter, response);
         List<String> skipped = manifest.skipped(args.host(), event);
         if (!skipped.isEmpty()) {
             draft.chainSkipped(skipped);
             response = response.withStderr(skippedNote(manifest, args.host(), event, skipped));
+        }
+        if (result != chain) {
+            response = response.withStderr(RewriteGate.note(chain, result));
         }
         for (ConcernOutcome o : result.outcomes()) {
             if (o.note() != null) {

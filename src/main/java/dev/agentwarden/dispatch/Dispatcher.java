@@ -87,6 +87,7 @@ public final class Dispatcher {
     public ChainResult dispatch(HookEvent event, String role) {
         List<ConcernOutcome> outcomes = new ArrayList<>();
         Path stateHome = null;
+        String rewriter = null;
         for (ConcernSpec spec : chainFor(event, role)) {
             long start = System.nanoTime();
             if (stateHome == null) {
@@ -94,7 +95,17 @@ public final class Dispatcher {
             }
             ConcernResult raw = runGuarded(spec, event, stateHome);
             long durationUs = (System.nanoTime() - start) / 1_000;
-            outcomes.add(settle(spec, raw, durationUs));
+            ConcernOutcome outcome = settle(spec, raw, durationUs);
+            if (outcome.updatedInput() != null) {
+                if (rewriter == null) {
+                    rewriter = spec.name();
+                } else {
+                    outcome = new ConcernOutcome(outcome.concern(), outcome.raw(), outcome.effective(), null,
+                            outcome.durationUs(), appendNote(outcome.note(), "rewrite conflict: ignored, " + rewriter
+                            + " rewrote the tool input first (chain order)"), null);
+                }
+            }
+            outcomes.add(outcome);
         }
         outcomes = keepLowestRankedNudge(outcomes);
         return new ChainResult(Verdict.combine(outcomes), outcomes);
@@ -170,18 +181,30 @@ public final class Dispatcher {
             case ALLOW:
             default:
                 kind = Verdict.Kind.ALLOW;
-                message = raw.context();
+                message = raw.rewrites() ? ExternalConcern.join(raw.reason(), raw.context()) : raw.context();
                 break;
         }
-        if (spec.posture() == Posture.SHADOW && (kind != Verdict.Kind.ALLOW || message != null)) {
-            note = (note == null ? "" : note + "; ") + "shadow: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " not emitted";
+        java.util.Map<String, Object> updated = d == Decision.ALLOW ? raw.updatedInput() : null;
+        if (spec.posture() == Posture.SHADOW && (kind != Verdict.Kind.ALLOW || message != null || updated != null)) {
+            note = appendNote(note, "shadow: " + (updated != null ? "rewrite" : kind.name().toLowerCase(java.util.Locale.ROOT))
+                    + " not emitted");
             kind = Verdict.Kind.ALLOW;
             message = null;
-        } else if (spec.posture() == Posture.ADVISORY && kind.decides()) {
-            note = (note == null ? "" : note + "; ") + "advisory ceiling: " + kind.name().toLowerCase(java.util.Locale.ROOT) + " → warn";
+            updated = null;
+        } else if (spec.posture() == Posture.ADVISORY && (kind.decides() || updated != null)) {
+            note = appendNote(note, "advisory ceiling: " + (updated != null ? "rewrite" : kind.name().toLowerCase(java.util.Locale.ROOT))
+                    + " → warn");
+            if (updated != null) {
+                message = "would rewrite the tool input" + (message == null ? "" : ": " + message);
+                updated = null;
+            }
             kind = Verdict.Kind.WARN;
         }
-        return new ConcernOutcome(spec.name(), raw, kind, message, durationUs, note);
+        return new ConcernOutcome(spec.name(), raw, kind, message, durationUs, note, updated);
+    }
+
+    private static String appendNote(String note, String more) {
+        return note == null ? more : note + "; " + more;
     }
 
     /**
@@ -215,7 +238,7 @@ public final class Dispatcher {
 
     private static boolean isNudge(ConcernSpec spec, ConcernOutcome o) {
         return spec.nudgeRank() > 0 && spec.posture() != Posture.BLOCKING && !spec.failClosed()
-                && o.message() != null && o.effective().ordinal() <= Verdict.Kind.WARN.ordinal();
+                && o.updatedInput() == null && o.message() != null && o.effective().ordinal() <= Verdict.Kind.WARN.ordinal();
     }
 
     /** The agent-config envelope an external concern reads on stdin. */

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * Runs a command concern as a child process: the envelope on stdin, a wall-clock timeout, and a
  * cap on what it may print. Exit 0 allow, 1 block, 2 warn; anything else, a crash, a missing
  * script or a timeout is {@link Decision#ERROR}. Stdout may be JSON
- * {@code {decision, reason, additional_context, context}} or plain text.
+ * {@code {decision, reason, additional_context, context}} or plain text; on exit 0 an
+ * {@code updated_input} object rewrites the tool input.
  *
  * <p>A script of a project manifest runs only while it hashes as the user trusted it
  * ({@link ScriptTrust}); a changed one does not start and is an {@link Decision#ERROR}, so the
@@ -136,6 +137,7 @@ final class ExternalConcern {
         String reason = null;
         String context = null;
         String sessionContext = null;
+        Object updated = null;
         String trimmed = stdout.strip();
         if (trimmed.startsWith("{")) {
             try {
@@ -149,6 +151,7 @@ final class ExternalConcern {
                     ctx = o.get("context");
                 }
                 context = ctx instanceof String s && !s.isBlank() ? s : null;
+                updated = o.get("updated_input");
             } catch (JsonException e) {
                 // not a JSON object: never the message
             }
@@ -162,6 +165,12 @@ final class ExternalConcern {
         }
         switch (exitCode) {
             case 0:
+                if (updated instanceof Map<?, ?> m) {
+                    return new ConcernResult(Decision.ALLOW, reason, sessionContext, exitCode, stringKeyed(m));
+                }
+                if (updated != null) {
+                    return new ConcernResult(Decision.ERROR, "updated_input is not a JSON object", null, exitCode);
+                }
                 return new ConcernResult(Decision.ALLOW, null, sessionContext, exitCode);
             case 1:
                 return new ConcernResult(Decision.BLOCK, message, null, exitCode);
@@ -171,6 +180,15 @@ final class ExternalConcern {
                 return new ConcernResult(Decision.ERROR, "exit code " + exitCode + (message == null ? "" : ": " + message),
                         null, exitCode);
         }
+    }
+
+    /** A JSON object's members under their keys as text. */
+    private static Map<String, Object> stringKeyed(Map<?, ?> m) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            out.put(String.valueOf(e.getKey()), e.getValue());
+        }
+        return out;
     }
 
     /** A reason and additional context as agent-config joins them: a blank line between. */

@@ -42,7 +42,13 @@ public interface HostAdapter {
      * @param canBlock   a block verdict can refuse the action
      * @param hasContext additional context reaches the model
      * @param canAsk     an ask verdict reaches the user as the host's own confirmation prompt
+     * @param canRewrite the host runs a tool input Warden hands back in place of the one it sent
+     *                   (where it cannot, dispatch refuses a rewrite instead of allowing the original)
      */
-    record Capability(boolean canBlock, boolean hasContext, boolean canAsk) {
+    record Capability(boolean canBlock, boolean hasContext, boolean canAsk, boolean canRewrite) {
+        /** A host event that cannot rewrite. */
+        public Capability(boolean canBlock, boolean hasContext, boolean canAsk) {
+            this(canBlock, hasContext, canAsk, false);
+        }
     }
 }

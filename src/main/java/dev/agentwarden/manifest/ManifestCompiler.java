@@ -597,6 +597,10 @@ public final class ManifestCompiler {
                         error("wrong-event", chain.getValueNode(), chainPath, "built-in " + c.builtinName() + " (concern '" + name
                                 + "') does nothing on " + event + "; it runs on "
                                 + wireNames(Builtins.descriptor(c.builtinName()).events()), true);
+                    } else if (c.isBuiltin() && Builtins.descriptor(c.builtinName()) != null
+                            && Builtins.descriptor(c.builtinName()).cannotRunOn(ev, c.settings()) != null) {
+                        error("wrong-event", chain.getValueNode(), chainPath, "concern '" + name + "' cannot run on " + event
+                                + ": " + Builtins.descriptor(c.builtinName()).cannotRunOn(ev, c.settings()), true);
                     } else {
                         String cannot = CapabilityCheck.problem(host, ev, c, aliases.getOrDefault(host, Map.of()));
                         if (cannot != null) {

@@ -35,7 +35,7 @@ public final class CaseFile {
     public static final int MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
     /** Most cases in one file. */
     public static final int MAX_CASES = 10_000;
-    static final Set<String> VERDICTS = Set.of("allow", "warn", "block", "halt");
+    static final Set<String> VERDICTS = Set.of("allow", "warn", "ask", "block", "halt");
     private static final List<String> CASE_KEYS = List.of("name", "host", "event", "payload", "payload_file", "env",
             "verdict", "reason_contains", "output");
     private static final List<String> ENV_KEYS = List.of("role", "fail_mode");
@@ -108,7 +108,7 @@ public final class CaseFile {
             name = host + " " + event + " → " + verdict;
         }
         if (!VERDICTS.contains(verdict)) {
-            throw new Invalid(where + ": verdict `" + verdict + "` is not one of allow, warn, block, halt");
+            throw new Invalid(where + ": verdict `" + verdict + "` is not one of allow, warn, ask, block, halt");
         }
         if (HostAdapters.forId(host) == null) {
             String unknown = Hosts.unknown(host);

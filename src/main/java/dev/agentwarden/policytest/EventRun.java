@@ -37,7 +37,7 @@ public final class EventRun {
     /**
      * What dispatch decided.
      *
-     * @param verdict  {@code allow|warn|block|halt}, as the decision log records it
+     * @param verdict  {@code allow|warn|ask|block|halt}, as the decision log records it
      * @param reason   the verdict's reason (block, halt), else the context it adds, else dispatch's stderr note
      * @param response what the host got
      * @param manifest the source of the manifest in force, or {@code null} when none loaded

@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * @param payload        the bytes sent on stdin, filled in as the host would send them
  * @param role           the session role, or {@code null} for the default
  * @param failMode       {@code open} or {@code closed}, or {@code null} for the default
- * @param verdict        the expected verdict: {@code allow|warn|block|halt}
+ * @param verdict        the expected verdict: {@code allow|warn|ask|block|halt}
  * @param reasonContains text the reason must contain, or {@code null}
  * @param output         the exact stdout the host must get, or {@code null}
  */

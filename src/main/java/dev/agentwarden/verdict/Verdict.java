@@ -1,6 +1,7 @@
 package dev.agentwarden.verdict;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * The one decision a dispatch returns for an event, whatever the host.
@@ -10,8 +11,16 @@ import java.util.List;
  *                joined with " · "; {@code null} otherwise
  * @param context text for the model when nothing blocks: warnings and built-ins' context notes
  *                joined with " · ", or {@code null}
+ * @param updatedInput the tool input the host is to run instead of the one it sent (the first rewrite in
+ *                chain order), only on {@code ALLOW} and {@code WARN}; else {@code null}
+ * @param rewrittenBy the concern whose rewrite this is, or {@code null}
  */
-public record Verdict(Kind kind, String reason, String context) {
+public record Verdict(Kind kind, String reason, String context, Map<String, Object> updatedInput, String rewrittenBy) {
+
+    /** A verdict that rewrites nothing. */
+    public Verdict(Kind kind, String reason, String context) {
+        this(kind, reason, context, null, null);
+    }
 
     /**
      * Decision kinds in increasing precedence: halt > block (deny) > ask > warn > allow. {@code ASK}
@@ -32,6 +41,16 @@ public record Verdict(Kind kind, String reason, String context) {
         Kind effective();
 
         String message();
+
+        /** The tool input this run would have the host run instead, or {@code null}. */
+        default Map<String, Object> updatedInput() {
+            return null;
+        }
+
+        /** Who contributed it (the concern's name), or {@code null}. */
+        default String name() {
+            return null;
+        }
     }
 
     public static final String DEFAULT_BLOCK_REASON = "blocked by hook policy";
@@ -57,7 +76,9 @@ public record Verdict(Kind kind, String reason, String context) {
     /**
      * Combines contributions, in chain order, into one verdict, as agent-config does: the strongest
      * kind wins and its contributions' messages decide (joined with " · "); on a block or halt the
-     * warnings are not sent, otherwise context gathers every warning and note.
+     * warnings are not sent, otherwise context gathers every warning and note. The first
+     * contribution that rewrites the tool input (in chain order) carries its input into an
+     * {@code ALLOW} or {@code WARN} verdict; a stronger verdict drops it.
      */
     public static Verdict combine(List<? extends Contribution> outcomes) {
         Kind kind = Kind.ALLOW;
@@ -85,7 +106,20 @@ public record Verdict(Kind kind, String reason, String context) {
         if (kind.decides()) {
             reason = reasons.length() == 0 ? DEFAULT_BLOCK_REASON : reasons.toString();
         }
-        return new Verdict(kind, reason, context.length() == 0 ? null : context.toString());
+        Map<String, Object> updated = null;
+        String by = null;
+        if (kind == Kind.ALLOW || kind == Kind.WARN) {
+            for (int i = 0; i < outcomes.size() && updated == null; i++) {
+                updated = outcomes.get(i).updatedInput();
+                by = updated == null ? null : outcomes.get(i).name();
+            }
+        }
+        return new Verdict(kind, reason, context.length() == 0 ? null : context.toString(), updated, by);
+    }
+
+    /** Whether the host is to run a rewritten tool input. */
+    public boolean rewrites() {
+        return updatedInput != null;
     }
 
     private static void append(StringBuilder sb, String separator, String text) {

@@ -248,4 +248,14 @@ class TestCommandTest {
         assertThat(r.exit()).as(r.out() + r.err()).isZero();
         assertThat(r.out()).contains(" passed, 0 failed").doesNotContain("FAIL");
     }
+
+    @Test
+    void shippedRuleExamples_passAgainstTheirManifest() throws IOException {
+        CliRun r = warden("test", Path.of("examples/rules/tests.yaml").toAbsolutePath().toString(),
+                "--manifest", Path.of("examples/rules/manifest.yaml").toAbsolutePath().toString(),
+                "--project-dir", project().toString());
+
+        assertThat(r.exit()).as(r.out() + r.err()).isZero();
+        assertThat(r.out()).contains("8 passed, 0 failed").doesNotContain("FAIL");
+    }
 }

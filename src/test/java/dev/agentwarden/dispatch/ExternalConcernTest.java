@@ -448,4 +448,19 @@ class ExternalConcernTest {
     private static ConcernSpec spec(Path script, int timeoutMs) {
         return TestManifests.spec("script: '" + script + "'\ntimeout_ms: " + timeoutMs);
     }
+
+    @Test
+    void updatedInput_onExit0_rewrites_andAnythingButAnObjectIsAnError() {
+        ConcernResult r = ExternalConcern.interpret(0, "{\"updated_input\":{\"command\":\"ls -la\"},\"reason\":\"listed\"}", "", false);
+        assertThat(r.decision()).isEqualTo(Decision.ALLOW);
+        assertThat(r.updatedInput()).isEqualTo(java.util.Map.of("command", "ls -la"));
+        assertThat(r.reason()).isEqualTo("listed");
+
+        ConcernResult bad = ExternalConcern.interpret(0, "{\"updated_input\":\"ls\"}", "", false);
+        assertThat(bad.decision()).isEqualTo(Decision.ERROR);
+        assertThat(bad.reason()).contains("updated_input is not a JSON object");
+
+        ConcernResult refused = ExternalConcern.interpret(1, "{\"updated_input\":{\"command\":\"ls\"}}", "", false);
+        assertThat(refused.updatedInput()).as("only an allow rewrites").isNull();
+    }
 }

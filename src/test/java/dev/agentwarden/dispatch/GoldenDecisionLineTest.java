@@ -57,7 +57,7 @@ class GoldenDecisionLineTest {
         if (c.event() == null) { // an HTTP hook's path names no canonical event (--event)
             String serve;
             try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
-                WardenServer server = WardenServer.start(0, null, GoldenCorpus.manifest().toString(), TOKEN, 1,
+                WardenServer server = WardenServer.start(0, null, c.manifest().toString(), TOKEN, 1,
                         p.env(c), GoldenCorpus.CLOCK);
                 try {
                     String path = "/dispatch/" + c.host() + (c.nativeEvent() == null ? "" : "/" + c.nativeEvent());

@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -45,7 +46,7 @@ class GoldenServeTest {
     @MethodSource("cases")
     void serve_http_matchesGoldenAndInProcess(GoldenCorpus.Case c) throws Exception {
         Assumptions.assumeTrue(c.event() == null, "an HTTP hook's path names no canonical event (--event)");
-        WardenServer server = serverFor(project.env(c));
+        WardenServer server = serverFor(project.env(c), c.manifest());
         String path = "/dispatch/" + c.host() + (c.nativeEvent() == null ? "" : "/" + c.nativeEvent());
         HttpResponse<String> response = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
                 .header("Authorization", "Bearer " + TOKEN)
@@ -74,11 +75,13 @@ class GoldenServeTest {
         return b.toString();
     }
 
-    private static synchronized WardenServer serverFor(Map<String, String> env) throws IOException {
-        WardenServer server = SERVERS.get(env);
+    private static synchronized WardenServer serverFor(Map<String, String> env, Path manifest) throws IOException {
+        Map<String, String> key = new java.util.HashMap<>(env);
+        key.put("<manifest>", manifest.toString());
+        WardenServer server = SERVERS.get(key);
         if (server == null) {
-            server = WardenServer.start(0, null, GoldenCorpus.manifest().toString(), TOKEN, 2, env, GoldenCorpus.CLOCK);
-            SERVERS.put(env, server);
+            server = WardenServer.start(0, null, manifest.toString(), TOKEN, 2, env, GoldenCorpus.CLOCK);
+            SERVERS.put(key, server);
         }
         return server;
     }

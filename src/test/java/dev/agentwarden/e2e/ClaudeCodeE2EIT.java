@@ -247,6 +247,47 @@ class ClaudeCodeE2EIT {
     }
 
     /**
+     * Issue 27 item 2 on the real host: a {@code builtin:rule} rewrites the Bash command
+     * ({@code hookSpecificOutput.updatedInput} with {@code permissionDecision: "allow"}) and Claude Code
+     * runs the rewritten command, not the one the model asked for: the markers show which ran.
+     */
+    @Test
+    @Order(19)
+    void ruleRewrite_hostRunsTheRewrittenCommand(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "rule rewrites Bash",
+                "updatedInput + allow: the rewritten command runs (rewritten-marker), the original does not");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                route-marker:
+                  script: builtin:rule
+                  when: 'commands == ["touch"] && "original-marker" in words'
+                  action: rewrite
+                  rewrite:
+                    command: '"touch rewritten-marker"'
+                  reason: "REWRITE-3d2: the marker is routed"
+                """, """
+                pre_tool_use: [route-marker]
+                """));
+        install(project);
+
+        ClaudeRun run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("rewritten", "Bash", Map.of("command", "touch original-marker", "description", "touch marker")),
+                Turn.text("FINAL: done")));
+
+        row.timing(run);
+        Optional<ClaudeRun.ToolResultSeen> result = run.toolResult("rewritten");
+        row.observed(result.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result")
+                + "; rewritten-marker " + (project.exists("rewritten-marker") ? "created" : "ABSENT")
+                + "; original-marker " + (project.exists("original-marker") ? "CREATED" : "absent"));
+        assertCompleted(run);
+        assertThat(result).as("tool_result for the rewritten call").hasValueSatisfying(r -> assertThat(r.isError()).isFalse());
+        assertThat(project.exists("rewritten-marker")).as("the rewritten command ran").isTrue();
+        assertThat(project.exists("original-marker")).as("the original command ran").isFalse();
+        assertThat(run.resultText()).isEqualTo("FINAL: done");
+        row.pass();
+    }
+
+    /**
      * Issue 17 item 2 on the real host: install writes the compiled hook behind a shell test
      * (Claude Code runs hook commands with {@code sh -c}); with the compiled hook deleted, the next
      * event still gets Warden's deny, from {@code bin/warden}.

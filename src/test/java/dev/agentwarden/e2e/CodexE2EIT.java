@@ -121,6 +121,46 @@ class CodexE2EIT {
     }
 
     /**
+     * Issue 27 item 2 on the real host: a {@code builtin:rule} rewrites the shell command
+     * ({@code updatedInput}, which Codex applies only beside {@code permissionDecision: "allow"}) and
+     * Codex runs the rewritten command: the markers show which ran.
+     */
+    @Test
+    @Order(6)
+    void ruleRewrite_hostRunsTheRewrittenCommand(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "rule rewrites the shell command",
+                "updatedInput + allow: the rewritten command runs (rewritten-marker), the original does not");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                route-marker:
+                  script: builtin:rule
+                  when: '"original-marker" in words'
+                  action: rewrite
+                  rewrite:
+                    command: '"touch rewritten-marker"'
+                  reason: "REWRITE-3d2: the marker is routed"
+                """, """
+                pre_tool_use: [route-marker]
+                """));
+        install(project);
+
+        Session run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("rewritten", "exec_command", Map.of("cmd", "touch original-marker")),
+                Turn.text("FINAL: done")));
+
+        Optional<String> output = run.toolOutput("rewritten");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; rewritten-marker "
+                + (project.exists("rewritten-marker") ? "created" : "ABSENT") + "; original-marker "
+                + (project.exists("original-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(project.exists("rewritten-marker")).as("the rewritten command ran: " + run.describe()).isTrue();
+        assertThat(project.exists("original-marker")).as("the original command ran").isFalse();
+        assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        row.pass();
+    }
+
+    /**
      * Codex rejects {@code continue: false} and {@code stopReason} on PreToolUse ("PreToolUse hook
      * returned unsupported continue:false"), which would make the whole answer invalid and let the
      * command run; Warden's halt there is a deny alone. The halt comes from the integrity gate: a

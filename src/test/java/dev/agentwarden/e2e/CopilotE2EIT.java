@@ -116,6 +116,12 @@ class CopilotE2EIT {
                     posture: blocking
                     fail_closed: true
                     tools: [bash]
+                  route-marker:
+                    script: builtin:rule
+                    when: '"original-marker" in words'
+                    action: rewrite
+                    rewrite:
+                      command: '"touch rewritten-marker"'
                   subagent-ledger:
                     script: builtin:subagent-ledger
                     posture: shadow
@@ -128,7 +134,7 @@ class CopilotE2EIT {
                     enforce: n2m4
                 platforms:
                   copilot:
-                    pre_tool_use: [capture, no-denied-marker, warn-marker, crash-open, crash-closed, spawn-guard]
+                    pre_tool_use: [capture, no-denied-marker, warn-marker, crash-open, crash-closed, spawn-guard, route-marker]
                     subagent_start: [capture, subagent-ledger]
                     subagent_stop: [capture, subagent-ledger]
                 """.formatted(E2eProject.CAPTURE_SCRIPT, DENY_REASON, WARNING));
@@ -328,6 +334,32 @@ class CopilotE2EIT {
 
     private static Map<String, Object> bash(String command) {
         return Map.of("command", command, "description", "scripted");
+    }
+
+    /**
+     * Issue 27 item 2: Copilot CLI ignores a rewritten tool input, so a rule's rewrite is a refusal whose
+     * reason says what would have run; neither the original command nor the rewritten one runs.
+     */
+    @Test
+    @Order(8)
+    void ruleRewrite_onAHostThatCannotRewrite_isRefused_theOriginalDoesNotRun() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "rule rewrite refused (host cannot rewrite)",
+                "tool message: rewrite not supported ... would have run: touch rewritten-marker; neither marker created");
+        skipIfUnavailable(row);
+        Session run = session("touch the marker", true, ModelScript.of(
+                Turn.tool("rewritten", "bash", bash("touch original-marker")),
+                Turn.text("FINAL: done")));
+        Optional<String> output = run.toolOutput("rewritten");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; original-marker "
+                + (project.exists("original-marker") ? "CREATED" : "absent") + "; rewritten-marker "
+                + (project.exists("rewritten-marker") ? "CREATED" : "absent"));
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(output).as("tool message for the refused call: " + run.describe()).hasValueSatisfying(o -> assertThat(o)
+                .contains("rewrite not supported on Copilot CLI").contains("would have run: touch rewritten-marker"));
+        assertThat(project.exists("original-marker")).as("the original command ran").isFalse();
+        assertThat(project.exists("rewritten-marker")).as("the rewritten command ran").isFalse();
+        row.pass();
     }
 
     private static Session session(String prompt, boolean trustFolder, ModelScript script) throws IOException {

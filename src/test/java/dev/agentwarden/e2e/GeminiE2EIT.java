@@ -169,6 +169,44 @@ class GeminiE2EIT {
         stop.pass();
     }
 
+    /**
+     * Issue 27 item 2 on the real host: a {@code builtin:rule} rewrites the shell command
+     * ({@code hookSpecificOutput.tool_input} on BeforeTool) and Gemini CLI runs the rewritten command:
+     * the markers show which ran.
+     */
+    @Test
+    @Order(7)
+    void ruleRewrite_hostRunsTheRewrittenCommand(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "rule rewrites run_shell_command",
+                "tool_input on BeforeTool: the rewritten command runs (rewritten-marker), the original does not");
+        E2eProject project = E2eProject.forScenario(dir, unavailable, row);
+        project.manifest(manifest("""
+                route-marker:
+                  script: builtin:rule
+                  when: 'command.contains("original-marker")'
+                  action: rewrite
+                  rewrite:
+                    command: 'command.replace("original-marker", "rewritten-marker")'
+                  reason: "REWRITE-g27: the marker is routed"
+                """, """
+                pre_tool_use: [route-marker]
+                """));
+        install(project);
+
+        Run run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("rewritten", SHELL, Map.of("command", "touch \"$TMPDIR/original-marker\"")),
+                Turn.text("FINAL: done")));
+
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("result=" + cut(run.result("rewritten")) + "; rewritten-marker " + marker(project, "rewritten-marker")
+                + "; original-marker " + marker(project, "original-marker"));
+        assertThat(run.process().exitCode()).as(run.describe()).isZero();
+        assertThat(made(project, "rewritten-marker")).as("the rewritten command ran: " + run.describe()).isTrue();
+        assertThat(made(project, "original-marker")).as("the original command ran").isFalse();
+        assertThat(run.server().problems()).as("scripted model problems").isEmpty();
+        row.pass();
+    }
+
     @Test
     @Order(2)
     void subagent_invokeAgent_isBracketedInTheLedgerByTheDefaultManifest(@TempDir Path dir) throws Exception {

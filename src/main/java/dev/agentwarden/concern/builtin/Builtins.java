@@ -9,6 +9,7 @@ import dev.agentwarden.guard.GuardSettings;
 import dev.agentwarden.inventory.TurnInventory;
 import dev.agentwarden.inventory.TurnInventorySettings;
 import dev.agentwarden.ledger.LedgerSettings;
+import dev.agentwarden.rule.Rules;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -155,10 +156,37 @@ public final class Builtins {
         }
     };
 
+    /**
+     * A CEL rule (docs/rules.md). Its settings compile in {@code dev.agentwarden.rule}, which alone
+     * loads the CEL library: nothing of it loads unless a manifest binds a rule.
+     */
+    private static final BuiltinDescriptor RULE = new BuiltinDescriptor(Rules.NAME,
+            List.of(new BuiltinDescriptor.Setting("when", "CEL condition over the event view", "required"),
+                    new BuiltinDescriptor.Setting("action", "allow | deny | ask | warn | halt | rewrite", "required"),
+                    new BuiltinDescriptor.Setting("reason", "text naming fields as {field}", "rule <name> (<action>)"),
+                    new BuiltinDescriptor.Setting("rewrite", "mapping of tool-input field to CEL string expression",
+                            "none; required with action: rewrite")),
+            Set.of()) {
+        @Override
+        public Object parse(Map<String, Object> settings) {
+            return Rules.parse(settings);
+        }
+
+        @Override
+        public String cannotRunOn(EventName event, Map<String, Object> settings) {
+            return Rules.cannotRunOn(event, settings);
+        }
+
+        @Override
+        public Concern create(Object settings) {
+            return Rules.create(settings);
+        }
+    };
+
     /** Every built-in. */
     public static final List<BuiltinDescriptor> ALL = List.of(
             BLOCK_NO_VERIFY, PROTECT_WARDEN, DENY_PATTERN, CONTEXT_NOTE, SUBAGENT_LEDGER, SPAWN_GUARD, INTEGRITY_ATTACH,
-            INVENTORY_TURNS);
+            INVENTORY_TURNS, RULE);
 
     /** Every built-in concern name. */
     public static final List<String> NAMES = names();

@@ -44,7 +44,7 @@ public final class AugmentAdapter implements HostAdapter {
     /** Events whose block is {@code hookSpecificOutput.decision: "block"}. */
     static final Set<String> SPECIFIC_DECISION = Set.of("PostToolUse", "Stop");
 
-    private final ClaudeAdapter claude = new ClaudeAdapter("augment", DIALECT, TOOLS);
+    private final ClaudeAdapter claude = new ClaudeAdapter("augment", DIALECT, TOOLS, Set.of("PreToolUse"));
 
     @Override
     public String id() {
@@ -74,7 +74,8 @@ public final class AugmentAdapter implements HostAdapter {
     public Capability capability(String nativeEvent) {
         boolean block = DIALECT.block().containsKey(nativeEvent) || SPECIFIC_DECISION.contains(nativeEvent)
                 || "PromptSubmit".equals(nativeEvent);
-        return new Capability(block, DIALECT.context().contains(nativeEvent), DIALECT.ask().contains(nativeEvent));
+        return new Capability(block, DIALECT.context().contains(nativeEvent), DIALECT.ask().contains(nativeEvent),
+                claude.capability(nativeEvent).canRewrite());
     }
 
     @Override

@@ -85,18 +85,30 @@ public final class ClaudeAdapter implements HostAdapter {
             Set.of(), Set.of("PreToolUse", "PermissionRequest", "PreSkillShellCommand", "PreModelSwitch"), Set.of(), Set.of(),
             Set.of("PreToolUse"), Set.of("PermissionRequest"));
 
+    /** Where Claude Code runs {@code hookSpecificOutput.updatedInput} given with {@code permissionDecision: "allow"}. */
+    public static final Set<String> CLAUDE_REWRITE = Set.of("PreToolUse");
+
     private final String id;
     private final Dialect dialect;
     private final ToolNames tools;
+    /** Native events whose {@code updatedInput} (with {@code permissionDecision: "allow"}) the host runs. */
+    private final Set<String> rewrite;
 
     public ClaudeAdapter(String id) {
-        this(id, CLAUDE, TOOLS);
+        this(id, CLAUDE, TOOLS, CLAUDE_REWRITE);
     }
 
+    /** A dialect with no rewrite. */
     public ClaudeAdapter(String id, Dialect dialect, ToolNames tools) {
+        this(id, dialect, tools, Set.of());
+    }
+
+    /** @param rewrite native events where the host runs a rewritten tool input ({@code updatedInput}) */
+    public ClaudeAdapter(String id, Dialect dialect, ToolNames tools, Set<String> rewrite) {
         this.id = id;
         this.dialect = dialect;
         this.tools = tools;
+        this.rewrite = rewrite;
     }
 
     @Override
@@ -143,7 +155,7 @@ public final class ClaudeAdapter implements HostAdapter {
     @Override
     public Capability capability(String nativeEvent) {
         return new Capability(dialect.block().containsKey(nativeEvent), dialect.context().contains(nativeEvent),
-                dialect.ask().contains(nativeEvent));
+                dialect.ask().contains(nativeEvent), rewrite.contains(nativeEvent));
     }
 
     @Override
@@ -174,11 +186,32 @@ public final class ClaudeAdapter implements HostAdapter {
             case WARN:
             case ALLOW:
             default:
+                if (verdict.rewrites() && rewrite.contains(nativeEvent)) {
+                    return renderRewrite(nativeEvent, verdict);
+                }
                 if (verdict.context() != null) {
                     return renderContext(nativeEvent, verdict.context());
                 }
                 return dialect.jsonRequired().contains(nativeEvent) ? new HostResponse(0, "{}", "") : HostResponse.SILENT;
         }
+    }
+
+    /**
+     * The rewritten tool input as {@code updatedInput}, which the host runs only beside an explicit
+     * {@code permissionDecision: "allow"} (Codex ignores it otherwise).
+     */
+    private HostResponse renderRewrite(String nativeEvent, Verdict verdict) {
+        Map<String, Object> specific = new LinkedHashMap<>();
+        specific.put("hookEventName", nativeEvent);
+        specific.put("permissionDecision", "allow");
+        specific.put("permissionDecisionReason", cap(PREFIX + "tool input rewritten by " + verdict.rewrittenBy()));
+        specific.put("updatedInput", verdict.updatedInput());
+        if (verdict.context() != null) {
+            specific.put("additionalContext", cap(verdict.context()));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("hookSpecificOutput", specific);
+        return json(out);
     }
 
     private HostResponse renderAsk(String nativeEvent, Verdict verdict) {

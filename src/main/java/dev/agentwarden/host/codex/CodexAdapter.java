@@ -28,6 +28,8 @@ import java.util.Set;
  *   <li>PreToolUse rejects {@code permissionDecision: "ask"} ("unsupported permissionDecision:ask",
  *       the hook's output then counts for nothing), so an ask there is a deny; on PermissionRequest
  *       no opinion leaves Codex's own approval prompt to ask.</li>
+ *   <li>PreToolUse runs {@code updatedInput} only beside {@code permissionDecision: "allow"}: a
+ *       rewrite is rendered so.</li>
  * </ul>
  */
 public final class CodexAdapter implements HostAdapter {
@@ -52,7 +54,7 @@ public final class CodexAdapter implements HostAdapter {
     public static final ToolNames TOOLS = new ToolNames(Set.of("Bash"), Set.of("spawn_agent"), Set.of("apply_patch"),
             Set.of(), "mcp__");
 
-    private final ClaudeAdapter protocol = new ClaudeAdapter("codex", DIALECT, TOOLS);
+    private final ClaudeAdapter protocol = new ClaudeAdapter("codex", DIALECT, TOOLS, Set.of("PreToolUse"));
 
     @Override
     public String id() {

@@ -64,6 +64,9 @@ public final class GeminiAdapter implements HostAdapter {
 
     private static final String PREFIX = "[warden] ";
 
+    /** The one event whose {@code hookSpecificOutput.tool_input} rewrites the call. */
+    private static final String REWRITE = "BeforeTool";
+
     @Override
     public String id() {
         return "gemini";
@@ -112,7 +115,7 @@ public final class GeminiAdapter implements HostAdapter {
     @Override
     public Capability capability(String nativeEvent) {
         Channels c = channels(nativeEvent);
-        return new Capability(c.block(), c.context(), false);
+        return new Capability(c.block(), c.context(), false, REWRITE.equals(nativeEvent));
     }
 
     @Override
@@ -136,6 +139,9 @@ public final class GeminiAdapter implements HostAdapter {
             case WARN:
             case ALLOW:
             default:
+                if (verdict.rewrites() && REWRITE.equals(nativeEvent)) {
+                    return renderRewrite(nativeEvent, c, verdict);
+                }
                 return verdict.context() == null ? HostResponse.SILENT : renderContext(nativeEvent, c, verdict.context());
         }
     }
@@ -150,6 +156,19 @@ public final class GeminiAdapter implements HostAdapter {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("decision", "deny");
         out.put("reason", PREFIX + verdict.reason() + (verdict.context() == null ? "" : "\n" + verdict.context()));
+        return json(out);
+    }
+
+    /** BeforeTool's {@code hookSpecificOutput.tool_input}: Gemini CLI runs the call with it in place of its own. */
+    private static HostResponse renderRewrite(String nativeEvent, Channels c, Verdict verdict) {
+        Map<String, Object> specific = new LinkedHashMap<>();
+        specific.put("hookEventName", nativeEvent);
+        specific.put("tool_input", verdict.updatedInput());
+        if (verdict.context() != null && c.context()) {
+            specific.put("additionalContext", verdict.context());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("hookSpecificOutput", specific);
         return json(out);
     }
 

@@ -23,7 +23,8 @@ class AugmentHostTest {
 
     @Test
     void capabilityTable_isAugments() {
-        assertThat(AUGMENT.capability("PreToolUse")).isEqualTo(new Capability(true, false, true));
+        // PreToolUse runs updatedInput beside permissionDecision allow (hosts.md, measured on 0.36.0)
+        assertThat(AUGMENT.capability("PreToolUse")).isEqualTo(new Capability(true, false, true, true));
         assertThat(AUGMENT.capability("PostToolUse")).isEqualTo(new Capability(true, true, false));
         assertThat(AUGMENT.capability("Stop")).isEqualTo(new Capability(true, false, false));
         assertThat(AUGMENT.capability("PromptSubmit")).isEqualTo(new Capability(true, false, false));

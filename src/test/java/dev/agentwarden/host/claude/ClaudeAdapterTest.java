@@ -48,7 +48,9 @@ class ClaudeAdapterTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("capabilities")
     void capability_perNativeEvent_isTheTable(String nativeEvent, boolean canBlock, boolean hasContext) {
-        assertThat(adapter.capability(nativeEvent)).isEqualTo(new Capability(canBlock, hasContext, nativeEvent.equals("PreToolUse")));
+        // PreToolUse alone asks, and runs a rewritten input (updatedInput with permissionDecision allow)
+        assertThat(adapter.capability(nativeEvent)).isEqualTo(new Capability(canBlock, hasContext, nativeEvent.equals("PreToolUse"),
+                nativeEvent.equals("PreToolUse")));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -62,7 +62,9 @@ class CodexAdapterTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("capabilities")
     void capability_perNativeEvent_isTheTable(String nativeEvent, boolean canBlock, boolean hasContext) {
-        assertThat(adapter.capability(nativeEvent)).isEqualTo(new Capability(canBlock, hasContext, false));
+        // PreToolUse runs updatedInput beside permissionDecision allow
+        assertThat(adapter.capability(nativeEvent)).isEqualTo(new Capability(canBlock, hasContext, false,
+                nativeEvent.equals("PreToolUse")));
     }
 
     static Stream<Arguments> everyVerdictOnEveryEvent() {

@@ -44,7 +44,8 @@ class GeminiAdapterTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("table")
     void capability_eachEvent_isTheMeasuredRow(String event, boolean block, boolean context, boolean halt) {
-        assertThat(adapter.capability(event)).isEqualTo(new Capability(block, context, false));
+        // BeforeTool's hookSpecificOutput.tool_input rewrites the call
+        assertThat(adapter.capability(event)).isEqualTo(new Capability(block, context, false, event.equals("BeforeTool")));
         assertThat(GeminiAdapter.TABLE.get(event)).isEqualTo(new GeminiAdapter.Channels(block, context, halt));
     }
 
