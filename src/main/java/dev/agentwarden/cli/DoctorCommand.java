@@ -338,7 +338,7 @@ final class DoctorCommand implements Callable<Integer> {
         }
         HookCommand.IfMissing portable = portableMode(entries);
         if (portable != null) {
-            found.add(InstallCommand.onPath("warden") ? Finding.ok("entries run `warden` from PATH, and it is on PATH here")
+            found.add(InstallCommand.onPath("warden", env.get("PATH")) ? Finding.ok("entries run `warden` from PATH, and it is on PATH here")
                     : Finding.problem("entries run `warden` from PATH (committed settings), and it is not on PATH here:"
                     + " on this machine they answer as if Warden were missing (--if-missing " + portable.wire() + ")",
                     "install Warden (npm install -g agent-warden, or put the release's bin/warden on PATH)"));

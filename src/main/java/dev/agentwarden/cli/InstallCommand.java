@@ -151,7 +151,7 @@ final class InstallCommand implements Callable<Integer> {
         if (target.portable()) {
             out.println("  these entries run `warden` from PATH (the file is committed; no path of this machine is in it);"
                     + " where warden is missing they " + whereMissing(missing));
-            if (!onPath("warden")) {
+            if (!onPath("warden", System.getenv("PATH"))) {
                 out.println("  warning: warden is not on PATH here: put " + launcher + " on PATH (for example ln -s "
                         + launcher + " ~/.local/bin/warden) or install the release, else these hooks "
                         + whereMissing(missing) + " on this machine too");
@@ -199,9 +199,8 @@ final class InstallCommand implements Callable<Integer> {
         }
     }
 
-    /** Whether an executable named {@code name} is in a directory on PATH. */
-    static boolean onPath(String name) {
-        String path = System.getenv("PATH");
+    /** Whether an executable named {@code name} is in a directory on {@code path} (a PATH value). */
+    static boolean onPath(String name, String path) {
         if (path == null) {
             return false;
         }
