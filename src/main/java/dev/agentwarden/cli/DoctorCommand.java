@@ -154,6 +154,7 @@ final class DoctorCommand implements Callable<Integer> {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("project", root.toString());
             json.put("ok", problems.isEmpty());
+            json.put("not_in_force", NotInForce.line(root, env));
             List<Object> list = new ArrayList<>();
             for (Section section : sections) {
                 Map<String, Object> s = new LinkedHashMap<>();
@@ -177,6 +178,10 @@ final class DoctorCommand implements Callable<Integer> {
             json.put("problems", problems);
             out.println(Json.write(json));
         } else {
+            String notInForce = NotInForce.line(root, env);
+            if (notInForce != null) {
+                out.println(notInForce);
+            }
             print(out, root, sections, recent, problems);
         }
         return problems.isEmpty() ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
