@@ -71,12 +71,12 @@ public final class LineDiff {
                 ops.add(new Op(' ', a[a0 + i]));
                 i++;
                 j++;
-            } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
-                ops.add(new Op('+', b[b0 + j]));
-                j++;
-            } else {
+            } else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) {
                 ops.add(new Op('-', a[a0 + i]));
                 i++;
+            } else {
+                ops.add(new Op('+', b[b0 + j]));
+                j++;
             }
         }
     }
