@@ -75,8 +75,8 @@ final class InstallCommand implements Callable<Integer> {
     boolean noTrain;
 
     @Option(names = "--fast-hook", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Run hooks through the compiled C client where cc exists and the host runs hooks through a"
-            + " shell (default; falls back to bin/warden when it is gone; see README \"Compiled hook\")."
+            description = "User and local scope: run hooks through the compiled C client where cc exists and the host"
+            + " runs hooks through a shell (default; falls back to bin/warden when it is gone; see README \"Compiled hook\")."
             + " --no-fast-hook: hooks run bin/warden.")
     boolean fastHook;
 
