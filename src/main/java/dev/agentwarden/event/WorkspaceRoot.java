@@ -12,10 +12,13 @@ import java.util.Map;
  *   <li>the explicit project dir ({@code --project-dir});</li>
  *   <li>the payload's {@code workspace_root} / {@code project_root};</li>
  *   <li>{@code WARDEN_PROJECT_DIR};</li>
- *   <li>the nearest directory holding a {@code .warden/}, walking up from the start directory (the
- *       payload's {@code cwd}, else the working directory); a {@code .warden/} in the user's home
- *       directory or at the filesystem root counts only when the walk starts there;</li>
- *   <li>the hosts' project-directory variables (every known host's, at dispatch as in every other command);</li>
+ *   <li>the hosts' project-directory variables (every known host's, at dispatch as in every other
+ *       command): the nearest directory holding a {@code .warden/} from the start directory (the
+ *       payload's {@code cwd}, else the working directory) up to the named directory when the start
+ *       is inside it (a package of a monorepo), else the named directory;</li>
+ *   <li>the nearest directory holding a {@code .warden/}, walking up from the start directory; a
+ *       {@code .warden/} in the user's home directory or at the filesystem root counts only when the
+ *       walk starts there;</li>
  *   <li>the nearest directory holding {@code .git} (a git work tree's root; no git process runs);</li>
  *   <li>the start directory itself.</li>
  * </ol>
@@ -46,17 +49,26 @@ public final class WorkspaceRoot {
         String start = payload.get("cwd") instanceof String s && nonEmpty(s) ? against(workingDir, s)
                 : workingDir == null ? Path.of("").toAbsolutePath().toString() : workingDir.toString();
         Path home = home(env);
-        Path warden = nearestHolding(start, STATE_DIR, home);
+        String hostDir = null;
+        for (int i = 0; i < projectDirVariables.size() && hostDir == null; i++) {
+            String v = env.get(projectDirVariables.get(i));
+            if (nonEmpty(v)) {
+                hostDir = against(workingDir, v);
+            }
+        }
+        if (hostDir != null) {
+            // the host named the project: a nearer .warden/ counts only inside it (a package of a monorepo)
+            Path bound = normalized(hostDir);
+            Path from = normalized(start);
+            Path warden = bound != null && from != null && from.startsWith(bound)
+                    ? nearestHolding(start, STATE_DIR, home, bound) : null;
+            return warden != null ? warden.toString() : hostDir;
+        }
+        Path warden = nearestHolding(start, STATE_DIR, home, null);
         if (warden != null) {
             return warden.toString();
         }
-        for (int i = 0; i < projectDirVariables.size(); i++) {
-            String v = env.get(projectDirVariables.get(i));
-            if (nonEmpty(v)) {
-                return against(workingDir, v);
-            }
-        }
-        Path git = nearestHolding(start, ".git", null);
+        Path git = nearestHolding(start, ".git", null, null);
         return git != null ? git.toString() : start;
     }
 
@@ -87,28 +99,37 @@ public final class WorkspaceRoot {
     /**
      * The nearest of {@code start} and its ancestors holding an entry {@code name} (a directory for
      * {@code .warden}; a directory or a worktree's file for {@code .git}), or {@code null}; the walk
-     * passes {@code home} and the filesystem root without looking in them unless it starts there (a
-     * stray {@code /.warden} or {@code ~/.warden} would otherwise capture every project below it).
+     * passes {@code home} and the filesystem root without looking in them unless it starts or ends
+     * there (a stray {@code /.warden} or {@code ~/.warden} would otherwise capture every project below
+     * it), and stops after {@code last} when that is not {@code null}.
      */
-    private static Path nearestHolding(String start, String name, Path home) {
-        Path dir;
-        try {
-            dir = Path.of(start).toAbsolutePath().normalize();
-        } catch (RuntimeException e) {
-            return null;
-        }
+    private static Path nearestHolding(String start, String name, Path home, Path last) {
+        Path dir = normalized(start);
         boolean first = true;
         for (int depth = 0; dir != null && depth < MAX_DEPTH; depth++) {
-            if (first || (home == null || !dir.equals(home)) && dir.getParent() != null) {
+            boolean isLast = dir.equals(last);
+            if (first || isLast || (home == null || !dir.equals(home)) && dir.getParent() != null) {
                 Path entry = dir.resolve(name);
                 if (STATE_DIR.equals(name) ? Files.isDirectory(entry) : Files.exists(entry)) {
                     return dir;
                 }
             }
+            if (isLast) {
+                return null;
+            }
             first = false;
             dir = dir.getParent();
         }
         return null;
+    }
+
+    /** {@code dir} absolute and normalized, or {@code null} when it is not a path. */
+    private static Path normalized(String dir) {
+        try {
+            return Path.of(dir).toAbsolutePath().normalize();
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     /** The user's home directory ({@code $HOME}, else the JVM's), normalized; {@code null} when unknown. */

@@ -107,15 +107,22 @@ class WorkspaceRootTest {
     }
 
     @Test
-    void walkUp_nearestDotWardenWins_overHostVariableAndGit(@TempDir Path tmp) throws Exception {
+    void walkUp_nearestDotWardenWins_overGit_andWithinTheHostsProjectOnly(@TempDir Path tmp) throws Exception {
         Path proj = Files.createDirectories(tmp.resolve("proj"));
         Files.createDirectories(proj.resolve(".git"));
         Files.createDirectories(proj.resolve(".warden"));
         Path deep = Files.createDirectories(proj.resolve("src/deep"));
-        Map<String, String> env = Map.of("HOME", tmp.resolve("home").toString(), "CLAUDE_PROJECT_DIR", "/elsewhere");
+        Path pkg = Files.createDirectories(proj.resolve("packages/app"));
+        Files.createDirectories(pkg.resolve(".warden"));
+        Path pkgSrc = Files.createDirectories(pkg.resolve("src"));
+        Map<String, String> home = Map.of("HOME", tmp.resolve("home").toString());
 
-        assertThat(WorkspaceRoot.resolve(null, Map.of(), env, deep, VARS)).isEqualTo(proj.toString());
-        assertThat(WorkspaceRoot.resolve(null, Map.of("cwd", deep.toString()), env, tmp, VARS)).isEqualTo(proj.toString());
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), home, deep, VARS)).isEqualTo(proj.toString());
+        assertThat(WorkspaceRoot.resolve(null, Map.of("cwd", deep.toString()), home, tmp, VARS)).isEqualTo(proj.toString());
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of("CLAUDE_PROJECT_DIR", proj.toString()), pkgSrc, VARS))
+                .as("a package's own .warden/ inside the host's project").isEqualTo(pkg.toString());
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of("CLAUDE_PROJECT_DIR", "/elsewhere"), deep, VARS))
+                .as("a start outside the host's project: the host's project").isEqualTo("/elsewhere");
         assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of("WARDEN_PROJECT_DIR", "/named"), deep, VARS))
                 .as("a root named outright still wins").isEqualTo("/named");
     }
