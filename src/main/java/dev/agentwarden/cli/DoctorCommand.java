@@ -117,8 +117,8 @@ final class DoctorCommand implements Callable<Integer> {
                     + "' (other hosts cannot be installed yet)");
             return ExitCode.UNREADABLE.code();
         }
-        if (scope != null && !scope.equals("project") && !scope.equals("user")) {
-            err.println("warden doctor: --scope is project or user, not '" + scope + "'");
+        if (scope != null && Host.Scope.named(scope) == null) {
+            err.println("warden doctor: --scope is project, user or local, not '" + scope + "'");
             return ExitCode.UNREADABLE.code();
         }
         Map<String, String> env = WardenCli.env(spec);
@@ -129,8 +129,8 @@ final class DoctorCommand implements Callable<Integer> {
         Path home = DemoCommand.home();
         Path launcher = home == null ? null : home.resolve("bin/warden");
         for (String h : host == null ? HOSTS : List.of(host)) {
-            for (String s : scope == null ? List.of("project", "user") : List.of(scope)) {
-                if (Hosts.byId(h).installer("user".equals(s) ? Host.Scope.USER : Host.Scope.PROJECT) == null) {
+            for (String s : scope == null ? List.of("project", "local", "user") : List.of(scope)) {
+                if (Hosts.byId(h).installer(Host.Scope.named(s)) == null) {
                     continue;
                 }
                 sections.add(installed(h, s, root, launcher, env));
@@ -157,6 +157,7 @@ final class DoctorCommand implements Callable<Integer> {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("project", root.toString());
             json.put("ok", problems.isEmpty());
+            json.put("not_in_force", NotInForce.line(root, env));
             List<Object> list = new ArrayList<>();
             for (Section section : sections) {
                 Map<String, Object> s = new LinkedHashMap<>();
@@ -180,6 +181,10 @@ final class DoctorCommand implements Callable<Integer> {
             json.put("problems", problems);
             out.println(Json.write(json));
         } else {
+            String notInForce = NotInForce.line(root, env);
+            if (notInForce != null) {
+                out.println(notInForce);
+            }
             print(out, root, sections, recent, problems);
         }
         return problems.isEmpty() ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
@@ -374,6 +379,13 @@ final class DoctorCommand implements Callable<Integer> {
             bindings = http.bindings();
             found.add(Finding.note("transports: " + transports(http.plan())));
         }
+        HookCommand.IfMissing portable = portableMode(entries);
+        if (portable != null) {
+            found.add(InstallCommand.onPath("warden", env.get("PATH")) ? Finding.ok("entries run `warden` from PATH, and it is on PATH here")
+                    : Finding.problem("entries run `warden` from PATH (committed settings), and it is not on PATH here:"
+                    + " on this machine they answer as if Warden were missing (--if-missing " + portable.wire() + ")",
+                    "install Warden (npm install -g agent-warden, or put the release's bin/warden on PATH)"));
+        }
         String hook = compiledHook(entries);
         if (hook != null && !Files.isExecutable(Path.of(hook))) {
             found.add(Finding.note("entries run the compiled hook " + hook + ", which is gone: each event falls back to "
@@ -381,8 +393,11 @@ final class DoctorCommand implements Callable<Integer> {
         }
         byte[] wanted;
         try {
-            wanted = target.installer().install(current, hook != null ? HookCommand.fast(FastHook.path(launcher).toString(),
-                    launcher.toString()) : launcher.toString(), bindings);
+            String wantedLauncher = portable != null ? HookCommand.portable(portable)
+                    : target.portable() ? HookCommand.portable(HookCommand.IfMissing.BLOCK)
+                    : hook != null ? HookCommand.fast(FastHook.path(launcher).toString(), launcher.toString())
+                    : launcher.toString();
+            wanted = target.installer().install(current, wantedLauncher, bindings);
         } catch (SettingsFile.SettingsException e) {
             found.add(Finding.problem("install could not rewrite it: " + e.getMessage(), "fix " + target.settings()));
             return section;
@@ -426,6 +441,17 @@ final class DoctorCommand implements Callable<Integer> {
         }
         section.findings().addAll(HookFilesInstall.check(target, bindings, install));
         return section;
+    }
+
+    /** The {@code --if-missing} mode of the first portable entry ({@link HookCommand#portable}), or {@code null}. */
+    private static HookCommand.IfMissing portableMode(List<Installer.Entry> entries) {
+        for (Installer.Entry e : entries) {
+            HookCommand.IfMissing mode = e.target() == null ? null : ClaudeSettings.portableMode(e.target());
+            if (mode != null) {
+                return mode;
+            }
+        }
+        return null;
     }
 
     /** The compiled hook the first fast entry runs first ({@link HookCommand}), or {@code null}. */

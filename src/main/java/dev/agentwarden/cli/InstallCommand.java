@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.HookCommand;
 import dev.agentwarden.host.HookFile;
 import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
@@ -50,8 +51,16 @@ final class InstallCommand implements Callable<Integer> {
     @Option(names = "--host", required = true, description = "A host Warden has an adapter for (warden install --help lists them).")
     String host;
 
-    @Option(names = "--scope", description = "project or user: which of the host's settings files (default: the host's usual one).")
+    @Option(names = "--scope", description = "project, user or local (Claude Code's uncommitted"
+            + " .claude/settings.local.json): which of the host's settings files (default: the host's usual one)."
+            + " Project settings are committed, so they run `warden` from PATH; user and local ones run this"
+            + " machine's Warden directly.")
     String scope;
+
+    @Option(names = "--if-missing", defaultValue = "block", description = "What the committed (project) hooks do on a"
+            + " machine without warden on PATH: block (default: refuse tool calls and prompts, saying what to"
+            + " install), warn, or allow.")
+    String ifMissing;
 
     @Option(names = "--dry-run", description = "Print the settings that would be written; change nothing.")
     boolean dryRun;
@@ -66,8 +75,8 @@ final class InstallCommand implements Callable<Integer> {
     boolean noTrain;
 
     @Option(names = "--fast-hook", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Run hooks through the compiled C client where cc exists and the host runs hooks through a"
-            + " shell (default; falls back to bin/warden when it is gone; see README \"Compiled hook\")."
+            description = "User and local scope: run hooks through the compiled C client where cc exists and the host"
+            + " runs hooks through a shell (default; falls back to bin/warden when it is gone; see README \"Compiled hook\")."
             + " --no-fast-hook: hooks run bin/warden.")
     boolean fastHook;
 
@@ -81,6 +90,11 @@ final class InstallCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Target target = Target.resolve(host, scope, project.root(), err);
         if (target == null) {
+            return ExitCode.UNREADABLE.code();
+        }
+        HookCommand.IfMissing missing = HookCommand.IfMissing.named(ifMissing);
+        if (missing == null) {
+            err.println("warden: --if-missing must be block, warn or allow, not '" + ifMissing + "'");
             return ExitCode.UNREADABLE.code();
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
@@ -111,8 +125,10 @@ final class InstallCommand implements Callable<Integer> {
             return code;
         }
         HookFile file = target.settingsFile();
-        // The compiled client, with bin/warden behind it, where one can be built (FastHook); else bin/warden.
-        String hookLauncher = fastHook ? FastHook.launcherFor(target.host().id(), launcher, dryRun, out) : launcher.toString();
+        // Committed settings: warden from PATH, answering the host itself where it is missing (HookCommand).
+        // Else the compiled client, with bin/warden behind it, where one can be built (FastHook); else bin/warden.
+        String hookLauncher = target.portable() ? HookCommand.portable(missing)
+                : fastHook ? FastHook.launcherFor(target.host().id(), launcher, dryRun, out) : launcher.toString();
         List<Installer.Binding> written = bindings;
         byte[][] before = new byte[1][];
         SettingsFile.Edit edit = doc -> target.installer().install(before[0] = doc, hookLauncher, written);
@@ -142,6 +158,15 @@ final class InstallCommand implements Callable<Integer> {
         }
         target.installer().changeReport(before[0], after).forEach(line -> out.println("  " + line));
         target.reportLookalikes(after, out);
+        if (target.portable()) {
+            out.println("  these entries run `warden` from PATH (the file is committed; no path of this machine is in it);"
+                    + " where warden is missing they " + whereMissing(missing));
+            if (!onPath("warden", System.getenv("PATH"))) {
+                out.println("  warning: warden is not on PATH here: put " + launcher + " on PATH (for example ln -s "
+                        + launcher + " ~/.local/bin/warden) or install the release, else these hooks "
+                        + whereMissing(missing) + " on this machine too");
+            }
+        }
         HostTrustGate gate = HostTrustGate.forHost(target.host().id());
         if (gate != null) {
             List<String> notes = gate.installNotes(target.settings(), target.user(), target.root(), System.getenv());
@@ -171,6 +196,30 @@ final class InstallCommand implements Callable<Integer> {
         }
         out.println("the first hook starts a resident Warden server (stops after 30 min idle) that later hooks hand"
                 + " events to; WARDEN_RESIDENT=off in the host's environment keeps one JVM per event");
+    }
+
+    private static String whereMissing(HookCommand.IfMissing mode) {
+        switch (mode) {
+            case BLOCK:
+                return "refuse tool calls and prompts, saying what to install (--if-missing block)";
+            case WARN:
+                return "let everything through with a warning (--if-missing warn)";
+            default:
+                return "let everything through (--if-missing allow)";
+        }
+    }
+
+    /** Whether an executable named {@code name} is in a directory on {@code path} (a PATH value). */
+    static boolean onPath(String name, String path) {
+        if (path == null) {
+            return false;
+        }
+        for (String dir : path.split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Why a manifest gives {@code host} no hook to install, in words that say what to add. */
@@ -249,7 +298,7 @@ final class InstallCommand implements Callable<Integer> {
     }
 
     /** Which settings file an install or uninstall edits. */
-    record Target(Host host, Installer installer, boolean user, Path settings, Path root) {
+    record Target(Host host, Installer installer, boolean user, Path settings, Path root, Host.Scope scope) {
         static Target resolve(String hostId, String scope, Path root, PrintWriter err) {
             if (Hosts.unknown(hostId) != null) {
                 err.println("warden: " + Hosts.unknown(hostId));
@@ -262,19 +311,35 @@ final class InstallCommand implements Callable<Integer> {
                         + ids.get(ids.size() - 1) + " (other hosts are not installable yet)");
                 return null;
             }
-            if (scope != null && !scope.equals("project") && !scope.equals("user")) {
-                err.println("warden: --scope must be project or user, not '" + scope + "'");
+            Host.Scope chosen = scope == null ? host.defaultScope() : Host.Scope.named(scope);
+            if (chosen == null) {
+                err.println("warden: --scope must be project, user or local, not '" + scope + "'");
                 return null;
             }
-            Host.Scope chosen = scope == null ? host.defaultScope() : "user".equals(scope) ? Host.Scope.USER : Host.Scope.PROJECT;
             Installer installer = host.installer(chosen);
+            if (installer == null && chosen == Host.Scope.LOCAL) {
+                err.println("warden: " + host.displayName() + " has no local (uncommitted) settings file; use --scope "
+                        + host.defaultScope().wire() + (host.installer(Host.Scope.USER) != null
+                        && host.defaultScope() != Host.Scope.USER ? " or --scope user" : ""));
+                return null;
+            }
             if (installer == null) {
                 Installer only = host.installer(host.defaultScope());
                 err.println("warden: " + host.displayName() + " honours only " + host.defaultScope().wire() + " settings ("
                         + only.describe() + "); use --scope " + host.defaultScope().wire());
                 return null;
             }
-            return new Target(host, installer, chosen == Host.Scope.USER, installer.settingsFile(root, System.getenv()), root);
+            return new Target(host, installer, chosen == Host.Scope.USER, installer.settingsFile(root, System.getenv()), root,
+                    chosen);
+        }
+
+        /**
+         * Whether the entries are written in the portable form ({@link HookCommand#portable}): project
+         * settings a team commits, in a file of the user's that the host runs through a shell.
+         */
+        boolean portable() {
+            return scope == Host.Scope.PROJECT && !installer.ownsWholeFile() && !(installer instanceof HookFileInstaller)
+                    && (host.hookShell() || installer.commandRunsInAShell());
         }
 
         /**

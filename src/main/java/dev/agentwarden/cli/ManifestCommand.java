@@ -46,13 +46,13 @@ final class ManifestCommand implements Runnable {
         @Option(names = "--strict", description = "Treat warnings as errors.")
         boolean strict;
 
-        @Option(names = "--project-dir", description = "Project root for relative script paths (default: cwd).")
+        @Option(names = "--project-dir", description = "Project root for relative script paths (default: the project the current directory is in, as for install).")
         Path projectDir;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            Path root = projectDir != null ? projectDir : Path.of("").toAbsolutePath();
+            Path root = projectDir != null ? projectDir : CwdProjectOption.cwdProject();
             List<ManifestProblem> problems = new ArrayList<>();
             ManifestLoader.Source source;
             ManifestCompiler.Result result;
@@ -96,13 +96,13 @@ final class ManifestCommand implements Runnable {
         @Option(names = "--manifest", description = "Manifest file (default: the one in force).")
         String manifestFile;
 
-        @Option(names = "--project-dir", description = "Project root whose manifest is in force (default: cwd).")
+        @Option(names = "--project-dir", description = "Project root whose manifest is in force (default: the project the current directory is in, as for install).")
         Path projectDir;
 
         @Override
         public Integer call() throws ManifestException {
             PrintWriter out = spec.commandLine().getOut();
-            Path root = projectDir != null ? projectDir : Path.of("").toAbsolutePath();
+            Path root = projectDir != null ? projectDir : CwdProjectOption.cwdProject();
             if (Hosts.unknown(host) != null) {
                 spec.commandLine().getErr().println("warden manifest show: " + Hosts.unknown(host));
                 return ExitCode.UNREADABLE.code();

@@ -12,7 +12,8 @@ import picocli.CommandLine.Option;
  */
 final class ProjectDirOption {
     @Option(names = "--project-dir", paramLabel = "DIR", description = "Project root (default: the one hooks use: "
-            + "$WARDEN_PROJECT_DIR, $CLAUDE_PROJECT_DIR, ..., else the current directory).")
+            + "$WARDEN_PROJECT_DIR, else the nearest directory up from here holding .warden/, else $CLAUDE_PROJECT_DIR, ...,"
+            + " else the git work tree's root, else the current directory).")
     Path dir;
 
     String root() {

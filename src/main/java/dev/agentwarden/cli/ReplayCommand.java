@@ -59,6 +59,10 @@ final class ReplayCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Path root = project.root();
         Map<String, String> env = WardenCli.env(spec);
+        String notInForce = NotInForce.line(root, env);
+        if (notInForce != null) {
+            (output.json ? err : out).println(notInForce);
+        }
         List<CapturedEvent> events;
         try {
             events = Captures.read(source, host, root);

@@ -79,6 +79,10 @@ final class TestCommand implements Callable<Integer> {
         Path root = project.root();
         Map<String, String> env = WardenCli.env(spec);
         String manifestFile = manifest == null ? null : manifest.toAbsolutePath().toString();
+        String notInForce = manifestFile == null ? NotInForce.line(root, env) : null;
+        if (notInForce != null) {
+            (output.json ? err : stdout).println(notInForce);
+        }
         if (fromCapture != null) {
             return pin(root, env, manifestFile, stdout, err).code();
         }

@@ -2,6 +2,8 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;
+import dev.agentwarden.manifest.ManifestLoader;
+import dev.agentwarden.trust.LineDiff;
 import dev.agentwarden.manifest.ManifestProblem;
 import dev.agentwarden.trust.TrustException;
 import dev.agentwarden.trust.TrustRecord;
@@ -12,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -100,6 +103,7 @@ final class TrustCommand implements Callable<Integer> {
     }
 
     static ExitCode trust(TrustStore store, Path root, Clock clock, PrintWriter out, PrintWriter err) {
+        printChanges(store, root, out);
         TrustRecord record;
         try {
             record = store.trust(root, clock);
@@ -115,6 +119,60 @@ final class TrustCommand implements Callable<Integer> {
         print(record, null, out);
         printSkippedEntries(store, record, err);
         return ExitCode.OK;
+    }
+
+    /** Lines of a first trust's manifest shown; the rest is counted. */
+    static final int FIRST_TRUST_LINES = 200;
+
+    /**
+     * What the user is about to trust: the diff of the manifest against the last trusted copy and the
+     * scripts changed since, or, on a first trust, the manifest itself.
+     */
+    static void printChanges(TrustStore store, Path root, PrintWriter out) {
+        String realRoot = TrustStore.realRoot(root.toString());
+        byte[] now;
+        try {
+            now = ManifestLoader.readBytes(Path.of(realRoot).resolve(TrustStore.PROJECT_MANIFEST));
+        } catch (IOException e) {
+            return; // trusting says why it cannot
+        }
+        String after = new String(now, StandardCharsets.UTF_8);
+        TrustRecord previous = store.lookup(realRoot).record();
+        if (previous == null) {
+            List<String> lines = LineDiff.of("", after);
+            out.println("first trust of " + TrustStore.PROJECT_MANIFEST + " in " + realRoot + "; what it says:");
+            for (int i = 1; i < lines.size() && i <= FIRST_TRUST_LINES; i++) {
+                out.println("  " + lines.get(i));
+            }
+            if (lines.size() - 1 > FIRST_TRUST_LINES) {
+                out.println("  ... " + (lines.size() - 1 - FIRST_TRUST_LINES) + " more line(s) in the file");
+            }
+            return;
+        }
+        String before;
+        try {
+            before = new String(store.trustedManifest(previous), StandardCharsets.UTF_8);
+        } catch (TrustException e) {
+            out.println("cannot show what changed since the last trust: " + e.getMessage());
+            return;
+        }
+        List<String> diff = LineDiff.of(before, after);
+        if (diff.isEmpty()) {
+            out.println(TrustStore.PROJECT_MANIFEST + " unchanged since it was last trusted (" + previous.trustedAt() + ")");
+        } else {
+            out.println("changes to " + TrustStore.PROJECT_MANIFEST + " since it was last trusted (" + previous.trustedAt()
+                    + "):");
+            for (String line : diff) {
+                out.println("  " + line);
+            }
+        }
+        for (Map.Entry<String, String> f : new TreeMap<>(previous.files()).entrySet()) {
+            String current = TrustStore.currentHash(Path.of(realRoot), f.getKey());
+            if (!current.equals(f.getValue())) {
+                out.println("script " + f.getKey() + ": " + mark(f.getValue(), current).strip().toLowerCase(java.util.Locale.ROOT)
+                        + " since it was last trusted");
+            }
+        }
     }
 
     /**

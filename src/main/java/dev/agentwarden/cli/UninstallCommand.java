@@ -51,7 +51,7 @@ final class UninstallCommand implements Callable<Integer> {
     @Option(names = "--host", description = "The host id, as for install (required unless --all).")
     String host;
 
-    @Option(names = "--scope", description = "project (default) or user, as for install.")
+    @Option(names = "--scope", description = "project (default), user or local, as for install.")
     String scope;
 
     @Option(names = "--all", description = "Remove Warden from every host and scope it is found in (this project and your user settings).")

@@ -1,5 +1,7 @@
 package dev.agentwarden.host;
 
+import dev.agentwarden.event.EventName;
+
 /**
  * The program a command hook runs, as {@code install} hands it to an installer: {@code bin/warden}
  * alone, or the compiled hook with {@code bin/warden} behind it ({@link #fast}).
@@ -11,6 +13,14 @@ package dev.agentwarden.host;
  * <pre>[ -x '&lt;hook&gt;' ] &amp;&amp; exec '&lt;hook&gt;' dispatch --host H --native-event E; exec '&lt;bin/warden&gt;' dispatch --host H --native-event E</pre>
  * so a deleted cache costs one {@code stat} and the bash launcher, never the policy. A stale hook
  * (its source changed) hands the event to {@code bin/warden} itself.
+ *
+ * <p>The portable form ({@link #portable}) is what a project-scope install writes into files a team
+ * commits: it names no path of this machine. It runs {@code warden} from {@code PATH} when there is
+ * one, else answers the host itself, in the host's own protocol ({@link LauncherContract}), with
+ * what to install:
+ * <pre>command -v warden &gt;/dev/null 2&gt;&amp;1 &amp;&amp; exec warden dispatch --host H --native-event E; &lt;answer&gt;</pre>
+ * where the answer under {@link IfMissing#BLOCK} refuses the events a hook can refuse that ask for an
+ * action (a tool call, a permission, a prompt), and lets every other event pass with a note on stderr.
  */
 public final class HookCommand {
     /** Separates the compiled hook from {@code bin/warden} in a fast launcher: no path holds a NUL. */
@@ -20,7 +30,114 @@ public final class HookCommand {
     private static final String ELSE = "; exec ";
     private static final String LAUNCHER_SUFFIX = "/bin/warden";
 
+    /** Marks a launcher string as the portable form; no path starts with it. */
+    private static final char PORTABLE = '\u0001';
+    private static final String ON_PATH = "command -v warden >/dev/null 2>&1 && exec warden";
+    private static final String HOST_FLAG = " --host ";
+    private static final String EVENT_FLAG = " --native-event ";
+
+    /** What Warden refuses with where it is missing, and how to get it. */
+    public static final String MISSING = "warden is not installed on this machine (this project's hooks run `warden`"
+            + " from PATH): install it with npm install -g agent-warden, or unpack the release and put its bin on"
+            + " PATH, then run warden trust in the project";
+
+    /** What the committed hook does on a machine where {@code warden} is not on {@code PATH}. */
+    public enum IfMissing {
+        /** Refuse what a hook can refuse (tool calls, permissions, prompts), saying what to install. */
+        BLOCK("block"),
+        /** Let everything proceed, with a warning the host shows where it shows one. */
+        WARN("warn"),
+        /** Let everything proceed; a note on stderr only. */
+        ALLOW("allow");
+
+        private final String wire;
+
+        IfMissing(String wire) {
+            this.wire = wire;
+        }
+
+        public String wire() {
+            return wire;
+        }
+
+        /** The mode named {@code word}, or {@code null}. */
+        public static IfMissing named(String word) {
+            for (IfMissing m : values()) {
+                if (m.wire.equals(word)) {
+                    return m;
+                }
+            }
+            return null;
+        }
+    }
+
     private HookCommand() {
+    }
+
+    /** The launcher string for the portable form, answering per {@code mode} where {@code warden} is missing. */
+    public static String portable(IfMissing mode) {
+        return PORTABLE + mode.wire();
+    }
+
+    /** The mode of a portable launcher string or command, or {@code null} when it is not the portable form. */
+    public static IfMissing portableMode(String launcherOrCommand, String tail) {
+        if (launcherOrCommand.length() > 1 && launcherOrCommand.charAt(0) == PORTABLE) {
+            return IfMissing.named(launcherOrCommand.substring(1));
+        }
+        if (tail == null || !launcherOrCommand.startsWith(ON_PATH + tail + ";")) {
+            return null;
+        }
+        IfMissing[] modes = IfMissing.values();
+        for (int i = 0; i < modes.length; i++) {
+            if (command(portable(modes[i]), tail).equals(launcherOrCommand)) {
+                return modes[i];
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The portable command for {@code tail} ({@code " dispatch --host H --native-event E"}), its answer
+     * where {@code warden} is missing built from host H's facts.
+     */
+    private static String portableCommand(IfMissing mode, String tail) {
+        int h = tail.indexOf(HOST_FLAG);
+        int e = tail.indexOf(EVENT_FLAG);
+        String hostId = h < 0 || e < h ? "" : tail.substring(h + HOST_FLAG.length(), e);
+        String nativeEvent = e < 0 ? "" : tail.substring(e + EVENT_FLAG.length());
+        Host host = Hosts.byId(hostId);
+        LauncherContract contract = host == null ? LauncherContract.PLAIN : host.launcher();
+        String stdout;
+        String note;
+        int exit;
+        if (mode == IfMissing.BLOCK && host != null && refusable(host, nativeEvent)) {
+            stdout = LauncherContract.withReason(contract.refusal(nativeEvent), "[warden] " + MISSING);
+            note = "warden: refused: " + MISSING;
+            exit = contract.closedExit();
+        } else {
+            stdout = contract.noOpinion(nativeEvent);
+            note = "warden: not checked: " + MISSING;
+            exit = mode == IfMissing.WARN && host != null && refusable(host, nativeEvent)
+                    && contract.nonZeroExit() != LauncherContract.NonZeroExit.FAIL_MODE ? 1 : 0;
+        }
+        String answer = (stdout.isEmpty() ? "" : "printf '%s\\n' " + singleQuoted(stripNewline(stdout)) + "; ")
+                + "printf '%s\\n' " + singleQuoted(note) + " >&2; exit " + exit;
+        return ON_PATH + tail + "; " + answer;
+    }
+
+    /** Whether a hook on {@code nativeEvent} asks before an action and may refuse it. */
+    private static boolean refusable(Host host, String nativeEvent) {
+        EventName event = host.defaultAliases().get(nativeEvent);
+        return (event == EventName.PRE_TOOL_USE || event == EventName.PERMISSION_REQUEST
+                || event == EventName.USER_PROMPT_SUBMIT) && host.capability(nativeEvent).canBlock();
+    }
+
+    private static String stripNewline(String s) {
+        return s.endsWith("\n") ? s.substring(0, s.length() - 1) : s;
+    }
+
+    private static String singleQuoted(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
     }
 
     /** The launcher string for "the compiled hook at {@code hook} when it is there, else {@code launcher}". */
@@ -30,6 +147,10 @@ public final class HookCommand {
 
     /** The command line for one event; {@code launcher} is a path or a {@link #fast} pair. */
     public static String command(String launcher, String tail) {
+        if (!launcher.isEmpty() && launcher.charAt(0) == PORTABLE) {
+            IfMissing mode = IfMissing.named(launcher.substring(1));
+            return portableCommand(mode == null ? IfMissing.BLOCK : mode, tail);
+        }
         int at = launcher.indexOf(PAIR);
         if (at < 0) {
             return quote(launcher) + tail;

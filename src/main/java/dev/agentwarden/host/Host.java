@@ -104,13 +104,26 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
         return null;
     }
 
-    /** Where a host's hook settings live: the project's, or the user's. */
+    /**
+     * Where a host's hook settings live: the project's (committed, shared by the team), the user's,
+     * or the project's local file that is not committed (Claude Code's {@code .claude/settings.local.json}).
+     */
     public enum Scope {
-        PROJECT, USER;
+        PROJECT, USER, LOCAL;
 
-        /** {@code project} or {@code user}. */
+        /** {@code project}, {@code user} or {@code local}. */
         public String wire() {
-            return this == PROJECT ? "project" : "user";
+            return this == PROJECT ? "project" : this == USER ? "user" : "local";
+        }
+
+        /** The scope named {@code word}, or {@code null}. */
+        public static Scope named(String word) {
+            for (Scope s : values()) {
+                if (s.wire().equals(word)) {
+                    return s;
+                }
+            }
+            return null;
         }
     }
 

@@ -90,6 +90,16 @@ public interface Installer {
         return true;
     }
 
+    /**
+     * Whether the host runs the command this installer writes through a POSIX shell even where the
+     * host's record does not say so for every file ({@link Host#hookShell}): Copilot CLI's {@code bash}
+     * field. A project install writes the portable command ({@link HookCommand#portable}) where
+     * either holds.
+     */
+    default boolean commandRunsInAShell() {
+        return false;
+    }
+
     /** {@code $HOME} first (as the host sees it), then the JVM's idea of the home directory. */
     static Path userHome(Map<String, String> env) {
         String home = env.get("HOME");

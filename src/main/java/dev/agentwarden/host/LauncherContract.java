@@ -88,6 +88,21 @@ public record LauncherContract(NonZeroExit nonZeroExit, int closedExit, Map<Stri
         return noOpinions.getOrDefault(nativeEvent, "");
     }
 
+    /**
+     * {@code refusal} with its reason replaced by {@code reason}: the JSON string value in it that
+     * starts with {@code [warden] } (every refusal a host's contract holds says why in one such
+     * string). {@code reason} is printable ASCII with no quote or backslash; a refusal without such
+     * a string is returned as it is.
+     */
+    public static String withReason(String refusal, String reason) {
+        int start = refusal.indexOf("\"[warden] ");
+        int end = start < 0 ? -1 : refusal.indexOf('"', start + 1);
+        if (end < 0) {
+            return refusal;
+        }
+        return refusal.substring(0, start + 1) + reason + refusal.substring(end);
+    }
+
     private static Map<String, String> with(Map<String, String> base, String stdout, String[] nativeEvents) {
         Map<String, String> out = new TreeMap<>(base);
         for (String e : nativeEvents) {

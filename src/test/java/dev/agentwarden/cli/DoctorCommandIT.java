@@ -62,7 +62,9 @@ class DoctorCommandIT {
 
     @BeforeEach
     void dirs() throws Exception {
-        jar = new JarProject(tmp, MANIFEST);
+        // the committed (project-scope) entries run `warden` from PATH: this Warden's bin/ is on it
+        jar = new JarProject(tmp, MANIFEST).with("PATH", WardenProcess.home().toAbsolutePath().resolve("bin") + ":"
+                + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         project = jar.project;
         home = jar.home;
         jar.with("CODEX_HOME", home.resolve(".codex").toString()).with("WARDEN_NO_ARCHIVE", "1");
@@ -133,17 +135,29 @@ class DoctorCommandIT {
 
     @Test
     void doctor_entriesRunALauncherThatIsGone_saysSoWithTheFix() throws Exception {
-        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
-        Path settings = project.resolve(".claude/settings.json");
+        assertThat(warden("install", "--host", "claude", "--scope", "local", "--no-train").exitCode()).isZero();
+        Path settings = project.resolve(".claude/settings.local.json");
         String launcher = WardenProcess.home().toAbsolutePath().resolve("bin/warden").toString();
         Files.writeString(settings, Files.readString(settings).replace(launcher, "/gone/old-checkout/bin/warden"));
 
-        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "project");
+        WardenProcess.Result r = warden("doctor", "--host", "claude", "--scope", "local");
 
         assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(1);
         assertThat(r.stdout()).contains("entries run /gone/old-checkout/bin/warden, which no longer exists")
                 .contains("runs /gone/old-checkout/bin/warden, not this Warden's " + launcher)
-                .contains("fix: warden install --host claude --scope project");
+                .contains("fix: warden install --host claude --scope local");
+    }
+
+    @Test
+    void doctor_committedEntries_wardenNotOnPath_saysWhatToInstall() throws Exception {
+        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+
+        WardenProcess.Result r = jar.warden(Map.of("PATH", "/usr/bin:/bin"), "doctor", "--host", "claude", "--scope",
+                "project");
+
+        assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isEqualTo(1);
+        assertThat(r.stdout()).contains("entries run `warden` from PATH (committed settings), and it is not on PATH here")
+                .contains("npm install -g agent-warden");
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.host.JsonSplice;
 import dev.agentwarden.host.JsonSpans;
 import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.host.HookCommand;
 import dev.agentwarden.host.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
@@ -85,9 +86,9 @@ class InstallCommandIT {
 
     @Test
     void install_noFastHook_hooksRunTheLauncher() throws Exception {
-        Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
+        Path settings = writeSettings(project.resolve(".claude/settings.local.json"), USER_SETTINGS);
 
-        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train", "--no-fast-hook");
+        WardenProcess.Result r = warden("install", "--host", "claude", "--scope", "local", "--no-train", "--no-fast-hook");
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(Files.readString(settings)).contains("\"command\": \"" + launcher + " dispatch --host claude --native-event PreToolUse\"");
@@ -97,24 +98,24 @@ class InstallCommandIT {
     @Test
     void install_default_withACompiler_runsTheCompiledHookWithTheLauncherBehindIt() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler: nothing to build");
-        Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
+        Path settings = writeSettings(project.resolve(".claude/settings.local.json"), USER_SETTINGS);
 
-        WardenProcess.Result r = warden("install", "--host", "claude", "--no-train");
+        WardenProcess.Result r = warden("install", "--host", "claude", "--scope", "local", "--no-train");
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(hookLauncher()).isNotEqualTo(launcher);
         assertThat(Files.readString(settings)).contains("\"command\": \"[ -x " + hookLauncher() + " ] && exec " + hookLauncher()
                 + " dispatch --host claude --native-event PreToolUse; exec " + launcher + " dispatch --host claude --native-event PreToolUse\"");
         assertThat(ClaudeSettings.installedEvents(Files.readAllBytes(settings), "claude")).containsExactly("PreToolUse", "Stop");
-        WardenProcess.Result doctor = warden("doctor", "--host", "claude");
+        WardenProcess.Result doctor = warden("doctor", "--host", "claude", "--scope", "local");
         assertThat(doctor.stdout()).as(doctor.stderr()).contains("as `warden install` would write them now");
     }
 
     @Test
     void fastHookCommand_cacheDeleted_nextEventStillGetsWardensDeny() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler: nothing to build");
-        Path settings = writeSettings(project.resolve(".claude/settings.json"), USER_SETTINGS);
-        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+        Path settings = writeSettings(project.resolve(".claude/settings.local.json"), USER_SETTINGS);
+        assertThat(warden("install", "--host", "claude", "--scope", "local", "--no-train").exitCode()).isZero();
         String command = commandOf(settings, "PreToolUse");
         String hook = hookLauncher();
         assertThat(command).startsWith("[ -x " + hook + " ]");
@@ -133,7 +134,7 @@ class InstallCommandIT {
             WardenProcess.Result after = WardenProcess.runProgram(Path.of("/bin/sh"), List.of("-c", command), env, noVerify, project);
             assertThat(after.exitCode()).as(after.stderr()).isZero();
             assertThat(after.stdout()).contains("\"permissionDecision\":\"deny\"");
-            WardenProcess.Result doctor = warden("doctor", "--host", "claude");
+            WardenProcess.Result doctor = warden("doctor", "--host", "claude", "--scope", "local");
             assertThat(doctor.stdout()).contains("which is gone: each event falls back to " + launcher);
         } finally {
             WardenProcess.runLauncher(List.of("resident", "stop"), env, new byte[0], project);
@@ -158,10 +159,10 @@ class InstallCommandIT {
     }
 
     /** The command install writes for {@code host}'s {@code event}: the compiled hook first where one was built. */
-    private String expectedCommand(String host, String event) {
-        String tail = " dispatch --host " + host + " --native-event " + event;
-        String hook = hookLauncher();
-        return hook.equals(launcher) ? launcher + tail : "[ -x " + hook + " ] && exec " + hook + tail + "; exec " + launcher + tail;
+    /** The committed (project-scope) command: warden from PATH, else the host's own refusal. */
+    private static String expectedCommand(String host, String event) {
+        return ClaudeSettings.command(HookCommand.portable(HookCommand.IfMissing.BLOCK), host, event)
+                .replace("\\", "\\\\");
     }
 
     private static boolean onPath(String program) {

@@ -52,10 +52,29 @@ class TrustCommandTest {
     }
 
     @Test
+    void retrust_afterAnEdit_showsTheDiffSinceTheLastTrust_thenTrusts() throws Exception {
+        assertThat(TrustCommand.trust(store, project, TestTrust.CLOCK, out(), err())).isEqualTo(ExitCode.OK);
+        Path manifest = project.resolve(".warden/manifest.yaml");
+        String before = java.nio.file.Files.readString(manifest);
+        java.nio.file.Files.writeString(manifest, before + "# reviewed by the team\n");
+        out.getBuffer().setLength(0);
+
+        assertThat(TrustCommand.trust(store, project, TestTrust.CLOCK, out(), err())).isEqualTo(ExitCode.OK);
+
+        assertThat(out.toString()).startsWith("changes to .warden/manifest.yaml since it was last trusted"
+                + " (2026-01-01T00:00:00Z):\n  @@ ").contains("\n  + # reviewed by the team\n")
+                .doesNotContain("\n  - ").contains("\ntrusted " + manifest + "\n");
+        out.getBuffer().setLength(0);
+        assertThat(TrustCommand.trust(store, project, TestTrust.CLOCK, out(), err())).isEqualTo(ExitCode.OK);
+        assertThat(out.toString()).startsWith(".warden/manifest.yaml unchanged since it was last trusted");
+    }
+
+    @Test
     void trust_printsManifestAndScriptHashes_andShowSaysCurrent() {
         assertThat(TrustCommand.trust(store, project, TestTrust.CLOCK, out(), err())).isEqualTo(ExitCode.OK);
 
-        assertThat(out.toString()).startsWith("trusted " + project.resolve(".warden/manifest.yaml") + "\n")
+        assertThat(out.toString()).startsWith("first trust of .warden/manifest.yaml in " + project + "; what it says:\n")
+                .contains("\ntrusted " + project.resolve(".warden/manifest.yaml") + "\n")
                 .containsPattern("manifest \\.warden/manifest\\.yaml  sha256:[0-9a-f]{64}\n")
                 .containsPattern("script   \\.warden/concerns/check\\.sh  sha256:[0-9a-f]{64}\n");
         out.getBuffer().setLength(0);

@@ -310,10 +310,12 @@ class ClaudeCodeE2EIT {
                 pre_tool_use: [no-denied-marker]
                 """));
         project.allowBash("touch denied-marker");
-        install(project);
+        // the compiled hook is the user and local scopes' fast path (project settings are committed: portable)
+        Command.Result installed = project.installWarden(launcher, claude.baseEnv(), List.of("--scope", "local"));
+        assertThat(installed.exitCode()).as(installed.stdout() + installed.stderr()).isZero();
         String command = null;
         for (dev.agentwarden.host.Installer.Entry e : dev.agentwarden.host.claude.ClaudeSettings.wardenEntries(
-                Files.readAllBytes(project.root().resolve(".claude/settings.json")), "claude")) {
+                Files.readAllBytes(project.root().resolve(".claude/settings.local.json")), "claude")) {
             if (e.nativeEvent().equals("PreToolUse")) {
                 command = e.target();
             }
@@ -1299,6 +1301,112 @@ class ClaudeCodeE2EIT {
 
     // ---- Helpers ------------------------------------------------------------------------------
 
+    /**
+     * Issue 25 item 2, measured: what a committed hook naming another machine's path does today. The
+     * entry runs {@code /home/alice/src/warden/bin/warden}, which is not there: {@code sh} exits 127,
+     * which Claude Code treats as a non-blocking error, and the command runs.
+     */
+    @Test
+    @Order(19)
+    void committedAbsolutePath_missingOnThisMachine_hostProceeds(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed hook names a path missing here (before issue 25)",
+                "measured: exit 127 is a non-blocking error; the command runs");
+        E2eProject project = project(dir, row);
+        project.allowBash("rm -rf build");
+        Files.createDirectories(project.root().resolve("build"));
+        Files.writeString(project.root().resolve(".claude/settings.json"), "{\"hooks\": {\"PreToolUse\": [{\"matcher\":"
+                + " \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"/home/alice/src/warden/bin/warden"
+                + " dispatch --host claude --native-event PreToolUse\", \"timeout\": 60}]}]}}\n");
+
+        ClaudeRun run = session(project, "clean the build", ModelScript.of(
+                Turn.tool("rm", "Bash", Map.of("command", "rm -rf build", "description", "clean")),
+                Turn.text("FINAL: done")));
+
+        row.timing(run);
+        List<Map<?, ?>> hooks = run.hookRecords("PreToolUse");
+        row.observed("hook exit " + (hooks.isEmpty() ? "?" : hooks.get(0).get("exitCode")) + "; build/ "
+                + (project.exists("build") ? "kept" : "REMOVED"));
+        assertCompleted(run);
+        assertThat(hooks).singleElement().satisfies(h -> assertThat(h.get("exitCode")).isEqualTo(127L));
+        assertThat(project.exists("build")).as("the host ran the command despite the failed hook").isFalse();
+        row.pass();
+    }
+
+    /**
+     * Issue 25 item 2, the two users: user 1 installs (project scope) and commits the settings and the
+     * manifest; user 2 (own HOME, clone of the committed files, no {@code warden} on PATH) runs the real
+     * Claude Code: the committed entry refuses the Bash call saying what to install, and the command does
+     * not run. With Warden on PATH and the policy trusted, the same project is governed: the manifest's
+     * deny of {@code rm -rf} arrives.
+     */
+    @Test
+    @Order(20)
+    void twoUsers_committedHooks_refuseWhereWardenIsMissing_governOnceInstalled(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed hooks on a machine without Warden",
+                "refusal naming npm install -g agent-warden; command not run; after install: Warden's deny");
+        String reason = "DENY-25a: no rm -rf in this repository";
+        E2eProject first = project(Files.createDirectories(dir.resolve("user1")), row);
+        first.manifest(manifest("""
+                no-rm-rf:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'rm -rf'
+                      reason: "%s"
+                """.formatted(reason), """
+                pre_tool_use: [no-rm-rf]
+                """));
+        install(first);
+        String committed = Files.readString(first.root().resolve(".claude/settings.json"));
+        assertThat(committed).doesNotContain(first.home().toString(), launcher.toString(), "/.cache/");
+
+        // user 2's clone: the committed files only, a HOME of their own, their own permission rules
+        E2eProject second = E2eProject.create(Files.createDirectories(dir.resolve("user2")).toRealPath());
+        Files.copy(first.root().resolve(".warden/manifest.yaml"), second.root().resolve(".warden/manifest.yaml"));
+        Files.writeString(second.root().resolve(".claude/settings.json"), committed);
+        second.allowBash("rm -rf build");
+        Files.createDirectories(second.root().resolve("build"));
+        Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+
+        ClaudeRun refused = session(second, "clean the build", ModelScript.of(
+                Turn.tool("rm", "Bash", Map.of("command", "rm -rf build", "description", "clean")),
+                Turn.text("FINAL: done")), noWarden);
+
+        Optional<ClaudeRun.ToolResultSeen> missing = refused.toolResult("rm");
+        assertCompleted(refused);
+        assertThat(missing).as("tool_result of the refused call").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).contains("warden is not installed on this machine")
+                    .contains("npm install -g agent-warden");
+        });
+        assertThat(second.exists("build")).as("the refused command ran").isTrue();
+
+        // user 2 installs Warden (this checkout's bin/ on PATH: the session's default) and trusts the policy
+        Map<String, String> trustEnv = new LinkedHashMap<>(claude.baseEnv());
+        trustEnv.put("HOME", second.home().toString());
+        Command.Result trust = Command.run(List.of(launcher.toString(), "trust", "--yes"), second.root(), trustEnv,
+                Duration.ofMinutes(2));
+        assertThat(trust.exitCode()).as(trust.stdout() + trust.stderr()).isZero();
+        ClaudeRun governed = session(second, "clean the build", ModelScript.of(
+                Turn.tool("rm2", "Bash", Map.of("command", "rm -rf build", "description", "clean")),
+                Turn.text("FINAL: done")));
+
+        row.timing(governed);
+        Optional<ClaudeRun.ToolResultSeen> denied = governed.toolResult("rm2");
+        row.observed("without warden: " + missing.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result")
+                + "; with warden: " + denied.map(ClaudeRun.ToolResultSeen::describe).orElse("no tool_result")
+                + "; build/ " + (second.exists("build") ? "kept" : "REMOVED"));
+        assertCompleted(governed);
+        assertThat(denied).as("tool_result of Warden's deny").hasValueSatisfying(r -> {
+            assertThat(r.isError()).isTrue();
+            assertThat(r.content()).isEqualTo(facts.deniedToolResult("Bash", "[warden] " + reason));
+        });
+        assertThat(second.exists("build")).as("the denied command ran").isTrue();
+        row.pass();
+    }
+
+
     private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
         return E2eProject.forScenario(dir, unavailable, rows);
     }
@@ -1417,7 +1525,8 @@ class ClaudeCodeE2EIT {
         Files.copy(wardenHome.resolve("target/warden.jar"), copy.resolve("target/warden.jar"));
         Map<String, String> env = new LinkedHashMap<>(claude.baseEnv());
         env.put("WARDEN_NO_ARCHIVE", "1");
-        Command.Result r = project.installWarden(copy.resolve("bin/warden"), env);
+        // local scope: the entries name the copy's bin/warden (project scope would run `warden` from PATH)
+        Command.Result r = project.installWarden(copy.resolve("bin/warden"), env, List.of("--scope", "local"));
         assertThat(r.exitCode()).as("warden install from the copy: " + r.stdout() + r.stderr()).isZero();
         Files.delete(copy.resolve("target/warden.jar"));
         return copy;

@@ -17,7 +17,7 @@ import java.util.Map;
  * whose {@code ~/.claude.json} marks onboarding done and the project trusted (so the project's
  * settings, hooks and permission rules apply), inside the {@link LoopbackSandbox}.
  *
- * <p>The environment is exact, not inherited: {@code PATH} (and {@code JAVA_HOME} when set, for
+ * <p>The environment is exact, not inherited: {@code PATH} (with this Warden's {@code bin/} first) (and {@code JAVA_HOME} when set, for
  * {@code bin/warden}), the API base URL and a dummy key, the switches that turn off non-essential
  * traffic, telemetry and the auto-updater, and {@code WARDEN_CACHE_DIR} so that every session
  * reuses one compiled-manifest cache. Nothing else of the test's environment (API keys, proxies)
@@ -39,7 +39,8 @@ final class ClaudeCodeSession {
     /** The environment every host and Warden process of the suite gets, before per-run entries. */
     static Map<String, String> baseEnv(Path wardenCacheDir) {
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"));
+        // this Warden's bin/ first: a project-scope install commits hooks that run `warden` from PATH
+        env.put("PATH", wardenBin() + ":" + System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"));
         String javaHome = System.getenv("JAVA_HOME");
         if (javaHome != null && !javaHome.isEmpty()) {
             env.put("JAVA_HOME", javaHome);
@@ -50,6 +51,12 @@ final class ClaudeCodeSession {
         // resident server on sets this to auto and stops the resident afterwards.
         env.put("WARDEN_RESIDENT", "off");
         return env;
+    }
+
+    /** The directory holding this Warden's launcher, {@code bin/warden}. */
+    static Path wardenBin() {
+        String home = System.getProperty("warden.home");
+        return (home != null ? Path.of(home) : Path.of("")).toAbsolutePath().resolve("bin");
     }
 
     Map<String, String> baseEnv() {

@@ -390,6 +390,49 @@ class CodexE2EIT {
         }
     }
 
+    /**
+     * Issue 25 item 2 on Codex CLI, measured: the committed (portable) PreToolUse entry with no
+     * {@code warden} on PATH refuses the call in Codex's own protocol, saying what to install.
+     */
+    @Test
+    @Order(30)
+    void committedPortableHook_wardenMissing_refusedWithTheInstallLine(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed portable hook, no warden on PATH",
+                "function_call_output carries the install line; command not run");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [Bash]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-c25: denied-marker is off limits"
+                """, """
+                pre_tool_use: [no-denied-marker]
+                """));
+        install(project);
+        assertThat(Files.readString(project.root().resolve(".codex/hooks.json"))).contains("command -v warden");
+
+        Session run;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiResponsesApi(), ModelScript.of(
+                Turn.tool("missing", "exec_command", Map.of("cmd", "touch denied-marker")),
+                Turn.text("FINAL: done")))) {
+            run = new Session(codex.run(project, server, "touch the marker",
+                    Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")), List.of()), server);
+        }
+
+        Optional<String> output = run.toolOutput("missing");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; marker "
+                + (project.exists("denied-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(output).as("function_call_output for the refused call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains("warden is not installed on this machine")
+                        .contains("npm install -g agent-warden"));
+        assertThat(project.exists("denied-marker")).as("the refused command ran").isFalse();
+        row.pass();
+    }
+
     private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
         return E2eProject.forScenario(dir, unavailable, rows);
     }

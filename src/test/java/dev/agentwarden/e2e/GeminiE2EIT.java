@@ -236,6 +236,65 @@ class GeminiE2EIT {
         row.pass();
     }
 
+    /**
+     * Issue 25 item 2 on Gemini CLI, measured: the committed BeforeTool entry on a machine where Warden
+     * is missing. Today's form (an absolute path of another machine) and the portable entry
+     * ({@code --if-missing block}), each with no {@code warden} on PATH.
+     */
+    @Test
+    @Order(3)
+    void committedHooks_wardenMissing_todaysPathVersusThePortableEntry(@TempDir Path dir) throws Exception {
+        E2eSummary.Row today = SUMMARY.row(host, "committed hook names a path missing here (before issue 25)",
+                "measured: exit 127 blocks the call (Gemini fails closed); command not run");
+        E2eSummary.Row portable = SUMMARY.row(host, "committed portable hook, no warden on PATH",
+                "refused with the install line; command not run");
+        E2eProject project = E2eProject.forScenario(dir, unavailable, today, portable);
+        project.manifest(manifest("""
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [run_shell_command]
+                  patterns:
+                    - match: 'touch .*denied-marker'
+                      reason: "DENY-g25: denied-marker is off limits"
+                """, """
+                pre_tool_use: [no-denied-marker]
+                """));
+        install(project);
+        Path settings = project.root().resolve(".gemini/settings.json");
+        String committed = Files.readString(settings);
+        String entry = dev.agentwarden.host.claude.ClaudeSettings.command(dev.agentwarden.host.HookCommand.portable(
+                dev.agentwarden.host.HookCommand.IfMissing.BLOCK), "gemini", "BeforeTool").replace("\\", "\\\\");
+        assertThat(committed).contains(entry);
+        Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+
+        Run refused = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("p1", SHELL, Map.of("command", "touch \"$TMPDIR/denied-marker\"")),
+                Turn.text("FINAL: done")), noWarden);
+        String portableResult = refused.result("p1");
+        portable.timing(refused.process().millis(), refused.firstModelCallMillis());
+        portable.observed("result=" + cut(portableResult) + "; marker " + marker(project, "denied-marker"));
+
+        Files.writeString(settings, committed.replace(entry,
+                "/home/alice/src/warden/bin/warden dispatch --host gemini --native-event BeforeTool"));
+        Run old = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("t1", SHELL, Map.of("command", "touch \"$TMPDIR/old-marker\"")),
+                Turn.text("FINAL: done")), noWarden);
+        String oldResult = old.result("t1");
+        today.timing(old.process().millis(), old.firstModelCallMillis());
+        today.observed("result=" + cut(oldResult) + "; marker " + marker(project, "old-marker"));
+
+        assertThat(portableResult).as(refused.describe()).contains("warden is not installed on this machine")
+                .contains("npm install -g agent-warden");
+        assertThat(made(project, "denied-marker")).as("the refused command ran").isFalse();
+        portable.pass();
+        // measured on 0.61.0: Gemini reads exit 127 as a failed hook and blocks the call (it fails closed)
+        assertThat(old.process().exitCode()).as(old.describe()).isZero();
+        assertThat(oldResult).contains("Tool execution blocked").contains("/home/alice/src/warden/bin/warden");
+        assertThat(made(project, "old-marker")).as("the command behind the missing hook ran").isFalse();
+        today.pass();
+    }
+
     // ---- Helpers ------------------------------------------------------------------------------
 
     /** What one {@code gemini -p} did: its process, and the requests it sent to the scripted model. */
@@ -253,8 +312,13 @@ class GeminiE2EIT {
     }
 
     private static Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
+        return session(project, prompt, script, Map.of());
+    }
+
+    private static Run session(E2eProject project, String prompt, ModelScript script, Map<String, String> extraEnv)
+            throws IOException {
         try (ScriptedModelServer server = ScriptedModelServer.start(new GeminiGenerateContentApi(), script)) {
-            return new Run(gemini.run(project, server, prompt), server);
+            return new Run(gemini.run(project, server, prompt, extraEnv), server);
         }
     }
 

@@ -38,6 +38,12 @@ final class GeminiSession {
     }
 
     Command.Result run(E2eProject project, ScriptedModelServer server, String prompt) throws IOException {
+        return run(project, server, prompt, Map.of());
+    }
+
+    /** {@link #run(E2eProject, ScriptedModelServer, String)} with {@code extraEnv} on top ({@code PATH} without Warden). */
+    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv)
+            throws IOException {
         Path geminiHome = Files.createDirectories(project.home().resolve(".gemini"));
         Files.writeString(geminiHome.resolve("settings.json"), """
                 {"security": {"auth": {"selectedType": "gemini-api-key"}},
@@ -53,6 +59,7 @@ final class GeminiSession {
             env.put("GOOGLE_GEMINI_BASE_URL", launch.baseUri().toString());
             env.put("GEMINI_CLI_TRUST_WORKSPACE", "true");
             env.put("GEMINI_CLI_NO_RELAUNCH", "true");
+            env.putAll(extraEnv);
             List<String> command = launch.wrap(List.of(binary.toString(), "-p", prompt, "-m",
                     GeminiGenerateContentApi.MODEL, "--yolo", "--output-format", "json"));
             return Command.run(command, project.root(), env, LIMIT);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.AgentRef;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -308,6 +309,49 @@ class QwenE2EIT {
             }
             return Optional.empty();
         }
+    }
+
+    /**
+     * Issue 25 item 2 on Qwen Code, measured: the committed (portable) PreToolUse entry with no
+     * {@code warden} on PATH refuses the call, saying what to install.
+     */
+    @Test
+    @Order(30)
+    void committedPortableHook_wardenMissing_refusedWithTheInstallLine(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed portable hook, no warden on PATH",
+                "tool_result carries the install line; command not run");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [run_shell_command]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-q25: denied-marker is off limits"
+                """, """
+                pre_tool_use: [no-marker]
+                """));
+        install(project);
+        assertThat(Files.readString(project.root().resolve(".qwen/settings.json"))).contains("command -v warden");
+
+        Run run;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi("agent", true), ModelScript.of(
+                Turn.tool("missing", SHELL, Map.of("command", "touch denied-marker")),
+                Turn.text("FINAL: done")))) {
+            run = new Run(qwen.run(project, server, "touch the marker",
+                    Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"))), server);
+        }
+
+        Optional<String> result = run.toolResult("missing");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("result=" + result.map(QwenE2EIT::cut).orElse("(none)") + "; marker "
+                + (project.exists("denied-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(result).as("tool_result for the refused call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains("warden is not installed on this machine")
+                        .contains("npm install -g agent-warden"));
+        assertThat(project.exists("denied-marker")).as("the refused command ran").isFalse();
+        row.pass();
     }
 
     private static String cut(String s) {

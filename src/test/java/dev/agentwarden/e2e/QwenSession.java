@@ -41,6 +41,12 @@ final class QwenSession {
 
     /** One {@code qwen -p} session; the process result. */
     Command.Result run(E2eProject project, ScriptedModelServer server, String prompt) throws IOException {
+        return run(project, server, prompt, Map.of());
+    }
+
+    /** {@link #run(E2eProject, ScriptedModelServer, String)} with {@code extraEnv} on top ({@code PATH} without Warden). */
+    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv)
+            throws IOException {
         Path qwenHome = Files.createDirectories(project.home().resolve(".qwen"));
         Map<String, Object> auth = new LinkedHashMap<>();
         auth.put("selectedType", "anthropic");
@@ -61,6 +67,7 @@ final class QwenSession {
             // One node process instead of a launcher that starts a second one: ~10 s less per session.
             env.put("QWEN_CODE_NO_RELAUNCH", "true");
             env.put("QWEN_CODE_SUPPRESS_YOLO_WARNING", "1");
+            env.putAll(extraEnv);
             List<String> host = new ArrayList<>(List.of(binary.toString(), "-p", prompt, "--output-format", "json",
                     "--approval-mode", "yolo"));
             return Command.run(launch.wrap(host), project.root(), env, LIMIT);

@@ -2,6 +2,7 @@ package dev.agentwarden.event;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -88,7 +90,9 @@ class WorkspaceRootTest {
     @Test
     void resolve_noWorkingDir_relativeChoiceStaysRelative() {
         assertThat(WorkspaceRoot.resolve("proj", Map.of(), Map.of(), VARS)).isEqualTo("proj");
-        assertThat(WorkspaceRoot.resolve(null, Map.of("cwd", "sub"), Map.of(), null, VARS)).isEqualTo("sub");
+        // a payload's cwd is where the walk starts: from "sub" of this (git) checkout it finds the checkout
+        assertThat(WorkspaceRoot.resolve(null, Map.of("cwd", "sub"), Map.of(), null, VARS))
+                .isEqualTo(System.getProperty("user.dir"));
     }
 
     @Test
@@ -100,5 +104,53 @@ class WorkspaceRootTest {
     @Test
     void stateHome_dotWardenUnderRoot() {
         assertThat(WorkspaceRoot.stateHome("/srv/proj")).isEqualTo(Path.of("/srv/proj/.warden"));
+    }
+
+    @Test
+    void walkUp_nearestDotWardenWins_overGit_andWithinTheHostsProjectOnly(@TempDir Path tmp) throws Exception {
+        Path proj = Files.createDirectories(tmp.resolve("proj"));
+        Files.createDirectories(proj.resolve(".git"));
+        Files.createDirectories(proj.resolve(".warden"));
+        Path deep = Files.createDirectories(proj.resolve("src/deep"));
+        Path pkg = Files.createDirectories(proj.resolve("packages/app"));
+        Files.createDirectories(pkg.resolve(".warden"));
+        Path pkgSrc = Files.createDirectories(pkg.resolve("src"));
+        Map<String, String> home = Map.of("HOME", tmp.resolve("home").toString());
+
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), home, deep, VARS)).isEqualTo(proj.toString());
+        assertThat(WorkspaceRoot.resolve(null, Map.of("cwd", deep.toString()), home, tmp, VARS)).isEqualTo(proj.toString());
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of("CLAUDE_PROJECT_DIR", proj.toString()), pkgSrc, VARS))
+                .as("a package's own .warden/ inside the host's project").isEqualTo(pkg.toString());
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of("CLAUDE_PROJECT_DIR", "/elsewhere"), deep, VARS))
+                .as("a start outside the host's project: the host's project").isEqualTo("/elsewhere");
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of("WARDEN_PROJECT_DIR", "/named"), deep, VARS))
+                .as("a root named outright still wins").isEqualTo("/named");
+    }
+
+    @Test
+    void walkUp_noDotWarden_hostVariableThenGitRootThenStart(@TempDir Path tmp) throws Exception {
+        Path proj = Files.createDirectories(tmp.resolve("proj"));
+        Files.writeString(proj.resolve(".git"), "gitdir: /somewhere/else\n");
+        Path deep = Files.createDirectories(proj.resolve("src/deep"));
+        Path loose = Files.createDirectories(tmp.resolve("loose/dir"));
+        Map<String, String> home = Map.of("HOME", tmp.resolve("home").toString());
+
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), Map.of("HOME", "/h", "CLAUDE_PROJECT_DIR", "/claude"), deep, VARS))
+                .isEqualTo("/claude");
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), home, deep, VARS)).as("a worktree's .git file counts")
+                .isEqualTo(proj.toString());
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), home, loose, VARS)).isEqualTo(loose.toString());
+    }
+
+    @Test
+    void walkUp_dotWardenInHome_isNotTheProjectOfADirectoryBelowIt(@TempDir Path tmp) throws Exception {
+        Path home = Files.createDirectories(tmp.resolve("home"));
+        Files.createDirectories(home.resolve(".warden"));
+        Path fresh = Files.createDirectories(home.resolve("fresh/src"));
+        Map<String, String> env = Map.of("HOME", home.toString());
+
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), env, fresh, VARS)).isEqualTo(fresh.toString());
+        assertThat(WorkspaceRoot.resolve(null, Map.of(), env, home, VARS)).as("started in home itself")
+                .isEqualTo(home.toString());
     }
 }

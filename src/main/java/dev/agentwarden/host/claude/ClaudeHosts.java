@@ -67,6 +67,8 @@ public final class ClaudeHosts implements Host.InventoryFiles {
     public static final Host CLAUDE = new Host(CLAUDE_ID, "Claude Code", new ClaudeAdapter(CLAUDE_ID),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile(CLAUDE_ID, ".claude/settings.json", ".claude", "settings.json",
                             false, null),
+                    Host.Scope.LOCAL, new ClaudeHooksFile(CLAUDE_ID, ".claude/settings.local.json", ".claude",
+                            "settings.local.json", false, null),
                     Host.Scope.USER, new ClaudeHooksFile(CLAUDE_ID, "~/.claude/settings.json", ".claude", "settings.json",
                             true, null)),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),

@@ -103,7 +103,8 @@ public final class ClaudeSettings {
      */
     public static boolean isWardenCommand(String command, String nativeEvent, Set<String> hosts) {
         for (String host : hosts) {
-            if (HookCommand.fastParts(command, DISPATCH + host + NATIVE_EVENT + nativeEvent) != null) {
+            String hostTail = DISPATCH + host + NATIVE_EVENT + nativeEvent;
+            if (HookCommand.fastParts(command, hostTail) != null || HookCommand.portableMode(command, hostTail) != null) {
                 return true;
             }
         }
@@ -217,14 +218,28 @@ public final class ClaudeSettings {
         return out;
     }
 
-    /** The launcher path a command that Warden wrote runs, unquoted. */
+    /** The launcher path a command that Warden wrote runs, unquoted; {@code null} for the portable form (PATH). */
     static String launcherOf(String command) {
+        if (isPortable(command)) {
+            return null;
+        }
         String[] fast = fastParts(command);
         if (fast != null) {
             return fast[0];
         }
         String quoted = command.substring(0, command.lastIndexOf(DISPATCH));
         return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
+    }
+
+    /** The {@link HookCommand.IfMissing} of a portable command Warden wrote, or {@code null} for another command. */
+    public static HookCommand.IfMissing portableMode(String command) {
+        int dispatch = command.indexOf(DISPATCH);
+        int end = dispatch < 0 ? -1 : command.indexOf(';', dispatch);
+        return end < 0 ? null : HookCommand.portableMode(command, command.substring(dispatch, end));
+    }
+
+    private static boolean isPortable(String command) {
+        return portableMode(command) != null;
     }
 
     /** {@code [bin/warden, compiled hook]} of a fast command Warden wrote, or {@code null} (see {@link HookCommand}). */

@@ -130,6 +130,9 @@ final class CopilotHooks {
 
     /** The launcher a Warden entry's command runs, unquoted. */
     private static String launcherOf(String command) {
+        if (ClaudeSettings.portableMode(command) != null) {
+            return null;
+        }
         String quoted = command.substring(0, command.lastIndexOf(" dispatch --host "));
         return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
     }

@@ -24,6 +24,12 @@ final class CopilotHooksFile implements Installer {
         this.user = user;
     }
 
+    /** Copilot CLI runs an entry's {@code bash} field with bash. */
+    @Override
+    public boolean commandRunsInAShell() {
+        return true;
+    }
+
     @Override
     public Path settingsFile(Path projectRoot, Map<String, String> env) {
         return user ? CopilotHome.of(env).resolve("hooks").resolve(FILE)
