@@ -157,7 +157,7 @@ public final class DecisionReader {
     static final int POSTURE = 2;
     static final int WOULD_BLOCK = 3;
     /** The other keys of a decision line and of its objects, which the scanners check for repeats faster. */
-    private static final String[] LINE_KEYS = {"v", "ref", "tool", "tool_input_sha256", "transport", "manifest",
+    private static final String[] LINE_KEYS = {"v", "ref", "tool", "tool_input_sha256", "asked", "transport", "manifest",
         "source", "sha256", "role", "emitted", "downgrades", "fail_mode", "problem", "elapsed_us", "skipped", "effective",
         "reason", "reason_sha256", "note", "exit_code"};
 
