@@ -128,7 +128,7 @@ class ReportTest {
         assertThat(dispatch.run("claude", Json.write(payload)).exitCode()).isZero();
     }
 
-    private static String c(String name, String posture, String outcome, boolean wouldBlock, String reason) {
+    static String c(String name, String posture, String outcome, boolean wouldBlock, String reason) {
         return "{\"name\":\"" + name + "\",\"posture\":\"" + posture + "\",\"outcome\":\"" + outcome + "\",\"skipped\":null,"
                 + "\"effective\":\"" + outcome + "\",\"would_block\":" + wouldBlock + ",\"reason\":" + Json.write(reason)
                 + ",\"reason_sha256\":null,\"note\":null,\"exit_code\":null,\"elapsed_us\":5}";
