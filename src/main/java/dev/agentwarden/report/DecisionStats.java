@@ -61,6 +61,13 @@ final class DecisionStats implements DecisionReader.ScannedSink {
     /** Integrity gate outcomes by name ({@code HALT_CORRUPT}, {@code UNKNOWN_HALT}, ...). */
     final Map<String, long[]> integrity = new TreeMap<>();
 
+    /** The counters of the hour and of the host and event last counted: consecutive lines mostly share them. */
+    private String lastHour;
+    private long[] lastHourCounts;
+    private String lastHost;
+    private String lastEvent;
+    private Distribution lastLatency;
+
     static final class Session {
         final long[] counts = new long[1 + VERDICTS.size() + 1];
         String first;
@@ -141,7 +148,11 @@ final class DecisionStats implements DecisionReader.ScannedSink {
             if (last == null || ts.compareTo(last) > 0) {
                 last = ts;
             }
-            perHour.computeIfAbsent(ts.substring(0, 13), k -> new long[VERDICTS.size() + 1])[v]++;
+            if (lastHourCounts == null || !ts.regionMatches(0, lastHour, 0, 13)) {
+                lastHour = ts.substring(0, 13);
+                lastHourCounts = perHour.computeIfAbsent(lastHour, k -> new long[VERDICTS.size() + 1]);
+            }
+            lastHourCounts[v]++;
         }
         String sessionKey = session == null ? "(none)" : session;
         Session s = sessions.get(sessionKey);
@@ -160,7 +171,14 @@ final class DecisionStats implements DecisionReader.ScannedSink {
             }
         }
         if (elapsedUs >= 0) {
-            latency.computeIfAbsent(host + "\t" + event, k -> new Distribution()).add(elapsedUs);
+            Distribution dist = host == lastHost && event == lastEvent ? lastLatency : null;
+            if (dist == null) {
+                dist = latency.computeIfAbsent(host + "\t" + event, k -> new Distribution());
+                lastHost = host;
+                lastEvent = event;
+                lastLatency = dist;
+            }
+            dist.add(elapsedUs);
         }
         return v;
     }
