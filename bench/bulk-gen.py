@@ -18,6 +18,8 @@ import random
 import sys
 
 project, total = sys.argv[1], int(sys.argv[2])
+# BULK_ASKED=1: decision lines carry "asked" (bench/report.sh); without it they are as bench/bulk-reads.sh has always read them.
+ASKED = os.environ.get("BULK_ASKED") == "1"
 rnd = random.Random(12)
 ledger_dir = os.path.join(project, ".warden", "state", "ledger")
 decision_dir = os.path.join(project, ".warden", "state", "decisions")
@@ -172,11 +174,17 @@ def decision(t, n):
                      % (name, posture, outcome, "allow" if would or outcome == "allow" else "block",
                         "true" if would else "false",
                         q(hashlib.sha256(name.encode()).hexdigest()) if outcome == "block" else "null", us))
+    asked = ""
+    if ASKED:
+        # what was asked (format since issue 31), from n alone so that the other fields stay as without it
+        text = ("rm -rf build-%d" % (n % 500) if tool == "Bash" else "src/main/F%d.java" % (n % 2000) if tool
+                else "prompt %d" % (n % 100) if event == "user_prompt_submit" else None)
+        asked = ',"asked":%s' % q(text)
     return ('{"v":1,"ts":"%s","host":"claude","event":"%s","native_event":"%s","session_id":"%s","ref":%s,'
-            '"tool":%s,"tool_input_sha256":%s,"transport":"resident","manifest":%s,"role":"","concerns":[%s],'
+            '"tool":%s,"tool_input_sha256":%s%s,"transport":"resident","manifest":%s,"role":"","concerns":[%s],'
             '"verdict":"%s","emitted":"%s","downgrades":[],"fail_mode":null,"problem":null,"elapsed_us":%d}'
             % (t, event, native, session(n), q(ref(n) if n % 3 == 0 else None), q(tool),
-               q(hashlib.sha256(b"%d" % n).hexdigest()) if tool else "null", MANIFEST, ",".join(chain), verdict,
+               q(hashlib.sha256(b"%d" % n).hexdigest()) if tool else "null", asked, MANIFEST, ",".join(chain), verdict,
                emitted, rnd.randint(300, 4000)))
 
 

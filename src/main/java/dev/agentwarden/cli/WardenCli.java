@@ -31,6 +31,7 @@ public final class WardenCli implements Runnable {
             ReleaseCommand.class,
             ServeCommand.class,
             LogCommand.class,
+            ReportCommand.class,
             ResidentCommand.class,
             InventoryCommand.class,
             TelemetryCommand.class,

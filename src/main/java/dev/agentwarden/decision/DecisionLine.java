@@ -14,6 +14,7 @@ import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.concern.Posture;
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.redact.Redactor;
 import dev.agentwarden.verdict.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -22,8 +23,9 @@ import java.util.Locale;
 /**
  * One decision as a line of JSON, format {@code v: 1} (README, "Decision log"). Every key is always
  * present, {@code null} when it does not apply, in a fixed order. Nothing the host sent is written
- * but its session id (as the ledger writes it), tool name and a SHA-256 of the tool input; reasons and notes are written
- * only as hashes unless the manifest opts in ({@code decision_log: {reasons: verbatim}}).
+ * but its session id (as the ledger writes it), tool name, a SHA-256 of the tool input, and what was asked
+ * ({@code asked}: the command, file path or prompt's first line, redacted). Reasons and notes are written
+ * as written (redacted) unless the manifest asks for hashes only ({@code decision_log: {reasons: hashed}}).
  *
  * <p>Built on the dispatch path: a StringBuilder and Warden's JSON quoting, no reflection.
  */
@@ -32,6 +34,8 @@ public final class DecisionLine {
     public static final int VERSION = 1;
     /** Longest verbatim reason or note kept; longer text is cut and marked. */
     static final int MAX_TEXT_CHARS = 2000;
+    /** Longest {@code asked} kept. */
+    static final int MAX_ASKED_CHARS = 500;
 
     private static final String[] KIND_WIRE = lowerNames(Verdict.Kind.values());
     private static final String[] DECISION_WIRE = lowerNames(Decision.values());
@@ -54,6 +58,7 @@ public final class DecisionLine {
         field(sb, "ref", e == null || e.agentId() == null || e.agentId().isEmpty() ? null : AgentRef.of(e.agentId()));
         field(sb, "tool", e == null ? null : e.toolName());
         field(sb, "tool_input_sha256", e == null ? null : toolInputSha256(e));
+        field(sb, "asked", e == null ? null : asked(e));
         field(sb, "transport", d.transport);
         sb.append(",\"manifest\":");
         if (d.manifest == null) {
@@ -153,13 +158,44 @@ public final class DecisionLine {
                     || o.raw().decision() == Decision.ERROR && spec.failClosed());
             sb.append(",\"would_block\":").append(wouldBlock);
             String reason = o.raw().reason();
-            field(sb, "reason", verbatim ? cut(reason) : null);
+            field(sb, "reason", verbatim ? Redactor.redact(cut(reason)) : null);
             field(sb, "reason_sha256", reason == null ? null : Sha256.hex(reason.getBytes(StandardCharsets.UTF_8)));
-            field(sb, "note", verbatim ? cut(o.note()) : null);
+            field(sb, "note", verbatim ? Redactor.redact(cut(o.note())) : null);
             sb.append(",\"exit_code\":").append(o.raw().exitCode() == null ? "null" : o.raw().exitCode().toString());
             sb.append(",\"elapsed_us\":").append(o.durationUs()).append('}');
         }
         sb.append(']');
+    }
+
+    /**
+     * What the event asked for, redacted ({@link Redactor}): the shell command, else the first file
+     * path, else the first non-blank line of the prompt; at most {@link #MAX_ASKED_CHARS}, cut before
+     * a word. {@code null} when the event carries none of them.
+     */
+    static String asked(HookEvent e) {
+        String text = e.shellCommand();
+        if (text == null && e.filePaths() != null && !e.filePaths().isEmpty()) {
+            text = e.filePaths().get(0);
+        }
+        if (text == null && e.prompt() != null) {
+            text = firstLine(e.prompt());
+        }
+        return text == null || text.isEmpty() ? null : Redactor.redactPrefix(text, MAX_ASKED_CHARS);
+    }
+
+    /** The first line of {@code text} that is not blank, without its line break; "" when none. */
+    private static String firstLine(String text) {
+        int from = 0;
+        while (from < text.length()) {
+            int nl = text.indexOf('\n', from);
+            int to = nl < 0 ? text.length() : nl;
+            String line = text.substring(from, to).trim();
+            if (!line.isEmpty()) {
+                return line;
+            }
+            from = to + 1;
+        }
+        return "";
     }
 
     /** What the concern itself said: {@code allow|warn|block|halt|error|timeout}. */
@@ -215,7 +251,7 @@ public final class DecisionLine {
                     String line = stderr.substring(from, to);
                     line = line.startsWith("warden: ") ? line.substring(8) : line;
                     int quoted = line.indexOf(": ");
-                    Json.quote(sb, cut(verbatim || quoted < 0 ? line : line.substring(0, quoted)));
+                    Json.quote(sb, Redactor.redact(cut(verbatim || quoted < 0 ? line : line.substring(0, quoted))));
                 }
                 from = to + 1;
             }

@@ -28,6 +28,9 @@ import java.util.Map;
  * <p>A long-lived server keeps segments open ({@link OpenSegments}): the same rules, checked once
  * per open, and per line that the path still names the open file.
  *
+ * <p>The line that creates a segment (a project's first decision, or its first of a month) also adds
+ * the project to the user's {@link ProjectRegistry}, for {@code --all-projects}.
+ *
  * <p>A failed write never changes the answer: the response gets a stderr note instead.
  * {@code WARDEN_DECISION_LOG=off} turns the log off; replay mode ({@code WARDEN_REPLAY=1}) writes
  * no state, this log included.
@@ -60,10 +63,10 @@ public final class DecisionLog {
             String line = DecisionLine.build(draft, response, System.nanoTime());
             byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
             String month = UtcTime.month(draft.epochMillis);
-            if (draft.segments != null) {
-                draft.segments.write(draft.root, month, bytes);
-            } else {
-                write(draft.root, month, bytes);
+            boolean created = draft.segments != null ? draft.segments.write(draft.root, month, bytes)
+                    : write(draft.root, month, bytes);
+            if (created) {
+                return ProjectRegistry.add(draft.root, env, response);
             }
             return response;
         } catch (IOException | RuntimeException e) {
@@ -72,12 +75,14 @@ public final class DecisionLog {
         }
     }
 
-    /** Appends one whole line to the segment of {@code month}. */
-    static void write(String root, String month, byte[] line) throws IOException {
+    /** Appends one whole line to the segment of {@code month}; returns whether the segment was created for it. */
+    static boolean write(String root, String month, byte[] line) throws IOException {
         Path project = Path.of(root);
         Path file = dir(root).resolve(month + ".jsonl");
-        try (FileChannel ch = StateFiles.openAppend(project, file)) {
+        StateFiles.Opened opened = StateFiles.openAppendIdentified(project, file);
+        try (FileChannel ch = opened.channel()) {
             StateFiles.writeFully(ch, ByteBuffer.wrap(line), -1);
         }
+        return opened.fileKey() == null;
     }
 }

@@ -112,6 +112,25 @@ public final class DecisionReader {
     /** {@link #readSummaryFields(String, ReadProgress, Supplier)} with chunks of about {@code chunkBytes}. */
     <S extends Sink> List<S> readSummaryFields(String fromMonth, ReadProgress progress, long chunkBytes, Supplier<S> parts)
             throws IOException {
+        return readFields(fromMonth, progress, chunkBytes, SUMMARY_KEYS, CONCERN_KEYS, parts);
+    }
+
+    /**
+     * Like {@link #readSummaryFields(String, ReadProgress, Supplier)}, with the caller's keys: each
+     * line the scanners read in place goes to {@link ScannedSink#acceptScanned} with {@code topKeys}
+     * recorded (by index), and {@code concern} is for scanning each element of {@code concerns} for
+     * {@code concernKeys}; a sink that declines it, or a line in another form, is handed whole to
+     * {@link Sink#accept} as its parse. For readers of the whole log that build no map per line
+     * ({@code warden report}; an exporter).
+     */
+    public <S extends ScannedSink> List<S> readFields(String fromMonth, ReadProgress progress, String[] topKeys,
+                                                      String[] concernKeys, Supplier<S> parts) throws IOException {
+        return readFields(fromMonth, progress, LineChunks.chunkBytes(), topKeys, concernKeys, parts);
+    }
+
+    private <S extends Sink> List<S> readFields(String fromMonth, ReadProgress progress, long chunkBytes, String[] topKeys,
+                                                String[] concernKeys, Supplier<S> parts) throws IOException {
+        boolean summary = topKeys == SUMMARY_KEYS;
         List<FileChannel> open = new ArrayList<>();
         try {
             for (Path file : segments(fromMonth, progress)) {
@@ -122,7 +141,8 @@ public final class DecisionReader {
             List<LineChunks.Piece<Object[]>> pieces = LineChunks.read(open, limits, 3 * MAX_LINE_CHARS, chunkBytes, progress,
                     (f, lines) -> {
                         S sink = parts.get();
-                        long skipped = readLines(lines, summaryScanner(), concernScanner(), sink);
+                        long skipped = summary ? readLines(lines, summaryScanner(), concernScanner(), sink)
+                                : readLines(lines, scanner(topKeys), scanner(concernKeys), sink, false);
                         return new Object[] {sink, skipped};
                     });
             List<S> out = new ArrayList<>();
@@ -157,7 +177,7 @@ public final class DecisionReader {
     static final int POSTURE = 2;
     static final int WOULD_BLOCK = 3;
     /** The other keys of a decision line and of its objects, which the scanners check for repeats faster. */
-    private static final String[] LINE_KEYS = {"v", "ref", "tool", "tool_input_sha256", "transport", "manifest",
+    private static final String[] LINE_KEYS = {"v", "ref", "tool", "tool_input_sha256", "asked", "transport", "manifest",
         "source", "sha256", "role", "emitted", "downgrades", "fail_mode", "problem", "elapsed_us", "skipped", "effective",
         "reason", "reason_sha256", "note", "exit_code"};
 
@@ -193,6 +213,16 @@ public final class DecisionReader {
         return files;
     }
 
+    /** A scanner recording {@code keys}, expecting the other keys of a decision line. */
+    private static FieldScanner scanner(String[] keys) {
+        java.util.LinkedHashSet<String> expected = new java.util.LinkedHashSet<>();
+        expected.addAll(Arrays.asList(SUMMARY_KEYS));
+        expected.addAll(Arrays.asList(CONCERN_KEYS));
+        expected.addAll(Arrays.asList(LINE_KEYS));
+        expected.removeAll(Arrays.asList(keys));
+        return new FieldScanner(keys, expected.toArray(new String[0]), JsonLimits.LENIENT.maxDepth(), false);
+    }
+
     private static FieldScanner summaryScanner() {
         return new FieldScanner(SUMMARY_KEYS, concat(CONCERN_KEYS, LINE_KEYS), JsonLimits.LENIENT.maxDepth(), false);
     }
@@ -211,8 +241,14 @@ public final class DecisionReader {
      * Hands each decision of {@code in} to {@code sink}, reduced when {@code top} is given; returns
      * the number of lines skipped as unreadable.
      */
-    @SuppressWarnings("unchecked")
     private static long readLines(LineScanner in, FieldScanner top, FieldScanner concern, Sink sink) throws IOException {
+        return readLines(in, top, concern, sink, true);
+    }
+
+    /** ... with {@code reducible}: whether a declined scanned line may be handed over as its {@link #reduced} map. */
+    @SuppressWarnings("unchecked")
+    private static long readLines(LineScanner in, FieldScanner top, FieldScanner concern, Sink sink, boolean reducible)
+            throws IOException {
         long skipped = 0;
         while (in.advance()) {
             if (!in.terminated()) {
@@ -234,10 +270,13 @@ public final class DecisionReader {
                 continue;
             }
             if (top != null && top.scan(b, from, to)) {
-                if (!(sink instanceof ScannedSink scanned) || !scanned.acceptScanned(top, concern)) {
-                    sink.accept(reduced(top, concern));
+                if (sink instanceof ScannedSink scanned && scanned.acceptScanned(top, concern)) {
+                    continue;
                 }
-                continue;
+                if (reducible) {
+                    sink.accept(reduced(top, concern));
+                    continue;
+                }
             }
             try {
                 Object v = Json.parse(new String(b, from, to - from, StandardCharsets.UTF_8), JsonLimits.LENIENT);

@@ -90,8 +90,11 @@ public final class OpenSegments implements AutoCloseable {
         }
     }
 
-    /** Appends one whole {@code line} to the segment of {@code month} of the project at {@code root}. */
-    void write(String root, String month, byte[] line) throws IOException {
+    /**
+     * Appends one whole {@code line} to the segment of {@code month} of the project at {@code root};
+     * returns whether the segment was created for it.
+     */
+    boolean write(String root, String month, byte[] line) throws IOException {
         Path file = file(root, month);
         Segment held = held(file);
         if (held != null) {
@@ -104,7 +107,7 @@ public final class OpenSegments implements AutoCloseable {
                 }
             }
             if (written) {
-                return;
+                return false;
             }
         }
         StateFiles.Opened opened = StateFiles.openAppendIdentified(Path.of(root), file);
@@ -122,6 +125,7 @@ public final class OpenSegments implements AutoCloseable {
         if (kept != null) {
             keep(file, kept);
         }
+        return opened.fileKey() == null;
     }
 
     /** The segment file of {@code month} under {@code root}: the last one again when both are the same. */

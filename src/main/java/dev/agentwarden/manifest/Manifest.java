@@ -21,8 +21,8 @@ import java.util.Map;
  *                      ({@link #aliasesFor})
  * @param concerns      concern name → spec
  * @param chains        host → canonical event wire name → role ("" is the default role) → names
- * @param verbatimReasons the decision log records concern reasons as written
- *                        ({@code decision_log: {reasons: verbatim}}), not only their hashes
+ * @param verbatimReasons the decision log records concern reasons as written, redacted (the default),
+ *                        not only their hashes ({@code decision_log: {reasons: hashed}})
  * @param skipped       host → canonical event wire name → the chain entries compiled out, each
  *                      {@code "<name>: <why> (line N)"} (an unknown concern, one listed twice): lint's
  *                      errors, which dispatch names on stderr and in the decision log while the rest runs

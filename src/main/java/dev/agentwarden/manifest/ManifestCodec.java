@@ -14,7 +14,7 @@ import java.util.Map;
 /** The compiled-manifest cache format: a JSON rendering of {@link Manifest}, read on the hot path. */
 final class ManifestCodec {
     /** Bumped whenever the compiled form or the compiler's semantics change. */
-    static final int FORMAT = 4;
+    static final int FORMAT = 5;
 
     private static final Fields.Failure<IllegalArgumentException> DEFECT = Fields.illegalArgument("");
     /** No list limit of its own: the whole file is read capped ({@code ManifestLoader.MAX_COMPILED_BYTES}). */

@@ -233,10 +233,10 @@ public final class ManifestCompiler {
         return out;
     }
 
-    /** {@code decision_log: {reasons: hashed|verbatim}}; whether reasons are recorded as written. */
+    /** {@code decision_log: {reasons: verbatim|hashed}}; whether reasons are recorded as written (the default). */
     private boolean readDecisionLog(NodeTuple t) {
         if (t == null) {
-            return false;
+            return true;
         }
         if (!(t.getValueNode() instanceof MappingNode m)) {
             error("wrong-type", t.getValueNode(), "decision_log", "a mapping, e.g. {reasons: verbatim}", true);
@@ -250,7 +250,7 @@ public final class ManifestCompiler {
         }
         NodeTuple reasons = keys.get("reasons");
         if (reasons == null) {
-            return false;
+            return true;
         }
         Object v = scalar(reasons.getValueNode());
         if ("verbatim".equals(v)) {

@@ -40,11 +40,12 @@ class LogCommandTest {
 
     @Test
     void log_default_showsEachDecisionWithItsChain_newestLast() {
-        CliRun r = CliRun.of("log", "--project-dir", project.toString());
+        CliRun r = CliRun.of("log", "--utc", "--project-dir", project.toString());
 
         assertThat(r.exit()).isEqualTo(0);
         List<String> rows = r.out().lines().toList();
-        assertThat(rows.get(0)).contains("TIME (UTC)").contains("VERDICT").contains("CHAIN");
+        assertThat(rows.get(0)).contains("TIME (UTC)").contains("VERDICT").contains("ASKED").contains("CHAIN");
+        assertThat(rows.get(2)).startsWith("2026-11-02 10:00:00 ");
         assertThat(rows).hasSize(5);
         assertThat(rows.get(1)).contains("2026-09-30");
         assertThat(rows.get(2)).contains("block").contains("deny").contains("no-verify=block").contains("sudo=allow(shadow)");
@@ -85,7 +86,7 @@ class LogCommandTest {
         CliRun r = CliRun.of("log", "--verdict", "deny", "--project-dir", project.toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("allow, warn, block or halt");
-        CliRun s = CliRun.of("log", "--since", "yesterday", "--project-dir", project.toString());
+        CliRun s = CliRun.of("log", "--since", "last-week", "--project-dir", project.toString());
         assertThat(s.exit()).isEqualTo(2);
         assertThat(s.err()).contains("2h").contains("2026-11-01");
     }

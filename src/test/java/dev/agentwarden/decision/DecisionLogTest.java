@@ -198,7 +198,7 @@ class DecisionLogTest {
         String base = DecisionProject.MANIFEST + "decision_log:\n  reasons: ";
         assertThat(compile(base + "verbatim\n").manifest().verbatimReasons()).isTrue();
         assertThat(compile(base + "hashed\n").manifest().verbatimReasons()).isFalse();
-        assertThat(compile(DecisionProject.MANIFEST).manifest().verbatimReasons()).isFalse();
+        assertThat(compile(DecisionProject.MANIFEST).manifest().verbatimReasons()).as("the default").isTrue();
         assertThat(compile(base + "everything\n").problems())
                 .anySatisfy(pr -> assertThat(pr.toString()).contains("decision_log.reasons").contains("hashed or verbatim"));
     }

@@ -64,9 +64,17 @@ final class DecisionLines {
                 if (c.get("reason_sha256") != null) {
                     c.put("reason_sha256", "<sha>"); // a reason may name the (per-run temporary) project
                 }
+                if (c.get("reason") instanceof String reason) {
+                    c.put("reason", maskedText(reason)); // recorded verbatim by default: the same, the project aside
+                }
             }
         }
         return Json.write(d);
+    }
+
+    /** {@code text} with each per-run temporary project ({@code /tmp/warden-golden-project<digits>}) and session label masked. */
+    private static String maskedText(String text) {
+        return text.replaceAll("warden-golden-project[0-9]+", "<project>").replaceAll("session [^;)]*-[0-9a-f]{8}", "session <session>");
     }
 
     static String transport(String line) {
