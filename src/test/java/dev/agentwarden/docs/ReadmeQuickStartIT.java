@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * repository under a scratch 0700 home, with this checkout's {@code bin/} first on PATH: every
  * command must succeed, so the README cannot promise what Warden does not do.
  */
-class ReadmeQuickStartIT {
+public class ReadmeQuickStartIT {
     @TempDir
     Path tmp;
 
@@ -39,8 +39,8 @@ class ReadmeQuickStartIT {
         return block.substring(open + "```bash\n".length(), close + 1);
     }
 
-    /** Runs the quick start with {@code wardenBin} first on PATH; returns the script's output. */
-    static String runQuickStart(Path tmp, Path readme, Path wardenBin, Map<String, String> extraEnv) throws Exception {
+    /** Runs the quick start with {@code wardenBin} first on PATH ({@code extraEnv} may replace PATH whole); returns the script's output. */
+    public static String runQuickStart(Path tmp, Path readme, Path wardenBin, Map<String, String> extraEnv) throws Exception {
         Path home = Files.createDirectories(tmp.resolve("home"));
         Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
         Path project = Files.createDirectories(tmp.resolve("project"));

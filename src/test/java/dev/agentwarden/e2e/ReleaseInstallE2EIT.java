@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import dev.agentwarden.dispatch.WardenProcess;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -264,6 +265,22 @@ class ReleaseInstallE2EIT {
 
     @Test
     @Order(5)
+    void readmeQuickStart_onTheInstalledCopy_everyCommandSucceeds(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(HOST, "the README's quick start",
+                "every command of the quick start succeeds with the npm-installed warden and no JDK or Maven");
+        requireDist(row);
+        Map<String, String> env = new LinkedHashMap<>(userEnv());
+        env.remove("HOME");
+        String out = dev.agentwarden.docs.ReadmeQuickStartIT.runQuickStart(dir, WardenProcess.home().resolve("README.md"),
+                npmWarden.getParent(), env);
+        row.observed(lineWith(out, "passed"));
+        assertThat(out).contains("force push refused").contains("plain push allowed");
+        assertNoDecoyRan();
+        row.pass();
+    }
+
+    @Test
+    @Order(6)
     void tarball_unpackedAnywhere_deniesTheSameEvent() throws IOException {
         E2eSummary.Row row = SUMMARY.row(HOST, "tarball: bin/warden version and dispatch",
                 "the unpacked bin/warden prints the version and denies rm -rf / on its own runtime");
@@ -280,7 +297,7 @@ class ReleaseInstallE2EIT {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void realClaudeCode_onTheInstalledCopy_deniedBashDoesNotRun(@TempDir Path dir) throws Exception {
         E2eSummary.Row row = SUMMARY.row(HOST, "real Claude Code, hooks from the npm install",
                 "next request: error tool_result with Warden's reason; command not run; no JDK or Maven used");
