@@ -34,6 +34,7 @@ public final class WardenCli implements Runnable {
             ResidentCommand.class,
             InventoryCommand.class,
             TelemetryCommand.class,
+            ExportCommand.class,
             TrainArchiveCommand.class,
             VersionCommand.class,
             HelpCommand.class,
