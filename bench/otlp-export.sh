@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `warden export --otlp` (issue 31 item 4) on a generated project: LINES decision lines and LINES
 # ledger lines (bench/bulk-gen.py), sent to a local OTLP/HTTP sink (Python, answers 200 to every
-# request and counts the bytes), RUNS times; prints the median wall time (JVM start included), the
+# request and counts the bytes) as the collector, RUNS times; prints the median wall time (JVM start included), the
 # spans and log records the command reported, and the bytes the sink took.
 #
 #   bench/otlp-export.sh [LINES] [RUNS]      default 100,000 lines, 3 runs
@@ -48,11 +48,11 @@ port="$(cat "$work/sink.port")"
 
 : > "$work/times"
 for r in $(seq 1 "$runs"); do
-  rm -f "$work/sink.bytes"
+  before="$(cat "$work/sink.bytes" 2>/dev/null || echo 0)"
   t0=$(date +%s%N)
   out="$(java -jar "$home/target/warden.jar" export --otlp "http://127.0.0.1:$port" --project-dir "$project")"
   t1=$(date +%s%N)
   echo $(( (t1 - t0) / 1000000 )) >> "$work/times"
-  echo "run $r: $(( (t1 - t0) / 1000000 )) ms; $out; sink took $(cat "$work/sink.bytes" 2>/dev/null || echo 0) bytes" >&2
+  echo "run $r: $(( (t1 - t0) / 1000000 )) ms; $out; sink took $(( $(cat "$work/sink.bytes" 2>/dev/null || echo 0) - before )) bytes" >&2
 done
 echo "warden export, $lines decision + $lines ledger lines: median $(pct "$work/times" 0.5 0) ms over $runs runs"
