@@ -466,7 +466,7 @@ public final class OtlpExport {
     private static OtlpHttpSpanExporter spanExporter(OtlpTarget t) {
         OtlpHttpSpanExporterBuilder b = OtlpHttpSpanExporter.builder().setEndpoint(t.signal("traces"))
                 .setTimeout(Duration.ofMillis(t.timeoutMs())).setConnectTimeout(Duration.ofMillis(t.timeoutMs()))
-                .setRetryPolicy(retry()).setMeterProvider(MeterProvider::noop);
+                .setRetryPolicy(retry()).setMeterProvider(MeterProvider::noop).setCompression(t.compression());
         t.headers().forEach(b::addHeader);
         return b.build();
     }
@@ -474,7 +474,7 @@ public final class OtlpExport {
     private static OtlpHttpLogRecordExporter logExporter(OtlpTarget t) {
         OtlpHttpLogRecordExporterBuilder b = OtlpHttpLogRecordExporter.builder().setEndpoint(t.signal("logs"))
                 .setTimeout(Duration.ofMillis(t.timeoutMs())).setConnectTimeout(Duration.ofMillis(t.timeoutMs()))
-                .setRetryPolicy(retry()).setMeterProvider(MeterProvider::noop);
+                .setRetryPolicy(retry()).setMeterProvider(MeterProvider::noop).setCompression(t.compression());
         t.headers().forEach(b::addHeader);
         return b.build();
     }
@@ -482,7 +482,7 @@ public final class OtlpExport {
     private static OtlpHttpMetricExporter metricExporter(OtlpTarget t) {
         OtlpHttpMetricExporterBuilder b = OtlpHttpMetricExporter.builder().setEndpoint(t.signal("metrics"))
                 .setTimeout(Duration.ofMillis(t.timeoutMs())).setConnectTimeout(Duration.ofMillis(t.timeoutMs()))
-                .setRetryPolicy(retry()).setMeterProvider(MeterProvider::noop);
+                .setRetryPolicy(retry()).setMeterProvider(MeterProvider::noop).setCompression(t.compression());
         t.headers().forEach(b::addHeader);
         return b.build();
     }

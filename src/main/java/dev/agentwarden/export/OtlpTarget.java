@@ -11,14 +11,17 @@ import java.util.Map;
  * Where and as whom to export: the collector's base URL (as {@code OTEL_EXPORTER_OTLP_ENDPOINT} is;
  * {@code /v1/traces}, {@code /v1/logs} and {@code /v1/metrics} are appended), the request headers
  * ({@code OTEL_EXPORTER_OTLP_HEADERS}) and the resource attributes ({@code OTEL_RESOURCE_ATTRIBUTES},
- * {@code OTEL_SERVICE_NAME}, default service name {@value #DEFAULT_SERVICE_NAME}).
+ * {@code OTEL_SERVICE_NAME}, default service name {@value #DEFAULT_SERVICE_NAME}) and the compression of
+ * the bodies ({@code OTEL_EXPORTER_OTLP_COMPRESSION}: {@code gzip} or {@code none}, the default).
  *
  * @param base       the base URL, without a trailing slash
  * @param headers    header names and values, in order
  * @param resource   resource attributes, {@code service.name} included
  * @param timeoutMs  the deadline of each request (connect included)
+ * @param compression {@code gzip} or {@code none}
  */
-public record OtlpTarget(String base, Map<String, String> headers, Map<String, String> resource, long timeoutMs) {
+public record OtlpTarget(String base, Map<String, String> headers, Map<String, String> resource, long timeoutMs,
+                         String compression) {
     public static final String DEFAULT_SERVICE_NAME = "agent-warden";
     /** Longest list read from one {@code OTEL_*} variable. */
     static final int MAX_LIST_CHARS = 8192;
@@ -40,8 +43,12 @@ public record OtlpTarget(String base, Map<String, String> headers, Map<String, S
         if (service != null && !service.isBlank()) {
             resource.put("service.name", service.trim());
         }
+        String compression = env.getOrDefault("OTEL_EXPORTER_OTLP_COMPRESSION", "none").trim();
+        if (!compression.equals("gzip") && !compression.equals("none") && !compression.isEmpty()) {
+            throw new IllegalArgumentException("OTEL_EXPORTER_OTLP_COMPRESSION is " + compression + "; give gzip or none");
+        }
         return new OtlpTarget(base(endpoint.trim()), list(env.get("OTEL_EXPORTER_OTLP_HEADERS"),
-                "OTEL_EXPORTER_OTLP_HEADERS"), resource, timeoutMs);
+                "OTEL_EXPORTER_OTLP_HEADERS"), resource, timeoutMs, compression.isEmpty() ? "none" : compression);
     }
 
     /** The URL of one signal: {@code traces}, {@code logs} or {@code metrics}. */

@@ -194,7 +194,8 @@ class OtlpExportTest {
             Run run = export(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", rx.base(),
                     "OTEL_EXPORTER_OTLP_HEADERS", "authorization=Bearer%20collector-token,x-team=agents",
                     "OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=ci,service.name=overridden",
-                    "OTEL_SERVICE_NAME", "warden-fleet"), "export", "--project-dir", tmp.toString());
+                    "OTEL_SERVICE_NAME", "warden-fleet", "OTEL_EXPORTER_OTLP_COMPRESSION", "gzip"),
+                    "export", "--project-dir", tmp.toString());
 
             assertThat(run.exit()).as("stderr %s", run.err()).isZero();
             assertThat(all(rx.spans(), "apply_guardrail echo")).as("the echoing concern ran").hasSize(3);
@@ -205,6 +206,7 @@ class OtlpExportTest {
                 assertThat(bytes).as("%s", r.path()).doesNotContain(SECRET_PROMPT).doesNotContain(SECRET_INPUT)
                         .doesNotContain("PROMPT-7f3a").doesNotContain("INPUTsecret");
                 assertThat(r.headers().get("Authorization")).containsExactly("Bearer collector-token");
+                assertThat(r.headers().get("Content-encoding")).containsExactly("gzip");
                 assertThat(r.headers().get("X-team")).containsExactly("agents");
             }
             List<KeyValue> resource = rx.spanResources().get(0).getAttributesList();
@@ -281,7 +283,13 @@ class OtlpExportTest {
         Run header = export(Map.of("OTEL_EXPORTER_OTLP_HEADERS", "authorization"), "export", "--otlp",
                 "http://127.0.0.1:1", "--project-dir", tmp.toString());
         assertThat(header.exit()).isEqualTo(2);
-        assertThat(header.err()).contains("OTEL_EXPORTER_OTLP_HEADERS has an entry without key=value");
+        assertThat(header.err()).contains("OTEL_EXPORTER_OTLP_HEADERS has an entry without key=value")
+                .doesNotContain("authorization");
+
+        Run zip = export(Map.of("OTEL_EXPORTER_OTLP_COMPRESSION", "brotli"), "export", "--otlp",
+                "http://127.0.0.1:1", "--project-dir", tmp.toString());
+        assertThat(zip.exit()).isEqualTo(2);
+        assertThat(zip.err()).contains("OTEL_EXPORTER_OTLP_COMPRESSION is brotli; give gzip or none");
     }
 
     private static Instant nanos(long unixNanos) {

@@ -22,13 +22,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPInputStream;
 
 /**
  * An OTLP/HTTP receiver on 127.0.0.1: keeps each request's body and headers as received and
  * decodes them with the official protobuf classes (opentelemetry-proto).
  */
 final class OtlpReceiver implements AutoCloseable {
-    /** One request as received. */
+    /** One request as received, its body gunzipped when it came with {@code Content-Encoding: gzip}. */
     record Request(String path, String contentType, Map<String, List<String>> headers, byte[] body) {
     }
 
@@ -40,7 +41,8 @@ final class OtlpReceiver implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
             byte[] body;
-            try (InputStream in = exchange.getRequestBody()) {
+            boolean gzip = "gzip".equals(exchange.getRequestHeaders().getFirst("Content-Encoding"));
+            try (InputStream in = gzip ? new GZIPInputStream(exchange.getRequestBody()) : exchange.getRequestBody()) {
                 body = in.readAllBytes();
             }
             String path = exchange.getRequestURI().getPath();
