@@ -317,6 +317,11 @@ public final class OtlpExport {
         Map<?, ?> manifest = d.get("manifest") instanceof Map<?, ?> m ? m : Map.of();
         set(span, "warden.manifest.source", manifest.get("source"));
         set(span, "warden.manifest.sha256", manifest.get("sha256"));
+        Map<?, ?> managed = d.get("managed") instanceof Map<?, ?> m ? m : Map.of();
+        set(span, "warden.managed.source", managed.get("source"));
+        set(span, "warden.managed.sha256", managed.get("sha256"));
+        set(span, "warden.rewritten", d.get("rewritten"));
+        set(span, "warden.rewritten_by", d.get("rewritten_by"));
         Context here = Context.root().with(span);
         guardrails(d, manifest, here, span, startNs);
         span.end(startNs + elapsedUs * 1000, TimeUnit.NANOSECONDS);
@@ -372,8 +377,11 @@ public final class OtlpExport {
                     .startSpan();
             g.setAttribute(GenAi.OPERATION, GenAi.APPLY_GUARDRAIL);
             g.setAttribute(GenAi.GUARDRAIL_NAME, name);
-            set(g, GenAi.POLICY_ID, manifest.get("source"));
-            set(g, GenAi.POLICY_VERSION, manifest.get("sha256"));
+            // a concern of the administrator's layer (a line's optional "layer": "managed") is that manifest's policy
+            Map<?, ?> policy = "managed".equals(c.get("layer")) && d.get("managed") instanceof Map<?, ?> m ? m : manifest;
+            set(g, GenAi.POLICY_ID, policy.get("source"));
+            set(g, GenAi.POLICY_VERSION, policy.get("sha256"));
+            set(g, "warden.concern.layer", c.get("layer"));
             set(g, GenAi.RESULT_TYPE, c.get("outcome"));
             set(g, GenAi.RESULT_VALUE, c.get("effective"));
             set(g, GenAi.RESULT_REASON, c.get("reason"));

@@ -292,6 +292,44 @@ class OtlpExportTest {
         assertThat(zip.err()).contains("OTEL_EXPORTER_OTLP_COMPRESSION is brotli; give gzip or none");
     }
 
+    /** A line of a newer writer (a managed layer, a rewrite): the managed concern's policy is the managed manifest. */
+    @Test
+    void managedLayerConcern_policyIsTheManagedManifest_rewriteOnTheDecisionSpan() throws Exception {
+        Path dir = tmp.resolve(".warden/state/decisions");
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("2026-11.jsonl"), "{\"v\":1,\"ts\":\"2026-11-05T08:30:00.250Z\",\"host\":\"claude\","
+                + "\"event\":\"pre_tool_use\",\"native_event\":\"PreToolUse\",\"session_id\":\"s1\",\"ref\":null,"
+                + "\"tool\":\"Bash\",\"tool_input_sha256\":\"ab\",\"asked\":\"git push [REDACTED]\",\"transport\":\"own_jvm\","
+                + "\"manifest\":{\"source\":\"/p/.warden/manifest.yaml\",\"sha256\":\"p1\"},"
+                + "\"managed\":{\"source\":\"/etc/agent-warden/managed.yaml\",\"sha256\":\"m1\"},\"role\":\"\","
+                + "\"concerns\":[{\"name\":\"corp-rule\",\"posture\":\"blocking\",\"layer\":\"managed\",\"outcome\":\"allow\","
+                + "\"skipped\":null,\"effective\":\"allow\",\"would_block\":false,\"reason\":null,\"reason_sha256\":null,"
+                + "\"note\":null,\"exit_code\":null,\"elapsed_us\":40},{\"name\":\"own-rule\",\"posture\":\"blocking\","
+                + "\"outcome\":\"allow\",\"skipped\":null,\"effective\":\"allow\",\"would_block\":false,\"reason\":null,"
+                + "\"reason_sha256\":null,\"note\":null,\"exit_code\":null,\"elapsed_us\":10}],\"verdict\":\"allow\","
+                + "\"emitted\":\"rewrite\",\"downgrades\":[],\"fail_mode\":null,\"problem\":null,\"rewritten\":true,"
+                + "\"rewritten_by\":\"corp-rule\",\"input_before_sha256\":\"b\",\"input_after_sha256\":\"a\",\"elapsed_us\":900}\n");
+        try (OtlpReceiver rx = new OtlpReceiver()) {
+            Run run = export(Map.of(), "export", "--otlp", rx.base(), "--project-dir", tmp.toString());
+
+            assertThat(run.exit()).as("stderr %s", run.err()).isZero();
+            List<Span> spans = rx.spans();
+            Span corp = named(spans, "apply_guardrail corp-rule");
+            assertThat(attr(corp, "gen_ai.guardrail.policy.id").getStringValue()).isEqualTo("/etc/agent-warden/managed.yaml");
+            assertThat(attr(corp, "gen_ai.guardrail.policy.version").getStringValue()).isEqualTo("m1");
+            assertThat(attr(corp, "warden.concern.layer").getStringValue()).isEqualTo("managed");
+            Span own = named(spans, "apply_guardrail own-rule");
+            assertThat(attr(own, "gen_ai.guardrail.policy.id").getStringValue()).isEqualTo("/p/.warden/manifest.yaml");
+            assertThat(attr(own, "gen_ai.guardrail.policy.version").getStringValue()).isEqualTo("p1");
+            Span tool = named(spans, "execute_tool Bash");
+            assertThat(attr(tool, "warden.rewritten").getBoolValue()).isTrue();
+            assertThat(attr(tool, "warden.rewritten_by").getStringValue()).isEqualTo("corp-rule");
+            assertThat(attr(tool, "warden.managed.source").getStringValue()).isEqualTo("/etc/agent-warden/managed.yaml");
+            assertThat(Json.parseObject(rx.logRecords().get(0).getBody().getStringValue()).get("asked"))
+                    .as("the redacted asked travels in the log record as written").isEqualTo("git push [REDACTED]");
+        }
+    }
+
     private static Instant nanos(long unixNanos) {
         return Instant.ofEpochSecond(0, unixNanos);
     }
