@@ -35,6 +35,7 @@ public final class WardenCli implements Runnable {
             ResidentCommand.class,
             InventoryCommand.class,
             TelemetryCommand.class,
+            ExportCommand.class,
             TrainArchiveCommand.class,
             VersionCommand.class,
             HelpCommand.class,

@@ -37,6 +37,8 @@ public final class DecisionDraft {
     String problem;
     String manifestFallback;
     java.util.List<String> chainSkipped;
+    /** The hook's W3C {@code TRACEPARENT}, when its environment carried a well-formed one; else {@code null}. */
+    String traceparent;
 
     /**
      * @param transport   how the event reached this dispatch: {@link DecisionLog#OWN_JVM},

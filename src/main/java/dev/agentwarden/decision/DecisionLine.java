@@ -112,6 +112,10 @@ public final class DecisionLine {
                     : Sha256.hex(Json.write(e.toolInput()).getBytes(StandardCharsets.UTF_8)));
             field(sb, "input_after_sha256", Sha256.hex(Json.write(v.updatedInput()).getBytes(StandardCharsets.UTF_8)));
         }
+        if (d.traceparent != null) {
+            // optional: the host's span this hook ran under (W3C trace context), for an exporter to join
+            field(sb, "traceparent", d.traceparent);
+        }
         sb.append(",\"elapsed_us\":").append(Math.max(0, (nowNanos - d.startNanos) / 1000));
         sb.append("}\n");
         return sb.toString();
@@ -196,6 +200,35 @@ public final class DecisionLine {
             from = to + 1;
         }
         return "";
+    }
+
+    /**
+     * {@code value} when it is a W3C trace context {@code traceparent} of version {@code 00}
+     * ({@code 00-<32 hex trace id>-<16 hex span id>-<2 hex flags>}, lower case, ids not all zero);
+     * otherwise {@code null}, so that nothing else from the environment reaches the line.
+     */
+    public static String traceparent(String value) {
+        if (value == null || value.length() != 55 || value.charAt(0) != '0' || value.charAt(1) != '0'
+                || value.charAt(2) != '-' || value.charAt(35) != '-' || value.charAt(52) != '-') {
+            return null;
+        }
+        boolean traceZero = true;
+        boolean spanZero = true;
+        for (int i = 3; i < 55; i++) {
+            if (i == 35 || i == 52) {
+                continue;
+            }
+            char c = value.charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return null;
+            }
+            if (c != '0' && i < 35) {
+                traceZero = false;
+            } else if (c != '0' && i < 52) {
+                spanZero = false;
+            }
+        }
+        return traceZero || spanZero ? null : value;
     }
 
     /** What the concern itself said: {@code allow|warn|block|halt|error|timeout}. */

@@ -60,6 +60,7 @@ public final class DecisionLog {
             return response;
         }
         try {
+            draft.traceparent = DecisionLine.traceparent(env.get("TRACEPARENT"));
             String line = DecisionLine.build(draft, response, System.nanoTime());
             byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
             String month = UtcTime.month(draft.epochMillis);
