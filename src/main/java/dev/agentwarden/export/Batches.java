@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * Sends ended spans and emitted log records in batches of {@link #BATCH}, each request awaited to
@@ -45,19 +46,66 @@ final class Batches {
         return r.isSuccess() ? null : why(signal, url, r);
     }
 
-    /** Spans, {@link #BATCH} to a request. */
-    static final class Spans implements SpanProcessor {
-        private final SpanExporter exporter;
+    /**
+     * Items of one signal waiting to be sent, {@link #BATCH} to a request; after the first failed
+     * request nothing more is taken or sent.
+     */
+    static final class Outbox<T> {
+        private final String signal;
         private final String url;
         private final long timeoutMs;
-        private List<SpanData> batch = new ArrayList<>(BATCH);
+        private final Function<Collection<T>, CompletableResultCode> export;
+        private List<T> batch = new ArrayList<>(BATCH);
         private String failure;
         private long sent;
 
-        Spans(SpanExporter exporter, String url, long timeoutMs) {
-            this.exporter = exporter;
+        Outbox(String signal, String url, long timeoutMs, Function<Collection<T>, CompletableResultCode> export) {
+            this.signal = signal;
             this.url = url;
             this.timeoutMs = timeoutMs;
+            this.export = export;
+        }
+
+        void add(T item) {
+            if (failure != null) {
+                return;
+            }
+            batch.add(item);
+            if (batch.size() >= BATCH) {
+                send();
+            }
+        }
+
+        CompletableResultCode flush() {
+            send();
+            return failure == null ? CompletableResultCode.ofSuccess() : CompletableResultCode.ofFailure();
+        }
+
+        boolean failed() {
+            return failure != null;
+        }
+
+        private void send() {
+            if (failure != null || batch.isEmpty()) {
+                return;
+            }
+            Collection<T> out = batch;
+            batch = new ArrayList<>(BATCH);
+            failure = await(signal, url, export.apply(out), timeoutMs);
+            if (failure == null) {
+                sent += out.size();
+            }
+        }
+    }
+
+    /** Spans, {@link #BATCH} to a request. */
+    static final class Spans implements SpanProcessor {
+        private final SpanExporter exporter;
+        private final Outbox<SpanData> outbox;
+
+        Spans(SpanExporter exporter, String url, long timeoutMs) {
+            this.exporter = exporter;
+            this.outbox = new Outbox<>("spans", url, timeoutMs, exporter::export);
         }
 
         @Override
@@ -71,12 +119,8 @@ final class Batches {
 
         @Override
         public void onEnd(ReadableSpan span) {
-            if (failure != null) {
-                return;
-            }
-            batch.add(span.toSpanData());
-            if (batch.size() >= BATCH) {
-                send();
+            if (!outbox.failed()) {
+                outbox.add(span.toSpanData());
             }
         }
 
@@ -87,8 +131,7 @@ final class Batches {
 
         @Override
         public CompletableResultCode forceFlush() {
-            send();
-            return failure == null ? CompletableResultCode.ofSuccess() : CompletableResultCode.ofFailure();
+            return outbox.flush();
         }
 
         @Override
@@ -98,56 +141,34 @@ final class Batches {
 
         /** The first failed request, or {@code null}. */
         String failure() {
-            return failure;
+            return outbox.failure;
         }
 
         long sent() {
-            return sent;
-        }
-
-        private void send() {
-            if (failure != null || batch.isEmpty()) {
-                return;
-            }
-            Collection<SpanData> out = batch;
-            batch = new ArrayList<>(BATCH);
-            failure = await("spans", url, exporter.export(out), timeoutMs);
-            if (failure == null) {
-                sent += out.size();
-            }
+            return outbox.sent;
         }
     }
 
     /** Log records, {@link #BATCH} to a request. */
     static final class Logs implements LogRecordProcessor {
         private final LogRecordExporter exporter;
-        private final String url;
-        private final long timeoutMs;
-        private List<LogRecordData> batch = new ArrayList<>(BATCH);
-        private String failure;
-        private long sent;
+        private final Outbox<LogRecordData> outbox;
 
         Logs(LogRecordExporter exporter, String url, long timeoutMs) {
             this.exporter = exporter;
-            this.url = url;
-            this.timeoutMs = timeoutMs;
+            this.outbox = new Outbox<>("log records", url, timeoutMs, exporter::export);
         }
 
         @Override
         public void onEmit(Context context, ReadWriteLogRecord logRecord) {
-            if (failure != null) {
-                return;
-            }
-            batch.add(logRecord.toLogRecordData());
-            if (batch.size() >= BATCH) {
-                send();
+            if (!outbox.failed()) {
+                outbox.add(logRecord.toLogRecordData());
             }
         }
 
         @Override
         public CompletableResultCode forceFlush() {
-            send();
-            return failure == null ? CompletableResultCode.ofSuccess() : CompletableResultCode.ofFailure();
+            return outbox.flush();
         }
 
         @Override
@@ -155,24 +176,13 @@ final class Batches {
             return exporter.shutdown();
         }
 
+        /** The first failed request, or {@code null}. */
         String failure() {
-            return failure;
+            return outbox.failure;
         }
 
         long sent() {
-            return sent;
-        }
-
-        private void send() {
-            if (failure != null || batch.isEmpty()) {
-                return;
-            }
-            Collection<LogRecordData> out = batch;
-            batch = new ArrayList<>(BATCH);
-            failure = await("log records", url, exporter.export(out), timeoutMs);
-            if (failure == null) {
-                sent += out.size();
-            }
+            return outbox.sent;
         }
     }
 }
