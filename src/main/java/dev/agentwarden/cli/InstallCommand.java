@@ -10,6 +10,7 @@ import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.PluginFile;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.io.CacheDir;
+import dev.agentwarden.io.PeerUid;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
@@ -50,8 +51,13 @@ final class InstallCommand implements Callable<Integer> {
     @Option(names = "--host", required = true, description = "A host Warden has an adapter for (warden install --help lists them).")
     String host;
 
-    @Option(names = "--scope", description = "project or user: which of the host's settings files (default: the host's usual one).")
+    @Option(names = "--scope", description = "project, user or managed: which of the host's settings files (default: the"
+            + " host's usual one). managed: the host's machine-wide policy settings, as root (docs/managed-install.md).")
     String scope;
+
+    @Option(names = "--managed-only", description = "With --scope managed: also tell the host to run managed hooks alone"
+            + " (Claude Code: allowManagedHooksOnly), so user and project hooks stop running.")
+    boolean managedOnly;
 
     @Option(names = "--dry-run", description = "Print the settings that would be written; change nothing.")
     boolean dryRun;
@@ -82,6 +88,13 @@ final class InstallCommand implements Callable<Integer> {
         Target target = Target.resolve(host, scope, project.root(), err);
         if (target == null) {
             return ExitCode.UNREADABLE.code();
+        }
+        if (managedOnly && !target.managed()) {
+            err.println("warden install: --managed-only goes with --scope managed");
+            return ExitCode.UNREADABLE.code();
+        }
+        if (target.managed()) {
+            return ManagedInstall.install(target, manifestFile, managedOnly, dryRun, out, err);
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
         List<Installer.Binding> bindings = bindings(manifest, target.host(), target.user());
@@ -262,19 +275,35 @@ final class InstallCommand implements Callable<Integer> {
                         + ids.get(ids.size() - 1) + " (other hosts are not installable yet)");
                 return null;
             }
-            if (scope != null && !scope.equals("project") && !scope.equals("user")) {
-                err.println("warden: --scope must be project or user, not '" + scope + "'");
+            if (scope != null && !scope.equals("project") && !scope.equals("user") && !scope.equals("managed")) {
+                err.println("warden: --scope must be project, user or managed, not '" + scope + "'");
                 return null;
             }
-            Host.Scope chosen = scope == null ? host.defaultScope() : "user".equals(scope) ? Host.Scope.USER : Host.Scope.PROJECT;
+            Host.Scope chosen = scope == null ? host.defaultScope() : "user".equals(scope) ? Host.Scope.USER
+                    : "managed".equals(scope) ? Host.Scope.MANAGED : Host.Scope.PROJECT;
             Installer installer = host.installer(chosen);
+            if (installer == null && chosen == Host.Scope.MANAGED) {
+                err.println("warden: --scope managed is not built for " + host.displayName() + " yet (see"
+                        + " docs/managed-install.md for the hosts it is)");
+                return null;
+            }
+            if (chosen == Host.Scope.MANAGED && PeerUid.self() != 0) {
+                err.println("warden: --scope managed edits " + installer.describe() + ", the machine's policy settings,"
+                        + " which only root may write; run it as root (sudo)");
+                return null;
+            }
             if (installer == null) {
                 Installer only = host.installer(host.defaultScope());
                 err.println("warden: " + host.displayName() + " honours only " + host.defaultScope().wire() + " settings ("
                         + only.describe() + "); use --scope " + host.defaultScope().wire());
                 return null;
             }
-            return new Target(host, installer, chosen == Host.Scope.USER, installer.settingsFile(root, System.getenv()), root);
+            return new Target(host, installer, chosen != Host.Scope.PROJECT, installer.settingsFile(root, System.getenv()), root);
+        }
+
+        /** Whether this is the host's managed (machine policy) settings file. */
+        boolean managed() {
+            return installer == host.installer(Host.Scope.MANAGED);
         }
 
         /**

@@ -104,13 +104,16 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
         return null;
     }
 
-    /** Where a host's hook settings live: the project's, or the user's. */
+    /**
+     * Where a host's hook settings live: the project's, the user's, or the machine's managed (policy)
+     * settings, which only root writes and which the host reads above the user's and the project's.
+     */
     public enum Scope {
-        PROJECT, USER;
+        PROJECT, USER, MANAGED;
 
-        /** {@code project} or {@code user}. */
+        /** {@code project}, {@code user} or {@code managed}. */
         public String wire() {
-            return this == PROJECT ? "project" : "user";
+            return this == PROJECT ? "project" : this == USER ? "user" : "managed";
         }
     }
 
