@@ -51,7 +51,6 @@ class ClaudeManagedInstallE2EIT {
     private static ClaudeCodeSession claude;
     private static String host = "claude-code";
     private static String unavailable;
-    private static ClaudeCodeFacts facts;
 
     @TempDir
     Path dir;
@@ -65,7 +64,6 @@ class ClaudeManagedInstallE2EIT {
             return;
         }
         host = "claude-code " + outcome.version();
-        facts = ClaudeCodeFacts.of(outcome.version());
         LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
         SUMMARY.note("network: " + sandbox.description());
         claude = new ClaudeCodeSession(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"));
@@ -74,6 +72,26 @@ class ClaudeManagedInstallE2EIT {
     @AfterAll
     static void printSummary() {
         System.out.println(SUMMARY.render());
+    }
+
+    /** The control: the same project with no managed install runs the command, so the deny below is the managed hook's. */
+    @Test
+    void withoutTheManagedInstall_theCommandRuns() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "managed install: control, none installed",
+                "no Warden hook anywhere: rm -rf runs (the managed policy alone enforces nothing)");
+        E2eProject project = project(row);
+        projectSettings(project, true);
+        Overlay etc = overlay();
+
+        ClaudeRun run = session(etc, project);
+
+        row.timing(run);
+        row.observed("victim " + (project.exists("victim/keep.txt") ? "kept" : "deleted") + "; denials "
+                + run.permissionDenials());
+        assertThat(run.completed()).as("the host session completed: " + run.describe()).isTrue();
+        assertThat(run.permissionDenials()).isEmpty();
+        assertThat(project.exists("victim")).as("rm -rf ran").isFalse();
+        row.pass();
     }
 
     @Test
