@@ -27,7 +27,8 @@ class InstallCommandTest {
         return Stream.of(
                 Arguments.of("install", "claud", null, "unknown host 'claud'; did you mean `claude`?"),
                 Arguments.of("uninstall", "codx", null, "unknown host 'codx'; did you mean `codex`?"),
-                Arguments.of("install", "claude", "global", "--scope must be project or user, not 'global'"),
+                Arguments.of("install", "claude", "global", "--scope must be project, user or managed, not 'global'"),
+                Arguments.of("install", "codex", "managed", "--scope managed is not built for Codex yet"),
                 Arguments.of("install", "cowork", "project", "Cowork honours only user settings (~/.claude/settings.json)"),
                 Arguments.of("uninstall", "cowork", "project", "Cowork honours only user settings"));
     }
