@@ -11,6 +11,7 @@ import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.PluginFile;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.io.CacheDir;
+import dev.agentwarden.io.PeerUid;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
@@ -51,8 +52,9 @@ final class InstallCommand implements Callable<Integer> {
     @Option(names = "--host", required = true, description = "A host Warden has an adapter for (warden install --help lists them).")
     String host;
 
-    @Option(names = "--scope", description = "project, user or local (Claude Code's uncommitted"
-            + " .claude/settings.local.json): which of the host's settings files (default: the host's usual one)."
+    @Option(names = "--scope", description = "project, user, local (Claude Code's uncommitted"
+            + " .claude/settings.local.json) or managed (the host's machine-wide policy settings, as root;"
+            + " docs/managed-install.md): which of the host's settings files (default: the host's usual one)."
             + " Project settings are committed, so they run `warden` from PATH; user and local ones run this"
             + " machine's Warden directly.")
     String scope;
@@ -61,6 +63,10 @@ final class InstallCommand implements Callable<Integer> {
             + " machine without warden on PATH: block (default: refuse tool calls and prompts, saying what to"
             + " install), warn, or allow.")
     String ifMissing;
+
+    @Option(names = "--managed-only", description = "With --scope managed: also tell the host to run managed hooks alone"
+            + " (Claude Code: allowManagedHooksOnly), so user and project hooks stop running.")
+    boolean managedOnly;
 
     @Option(names = "--dry-run", description = "Print the settings that would be written; change nothing.")
     boolean dryRun;
@@ -96,6 +102,13 @@ final class InstallCommand implements Callable<Integer> {
         if (missing == null) {
             err.println("warden: --if-missing must be block, warn or allow, not '" + ifMissing + "'");
             return ExitCode.UNREADABLE.code();
+        }
+        if (managedOnly && !target.managed()) {
+            err.println("warden install: --managed-only goes with --scope managed");
+            return ExitCode.UNREADABLE.code();
+        }
+        if (target.managed()) {
+            return ManagedInstall.install(target, manifestFile, managedOnly, dryRun, out, err);
         }
         Manifest manifest = ManifestLoader.load(ManifestLoader.locate(manifestFile, target.root().toString()), System.getenv());
         List<Installer.Binding> bindings = bindings(manifest, target.host(), target.user());
@@ -313,10 +326,20 @@ final class InstallCommand implements Callable<Integer> {
             }
             Host.Scope chosen = scope == null ? host.defaultScope() : Host.Scope.named(scope);
             if (chosen == null) {
-                err.println("warden: --scope must be project, user or local, not '" + scope + "'");
+                err.println("warden: --scope must be project, user, local or managed, not '" + scope + "'");
                 return null;
             }
             Installer installer = host.installer(chosen);
+            if (installer == null && chosen == Host.Scope.MANAGED) {
+                err.println("warden: --scope managed is not built for " + host.displayName() + " yet (see"
+                        + " docs/managed-install.md for the hosts it is)");
+                return null;
+            }
+            if (chosen == Host.Scope.MANAGED && PeerUid.self() != 0) {
+                err.println("warden: --scope managed edits " + installer.describe() + ", the machine's policy settings,"
+                        + " which only root may write; run it as root (sudo)");
+                return null;
+            }
             if (installer == null && chosen == Host.Scope.LOCAL) {
                 err.println("warden: " + host.displayName() + " has no local (uncommitted) settings file; use --scope "
                         + host.defaultScope().wire() + (host.installer(Host.Scope.USER) != null
@@ -329,8 +352,13 @@ final class InstallCommand implements Callable<Integer> {
                         + only.describe() + "); use --scope " + host.defaultScope().wire());
                 return null;
             }
-            return new Target(host, installer, chosen == Host.Scope.USER, installer.settingsFile(root, System.getenv()), root,
-                    chosen);
+            return new Target(host, installer, chosen == Host.Scope.USER || chosen == Host.Scope.MANAGED,
+                    installer.settingsFile(root, System.getenv()), root, chosen);
+        }
+
+        /** Whether this is the host's managed (machine policy) settings file. */
+        boolean managed() {
+            return scope == Host.Scope.MANAGED;
         }
 
         /**

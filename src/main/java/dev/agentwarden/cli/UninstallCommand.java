@@ -36,6 +36,9 @@ final class UninstallCommand implements Callable<Integer> {
         Set<String> files = new HashSet<>();
         for (Host h : Hosts.ALL) {
             for (Host.Scope scope : Host.Scope.values()) {
+                if (scope == Host.Scope.MANAGED) {
+                    continue; // the machine's policy, root's: named on its own, never swept up by --all
+                }
                 Installer installer = h.installer(scope);
                 if (installer != null && files.add(installer.describe())) {
                     out.add(new String[] {h.id(), scope.wire()});
@@ -51,8 +54,12 @@ final class UninstallCommand implements Callable<Integer> {
     @Option(names = "--host", description = "The host id, as for install (required unless --all).")
     String host;
 
-    @Option(names = "--scope", description = "project (default), user or local, as for install.")
+    @Option(names = "--scope", description = "project (default), user, local or managed, as for install.")
     String scope;
+
+    @Option(names = "--managed-only", description = "With --scope managed: also remove allowManagedHooksOnly (Claude"
+            + " Code), which install --managed-only added.")
+    boolean managedOnly;
 
     @Option(names = "--all", description = "Remove Warden from every host and scope it is found in (this project and your user settings).")
     boolean all;
@@ -73,7 +80,9 @@ final class UninstallCommand implements Callable<Integer> {
         List<String> without = new ArrayList<>();
         for (String[] hs : where) {
             InstallCommand.Target target = InstallCommand.Target.resolve(hs[0], hs[1], project.root(), err);
-            int code = target == null ? ExitCode.UNREADABLE.code() : uninstall(target, all ? without : null, out, err);
+            int code = target == null ? ExitCode.UNREADABLE.code()
+                    : target.managed() ? ManagedInstall.uninstall(target, managedOnly, out, err)
+                    : uninstall(target, all ? without : null, out, err);
             worst = Math.max(worst, code);
         }
         if (all && without.size() == where.size()) {

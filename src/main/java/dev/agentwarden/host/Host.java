@@ -106,14 +106,16 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
 
     /**
      * Where a host's hook settings live: the project's (committed, shared by the team), the user's,
-     * or the project's local file that is not committed (Claude Code's {@code .claude/settings.local.json}).
+     * the project's local file that is not committed (Claude Code's {@code .claude/settings.local.json}),
+     * or the machine's managed (policy) settings, which only root writes and which the host reads above
+     * the user's and the project's.
      */
     public enum Scope {
-        PROJECT, USER, LOCAL;
+        PROJECT, USER, LOCAL, MANAGED;
 
-        /** {@code project}, {@code user} or {@code local}. */
+        /** {@code project}, {@code user}, {@code local} or {@code managed}. */
         public String wire() {
-            return this == PROJECT ? "project" : this == USER ? "user" : "local";
+            return this == PROJECT ? "project" : this == USER ? "user" : this == LOCAL ? "local" : "managed";
         }
 
         /** The scope named {@code word}, or {@code null}. */

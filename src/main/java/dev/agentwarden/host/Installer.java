@@ -100,6 +100,21 @@ public interface Installer {
         return false;
     }
 
+    /**
+     * {@code document} telling the host to run managed hooks alone (user and project hooks ignored), for a
+     * managed-scope installer whose host has that setting; {@code null} when it has none.
+     *
+     * @throws SettingsException when the setting is there with a value Warden would have to overrule
+     */
+    default byte[] managedHooksOnly(byte[] document) throws SettingsException {
+        return null;
+    }
+
+    /** {@code document} without the setting {@link #managedHooksOnly} adds; {@code document} when it has none. */
+    default byte[] withoutManagedHooksOnly(byte[] document) {
+        return document;
+    }
+
     /** {@code $HOME} first (as the host sees it), then the JVM's idea of the home directory. */
     static Path userHome(Map<String, String> env) {
         String home = env.get("HOME");

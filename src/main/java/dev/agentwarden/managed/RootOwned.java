@@ -13,7 +13,7 @@ import java.util.Map;
  * or other write bit; every directory above it up to {@code /} is a directory (not a symlink) owned by
  * uid 0 with no group or other write bit. So only root can have written it or can swap it.
  */
-final class RootOwned {
+public final class RootOwned {
     private static final int TYPE_MASK = 0170000;
     private static final int TYPE_DIR = 0040000;
     private static final int TYPE_FILE = 0100000;
@@ -23,7 +23,7 @@ final class RootOwned {
     }
 
     /** Why {@code file} is not the administrator's, or {@code null} when it is; a file that does not exist is {@link NoSuchFileException}. */
-    static String problem(Path file) throws IOException {
+    public static String problem(Path file) throws IOException {
         Path absolute = file.toAbsolutePath().normalize();
         Map<String, Object> own = attributes(absolute);
         if (own == null) {

@@ -27,8 +27,9 @@ class InstallCommandTest {
         return Stream.of(
                 Arguments.of("install", "claud", null, "unknown host 'claud'; did you mean `claude`?"),
                 Arguments.of("uninstall", "codx", null, "unknown host 'codx'; did you mean `codex`?"),
-                Arguments.of("install", "claude", "global", "--scope must be project, user or local, not 'global'"),
+                Arguments.of("install", "claude", "global", "--scope must be project, user, local or managed, not 'global'"),
                 Arguments.of("install", "codex", "local", "Codex has no local (uncommitted) settings file"),
+                Arguments.of("install", "codex", "managed", "--scope managed is not built for Codex yet"),
                 Arguments.of("install", "cowork", "project", "Cowork honours only user settings (~/.claude/settings.json)"),
                 Arguments.of("uninstall", "cowork", "project", "Cowork honours only user settings"));
     }

@@ -70,7 +70,8 @@ public final class ClaudeHosts implements Host.InventoryFiles {
                     Host.Scope.LOCAL, new ClaudeHooksFile(CLAUDE_ID, ".claude/settings.local.json", ".claude",
                             "settings.local.json", false, null),
                     Host.Scope.USER, new ClaudeHooksFile(CLAUDE_ID, "~/.claude/settings.json", ".claude", "settings.json",
-                            true, null)),
+                            true, null),
+                    Host.Scope.MANAGED, new ClaudeManagedFile()),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks(CLAUDE_ID, SERVE_EVENTS), new ClaudeTraining())
             .with(null, new ClaudePayloadTemplate())
