@@ -125,7 +125,8 @@ public final class PolicyStore {
                 bundle.files().get(CurrentBundle.MANIFEST_NAME), Path.of("bundle:" + CurrentBundle.SETTINGS_NAME),
                 bundle.files().get(CurrentBundle.SETTINGS_NAME));
         if (compiled.refused()) {
-            throw new PolicyBundle.Refused("bundle_policy_invalid", compiled.problem());
+            throw new PolicyBundle.Refused("bundle_policy_invalid", "the bundle's policy does not load: "
+                    + reasonOnly(compiled.problem()));
         }
         install(bundle, response.body());
         Map<String, Object> next = new LinkedHashMap<>();
@@ -257,6 +258,13 @@ public final class PolicyStore {
     private void writeState(Map<String, Object> state) throws IOException {
         AtomicWrite.write(dir.resolve(STATE_FILE), (Json.writePretty(state) + "\n").getBytes(StandardCharsets.UTF_8),
                 PosixFilePermissions.fromString(FILE_MODE));
+    }
+
+    /** The cause in a {@link ManagedLayer} refusal, without what it means for dispatch (nothing: this bundle is not installed). */
+    private static String reasonOnly(String problem) {
+        String p = problem.replace("managed policy refused: ", "");
+        int tail = p.indexOf("; events are refused");
+        return tail < 0 ? p : p.substring(0, tail);
     }
 
     private static long number(Map<String, Object> state, String key) {

@@ -145,6 +145,10 @@ class PolicyBundleIT {
         refused("/expired", "bundle_expired");
         refused("/unknown", "signature_threshold_not_met");
         refused("/oversized", "a bundle is at most 4194304");
+        serve("/script", PolicyBundle.sign(Map.of("manifest.yaml", ("schema_version: 1\nconcerns:\n  s: {script: ./s.sh}\n"
+                + "platforms:\n  claude:\n    pre_tool_use: [s]\n").getBytes(StandardCharsets.UTF_8)), 8,
+                Instant.now().plus(Duration.ofDays(1)), List.of(key("alice"))));
+        refused("/script", "bundle_policy_invalid");
         long start = System.nanoTime();
         String slow = ns("policy pull --allow-http-loopback --deadline 2 " + url("/slow"));
         assertThat(slow).contains("refused").contains("deadline").contains("stays in force");
@@ -165,33 +169,48 @@ class PolicyBundleIT {
     }
 
     @Test
-    void goodBundle_swapsInWhileDispatchesRun_andNoneSeesHalfAPolicy() throws Exception {
-        serve("/v1", bundle(1, "alpha", "30d", "alice"));
-        serve("/v2", bundle(2, "alpha", "30d", "alice", "v2"));
+    void goodBundles_swapInWhileDispatchesRun_andNoneSeesHalfAPolicy() throws Exception {
+        int last = 5;
+        for (int v = 1; v <= last; v++) {
+            serve("/v" + v, bundle(v, "alpha", "30d", "alice"));
+        }
         assertThat(ns("policy pull --allow-http-loopback " + url("/v1"))).contains("version 1");
         Path payload = payload("echo alpha");
         String dispatch = javaCmd(List.of("dispatch", "--host", "claude", "--native-event", "PreToolUse", "--manifest",
                 projectManifest().toString(), "--project-dir", project.toString())) + " < '" + payload + "'";
         Path outs = Files.createDirectories(tmp.resolve("outs"));
+        StringBuilder pulls = new StringBuilder();
+        for (int v = 2; v <= last; v++) {
+            pulls.append(javaCmd(List.of("policy", "pull", "--allow-http-loopback", url("/v" + v)))).append("; ");
+        }
+        // a dispatch loop runs from before the first swap to after the last one
         String script = "i=0; (while [ ! -e '" + tmp.resolve("pulled") + "' ] || [ $i -lt 2 ]; do " + dispatch
-                + " > '" + outs + "'/$i.txt 2>&1; i=$((i+1)); [ $i -lt 40 ] || break; done) & "
-                + javaCmd(List.of("policy", "pull", "--allow-http-loopback", url("/v2"))) + "; touch '"
-                + tmp.resolve("pulled") + "'; wait";
+                + " > '" + outs + "'/$i.txt 2>&1; i=$((i+1)); [ $i -lt 60 ] || break; done) & " + pulls
+                + "touch '" + tmp.resolve("pulled") + "'; wait";
         String out = inNamespace(script);
-        assertThat(out).contains("installed policy bundle version 2");
+        assertThat(out).contains("installed policy bundle version " + last);
         List<Path> files;
         try (var list = Files.list(outs)) {
             files = new ArrayList<>(list.toList());
         }
         assertThat(files).hasSizeGreaterThanOrEqualTo(2);
+        java.util.TreeMap<Integer, Integer> seen = new java.util.TreeMap<>();
         for (Path f : files) {
             String verdict = Files.readString(f);
-            boolean old = verdict.contains("policy v1 denies alpha");
-            boolean fresh = verdict.contains("policy v2 denies alpha");
-            assertThat(old ^ fresh).as(f + ": " + verdict).isTrue();
-            assertThat(verdict).contains("\"permissionDecision\":\"deny\"").doesNotContain("managed policy refused");
+            assertThat(verdict).as(f.toString()).contains("\"permissionDecision\":\"deny\"")
+                    .doesNotContain("managed policy refused");
+            int versions = 0;
+            for (int v = 1; v <= last; v++) {
+                if (verdict.contains("policy v" + v + " denies alpha")) {
+                    versions++;
+                    seen.merge(v, 1, Integer::sum);
+                }
+            }
+            assertThat(versions).as(f + ": exactly one policy version decided: " + verdict).isEqualTo(1);
         }
-        assertThat(dispatch("echo alpha")).contains("policy v2 denies alpha");
+        System.out.println("PolicyBundleIT swap: " + files.size() + " dispatches during " + (last - 1)
+                + " swaps; verdicts by version " + seen + "; none half, none refused");
+        assertThat(dispatch("echo alpha")).contains("policy v" + last + " denies alpha");
     }
 
     private void refused(String path, String expected) throws Exception {
