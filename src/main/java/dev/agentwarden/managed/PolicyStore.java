@@ -119,6 +119,10 @@ public final class PolicyStore {
         if (response.notModified()) {
             return new PullResult("unchanged", null, url + " is unchanged (ETag " + etag + ")");
         }
+        if (dev.agentwarden.digest.Sha256.hex(response.body()).equals(state.get("sha256"))) {
+            return new PullResult("unchanged", null, url + " serves the installed bundle (version "
+                    + state.get("version") + ")");
+        }
         PolicyBundle.Verified bundle = PolicyBundle.verify(response.body(), rootFile, number(state, "version"),
                 number(state, "root_version"), clock.instant());
         ManagedLayer.State compiled = ManagedLayer.compile(Path.of("bundle:" + CurrentBundle.MANIFEST_NAME),

@@ -117,6 +117,9 @@ class PolicyBundleIT {
                 .contains("installed: ").contains("last pull: ").contains("installed");
         // the same URL again: the server answers 304 to the ETag, nothing changes
         assertThat(ns("policy pull --allow-http-loopback " + url("/v1"))).contains("is unchanged (ETag");
+        // the same bytes from a server without ETags: unchanged, not a refusal
+        serve("/copy-of-v1", served.get("/v1"));
+        assertThat(ns("policy pull --allow-http-loopback " + url("/copy-of-v1"))).contains("serves the installed bundle");
     }
 
     @Test
