@@ -40,6 +40,8 @@ import java.util.stream.Stream;
 public final class PolicyStore {
     public static final String ROOT_FILE = "policy-root.json";
     public static final String STATE_FILE = "policy-state.json";
+    /** Held while a pull runs, so that two pulls (a timer and a person) never install at once. */
+    static final String LOCK_FILE = ".policy-pull.lock";
     private static final int MAX_STATE_BYTES = 64 * 1024;
     private static final String FILE_MODE = "rw-r--r--";
     private static final String DIR_MODE = "rwxr-xr-x";
@@ -109,6 +111,19 @@ public final class PolicyStore {
             throws IOException, PolicyBundle.Refused {
         URI uri = PolicyFetch.checkUrl(url, options.allowHttpLoopback());
         requireRoot();
+        try (FileChannel lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), java.util.Set.of(StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(FILE_MODE)));
+             java.nio.channels.FileLock lock = lockChannel.tryLock()) {
+            if (lock == null) {
+                throw new IOException("another 'warden policy pull' is running (it holds " + dir.resolve(LOCK_FILE) + ")");
+            }
+            return pullLocked(uri, url, options, readState());
+        }
+    }
+
+    private PullResult pullLocked(URI uri, String url, PullOptions options, Map<String, Object> state)
+            throws IOException, PolicyBundle.Refused {
         Path rootFile = dir.resolve(ROOT_FILE);
         String rootProblem = RootOwned.problem(rootFile);
         if (rootProblem != null) {
