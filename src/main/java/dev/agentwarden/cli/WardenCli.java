@@ -29,6 +29,7 @@ public final class WardenCli implements Runnable {
             InitCommand.class,
             CanonicalizeCommand.class,
             ReleaseCommand.class,
+            PolicyCommand.class,
             ServeCommand.class,
             LogCommand.class,
             ReportCommand.class,

@@ -65,9 +65,36 @@ public final class ManagedLayer {
     private ManagedLayer() {
     }
 
-    /** The managed layer as it is on disk now. */
+    /**
+     * The managed layer as it is on disk now. When {@code /etc/agent-warden/current} exists (a
+     * pulled policy bundle, see {@link CurrentBundle}), the pair is read from the bundle directory it
+     * names, which is never changed once in place: a pull flips the link, so a reader sees the old
+     * pair or the new pair, never one file of each. The flat files beside it are then not read.
+     */
     public static State load() {
-        return load(MANIFEST, SETTINGS);
+        if (!Files.exists(DIR, LinkOption.NOFOLLOW_LINKS)) {
+            return State.ABSENT;
+        }
+        for (int attempt = 0; attempt < 4; attempt++) {
+            Path bundle;
+            try {
+                bundle = CurrentBundle.resolve(DIR);
+            } catch (IOException e) {
+                return refused(e.getMessage());
+            }
+            if (bundle == null) {
+                return load(MANIFEST, SETTINGS);
+            }
+            State state = load(bundle.resolve(CurrentBundle.MANIFEST_NAME), bundle.resolve(CurrentBundle.SETTINGS_NAME));
+            // a pull retires a bundle by renaming its directory before deleting anything in it: when the
+            // directory is still in place after both reads, both files came from it
+            if (Files.isDirectory(bundle, LinkOption.NOFOLLOW_LINKS)) {
+                return state.status == Status.ABSENT
+                        ? refused(DIR.resolve(CurrentBundle.LINK) + " names " + bundle + ", which holds no policy")
+                        : state;
+            }
+        }
+        return refused("the policy bundle changed under every read of " + DIR.resolve(CurrentBundle.LINK));
     }
 
     /** {@link #load()} from other paths: for tests of the rules only, never reachable from configuration. */
@@ -97,7 +124,7 @@ public final class ManagedLayer {
         return state;
     }
 
-    private static State compile(Path manifestFile, byte[] manifestBytes, Path settingsFile, byte[] settingsBytes) {
+    static State compile(Path manifestFile, byte[] manifestBytes, Path settingsFile, byte[] settingsBytes) {
         ManagedSettings settings = ManagedSettings.NONE;
         if (settingsBytes != null) {
             try {

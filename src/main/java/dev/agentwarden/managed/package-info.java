@@ -4,5 +4,8 @@
  * that no project, user or agent can drop, replace or weaken its concerns ({@code LayeredManifest}).
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): ManagedLayer, ManagedSettings.
+ *
+ * <p>When {@code /etc/agent-warden} exists, dispatch also loads {@code CurrentBundle} (the pulled
+ * bundle's link). Signed policy bundles ({@code warden policy pull}), off the hot path: PolicyStore, PolicyFetch.
  */
 package dev.agentwarden.managed;
