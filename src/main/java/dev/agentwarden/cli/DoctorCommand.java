@@ -72,7 +72,7 @@ final class DoctorCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", paramLabel = "H", description = "Check only this host (one of `warden install --help`'s hosts; default: all).")
+    @Option(names = "--host", paramLabel = "H", description = "Check only this host (default: every installed one): ${bundle:warden.hosts}.")
     String host;
 
     @Option(names = "--scope", paramLabel = "S", description = "Check only this scope: project or user (default: both).")
@@ -110,9 +110,11 @@ final class DoctorCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        host = Hosts.canonical(host);
         if (host != null && !HOSTS.contains(host)) {
-            err.println("warden doctor: --host is one of " + String.join(", ", HOSTS) + ", not '" + host
-                    + "' (other hosts cannot be installed yet)");
+            String unknown = Hosts.unknown(host);
+            err.println("warden doctor: " + (unknown != null ? unknown : "--host is one of " + String.join(", ", HOSTS)
+                    + ", not '" + host + "' (other hosts cannot be installed yet)"));
             return ExitCode.UNREADABLE.code();
         }
         if (scope != null && !scope.equals("project") && !scope.equals("user")) {

@@ -47,7 +47,7 @@ final class InstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", required = true, description = "A host Warden has an adapter for (warden install --help lists them).")
+    @Option(names = "--host", required = true, paramLabel = "H", description = "The host: ${bundle:warden.hosts}.")
     String host;
 
     @Option(names = "--scope", description = "project or user: which of the host's settings files (default: the host's usual one).")
@@ -250,7 +250,8 @@ final class InstallCommand implements Callable<Integer> {
 
     /** Which settings file an install or uninstall edits. */
     record Target(Host host, Installer installer, boolean user, Path settings, Path root) {
-        static Target resolve(String hostId, String scope, Path root, PrintWriter err) {
+        static Target resolve(String hostName, String scope, Path root, PrintWriter err) {
+            String hostId = Hosts.canonical(hostName);
             if (Hosts.unknown(hostId) != null) {
                 err.println("warden: " + Hosts.unknown(hostId));
                 return null;

@@ -48,7 +48,7 @@ final class UninstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", description = "The host id, as for install (required unless --all).")
+    @Option(names = "--host", paramLabel = "H", description = "The host (required unless --all): ${bundle:warden.hosts}.")
     String host;
 
     @Option(names = "--scope", description = "project (default) or user, as for install.")

@@ -105,6 +105,7 @@ public final class WardenCli implements Runnable {
             }
         }
         addHelp(cli);
+        cli.setResourceBundle(new HelpVariables());
         return cli;
     }
 
