@@ -106,6 +106,7 @@ public final class WardenCli implements Runnable {
         }
         addHelp(cli);
         cli.setResourceBundle(new HelpVariables());
+        cli.setHelpFactory(SpaceWrappedHelp.FACTORY);
         return cli;
     }
 
