@@ -7,6 +7,7 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.OwnTools;
 import dev.agentwarden.host.PluginFile;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.io.CacheDir;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * the JVM the launcher will use.
  *
  * <p>Project scope binds the native events the manifest in force gives a chain, with a tool
- * matcher narrowed to the chain's tools where every concern names its tools (fewer JVM starts).
+ * matcher narrowed to the chain's tools where every concern names its tools (fewer JVM starts), and
+ * of those to the host's own ({@link OwnTools}: not the tool names of every other host).
  * User scope binds every event the manifest aliases (every event the host sends, when it aliases
  * none) with matcher "*", since
  * each project may bring its own manifest.
@@ -210,7 +212,7 @@ final class InstallCommand implements Callable<Integer> {
                         TreeSet<String> tools = new TreeSet<>();
                         chain.forEach(c -> tools.addAll(c.tools()));
                         if (tools.stream().allMatch(t -> t.matches("[A-Za-z0-9_-]+"))) {
-                            matcher = String.join("|", tools);
+                            matcher = String.join("|", OwnTools.of(target, tools));
                         }
                     }
                 }
