@@ -49,6 +49,9 @@ final class DemoCommand implements Callable<Integer> {
         Map<String, String> hostEnv = new HashMap<>(System.getenv());
         hostEnv.put("WARDEN_CACHE_DIR", cache.toString());
         hostEnv.put("XDG_STATE_HOME", cache.resolve("state").toString());
+        for (String line : DemoPolicyNote.lines(DemoPolicyNote.of(home, hostEnv), 100)) {
+            out.println(line);
+        }
         int failed = 0;
         try {
             failed = runSections(out, home, launcher, hostEnv);

@@ -18,7 +18,7 @@ final class DispatchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", paramLabel = "H", description = "The host whose protocol the event and the answer use (claude, cowork, codex, ...).")
+    @Option(names = "--host", paramLabel = "H", description = "The host whose protocol the event and the answer use: ${bundle:warden.hosts}.")
     String host;
 
     @Option(names = "--native-event", paramLabel = "N", description = "The host's name of the event (PreToolUse).")

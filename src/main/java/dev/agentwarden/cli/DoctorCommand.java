@@ -70,12 +70,21 @@ final class DoctorCommand implements Callable<Integer> {
     static final Duration ERROR_WINDOW = Duration.ofHours(24);
     /** Deadline of each step of the resident's status query. */
     static final Duration RESIDENT_DEADLINE = Duration.ofSeconds(2);
+    /** How a host's section begins the note that nothing is installed there. */
+    static final String NOT_INSTALLED = "not installed (";
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", paramLabel = "H", description = "Check only this host (one of `warden install --help`'s hosts; default: all).")
+    @Option(names = "--host", paramLabel = "H", description = "Check only this host (default: every installed one): ${bundle:warden.hosts}.")
     String host;
+
+    @Option(names = "--all", description = "Show every host, installed or not (default: the installed ones, and how many others).")
+    boolean all;
+
+    @Option(names = "--ack", description = "Acknowledge the errors in the decision log up to now (recorded in"
+            + " .warden/state/" + ErrorAck.FILE + "): older errors are listed as notes and no longer fail doctor.")
+    boolean ack;
 
     @Option(names = "--scope", paramLabel = "S", description = "Check only this scope: project or user (default: both).")
     String scope;
@@ -112,9 +121,11 @@ final class DoctorCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        host = Hosts.canonical(host);
         if (host != null && !HOSTS.contains(host)) {
-            err.println("warden doctor: --host is one of " + String.join(", ", HOSTS) + ", not '" + host
-                    + "' (other hosts cannot be installed yet)");
+            String unknown = Hosts.unknown(host);
+            err.println("warden doctor: " + (unknown != null ? unknown : "--host is one of " + String.join(", ", HOSTS)
+                    + ", not '" + host + "' (other hosts cannot be installed yet)"));
             return ExitCode.UNREADABLE.code();
         }
         if (scope != null && Host.Scope.named(scope) == null) {
@@ -123,18 +134,40 @@ final class DoctorCommand implements Callable<Integer> {
         }
         Map<String, String> env = WardenCli.env(spec);
         Path root = project.root();
+        if (ack) {
+            try {
+                ErrorAck.record(root, clock.instant());
+            } catch (IOException e) {
+                err.println("warden doctor: cannot record the acknowledgement: " + e.getMessage());
+                return ExitCode.UNREADABLE.code();
+            }
+        }
         List<Section> sections = new ArrayList<>();
         sections.add(managed());
         sections.add(manifest(root, env));
         Path home = DemoCommand.home();
         Path launcher = home == null ? null : home.resolve("bin/warden");
+        int hidden = 0;
         for (String h : host == null ? HOSTS : List.of(host)) {
+            List<Section> hostSections = new ArrayList<>();
+            boolean anyInstalled = false;
             for (String s : scope == null ? List.of("project", "local", "user") : List.of(scope)) {
                 if (Hosts.byId(h).installer(Host.Scope.named(s)) == null) {
                     continue;
                 }
-                sections.add(installed(h, s, root, launcher, env));
+                Section section = installed(h, s, root, launcher, env);
+                boolean shown = all || host != null || !notInstalled(section);
+                anyInstalled |= !notInstalled(section);
+                if (shown) {
+                    hostSections.add(section);
+                }
             }
+            sections.addAll(hostSections);
+            hidden += anyInstalled || all || host != null ? 0 : 1;
+        }
+        if (hidden > 0) {
+            sections.add(new Section("other hosts", List.of(Finding.note(hidden + " other host" + (hidden == 1 ? "" : "s")
+                    + " not installed (`warden doctor --all` lists them)"))));
         }
         sections.add(resident(env));
         sections.add(archive(WardenHome.locate(), env));
@@ -243,6 +276,18 @@ final class DoctorCommand implements Callable<Integer> {
         return section;
     }
 
+    /** Whether a host's section says only that nothing is installed there (notes alone, one of them "not installed"). */
+    private static boolean notInstalled(Section section) {
+        boolean said = false;
+        for (Finding f : section.findings()) {
+            if (!f.status().equals("note")) {
+                return false;
+            }
+            said |= f.text().startsWith(NOT_INSTALLED);
+        }
+        return said;
+    }
+
     /** The manifest in force, whether the project's lints clean and is trusted as it is now. */
     private static Section manifest(Path root, Map<String, String> env) {
         List<Finding> found = new ArrayList<>();
@@ -334,7 +379,7 @@ final class DoctorCommand implements Callable<Integer> {
         }
         List<Installer.Entry> entries = target.installer().entries(current);
         if (entries.isEmpty()) {
-            found.add(Finding.note("not installed (`" + install + "` installs it)"));
+            found.add(Finding.note(NOT_INSTALLED + "`" + install + "` installs it)"));
             return section;
         }
         for (String gone : missingLaunchers(entries)) {
@@ -653,13 +698,20 @@ final class DoctorCommand implements Callable<Integer> {
             found.add(Finding.note(reader.unreadable() + " unreadable line(s) skipped"));
         }
         String since = clock.instant().minus(ERROR_WINDOW).toString();
+        ErrorAck.Read acked = ErrorAck.read(Path.of(root));
+        if (acked.problem() != null) {
+            found.add(Finding.note(acked.problem()));
+        }
         int recentErrors = 0;
         for (Map<String, Object> d : errors) {
-            boolean fresh = String.valueOf(d.get("ts")).compareTo(since) >= 0;
+            String ts = String.valueOf(d.get("ts"));
+            boolean isAcked = ErrorAck.covers(acked.upTo(), ts);
+            boolean fresh = ts.compareTo(since) >= 0 && !isAcked;
             recentErrors += fresh ? 1 : 0;
-            String text = "error at " + d.get("ts") + " on " + d.get("host") + " " + d.get("native_event") + ": " + errorOf(d);
-            found.add(fresh ? Finding.problem(text, "warden log --since 24h shows them; fix the concern or setting named")
-                    : Finding.note(text));
+            String text = "error at " + d.get("ts") + " on " + d.get("host") + " " + d.get("native_event") + ": " + errorOf(d)
+                    + (isAcked ? " (acknowledged)" : "");
+            found.add(fresh ? Finding.problem(text, "warden log --since 24h shows them; fix the concern or setting named,"
+                    + " then `warden doctor --ack`") : Finding.note(text));
         }
         if (errors.isEmpty()) {
             found.add(Finding.ok("no errors among the recent decisions"));

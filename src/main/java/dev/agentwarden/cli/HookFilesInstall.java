@@ -98,7 +98,7 @@ final class HookFilesInstall {
             found.add(DoctorCommand.Finding.note("hook file " + f.getKey() + " is " + f.getValue() + " (kept as yours)"));
         }
         if (state.warden().isEmpty()) {
-            found.add(DoctorCommand.Finding.note("not installed (`" + install + "` installs it)"));
+            found.add(DoctorCommand.Finding.note(DoctorCommand.NOT_INSTALLED + "`" + install + "` installs it)"));
             return found;
         }
         List<String> wanted = fileNames(target, bindings);

@@ -8,6 +8,7 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.OwnTools;
 import dev.agentwarden.host.PluginFile;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.io.CacheDir;
@@ -39,7 +40,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * the JVM the launcher will use.
  *
  * <p>Project scope binds the native events the manifest in force gives a chain, with a tool
- * matcher narrowed to the chain's tools where every concern names its tools (fewer JVM starts).
+ * matcher narrowed to the chain's tools where every concern names its tools (fewer JVM starts), and
+ * of those to the host's own ({@link OwnTools}: not the tool names of every other host).
  * User scope binds every event the manifest aliases (every event the host sends, when it aliases
  * none) with matcher "*", since
  * each project may bring its own manifest.
@@ -49,7 +51,7 @@ final class InstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", required = true, description = "A host Warden has an adapter for (warden install --help lists them).")
+    @Option(names = "--host", required = true, paramLabel = "H", description = "The host: ${bundle:warden.hosts}.")
     String host;
 
     @Option(names = "--scope", description = "project, user, local (Claude Code's uncommitted"
@@ -272,7 +274,7 @@ final class InstallCommand implements Callable<Integer> {
                         TreeSet<String> tools = new TreeSet<>();
                         chain.forEach(c -> tools.addAll(c.tools()));
                         if (tools.stream().allMatch(t -> t.matches("[A-Za-z0-9_-]+"))) {
-                            matcher = String.join("|", tools);
+                            matcher = String.join("|", OwnTools.of(target, tools));
                         }
                     }
                 }
@@ -312,7 +314,8 @@ final class InstallCommand implements Callable<Integer> {
 
     /** Which settings file an install or uninstall edits. */
     record Target(Host host, Installer installer, boolean user, Path settings, Path root, Host.Scope scope) {
-        static Target resolve(String hostId, String scope, Path root, PrintWriter err) {
+        static Target resolve(String hostName, String scope, Path root, PrintWriter err) {
+            String hostId = Hosts.canonical(hostName);
             if (Hosts.unknown(hostId) != null) {
                 err.println("warden: " + Hosts.unknown(hostId));
                 return null;

@@ -84,7 +84,7 @@ final class ManifestCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--host", required = true, description = "Host id (claude, cowork, codex, ...).")
+        @Option(names = "--host", required = true, paramLabel = "H", description = "The host: ${bundle:warden.hosts}.")
         String host;
 
         @Option(names = "--event", required = true, description = "Canonical (pre_tool_use) or native (PreToolUse) event.")
@@ -103,6 +103,7 @@ final class ManifestCommand implements Runnable {
         public Integer call() throws ManifestException {
             PrintWriter out = spec.commandLine().getOut();
             Path root = projectDir != null ? projectDir : CwdProjectOption.cwdProject();
+            host = Hosts.canonical(host);
             if (Hosts.unknown(host) != null) {
                 spec.commandLine().getErr().println("warden manifest show: " + Hosts.unknown(host));
                 return ExitCode.UNREADABLE.code();

@@ -51,7 +51,7 @@ final class UninstallCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--host", description = "The host id, as for install (required unless --all).")
+    @Option(names = "--host", paramLabel = "H", description = "The host (required unless --all): ${bundle:warden.hosts}.")
     String host;
 
     @Option(names = "--scope", description = "project (default), user, local or managed, as for install.")

@@ -108,6 +108,8 @@ public final class WardenCli implements Runnable {
             }
         }
         addHelp(cli);
+        cli.setResourceBundle(new HelpVariables());
+        cli.setHelpFactory(SpaceWrappedHelp.FACTORY);
         return cli;
     }
 

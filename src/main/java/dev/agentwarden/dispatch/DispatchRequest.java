@@ -1,5 +1,7 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.host.Hosts;
+
 /**
  * One dispatch as a transport asks for it: the host, the event (canonical or native; either may be
  * absent when the payload names it), and the manifest and project directory to use instead of the
@@ -7,6 +9,11 @@ package dev.agentwarden.dispatch;
  * ({@link #parse}); {@code warden serve} and the resident's HTTP hooks build one from the request.
  */
 public record DispatchRequest(String host, String event, String nativeEvent, String manifest, String projectDir) {
+    /** The host is kept as its id: an alias ({@code claude-code}) is resolved here ({@link Hosts#canonical}). */
+    public DispatchRequest {
+        host = Hosts.canonical(host);
+    }
+
     /** The request {@code dispatch --host H [--native-event N] ...} stands for. */
     public static DispatchRequest parse(String[] argv) {
         String host = null;

@@ -7,7 +7,7 @@ public final class HostAdapters {
 
     /** The adapter for a host id, or {@code null} when Warden has none yet. */
     public static HostAdapter forId(String host) {
-        Host h = Hosts.byId(host);
+        Host h = Hosts.byId(Hosts.canonical(host));
         return h == null ? null : h.adapter();
     }
 }

@@ -189,9 +189,52 @@ public final class Hosts {
     }
 
     /**
-     * {@code unknown host 'claud'; did you mean `claude`? Known hosts: …}, why a host Warden knows of
-     * cannot be governed yet ({@link UngovernedHosts}), or {@code null} for a known host or another
-     * name of one ({@code factory}).
+     * Other names users type for a host: its npm package's or product's name, each with the host id it
+     * stands for ({@link #canonical}). Pairs: alias, id.
+     */
+    private static final String[] ALIASES = {
+            "claude-code", ClaudeHosts.CLAUDE_ID,
+            "copilot-cli", CopilotHost.ID,
+            "gemini-cli", GeminiHost.ID,
+            "qwen-code", QwenHost.ID,
+            "kilo-code", KiloHost.ID,
+            "kilocode", KiloHost.ID,
+            "codex-cli", CodexHost.ID,
+            "opencode-ai", OpenCodeHost.ID,
+            "auggie", AugmentHost.ID,
+            DroidHost.ALIAS, DroidHost.ID,
+            "cursor-agent", CursorHost.ID};
+
+    /**
+     * The host id {@code name} stands for: an alias's id ({@code claude-code} is {@code claude}),
+     * else {@code name} itself (a host id, an unknown name, or {@code null}). For every {@code --host}
+     * a user types; a manifest names hosts by id only.
+     */
+    public static String canonical(String name) {
+        if (name == null) {
+            return null;
+        }
+        for (int i = 0; i < ALIASES.length; i += 2) {
+            if (ALIASES[i].equals(name)) {
+                return ALIASES[i + 1];
+            }
+        }
+        return name;
+    }
+
+    /** Every alias {@link #canonical} resolves, in table order. */
+    public static List<String> aliases() {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < ALIASES.length; i += 2) {
+            out.add(ALIASES[i]);
+        }
+        return out;
+    }
+
+    /**
+     * {@code unknown host 'claud'; did you mean `claude`? Known hosts: …}, or {@code null} for a known host.
+     * The hint is the nearest host id or alias, given as the id it stands for, so it is valid wherever a
+     * host is named (an alias itself is answered with its id).
      */
     public static String unknown(String host) {
         if (KNOWN.contains(host) || DroidHost.ALIAS.equals(host)) {
@@ -201,7 +244,10 @@ public final class Hosts {
         if (ungoverned != null) {
             return ungoverned;
         }
-        String hint = NearMiss.hint(host, KNOWN);
+        List<String> names = new ArrayList<>(KNOWN);
+        names.addAll(aliases());
+        String near = host != null && !canonical(host).equals(host) ? host : NearMiss.closest(host, names);
+        String hint = near == null ? "" : "; did you mean `" + canonical(near) + "`?";
         return "unknown host '" + host + "'" + (hint.isEmpty() ? "." : hint) + " Known hosts: " + String.join(", ", KNOWN) + ".";
     }
 }

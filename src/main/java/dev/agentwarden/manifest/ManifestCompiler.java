@@ -15,9 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
@@ -116,9 +118,13 @@ public final class ManifestCompiler {
         try {
             root = new Compose(LoadSettings.builder().setLabel(file).build()).composeString(text).orElse(null);
         } catch (MarkedYamlEngineException e) {
-            int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
-            int column = e.getProblemMark().map(m -> m.getColumn() + 1).orElse(0);
-            throw unreadable("yaml-syntax", line, YamlErrors.keyPathAt(text, line), YamlErrors.plainWords(e.getProblem(), line, column));
+            // an unclosed quote is noticed where the text ends; the context mark is where it opened
+            boolean atContext = YamlErrors.reportedWhereItOpened(e.getContext()) && e.getContextMark().isPresent();
+            Optional<Mark> mark = atContext ? e.getContextMark() : e.getProblemMark();
+            int line = mark.map(m -> m.getLine() + 1).orElse(0);
+            int column = mark.map(m -> m.getColumn() + 1).orElse(0);
+            String problem = atContext ? e.getContext() : e.getProblem();
+            throw unreadable("yaml-syntax", line, YamlErrors.keyPathAt(text, line), YamlErrors.plainWords(problem, line, column));
         } catch (YamlEngineException e) {
             throw unreadable("yaml-syntax", 0, "", "not valid YAML: " + e.getMessage());
         }

@@ -8,6 +8,14 @@ final class YamlErrors {
     private YamlErrors() {
     }
 
+    /**
+     * Whether a complaint with this context is best reported where its context began: a quoted
+     * value never closed is noticed only where the text ends, the quote is where it opened.
+     */
+    static boolean reportedWhereItOpened(String context) {
+        return context != null && context.contains("while scanning a quoted scalar");
+    }
+
     /** What went wrong at a line and column, said without parser jargon. */
     static String plainWords(String problem, int line, int column) {
         String p = problem == null ? "" : problem;
@@ -29,7 +37,7 @@ final class YamlErrors {
             return at + "an unclosed [ … ] or { … }; close it, or write the list one '- item' per line";
         }
         if (p.contains("found unexpected end of stream") || p.contains("while scanning a quoted scalar")) {
-            return at + "a quoted value is never closed";
+            return at + "a quoted value starts here and is never closed";
         }
         if (p.contains("found undefined alias") || p.contains("found undefined anchor")) {
             return at + "an alias (*name) with no anchor (&name) before it";

@@ -234,6 +234,48 @@ class DoctorCommandIT {
                 .contains("fix: warden log --since 24h");
     }
 
+    /** An error fixed and acknowledged no longer fails doctor (it stays listed as a note); a newer one does. */
+    @Test
+    void doctor_ackedError_isANoteAndExitZero_aNewerErrorFailsAgain() throws Exception {
+        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+        assertThat(badPayload().exitCode()).isZero();
+        assertThat(warden("doctor", "--host", "claude", "--scope", "project").exitCode()).isEqualTo(1);
+
+        WardenProcess.Result acked = warden("doctor", "--ack", "--host", "claude", "--scope", "project");
+
+        assertThat(acked.exitCode()).as(acked.stdout()).isZero();
+        assertThat(acked.stdout()).contains("payload_not_json").contains("(acknowledged)").endsWith("all in order\n");
+        assertThat(project.resolve(".warden/state/doctor-ack")).isRegularFile();
+        assertThat(warden("doctor", "--host", "claude", "--scope", "project").exitCode()).as("still acknowledged").isZero();
+
+        assertThat(badPayload().exitCode()).isZero();
+        WardenProcess.Result newer = warden("doctor", "--host", "claude", "--scope", "project");
+
+        assertThat(newer.exitCode()).as(newer.stdout()).isEqualTo(1);
+        assertThat(newer.stdout()).contains("(acknowledged)").contains("1 problem(s)");
+    }
+
+    /** Only installed hosts are listed by default, with one line for the others; --all lists every host. */
+    @Test
+    void doctor_default_listsInstalledHostsOnly_allListsEvery() throws Exception {
+        assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();
+
+        WardenProcess.Result installedOnly = warden("doctor");
+        WardenProcess.Result every = warden("doctor", "--all");
+
+        int others = dev.agentwarden.host.Hosts.ids().size() - 1;
+        assertThat(installedOnly.stdout()).contains("\nclaude project: ").doesNotContain("\ncodex project")
+                .doesNotContain("not installed (`warden install")
+                .contains(others + " other hosts not installed (`warden doctor --all` lists them)");
+        assertThat(every.stdout()).contains("\nclaude project: ").contains("\ncodex project")
+                .contains("not installed (`warden install --host codex").doesNotContain("other hosts not installed");
+    }
+
+    private WardenProcess.Result badPayload() throws Exception {
+        return WardenProcess.run(List.of(), List.of("dispatch", "--host", "claude", "--native-event", "PreToolUse"),
+                jar.env(), "not json".getBytes(), project);
+    }
+
     private WardenProcess.Result warden(String... args) throws Exception {
         return jar.warden(args);
     }

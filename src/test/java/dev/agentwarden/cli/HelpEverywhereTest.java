@@ -16,6 +16,8 @@ import picocli.CommandLine;
  * command added later cannot escape: it prints that command's usage and exits 0, and runs nothing.
  */
 class HelpEverywhereTest {
+    /** The widest word that fits every description column (80 columns less the widest option names). */
+    private static final int WIDEST_WORD = 40;
 
     static Stream<Named<List<String>>> commands() {
         List<Named<List<String>>> out = new ArrayList<>();
@@ -47,6 +49,52 @@ class HelpEverywhereTest {
         assertThat(r.err()).as("stderr").isEmpty();
         assertThat(r.exit()).as("exit").isEqualTo(0);
         assertThat(r.out()).contains("Usage: warden" + (path.isEmpty() ? "" : " " + String.join(" ", path)));
+    }
+
+    /**
+     * picocli broke lines where {@link java.text.BreakIterator} allows, inside words: {@code from .}
+     * then {@code warden/state/decisions/}. Every word of every description the help shows (the
+     * command's, its options', its parameters', its subcommands') is printed whole, and no line is
+     * wider than the help. (A word wider than its column, such as a long path from the environment, is still cut.)
+     */
+    @ParameterizedTest(name = "{0} --help")
+    @MethodSource("commands")
+    void help_everyCommand_wrapsOnlyBetweenWords(List<String> path) {
+        CommandLine cmd = WardenCli.commandLine(System.getenv());
+        for (String name : path) {
+            cmd = cmd.getSubcommands().get(name);
+        }
+        List<String> args = new ArrayList<>(path);
+        args.add("--help");
+
+        String help = CliRun.of(args.toArray(String[]::new)).out();
+
+        java.util.Set<String> printed = new java.util.HashSet<>(List.of(help.split("\\s+")));
+        List<String> texts = new ArrayList<>(List.of(cmd.getCommandSpec().usageMessage().description()));
+        for (CommandLine.Model.ArgSpec arg : cmd.getCommandSpec().args()) {
+            if (!arg.hidden()) {
+                texts.addAll(List.of(arg.description()));
+            }
+        }
+        for (CommandLine sub : cmd.getSubcommands().values()) {
+            String[] description = sub.getCommandSpec().usageMessage().description();
+            if (description.length > 0) {
+                texts.add(description[0]);
+            }
+        }
+        List<String> cut = new ArrayList<>();
+        for (String text : texts) {
+            for (String word : String.format(text).split("\\s+")) {
+                boolean widerThanAnyColumn = word.length() > WIDEST_WORD; // a path from this machine's environment
+                if (!word.isEmpty() && !word.contains("${") && !widerThanAnyColumn && !printed.contains(word)) {
+                    cut.add(word);
+                }
+            }
+        }
+        assertThat(cut).as("words broken across lines").isEmpty();
+        for (String line : help.split("\n")) {
+            assertThat(line.length()).as(line).isLessThanOrEqualTo(cmd.getCommandSpec().usageMessage().width());
+        }
     }
 
     @Test

@@ -30,6 +30,8 @@ class InstallCommandTest {
                 Arguments.of("install", "claude", "global", "--scope must be project, user, local or managed, not 'global'"),
                 Arguments.of("install", "codex", "local", "Codex has no local (uncommitted) settings file"),
                 Arguments.of("install", "codex", "managed", "--scope managed is not built for Codex yet"),
+                Arguments.of("install", "claude-cod", null, "unknown host 'claude-cod'; did you mean `claude`?"),
+                Arguments.of("uninstall", "copilotcli", null, "unknown host 'copilotcli'; did you mean `copilot`?"),
                 Arguments.of("install", "cowork", "project", "Cowork honours only user settings (~/.claude/settings.json)"),
                 Arguments.of("uninstall", "cowork", "project", "Cowork honours only user settings"));
     }
@@ -120,5 +122,18 @@ class InstallCommandTest {
         for (String event : Hosts.byId("codex").defaultAliases().keySet()) {
             assertThat(out.toString()).contains(" dispatch --host codex --native-event " + event + "\"");
         }
+    }
+
+    /** {@code --host claude-code} (the npm package's name) installs for claude, as {@code --host claude} does. */
+    @ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource({"claude-code, claude", "gemini-cli, gemini", "copilot-cli, copilot"})
+    void install_aliasOfHost_sameDryRunAsTheId(String alias, String id) {
+        CliRun byAlias = CliRun.of("install", "--host", alias, "--project-dir", project.toString(), "--dry-run", "--no-train",
+                "--no-fast-hook");
+        CliRun byId = CliRun.of("install", "--host", id, "--project-dir", project.toString(), "--dry-run", "--no-train",
+                "--no-fast-hook");
+
+        assertThat(byAlias.exit()).as(byAlias.err()).isZero();
+        assertThat(byAlias.out()).isEqualTo(byId.out()).isNotEmpty();
     }
 }

@@ -143,6 +143,22 @@ class DispatchBadInputTest {
                 + String.join(", ", dev.agentwarden.host.Hosts.KNOWN) + ". Allowing (WARDEN_FAIL_MODE=closed would refuse).\n"));
     }
 
+    /** {@code --host claude-code} (the npm package's name) is Claude Code: its rule fires and the answer is Claude's. */
+    @Test
+    void dispatch_hostAlias_answersAsTheHost() {
+        byte[] payload = "{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git commit --no-verify\"}}"
+                .getBytes(StandardCharsets.UTF_8);
+
+        GoldenCorpus.Outcome byAlias = run(List.of("dispatch", "--host", "claude-code", "--native-event", "PreToolUse"),
+                payload, Map.of());
+        GoldenCorpus.Outcome byId = run(List.of("dispatch", "--host", "claude", "--native-event", "PreToolUse"),
+                payload, Map.of());
+
+        assertThat(byAlias.stderr()).doesNotContain("unknown host");
+        assertThat(byAlias.stdout()).isEqualTo(byId.stdout()).contains("deny");
+        assertThat(byAlias.exitCode()).isEqualTo(byId.exitCode());
+    }
+
     /** A mistyped host allowed with "no adapter" and no hint; now the note names the host meant, and closed mode refuses. */
     @Test
     void dispatch_mistypedHost_namesTheHostMeant_closedModeRefuses() {
