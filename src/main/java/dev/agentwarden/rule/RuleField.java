@@ -22,8 +22,9 @@ public enum RuleField {
     PROMPT("prompt", Type.STRING, Seen.PROMPT, "the user's prompt"),
     SESSION_ID("session.id", Type.STRING, Seen.ALWAYS, "the host's session id, or \"\""),
     SUBAGENT_DEPTH("subagent.depth", Type.INT, Seen.ALWAYS, "0 in the main agent, 1 inside a subagent the host names"),
-    MCP_SERVER("mcp.server", Type.STRING, Seen.TOOL, "the MCP server of an MCP tool (github in mcp__github__create_issue), or \"\""),
-    MCP_TOOL("mcp.tool", Type.STRING, Seen.TOOL, "the MCP server's own tool name (create_issue), or \"\"");
+    MCP_SERVER("mcp.server", Type.STRING, Seen.TOOL, "the MCP server of an MCP tool in any host's spelling (github in mcp__github__create_issue, mcp_github_create_issue, MCP:github:create_issue), or \"\""),
+    MCP_TOOL("mcp.tool", Type.STRING, Seen.TOOL, "the MCP server's own tool name (create_issue), or \"\""),
+    MCP_NAME("mcp.name", Type.STRING, Seen.TOOL, "the MCP tool's canonical name mcp__<server>__<tool> in every host's spelling, or \"\"");
 
     /** A field's CEL type. */
     public enum Type {
