@@ -58,6 +58,8 @@ public final class RuleView {
         v.put(RuleField.MCP_SERVER.wire(), mcp == null ? "" : mcp.server());
         v.put(RuleField.MCP_TOOL.wire(), mcp == null ? "" : mcp.tool());
         v.put(RuleField.MCP_NAME.wire(), mcp == null ? "" : mcp.canonical());
+        v.put(RuleField.MCP_DRIFT_KNOWN_SERVER.wire(), false);
+        v.put(RuleField.MCP_DRIFT_CHANGED.wire(), false);
         return v;
     }
 
