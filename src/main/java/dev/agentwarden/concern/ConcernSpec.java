@@ -60,13 +60,16 @@ public record ConcernSpec(String name, String script, List<String> args, boolean
         if (toolName == null || tools.isEmpty() || tools.contains("*") || tools.contains(toolName)) {
             return true;
         }
-        McpToolName mcp = McpToolName.of(toolName, kind);
-        String canonical = mcp == null ? null : mcp.canonical();
-        if (canonical != null && tools.contains(canonical)) {
-            return true;
+        String canonical = null;
+        if (kind == ToolKind.MCP) {
+            McpToolName mcp = McpToolName.of(toolName, kind);
+            canonical = mcp == null ? null : mcp.canonical();
+            if (canonical != null && tools.contains(canonical)) {
+                return true;
+            }
         }
         for (String pattern : tools) {
-            if (ToolGlob.isGlob(pattern)
+            if (pattern.indexOf('*') >= 0
                     && (ToolGlob.matches(pattern, toolName) || canonical != null && ToolGlob.matches(pattern, canonical))) {
                 return true;
             }

@@ -9,11 +9,6 @@ final class ToolGlob {
     private ToolGlob() {
     }
 
-    /** Whether {@code pattern} holds a {@code *}. */
-    static boolean isGlob(String pattern) {
-        return pattern.indexOf('*') >= 0;
-    }
-
     /** Whether {@code name} matches {@code pattern} as a whole. */
     static boolean matches(String pattern, String name) {
         int p = 0;
