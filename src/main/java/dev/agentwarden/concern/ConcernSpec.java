@@ -1,5 +1,7 @@
 package dev.agentwarden.concern;
 
+import dev.agentwarden.event.McpToolName;
+import dev.agentwarden.event.ToolKind;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -46,7 +48,33 @@ public record ConcernSpec(String name, String script, List<String> args, boolean
 
     /** Whether this concern runs for a tool name; events without a tool name are never filtered. */
     public boolean appliesToTool(String toolName) {
-        return toolName == null || tools.isEmpty() || tools.contains("*") || tools.contains(toolName);
+        return appliesToTool(toolName, null);
+    }
+
+    /**
+     * Whether this concern runs for a tool: its host name listed, or matched by a {@code *} glob; an
+     * MCP tool ({@code kind} {@link ToolKind#MCP}) also by its canonical {@code mcp__<server>__<tool>}
+     * name, so one filter matches every host's spelling. Events without a tool name are never filtered.
+     */
+    public boolean appliesToTool(String toolName, ToolKind kind) {
+        if (toolName == null || tools.isEmpty() || tools.contains("*") || tools.contains(toolName)) {
+            return true;
+        }
+        String canonical = null;
+        if (kind == ToolKind.MCP) {
+            McpToolName mcp = McpToolName.of(toolName, kind);
+            canonical = mcp == null ? null : mcp.canonical();
+            if (canonical != null && tools.contains(canonical)) {
+                return true;
+            }
+        }
+        for (String pattern : tools) {
+            if (pattern.indexOf('*') >= 0
+                    && (ToolGlob.matches(pattern, toolName) || canonical != null && ToolGlob.matches(pattern, canonical))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A setting as a string, or the fallback. */

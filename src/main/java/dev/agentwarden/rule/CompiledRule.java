@@ -49,6 +49,16 @@ final class CompiledRule {
     }
 
     /** Every field the condition, the rewrites and the reason read. */
+    /** Whether the rule reads an inventory drift fact. */
+    boolean readsDrift() {
+        for (RuleField f : fields) {
+            if (f.drift()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     Set<RuleField> fields() {
         return fields;
     }

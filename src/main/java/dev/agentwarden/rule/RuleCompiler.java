@@ -151,6 +151,8 @@ final class RuleCompiler {
         switch (type) {
             case INT:
                 return SimpleType.INT;
+            case BOOL:
+                return SimpleType.BOOL;
             case LIST:
                 return ListType.create(SimpleType.STRING);
             case MAP:

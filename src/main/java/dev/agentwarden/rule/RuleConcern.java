@@ -26,6 +26,9 @@ final class RuleConcern implements Concern {
         Map<String, Object> view = RuleView.values(context.event());
         String name = context.spec().name();
         try {
+            if (rule.readsDrift()) {
+                McpDrift.fill(view, context.event(), rule.settings().prereg(), context.stateHome());
+            }
             if (!rule.holds(view, deadline)) {
                 return ConcernResult.allow();
             }

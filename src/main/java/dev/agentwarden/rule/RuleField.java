@@ -22,12 +22,17 @@ public enum RuleField {
     PROMPT("prompt", Type.STRING, Seen.PROMPT, "the user's prompt"),
     SESSION_ID("session.id", Type.STRING, Seen.ALWAYS, "the host's session id, or \"\""),
     SUBAGENT_DEPTH("subagent.depth", Type.INT, Seen.ALWAYS, "0 in the main agent, 1 inside a subagent the host names"),
-    MCP_SERVER("mcp.server", Type.STRING, Seen.TOOL, "the MCP server of an MCP tool (github in mcp__github__create_issue), or \"\""),
-    MCP_TOOL("mcp.tool", Type.STRING, Seen.TOOL, "the MCP server's own tool name (create_issue), or \"\"");
+    MCP_SERVER("mcp.server", Type.STRING, Seen.TOOL, "the MCP server of an MCP tool in any host's spelling (github in mcp__github__create_issue, mcp_github_create_issue, MCP:github:create_issue), or \"\""),
+    MCP_TOOL("mcp.tool", Type.STRING, Seen.TOOL, "the MCP server's own tool name (create_issue), or \"\""),
+    MCP_NAME("mcp.name", Type.STRING, Seen.TOOL, "the MCP tool's canonical name mcp__<server>__<tool> in every host's spelling, or \"\""),
+    MCP_DRIFT_KNOWN_SERVER("mcp.drift.known_server", Type.BOOL, Seen.TOOL,
+            "the MCP tool's server is in the preregistered baseline snapshot (the rule's prereg)"),
+    MCP_DRIFT_CHANGED("mcp.drift.changed", Type.BOOL, Seen.TOOL,
+            "the MCP tool's hash (description, schema, ...) in the newest stored snapshot differs from the baseline's, or it is in only one");
 
     /** A field's CEL type. */
     public enum Type {
-        STRING("string"), INT("int"), LIST("list(string)"), MAP("map(string, dyn)");
+        STRING("string"), INT("int"), BOOL("bool"), LIST("list(string)"), MAP("map(string, dyn)");
 
         private final String cel;
 
@@ -86,6 +91,11 @@ public enum RuleField {
             default:
                 return true;
         }
+    }
+
+    /** Whether this is an inventory drift fact (needs the rule's {@code prereg}). */
+    boolean drift() {
+        return this == MCP_DRIFT_KNOWN_SERVER || this == MCP_DRIFT_CHANGED;
     }
 
     /** The events that carry it, in words. */

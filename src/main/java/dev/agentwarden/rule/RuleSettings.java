@@ -15,8 +15,9 @@ import java.util.Map;
  * @param action  what the rule does when it holds
  * @param reason  the reason template, or {@code null} for a generated reason
  * @param rewrite tool-input field → expression source, in order; empty unless the action rewrites
+ * @param prereg  the inventory preregistration file (relative to the project root) the drift fields read, or {@code null}
  */
-public record RuleSettings(String when, RuleAction action, String reason, Map<String, String> rewrite) {
+public record RuleSettings(String when, RuleAction action, String reason, Map<String, String> rewrite, String prereg) {
     /** Longest condition, reason or rewrite expression accepted, in characters. */
     static final int MAX_SOURCE_CHARS = 4_000;
     /** Most rewritten fields. */
@@ -71,7 +72,11 @@ public record RuleSettings(String when, RuleAction action, String reason, Map<St
         if (action != RuleAction.REWRITE && !rewrite.isEmpty()) {
             throw new IllegalArgumentException("rewrite: only with action: rewrite (this rule's action is " + action.wire() + ")");
         }
-        return new RuleSettings(w, action, (String) reason, java.util.Collections.unmodifiableMap(rewrite));
+        Object prereg = settings.get("prereg");
+        if (prereg != null && (!(prereg instanceof String p) || p.isBlank())) {
+            throw new IllegalArgumentException("prereg: must be a path to an inventory preregistration file, found " + prereg);
+        }
+        return new RuleSettings(w, action, (String) reason, java.util.Collections.unmodifiableMap(rewrite), (String) prereg);
     }
 
     private static void checkLength(String key, String text) {

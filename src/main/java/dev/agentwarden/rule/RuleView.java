@@ -1,6 +1,7 @@
 package dev.agentwarden.rule;
 
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.event.McpToolName;
 import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.shell.ShellScript;
 import dev.agentwarden.shell.ShellWord;
@@ -53,9 +54,12 @@ public final class RuleView {
         v.put(RuleField.PROMPT.wire(), nonNull(event.prompt()));
         v.put(RuleField.SESSION_ID.wire(), nonNull(event.sessionId()));
         v.put(RuleField.SUBAGENT_DEPTH.wire(), event.agentId() == null ? 0L : 1L);
-        String[] mcp = mcp(event);
-        v.put(RuleField.MCP_SERVER.wire(), mcp[0]);
-        v.put(RuleField.MCP_TOOL.wire(), mcp[1]);
+        McpToolName mcp = McpToolName.of(event.toolName(), event.toolKind());
+        v.put(RuleField.MCP_SERVER.wire(), mcp == null ? "" : mcp.server());
+        v.put(RuleField.MCP_TOOL.wire(), mcp == null ? "" : mcp.tool());
+        v.put(RuleField.MCP_NAME.wire(), mcp == null ? "" : mcp.canonical());
+        v.put(RuleField.MCP_DRIFT_KNOWN_SERVER.wire(), false);
+        v.put(RuleField.MCP_DRIFT_CHANGED.wire(), false);
         return v;
     }
 
@@ -121,17 +125,6 @@ public final class RuleView {
             }
         }
         return out;
-    }
-
-    /** {server, tool} of an MCP tool named {@code mcp__<server>__<tool>}, else {"", ""}. */
-    static String[] mcp(HookEvent event) {
-        String name = event.toolName();
-        if (event.toolKind() != ToolKind.MCP || name == null || !name.startsWith("mcp__")) {
-            return new String[] {"", ""};
-        }
-        String rest = name.substring("mcp__".length());
-        int sep = rest.indexOf("__");
-        return sep < 0 ? new String[] {rest, ""} : new String[] {rest.substring(0, sep), rest.substring(sep + 2)};
     }
 
     private static String nonNull(String s) {

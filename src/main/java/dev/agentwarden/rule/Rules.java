@@ -19,14 +19,24 @@ public final class Rules {
     /** The compiled rule for a concern's settings. @throws IllegalArgumentException {@code <key>: <problem>} */
     public static Object parse(Map<String, Object> settings) {
         RuleSettings parsed = RuleSettings.parse(settings);
+        CompiledRule rule;
         try {
-            return RuleCompiler.compile(parsed);
+            rule = RuleCompiler.compile(parsed);
         } catch (IllegalArgumentException e) {
             throw e;
         } catch (RuntimeException e) {
             // a CEL failure outside its own error reporting is still a problem with this rule, never a crash
             throw new IllegalArgumentException("when: the rule does not compile: " + e, e);
         }
+        if (parsed.prereg() == null) {
+            for (RuleField f : rule.fields()) {
+                if (f.drift()) {
+                    throw new IllegalArgumentException("prereg: required: the rule reads " + f.wire()
+                            + ", which compares against the preregistered baseline (warden inventory, docs/inventory.md)");
+                }
+            }
+        }
+        return rule;
     }
 
     /** A concern running a rule returned by {@link #parse}. */

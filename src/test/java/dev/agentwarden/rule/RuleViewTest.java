@@ -44,7 +44,8 @@ class RuleViewTest {
         Map<String, Object> v = view("PreToolUse", EventName.PRE_TOOL_USE, "{\"tool_name\":\"mcp__github__create_issue\","
                 + "\"agent_id\":\"a1\",\"tool_input\":{\"title\":\"x\"}}");
         assertThat(v).containsEntry("tool.kind", "mcp").containsEntry("mcp.server", "github")
-                .containsEntry("mcp.tool", "create_issue").containsEntry("subagent.depth", 1L)
+                .containsEntry("mcp.tool", "create_issue").containsEntry("mcp.name", "mcp__github__create_issue")
+                .containsEntry("subagent.depth", 1L)
                 .containsEntry("command", "");
     }
 

@@ -165,7 +165,9 @@ public final class Builtins {
                     new BuiltinDescriptor.Setting("action", "allow | deny | ask | warn | halt | rewrite", "required"),
                     new BuiltinDescriptor.Setting("reason", "text naming fields as {field}", "rule <name> (<action>)"),
                     new BuiltinDescriptor.Setting("rewrite", "mapping of tool-input field to CEL string expression",
-                            "none; required with action: rewrite")),
+                            "none; required with action: rewrite"),
+                    new BuiltinDescriptor.Setting("prereg", "inventory preregistration file the mcp.drift fields read",
+                            "none; required when the rule reads mcp.drift.*")),
             Set.of()) {
         @Override
         public Object parse(Map<String, Object> settings) {
