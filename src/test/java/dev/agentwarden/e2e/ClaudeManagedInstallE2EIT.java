@@ -1,5 +1,7 @@
 package dev.agentwarden.e2e;
 
+import dev.agentwarden.dispatch.WardenProcess;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -48,6 +50,8 @@ class ClaudeManagedInstallE2EIT {
     static Path suiteDir;
 
     private static Path launcher;
+    /** The copy of this checkout's launcher the managed hook runs, as the mount namespace sees it ({@link #overlay}). */
+    private static final String NS_LAUNCHER = "/etc/warden/bin/warden";
     private static ClaudeCodeSession claude;
     private static String host = "claude-code";
     private static String unavailable;
@@ -146,7 +150,7 @@ class ClaudeManagedInstallE2EIT {
         row.timing(run);
         assertManagedDeny(run, project, row);
         assertThat(project.exists("project-hook-ran")).as("allowManagedHooksOnly turns the project's hook off").isFalse();
-        Command.Result un = inNamespace(etc, project, List.of(launcher.toString(), "uninstall", "--scope", "managed",
+        Command.Result un = inNamespace(etc, project, List.of(NS_LAUNCHER, "uninstall", "--scope", "managed",
                 "--host", "claude", "--managed-only"));
         assertThat(un.exitCode()).as(un.stdout() + un.stderr()).isZero();
         assertThat(Files.readString(managedSettings)).as("the administrator's file, byte for byte").isEqualTo(adminFile);
@@ -211,6 +215,12 @@ class ClaudeManagedInstallE2EIT {
         Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.writeString(policy.resolve("manifest.yaml"), MANAGED);
         Files.setPosixFilePermissions(policy.resolve("manifest.yaml"), PosixFilePermissions.fromString("rw-r--r--"));
+        // The managed hook must run a launcher only root can change, wherever this checkout lies (a clone
+        // under /tmp would be refused): a copy of it in the overlay, /etc/warden inside the namespace.
+        Path home = WardenProcess.copyLauncherHome(upper);
+        for (Path d : List.of(home, home.resolve("bin"), home.resolve("target"))) {
+            Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
         Overlay etc = new Overlay(upper, work);
         Command.Result probe = Command.run(List.of("unshare", "-m", "sh", "-c", etc.mount()), dir, null, Duration.ofSeconds(20));
         Assumptions.assumeTrue(probe.ok(), "mount namespaces with overlayfs are not available here: " + probe.tail());
@@ -218,12 +228,12 @@ class ClaudeManagedInstallE2EIT {
     }
 
     private static void install(Overlay etc, E2eProject project, List<String> extra) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(launcher.toString(), "install", "--scope", "managed", "--host", "claude"));
+        List<String> cmd = new ArrayList<>(List.of(NS_LAUNCHER, "install", "--scope", "managed", "--host", "claude"));
         cmd.addAll(extra);
         Command.Result r = inNamespace(etc, project, cmd);
         assertThat(r.exitCode()).as("warden install --scope managed: " + r.stdout() + r.stderr()).isZero();
         assertThat(Files.readString(etc.upper().resolve("claude-code/managed-settings.json")))
-                .contains(launcher + " dispatch --host claude --native-event PreToolUse");
+                .contains(NS_LAUNCHER + " dispatch --host claude --native-event PreToolUse");
     }
 
     private static Command.Result inNamespace(Overlay etc, E2eProject project, List<String> command) throws IOException {
