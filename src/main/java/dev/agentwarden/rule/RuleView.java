@@ -53,6 +53,7 @@ public final class RuleView {
         v.put(RuleField.PATHS.wire(), paths(event));
         v.put(RuleField.PROMPT.wire(), nonNull(event.prompt()));
         v.put(RuleField.SESSION_ID.wire(), nonNull(event.sessionId()));
+        v.put(RuleField.SESSION_STRIKES.wire(), 0L);
         v.put(RuleField.SUBAGENT_DEPTH.wire(), event.agentId() == null ? 0L : 1L);
         McpToolName mcp = McpToolName.of(event.toolName(), event.toolKind());
         v.put(RuleField.MCP_SERVER.wire(), mcp == null ? "" : mcp.server());
