@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The README's quick start, taken from the README itself (between its {@code quickstart:begin} and
  * {@code quickstart:end} markers) and run as one {@code bash -euo pipefail} script in a scratch git
- * repository under a scratch 0700 home, with this checkout's {@code bin/} first on PATH: every
+ * repository (started in a subdirectory of it) under a scratch 0700 home, with this checkout's {@code bin/} first on PATH: every
  * command must succeed, so the README cannot promise what Warden does not do.
  */
 public class ReadmeQuickStartIT {
@@ -47,7 +47,13 @@ public class ReadmeQuickStartIT {
         Path script = tmp.resolve("quickstart.sh");
         Files.writeString(script, "set -euo pipefail\n" + quickStart(readme));
         run(project, home, List.of("git", "init", "-q"), Map.of(), wardenBin);
-        return run(project, home, List.of("bash", script.toString()), extraEnv, wardenBin);
+        // from a subdirectory, as a newcomer may well start: nothing may land below the root
+        Path deep = Files.createDirectories(project.resolve("src/deep"));
+        String output = run(deep, home, List.of("bash", script.toString()), extraEnv, wardenBin);
+        try (var below = Files.list(deep)) {
+            assertThat(below.toList()).as("files the quick start left in a subdirectory").isEmpty();
+        }
+        return output;
     }
 
     private static String run(Path dir, Path home, List<String> command, Map<String, String> extraEnv, Path wardenBin)
