@@ -99,8 +99,33 @@ final class LayeredManifest {
                 }
             }
         }
+        // a managed role chain the layer above has no chain for: that role would otherwise lose the
+        // above's default-role chain, which it runs without a managed layer
+        for (Map.Entry<String, Map<String, Map<String, List<String>>>> host : chains.entrySet()) {
+            for (Map.Entry<String, Map<String, List<String>>> event : host.getValue().entrySet()) {
+                List<String> aboveDefault = aboveChain(above, host.getKey(), event.getKey(), Manifest.DEFAULT_ROLE);
+                for (Map.Entry<String, List<String>> role : event.getValue().entrySet()) {
+                    if (role.getKey().equals(Manifest.DEFAULT_ROLE)
+                            || aboveChain(above, host.getKey(), event.getKey(), role.getKey()) != null || aboveDefault == null) {
+                        continue;
+                    }
+                    for (String name : aboveDefault) {
+                        if (!role.getValue().contains(name) && concerns.containsKey(name)) {
+                            role.getValue().add(name);
+                        }
+                    }
+                }
+            }
+        }
         return new Manifest(above.source(), above.sourceSha256(), aliases(managed, above), concerns, freeze(chains),
                 settings.reasons() != null ? settings.reasons().equals("verbatim") : above.verbatimReasons(), above.skipped());
+    }
+
+    /** The chain the layer above names for (host, event, role), or {@code null}. */
+    private static List<String> aboveChain(Manifest above, String host, String event, String role) {
+        Map<String, Map<String, List<String>>> byEvent = above.chains().get(host);
+        Map<String, List<String>> byRole = byEvent == null ? null : byEvent.get(event);
+        return byRole == null ? null : byRole.get(role);
     }
 
     private static List<String> managedChain(Manifest managed, String host, String event) {

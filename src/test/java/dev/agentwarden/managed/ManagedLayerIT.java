@@ -41,6 +41,9 @@ class ManagedLayerIT {
     @TempDir
     Path tmp;
 
+    /** The session role the next dispatch runs under ({@code WARDEN_SESSION_ROLE}), or none. */
+    private String role;
+
     private Path etc;
     private Path project;
 
@@ -132,6 +135,41 @@ class ManagedLayerIT {
     }
 
     @Test
+    void managedRoleChain_keepsTheProjectsDefaultChainForThatRole() throws Exception {
+        managed("""
+                schema_version: 1
+                concerns:
+                  prompt-note: {script: builtin:context-note, message: "managed note"}
+                  other-note: {script: builtin:context-note, message: "dropped for workers"}
+                roles:
+                  worker:
+                    drop: [other-note]
+                platforms:
+                  claude:
+                    user_prompt_submit: [prompt-note, other-note]
+                """);
+        Path manifest = project("""
+                schema_version: 1
+                concerns:
+                  no-secrets:
+                    script: builtin:deny-pattern
+                    patterns:
+                      - match: 'launch codes'
+                        reason: "project: no launch codes"
+                platforms:
+                  claude:
+                    user_prompt_submit: [no-secrets]
+                """);
+        Path payload = tmp.resolve("prompt.json");
+        Files.writeString(payload, "{\"session_id\":\"s1\",\"cwd\":\"" + project
+                + "\",\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"the launch codes please\"}");
+        role = "worker";
+        String out = inNamespace(List.of("dispatch", "--host", "claude", "--native-event", "UserPromptSubmit",
+                "--manifest", manifest.toString(), "--project-dir", project.toString()), payload);
+        assertThat(out).contains("project: no launch codes");
+    }
+
+    @Test
     void anAllowedCommand_isAllowed_withTheManagedLayerInForce() throws Exception {
         managed(MANAGED);
         String out = dispatch(project("""
@@ -208,7 +246,8 @@ class ManagedLayerIT {
 
     /** {@code warden ARGS} in a mount namespace whose /etc has this test's agent-warden directory; stdout then stderr. */
     private String inNamespace(List<String> args, Path stdin) throws Exception {
-        StringBuilder java = new StringBuilder("exec '" + WardenProcess.java() + "' -jar '" + WardenProcess.jar() + "'");
+        StringBuilder java = new StringBuilder((role == null ? "exec '" : "exec env WARDEN_SESSION_ROLE=" + role + " '")
+                + WardenProcess.java() + "' -jar '" + WardenProcess.jar() + "'");
         for (String a : args) {
             java.append(" '").append(a).append('\'');
         }
