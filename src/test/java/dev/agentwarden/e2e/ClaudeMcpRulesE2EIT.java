@@ -51,6 +51,13 @@ class ClaudeMcpRulesE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
     private static final String ECHO = "mcp__everything__echo";
     private static final String SUM = "mcp__everything__get-sum";
+    /**
+     * In {@code -p} mode Claude Code connects MCP servers without waiting for them: on a loaded box the
+     * model's first call can come first and gets {@code "No such tool available: … The MCP server
+     * 'everything' is still connecting. Call WaitForMcpServers …"} (seen on 2.1.197). The host's own
+     * switch makes the session wait for the connection before the first model call.
+     */
+    private static final Map<String, String> WAIT_FOR_MCP = Map.of("MCP_CONNECTION_NONBLOCKING", "false");
 
     @TempDir
     static Path suiteDir;
@@ -296,7 +303,7 @@ class ClaudeMcpRulesE2EIT {
 
     private ClaudeRun session(E2eProject project, String prompt, ModelScript script) throws IOException {
         try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), script)) {
-            return version.claude().run(project, server, prompt);
+            return version.claude().run(project, server, prompt, WAIT_FOR_MCP, List.of());
         }
     }
 
