@@ -51,6 +51,16 @@ record ClaudeCodeFacts(String version, boolean current) {
         return current;
     }
 
+    /**
+     * MCP tools are deferred: the first request offers {@code ToolSearch} and names the MCP tools in a
+     * list to load with {@code select:<name>}, without their descriptions or schemas (a call of a
+     * deferred tool by name still goes through PreToolUse and runs). 2.1.197 offers every MCP tool
+     * whole in {@code tools}.
+     */
+    boolean deferredMcpTools() {
+        return current;
+    }
+
     /** {@code a.b.c} compared numerically; a part that is not a number counts as 0. */
     static int compare(String a, String b) {
         String[] x = a.split("\\.");

@@ -127,12 +127,24 @@ final class E2eProject {
      * {@code .claude/settings.local.json} (Warden's install owns {@code settings.json}).
      */
     void allowBash(String... commands) throws IOException {
-        List<Object> allow = new ArrayList<>();
+        List<String> allow = new ArrayList<>();
         for (String c : commands) {
             allow.add("Bash(" + c + ")");
         }
+        claudeLocalSettings(allow, false);
+    }
+
+    /**
+     * {@code .claude/settings.local.json}: the host's own allow rules as Claude Code spells them
+     * ({@code Bash(touch x)}, {@code mcp__everything__echo}), and, with {@code projectMcpServers}, the
+     * project's {@code .mcp.json} servers approved ({@code enableAllProjectMcpServers}).
+     */
+    void claudeLocalSettings(List<String> allow, boolean projectMcpServers) throws IOException {
         Map<String, Object> settings = new LinkedHashMap<>();
-        settings.put("permissions", Map.of("allow", allow));
+        settings.put("permissions", Map.of("allow", List.copyOf(allow)));
+        if (projectMcpServers) {
+            settings.put("enableAllProjectMcpServers", Boolean.TRUE);
+        }
         Files.writeString(root.resolve(".claude/settings.local.json"), Json.writePretty(settings), StandardCharsets.UTF_8);
     }
 

@@ -101,6 +101,11 @@ final class HostSuite {
         return outcome.binary();
     }
 
+    /** The host's {@code --version}, or null when it is unavailable. */
+    String version() {
+        return outcome.version();
+    }
+
     LoopbackSandbox sandbox() {
         return sandbox;
     }

@@ -17,7 +17,8 @@ class HostSuiteConcurrencyTest {
             new Object[] {QwenE2EIT.class, "qwen-code"}, new Object[] {CopilotE2EIT.class, "copilot"},
             new Object[] {CopilotPromptGateIT.class, "copilot"}, new Object[] {OpenCodeE2EIT.class, "opencode"},
             new Object[] {KiloE2EIT.class, "kilocode"},
-            new Object[] {ClineE2EIT.class, "cline"});
+            new Object[] {ClineE2EIT.class, "cline"},
+            new Object[] {ClaudeMcpRulesE2EIT.class, "claude-code"}, new Object[] {GeminiMcpRulesE2EIT.class, "gemini-cli"});
 
     @Test
     void hostSuites_runOneAfterAnother_runSideBySideLockedByTheirHostInstall() {

@@ -159,7 +159,8 @@ final class LoopbackSandbox {
         return Optional.empty();
     }
 
-    private static Path copyResource(String name, Path dir) throws IOException {
+    /** Copies the test resource {@code name} (beside this class) into {@code dir}, executable. */
+    static Path copyResource(String name, Path dir) throws IOException {
         Path target = dir.resolve(name);
         try (InputStream in = LoopbackSandbox.class.getResourceAsStream(name)) {
             if (in == null) {

@@ -22,6 +22,13 @@ class McpToolNameTest {
     }
 
     @Test
+    void namesTheRealBinariesSent_forTheReferenceServersGetSum() {
+        // Claude Code 2.1.197/2.1.332 (ClaudeMcpRulesE2EIT) and Gemini CLI 0.61.0 (GeminiMcpRulesE2EIT)
+        assertThat(McpToolName.of("mcp__everything__get-sum", ToolKind.MCP)).isEqualTo(new McpToolName("everything", "get-sum"));
+        assertThat(McpToolName.of("mcp_everything_get-sum", ToolKind.MCP)).isEqualTo(new McpToolName("everything", "get-sum"));
+    }
+
+    @Test
     void cursorSpelling_colons_withOrWithoutServer() {
         assertThat(McpToolName.of("MCP:github:delete_repo", ToolKind.MCP)).isEqualTo(new McpToolName("github", "delete_repo"));
         assertThat(McpToolName.of("MCP:delete_repo", ToolKind.MCP).canonical()).isEqualTo("mcp____delete_repo");
