@@ -2,6 +2,7 @@ package dev.agentwarden.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.agentwarden.cli.WardenCli;
 import dev.agentwarden.json.Json;
@@ -9,6 +10,7 @@ import dev.agentwarden.testing.HostPayloads;
 import dev.agentwarden.testing.InProcessDispatch;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -129,6 +131,31 @@ class DashboardTest {
         try (DashboardHttp h = DashboardHttp.send(port, "GET / HTTP/1.1", "Host: localhost:" + port, cookie)) {
             assertThat(h.readToEnd()).startsWith("HTTP/1.1 200 ");
         }
+    }
+
+    /** The resident's host-hook port rule: a peer the kernel names as another user is closed on, nothing sent. */
+    @Test
+    void connection_fromAnotherUser_isClosedWithNothingSent_evenWithTheCookie() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to connect as another user");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setpriv")) && Files.isExecutable(Path.of("/usr/bin/curl")),
+                "needs setpriv and curl");
+        String cookie = cookie();
+        List<String> curl = List.of("/usr/bin/curl", "-s", "-S", "-o", "-", "-w", "status=%{http_code}", "--max-time", "20",
+                "-H", cookie, "http://127.0.0.1:" + port + "/");
+        assertThat(run(curl)).as("this user's curl").contains("id=\"total-decisions\"").endsWith("status=200");
+
+        List<String> asNobody = new java.util.ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534",
+                "--clear-groups"));
+        asNobody.addAll(curl);
+        assertThat(run(asNobody)).as("another user's curl").doesNotContain("total-decisions").doesNotContain("HTTP/")
+                .endsWith("status=000");
+    }
+
+    private static String run(List<String> command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("%s ends", command).isTrue();
+        return out.strip();
     }
 
     @Test
