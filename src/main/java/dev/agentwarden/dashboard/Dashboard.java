@@ -50,6 +50,8 @@ public final class Dashboard implements AutoCloseable {
     static final int HEAD_BYTES = 8 * 1024;
     static final long HEAD_DEADLINE_MS = 5_000;
     static final long WRITE_DEADLINE_MS = 10_000;
+    /** How long past a read's own deadline the watchdog waits before it closes the connection. */
+    static final long WATCHDOG_GRACE_MS = 2_000;
     static final int MAX_CONNECTIONS = 32;
     public static final int MAX_EVENT_CLIENTS = 8;
     static final long POLL_MS = 250;
@@ -221,8 +223,10 @@ public final class Dashboard implements AutoCloseable {
         try (Socket s = c.socket) {
             RequestHead head;
             try {
-                c.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEAD_DEADLINE_MS);
-                head = RequestHead.read(s, HEAD_BYTES, c.deadlineNanos);
+                long headDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEAD_DEADLINE_MS);
+                // the read's own timeout answers 408; the watchdog only backs it up
+                c.deadlineNanos = headDeadline + TimeUnit.MILLISECONDS.toNanos(WATCHDOG_GRACE_MS);
+                head = RequestHead.read(s, HEAD_BYTES, headDeadline);
                 c.deadlineNanos = 0;
             } catch (RequestHead.Unreadable e) {
                 if (e.status > 0) {

@@ -33,6 +33,14 @@ final class DashboardHttp implements AutoCloseable {
         return h;
     }
 
+    /** A connection that sends {@code bytes} (no blank line after) and then nothing: a head that never completes. */
+    static DashboardHttp partial(int port, String bytes) throws IOException {
+        DashboardHttp h = new DashboardHttp(port);
+        h.socket.getOutputStream().write(bytes.getBytes(StandardCharsets.ISO_8859_1));
+        h.socket.getOutputStream().flush();
+        return h;
+    }
+
     /** A GET of {@code target} with this server's {@code Host} and the given further headers. */
     static DashboardHttp get(int port, String target, String... headers) throws IOException {
         String[] head = new String[headers.length + 2];

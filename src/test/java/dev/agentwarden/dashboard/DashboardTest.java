@@ -173,6 +173,43 @@ class DashboardTest {
         }
     }
 
+    /**
+     * Silent clients hold every connection: the next is closed with nothing sent; each silent one gets
+     * 408 when its head deadline passes, and the dashboard serves again.
+     */
+    @Test
+    void silentConnections_fillTheCap_thenTimeOutWith408_andTheDashboardServesAgain() throws Exception {
+        String cookie = cookie();
+        List<DashboardHttp> silent = new java.util.ArrayList<>();
+        try {
+            for (int i = 0; i < Dashboard.MAX_CONNECTIONS; i++) {
+                silent.add(DashboardHttp.partial(port, "GET / HTTP/1.1\r\nHost: 127.0.0.1"));
+            }
+            long deadline = System.nanoTime() + DashboardHttp.DEADLINE.toNanos();
+            String extra;
+            do {
+                assertThat(System.nanoTime() - deadline).as("a connection past the cap is closed at once").isNegative();
+                try (DashboardHttp h = DashboardHttp.get(port, "/", cookie)) {
+                    extra = h.readToEnd();
+                }
+            } while (!extra.isEmpty()); // until the server has taken all the silent ones
+            for (DashboardHttp h : silent) {
+                assertRefusedWithoutData(h.readToEnd(), 408, "head_timeout");
+            }
+        } finally {
+            for (DashboardHttp h : silent) {
+                h.close();
+            }
+        }
+        long deadline = System.nanoTime() + DashboardHttp.DEADLINE.toNanos();
+        String page;
+        do {
+            assertThat(System.nanoTime() - deadline).as("served again").isNegative();
+            page = DashboardHttp.exchange(port, "/", cookie);
+        } while (page.isEmpty());
+        assertThat(page).startsWith("HTTP/1.1 200 ");
+    }
+
     @Test
     void eventStreams_pastTheCap_get503_untilOneCloses() throws Exception {
         String cookie = cookie();
