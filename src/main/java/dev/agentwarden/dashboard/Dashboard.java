@@ -53,6 +53,9 @@ public final class Dashboard implements AutoCloseable {
     /** How long past a read's own deadline the watchdog waits before it closes the connection. */
     static final long WATCHDOG_GRACE_MS = 2_000;
     static final int MAX_CONNECTIONS = 32;
+    /** What {@link #finish} reads and drops at most after an answer, and for how long. */
+    static final int DRAIN_BYTES = 64 * 1024;
+    static final long DRAIN_MS = 1_000;
     public static final int MAX_EVENT_CLIENTS = 8;
     static final long POLL_MS = 250;
     /** An idle event stream gets a comment this often, which also finds clients that went away. */
@@ -203,8 +206,12 @@ public final class Dashboard implements AutoCloseable {
                 }
                 continue;
             }
+            if (conns.size() >= MAX_CONNECTIONS) {
+                closeQuietly(s);
+                continue;
+            }
             int peer = PeerUid.of((InetSocketAddress) s.getRemoteSocketAddress(), port());
-            if (peer == PeerUid.UNKNOWN || peer != ownUid || conns.size() >= MAX_CONNECTIONS) {
+            if (peer == PeerUid.UNKNOWN || peer != ownUid) {
                 closeQuietly(s);
                 continue;
             }
@@ -231,10 +238,12 @@ public final class Dashboard implements AutoCloseable {
             } catch (RequestHead.Unreadable e) {
                 if (e.status > 0) {
                     write(c, refusal(e.status, e.code, e.getMessage()));
+                    finish(c);
                 }
                 return;
             }
             respond(c, head);
+            finish(c);
         } catch (IOException e) {
             // the client went away or missed a deadline
         } finally {
@@ -309,6 +318,37 @@ public final class Dashboard implements AutoCloseable {
             }
         } finally {
             feed.leave(client);
+        }
+    }
+
+    /**
+     * Ends an answered connection: no more output, then what the client still sends (an unread
+     * body, the rest of an oversized head) is read and dropped, at most {@link #DRAIN_BYTES} within
+     * {@link #DRAIN_MS}, so that closing does not reset the connection before the answer is read.
+     */
+    private static void finish(Conn c) throws IOException {
+        Socket s = c.socket;
+        s.shutdownOutput();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
+        c.deadlineNanos = deadline + TimeUnit.MILLISECONDS.toNanos(WATCHDOG_GRACE_MS);
+        byte[] sink = new byte[8192];
+        int drained = 0;
+        while (drained < DRAIN_BYTES) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                return;
+            }
+            s.setSoTimeout((int) left);
+            int r;
+            try {
+                r = s.getInputStream().read(sink);
+            } catch (java.net.SocketTimeoutException e) {
+                return;
+            }
+            if (r < 0) {
+                return;
+            }
+            drained += r;
         }
     }
 

@@ -165,6 +165,10 @@ class DashboardTest {
             assertRefusedWithoutData(h.readToEnd(), 405, "method_not_allowed");
         }
         assertRefusedWithoutData(DashboardHttp.exchange(port, "/", cookie, "Content-Length: 5"), 413, "body_not_accepted");
+        try (DashboardHttp h = DashboardHttp.send(port, "GET / HTTP/1.1", "Host: 127.0.0.1:" + port, cookie,
+                "Content-Length: 40000\r\n\r\n" + "b".repeat(40_000 - 4))) {
+            assertRefusedWithoutData(h.readToEnd(), 413, "body_not_accepted");
+        }
         assertRefusedWithoutData(DashboardHttp.exchange(port, "/", cookie, "X-Filler: " + "a".repeat(Dashboard.HEAD_BYTES)), 431,
                 "head_too_large");
         assertRefusedWithoutData(DashboardHttp.exchange(port, "/other", cookie), 404, "not_found");
