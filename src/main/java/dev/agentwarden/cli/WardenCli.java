@@ -33,6 +33,7 @@ public final class WardenCli implements Runnable {
             ServeCommand.class,
             LogCommand.class,
             ReportCommand.class,
+            DashboardCommand.class,
             ResidentCommand.class,
             InventoryCommand.class,
             TelemetryCommand.class,

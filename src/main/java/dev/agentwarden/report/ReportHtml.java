@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * A {@link Report} as one self-contained HTML page: inline CSS and inline SVG charts, no script, no
- * external asset. Each chart is an {@code <svg data-chart="…">} whose bars carry their numbers
+ * external asset. {@code warden dashboard} serves the same {@link #sections} in the same {@link #page}. Each chart is an {@code <svg data-chart="…">} whose bars carry their numbers
  * ({@code data-count}, {@code data-rate}), so that a browser test can check what was drawn.
  */
 public final class ReportHtml {
@@ -16,17 +16,37 @@ public final class ReportHtml {
     private ReportHtml() {
     }
 
-    @SuppressWarnings("unchecked")
+    /** The whole page: {@link #page} around {@link #sections}. */
     public static String render(Report report) {
-        Map<String, Object> r = report.toJson();
-        Map<String, Object> d = (Map<String, Object>) r.get("decisions");
-        StringBuilder h = new StringBuilder(64 * 1024);
-        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Agent Warden report</title>\n<style>")
+        return page("Agent Warden report", sections(report), "");
+    }
+
+    /**
+     * A page with the report's style: {@code title} as its heading, then {@code body} (HTML), then
+     * {@code tail} (HTML placed last in the body, such as a script; empty for the file).
+     */
+    public static String page(String title, String body, String tail) {
+        StringBuilder h = new StringBuilder(body.length() + tail.length() + 2048);
+        h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
+        text(h, title);
+        h.append("</title>\n<style>")
                 .append("body{font:14px system-ui,sans-serif;margin:2em;color:#222}h1{font-size:1.5em}h2{margin-top:2em;"
                         + "font-size:1.15em}table{border-collapse:collapse}td,th{padding:2px 8px;border-bottom:1px solid #ddd;"
                         + "text-align:left}td.n{text-align:right;font-variant-numeric:tabular-nums}code{background:#f4f4f4}"
                         + "svg text{font:11px system-ui,sans-serif}.legend span{display:inline-block;margin-right:1em}")
-                .append("</style></head><body>\n<h1>Agent Warden report</h1>\n<p id=\"summary\">");
+                .append("</style></head><body>\n<h1>");
+        text(h, title);
+        h.append("</h1>\n").append(body).append(tail).append("</body></html>\n");
+        return h.toString();
+    }
+
+    /** The report's views, from its summary line to the list of what it does not show: the body of {@link #render}. */
+    @SuppressWarnings("unchecked")
+    public static String sections(Report report) {
+        Map<String, Object> r = report.toJson();
+        Map<String, Object> d = (Map<String, Object>) r.get("decisions");
+        StringBuilder h = new StringBuilder(64 * 1024);
+        h.append("<p id=\"summary\">");
         text(h, "Projects: " + String.join(", ", (List<String>) r.get("projects")));
         h.append("<br>");
         h.append("<span id=\"total-decisions\" data-count=\"").append(d.get("total")).append("\">").append(d.get("total"))
@@ -54,7 +74,7 @@ public final class ReportHtml {
             text(h, String.valueOf(m));
             h.append("</li>");
         }
-        h.append("</ul>\n</body></html>\n");
+        h.append("</ul>\n");
         return h.toString();
     }
 
