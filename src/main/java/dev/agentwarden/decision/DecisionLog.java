@@ -66,6 +66,9 @@ public final class DecisionLog {
             String month = UtcTime.month(draft.epochMillis);
             boolean created = draft.segments != null ? draft.segments.write(draft.root, month, bytes)
                     : write(draft.root, month, bytes);
+            if (draft.segments != null) {
+                draft.segments.recorded(draft.root, line);
+            }
             if (created) {
                 return ProjectRegistry.add(draft.root, env, response);
             }
