@@ -638,8 +638,8 @@ final class DoctorCommand implements Callable<Integer> {
                     "fix the OTEL_* variables of the environment the resident starts in, then warden resident stop");
         }
         String counts = "live OpenTelemetry export to " + otlp.get("endpoint") + ": " + count(otlp.get("sent"))
-                + " decision(s) sent, " + count(otlp.get("queued")) + " queued, " + count(otlp.get("dropped"))
-                + " dropped (queue of " + count(otlp.get("capacity")) + " full), " + count(otlp.get("failed"))
+                + " decision(s) sent, " + count(otlp.get("queued")) + " queued (of " + count(otlp.get("capacity"))
+                + "), " + count(otlp.get("dropped")) + " dropped on a full queue, " + count(otlp.get("failed"))
                 + " in batches the collector did not take";
         if (otlp.get("last_error") instanceof String error) {
             long at = otlp.get("last_error_at") instanceof Number n ? n.longValue() : 0;
