@@ -183,19 +183,6 @@ public final class WardenServer implements AutoCloseable {
         this.clock = clock;
         this.lastActivity = new AtomicLong(clock.millis());
         this.startedMillis = clock.millis();
-        LiveExport started = null;
-        String problem = null;
-        if (LiveExport.wanted(this.env)) {
-            try {
-                started = LiveExport.start(this.env, clock);
-                segments.tap(started);
-            } catch (IllegalArgumentException e) {
-                problem = e.getMessage();
-                System.err.println("warden: " + LiveExport.SWITCH + " is on but live export is off: " + problem);
-            }
-        }
-        this.live = started;
-        this.liveProblem = problem;
         Gate gate = proof != null ? new Gate(Mode.FORWARD, this.token, false) : new Gate(Mode.DISPATCH, this.token, false);
         this.front = new Front(listener, gate);
         gate.front = front;
@@ -213,6 +200,20 @@ public final class WardenServer implements AutoCloseable {
             this.hookFront = null;
             this.hookThread = null;
         }
+        // last, so that nothing after it can fail and leave its thread running
+        LiveExport started = null;
+        String problem = null;
+        if (LiveExport.wanted(this.env)) {
+            try {
+                started = LiveExport.start(this.env, clock);
+                segments.tap(started);
+            } catch (IllegalArgumentException e) {
+                problem = e.getMessage();
+                System.err.println("warden: " + LiveExport.SWITCH + " is on but live export is off: " + problem);
+            }
+        }
+        this.live = started;
+        this.liveProblem = problem;
     }
 
     /**
