@@ -635,7 +635,8 @@ final class DoctorCommand implements Callable<Integer> {
     static Finding liveExport(Map<String, Object> otlp) {
         if (otlp.get("error") instanceof String error) {
             return Finding.problem("live OpenTelemetry export asked for (WARDEN_OTLP_LIVE) but off: " + error,
-                    "fix the OTEL_* variables of the environment the resident starts in, then warden resident stop");
+                    "fix WARDEN_OTLP_LIVE (the collector's URL) or the OTEL_*/WARDEN_OTEL_* variables of the environment"
+                            + " the resident starts in, then warden resident stop");
         }
         String counts = "live OpenTelemetry export to " + otlp.get("endpoint") + ": " + count(otlp.get("sent"))
                 + " decision(s) sent, " + count(otlp.get("queued")) + " queued (of " + count(otlp.get("capacity"))

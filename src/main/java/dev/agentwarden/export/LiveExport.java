@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * exports nothing never loads the SDK.
  */
 public final class LiveExport implements DecisionTap, AutoCloseable {
-    /** The switch: {@code on} (or {@code 1}, {@code true}) in the server's environment turns live export on. */
+    /** The switch: {@code on} (or {@code 1}, {@code true}, or the collector's base URL) in the server's environment turns live export on. */
     public static final String SWITCH = "WARDEN_OTLP_LIVE";
     static final int CAPACITY = 10_000;
     static final int BATCH = 512;
@@ -57,28 +57,56 @@ public final class LiveExport implements DecisionTap, AutoCloseable {
         thread.setDaemon(true);
     }
 
-    /** Whether {@code env} turns live export on ({@link #SWITCH}) and does not disable the SDK ({@code OTEL_SDK_DISABLED=true}). */
+    /**
+     * Whether {@code env} turns live export on: {@link #SWITCH} is {@code on} (or {@code 1},
+     * {@code true}) or a collector's http(s) base URL, and the SDK is not disabled
+     * ({@code OTEL_SDK_DISABLED=true}, or {@code WARDEN_OTEL_SDK_DISABLED=true}).
+     */
     public static boolean wanted(Map<String, String> env) {
         String on = env.get(SWITCH);
         if (on == null) {
             return false;
         }
         on = on.trim();
-        return (on.equals("on") || on.equals("1") || on.equals("true"))
-                && !"true".equalsIgnoreCase(String.valueOf(env.get("OTEL_SDK_DISABLED")).trim());
+        return (on.equals("on") || on.equals("1") || on.equals("true") || url(on) != null)
+                && !"true".equalsIgnoreCase(String.valueOf(otel(env).get("OTEL_SDK_DISABLED")).trim());
     }
 
     /**
-     * Starts exporting to the collector {@code OTEL_EXPORTER_OTLP_ENDPOINT} of {@code env}, with its
-     * {@code OTEL_EXPORTER_OTLP_HEADERS}, {@code OTEL_RESOURCE_ATTRIBUTES} and the other variables
-     * {@link OtlpTarget} reads.
+     * Starts exporting to the collector {@link #SWITCH} names, else {@code OTEL_EXPORTER_OTLP_ENDPOINT},
+     * with the {@code OTEL_EXPORTER_OTLP_HEADERS}, {@code OTEL_RESOURCE_ATTRIBUTES} and the other
+     * variables {@link OtlpTarget} reads; each may also be given as {@code WARDEN_OTEL_...}, which
+     * wins: hosts that keep their own {@code OTEL_*} variables from their hooks (Claude Code) pass those.
      *
      * @throws IllegalArgumentException when those variables do not name a collector, or are malformed
      */
     public static LiveExport start(Map<String, String> env, Clock clock) {
-        LiveExport live = new LiveExport(OtlpTarget.of(null, env, TIMEOUT_MS), clock, CAPACITY);
+        String url = url(String.valueOf(env.get(SWITCH)).trim());
+        Map<String, String> otel = otel(env);
+        String endpoint = otel.get("OTEL_EXPORTER_OTLP_ENDPOINT");
+        if (url == null && (endpoint == null || endpoint.isBlank())) {
+            throw new IllegalArgumentException("no collector: set " + SWITCH + " to its base URL (like "
+                    + "http://127.0.0.1:4318) or OTEL_EXPORTER_OTLP_ENDPOINT (WARDEN_OTEL_EXPORTER_OTLP_ENDPOINT)");
+        }
+        LiveExport live = new LiveExport(OtlpTarget.of(url, otel, TIMEOUT_MS), clock, CAPACITY);
         live.thread.start();
         return live;
+    }
+
+    /** {@code value} when it is an http(s) URL, else {@code null}. */
+    private static String url(String value) {
+        return value.startsWith("http://") || value.startsWith("https://") ? value : null;
+    }
+
+    /** {@code env} with each {@code WARDEN_OTEL_X} also as {@code OTEL_X}, over the one of that name. */
+    static Map<String, String> otel(Map<String, String> env) {
+        Map<String, String> out = new java.util.HashMap<>(env);
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            if (e.getKey().startsWith("WARDEN_OTEL_")) {
+                out.put(e.getKey().substring("WARDEN_".length()), e.getValue());
+            }
+        }
+        return out;
     }
 
     /** Queues {@code line} for the collector, or drops and counts it when the queue is full; never waits. */

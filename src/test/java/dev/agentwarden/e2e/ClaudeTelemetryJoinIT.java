@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,8 +17,8 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
@@ -28,10 +29,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 31: the real Claude Code with its OpenTelemetry tracing on, exporting over OTLP/HTTP to the
- * in-test {@link OtlpReceiver} (through the loopback sandbox), Warden's hooks installed; then
- * {@code warden export} sends Warden's decisions to the same receiver, and Warden's
- * {@code execute_tool} and {@code apply_guardrail} spans must sit in the host's trace, under a span
- * the host exported.
+ * in-test {@link OtlpReceiver} (through the loopback sandbox), Warden's hooks installed and answered
+ * by a {@link SandboxResident} that exports live to the same receiver ({@code WARDEN_OTLP_LIVE});
+ * then {@code warden export} sends the same decisions to a second receiver. On both paths Warden's
+ * {@code execute_tool} and {@code apply_guardrail} spans must sit in the host's trace, under the span
+ * the host put in the hook's {@code TRACEPARENT}.
  *
  * <p>What the hook subprocesses got is kept as evidence: a second PreToolUse hook of the project
  * writes its whole environment to a file, as does the Bash command the model runs, and the test
@@ -86,30 +88,51 @@ class ClaudeTelemetryJoinIT {
         assertThat(install.exitCode()).as(install.stdout() + install.stderr()).isZero();
         writeLocalSettings(project);
 
-        try (OtlpReceiver receiver = new OtlpReceiver();
+        Path cache = Files.createDirectories(project.dir().resolve("warden-cache"),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        SandboxResident resident = new SandboxResident(cache, project.dir());
+        try (OtlpReceiver receiver = new OtlpReceiver(); OtlpReceiver history = new OtlpReceiver();
              UnixSocketBridge otlp = UnixSocketBridge.start(project.dir().resolve("otlp.sock"), port(receiver));
              ScriptedModelServer model = ScriptedModelServer.start(new AnthropicMessagesApi(), ModelScript.of(
                      Turn.tool("denied", "Bash", Map.of("command", "touch denied-marker", "description", "denied")),
                      Turn.tool("allowed", "Bash", Map.of("command", "./dump-env.sh", "description", "allowed")),
                      Turn.text("FINAL: done")))) {
-            Map<String, String> telemetry = new HashMap<>();
-            telemetry.put("DISABLE_TELEMETRY", null);
-            telemetry.put("CLAUDE_CODE_ENABLE_TELEMETRY", "1");
-            telemetry.put("CLAUDE_CODE_ENHANCED_TELEMETRY_BETA", "1");
-            telemetry.put("OTEL_TRACES_EXPORTER", "otlp");
-            telemetry.put("OTEL_METRICS_EXPORTER", "none");
-            telemetry.put("OTEL_LOGS_EXPORTER", "none");
-            telemetry.put("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
-            telemetry.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + port(receiver));
-            telemetry.put("OTEL_TRACES_EXPORT_INTERVAL", "500");
-            telemetry.put("OTEL_SERVICE_NAME", "claude-code");
+            Map<String, String> env = new HashMap<>();
+            env.put("DISABLE_TELEMETRY", null);
+            env.put("CLAUDE_CODE_ENABLE_TELEMETRY", "1");
+            env.put("CLAUDE_CODE_ENHANCED_TELEMETRY_BETA", "1");
+            env.put("OTEL_TRACES_EXPORTER", "otlp");
+            env.put("OTEL_METRICS_EXPORTER", "none");
+            env.put("OTEL_LOGS_EXPORTER", "none");
+            env.put("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf");
+            env.put("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + port(receiver));
+            env.put("OTEL_TRACES_EXPORT_INTERVAL", "500");
+            env.put("OTEL_SERVICE_NAME", "claude-code");
             // the other switches the binary names around its trace propagation
-            telemetry.put("ENABLE_BETA_TRACING_DETAILED", "1");
-            telemetry.put("CLAUDE_CODE_PROPAGATE_TRACEPARENT", "1");
-            ClaudeRun run = claude.run(project, model, "touch the markers", telemetry,
-                    sandbox.alsoForward(port(receiver), otlp));
-            row.timing(run);
-            assertThat(run.process().exitCode()).as(run.process().stderr()).isZero();
+            env.put("ENABLE_BETA_TRACING_DETAILED", "1");
+            env.put("CLAUDE_CODE_PROPAGATE_TRACEPARENT", "1");
+            // Warden: every hook answered by a resident (its launcher's java refuses to start) that
+            // exports live to the same receiver; WARDEN_* forms, since no OTEL_* variable reaches a hook
+            env.putAll(resident.hookEnv());
+            env.put("WARDEN_CACHE_DIR", cache.toString());
+            env.put("WARDEN_OTLP_LIVE", "http://127.0.0.1:" + port(receiver));
+            env.put("WARDEN_OTEL_SERVICE_NAME", "agent-warden-live");
+            List<String> inside = new ArrayList<>(sandbox.alsoForward(port(receiver), otlp));
+            inside.addAll(resident.inside());
+            ClaudeRun run;
+            List<Span> live;
+            String residentSaid;
+            try {
+                run = claude.run(project, model, "touch the markers", env, inside);
+                row.timing(run);
+                assertThat(run.process().exitCode()).as(run.process().stderr()).isZero();
+                live = poll(() -> receiver.spansOf("agent-warden-live"),
+                        spans -> spans.stream().filter(x -> x.getName().startsWith("execute_tool")).count() >= 2);
+            } finally {
+                residentSaid = resident.stop();
+            }
+            assertThat(residentSaid).matches(SandboxResident.ANSWERED_FORWARDED);
+            assertThat(resident.javaCalls()).as("java started by a hook (the resident answers every one)").isEmpty();
 
             List<Map<String, String>> hookEnvs = environments(project, "hook-env-");
             List<Map<String, String>> toolEnvs = environments(project, "tool-env");
@@ -118,22 +141,19 @@ class ClaudeTelemetryJoinIT {
 
             Map<String, String> exportEnv = new LinkedHashMap<>(claude.baseEnv());
             exportEnv.put("HOME", project.home().toString());
-            Command.Result export = Command.run(List.of(launcher.toString(), "export", "--otlp", receiver.base(),
+            Command.Result export = Command.run(List.of(launcher.toString(), "export", "--otlp", history.base(),
                     "--project-dir", project.root().toString()), project.root(), exportEnv, Duration.ofSeconds(120));
             assertThat(export.exitCode()).as(export.stdout() + export.stderr()).isZero();
-            List<Span> warden = receiver.spansOf("agent-warden");
+            List<Span> exported = history.spansOf("agent-warden");
 
-            Set<String> hostSpanIds = host.stream().map(s -> hex(s.getSpanId().toByteArray())).collect(Collectors.toSet());
             Map<String, String> hostNames = new HashMap<>();
             host.forEach(s -> hostNames.put(hex(s.getSpanId().toByteArray()), s.getName()));
-            List<Span> tools = warden.stream().filter(s -> s.getName().startsWith("execute_tool")).toList();
-            List<Span> guardrails = warden.stream().filter(s -> s.getName().startsWith("apply_guardrail")).toList();
             String evidence = "hook env: " + hookEnvs.stream().map(ClaudeTelemetryJoinIT::traceVariables).toList()
                     + "; Bash tool env: " + toolEnvs.stream().map(ClaudeTelemetryJoinIT::traceVariables).toList()
                     + "; decision traceparents: " + decisions.stream().map(d -> String.valueOf(d.get("traceparent"))).toList()
                     + "; host spans: " + host.stream().map(Span::getName).distinct().sorted().toList()
-                    + "; warden tool spans' parents: " + tools.stream().map(s -> hostNames.getOrDefault(
-                            hex(s.getParentSpanId().toByteArray()), "(not a host span)")).toList();
+                    + "; live tool spans' parents: " + parents(live, hostNames)
+                    + "; exported tool spans' parents: " + parents(exported, hostNames) + "; resident " + residentSaid;
             System.out.println("[" + hostId + " " + outcome.version() + "] " + evidence);
             row.observed(evidence);
 
@@ -141,21 +161,53 @@ class ClaudeTelemetryJoinIT {
             assertThat(host).as("the host exported spans to the receiver").isNotEmpty();
             assertThat(toolEnvs).as("the Bash tool ran").hasSize(1);
             assertThat(host).extracting(Span::getName).contains("claude_code.tool");
-            assertThat(hookEnvs).as("every hook saw a TRACEPARENT").allSatisfy(env -> assertThat(env).containsKey("TRACEPARENT"));
+            assertThat(hookEnvs).as("every hook saw a TRACEPARENT").allSatisfy(env2 -> assertThat(env2).containsKey("TRACEPARENT"));
+            assertThat(hookEnvs).as("no OTEL_* variable reaches a hook").allSatisfy(env2 -> assertThat(env2.keySet())
+                    .noneMatch(k -> k.startsWith("OTEL_")));
             assertThat(decisions).as("each decision line keeps the hook's TRACEPARENT")
                     .allSatisfy(d -> assertThat(d.get("traceparent")).isIn(hookEnvs.stream().map(e -> e.get("TRACEPARENT")).toList()));
-            assertThat(tools).hasSize(2);
-            for (Span tool : tools) {
-                assertThat(hostSpanIds).as("the parent of " + tool.getName() + " is a span the host exported")
-                        .contains(hex(tool.getParentSpanId().toByteArray()));
-                assertThat(hostNames.get(hex(tool.getParentSpanId().toByteArray()))).isEqualTo("claude_code.interaction");
-                assertThat(host).anySatisfy(h -> assertThat(h.getTraceId()).isEqualTo(tool.getTraceId()));
-            }
-            assertThat(guardrails).isNotEmpty().allSatisfy(g -> assertThat(tools).anySatisfy(t -> {
-                assertThat(g.getParentSpanId()).isEqualTo(t.getSpanId());
-                assertThat(g.getTraceId()).isEqualTo(t.getTraceId());
-            }));
+            assertJoined("live", live, host, hostNames);
+            assertJoined("warden export", exported, host, hostNames);
             row.pass();
+        }
+    }
+
+    /**
+     * Warden's two {@code execute_tool} spans are children of the host's {@code claude_code.interaction}
+     * span, in its trace, each with its {@code apply_guardrail} spans under it.
+     */
+    private static void assertJoined(String path, List<Span> warden, List<Span> host, Map<String, String> hostNames) {
+        List<Span> tools = warden.stream().filter(s -> s.getName().startsWith("execute_tool")).toList();
+        List<Span> guardrails = warden.stream().filter(s -> s.getName().startsWith("apply_guardrail")).toList();
+        assertThat(tools).as(path).hasSize(2);
+        for (Span tool : tools) {
+            assertThat(hostNames.get(hex(tool.getParentSpanId().toByteArray())))
+                    .as(path + ": the parent of " + tool.getName() + " is the host's interaction span")
+                    .isEqualTo("claude_code.interaction");
+            assertThat(host).anySatisfy(h -> assertThat(h.getTraceId()).isEqualTo(tool.getTraceId()));
+        }
+        assertThat(guardrails).as(path).isNotEmpty().allSatisfy(g -> assertThat(tools).anySatisfy(t -> {
+            assertThat(g.getParentSpanId()).isEqualTo(t.getSpanId());
+            assertThat(g.getTraceId()).isEqualTo(t.getTraceId());
+        }));
+    }
+
+    private static List<String> parents(List<Span> warden, Map<String, String> hostNames) {
+        return warden.stream().filter(s -> s.getName().startsWith("execute_tool"))
+                .map(s -> hostNames.getOrDefault(hex(s.getParentSpanId().toByteArray()), "(not a host span)")).toList();
+    }
+
+    private static <T> T poll(Callable<T> read, Predicate<T> done) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            T value = read.call();
+            if (done.test(value)) {
+                return value;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within 30 s; last: " + value);
+            }
+            Thread.sleep(50);
         }
     }
 
@@ -203,7 +255,8 @@ class ClaudeTelemetryJoinIT {
     private static Map<String, String> traceVariables(Map<String, String> env) {
         Map<String, String> out = new LinkedHashMap<>();
         env.forEach((k, v) -> {
-            if (k.startsWith("TRACE") || k.startsWith("OTEL_") || k.contains("TELEMETRY")) {
+            if (k.startsWith("TRACE") || k.startsWith("OTEL_") || k.contains("TELEMETRY") || k.startsWith("WARDEN_OTLP")
+                    || k.startsWith("WARDEN_OTEL")) {
                 out.put(k, v);
             }
         });

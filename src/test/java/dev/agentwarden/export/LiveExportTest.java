@@ -133,6 +133,23 @@ class LiveExportTest {
         assertThat(LiveExport.wanted(Map.of(LiveExport.SWITCH, "1"))).isTrue();
         assertThat(LiveExport.wanted(Map.of(LiveExport.SWITCH, "off"))).isFalse();
         assertThat(LiveExport.wanted(Map.of(LiveExport.SWITCH, "on", "OTEL_SDK_DISABLED", "true"))).isFalse();
+        assertThat(LiveExport.wanted(Map.of(LiveExport.SWITCH, "http://127.0.0.1:4318"))).isTrue();
+        assertThat(LiveExport.wanted(Map.of(LiveExport.SWITCH, "collector:4318"))).isFalse();
+        assertThat(LiveExport.wanted(Map.of(LiveExport.SWITCH, "on", "WARDEN_OTEL_SDK_DISABLED", "true"))).isFalse();
+    }
+
+    @Test
+    void switchedOnWithoutACollector_isAClearError() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LiveExport.start(Map.of(LiveExport.SWITCH, "on"),
+                Clock.systemUTC())).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no collector: set "
+                + LiveExport.SWITCH + " to its base URL");
+    }
+
+    @Test
+    void wardenPrefixedVariables_winOverTheStandardOnes() {
+        Map<String, String> otel = LiveExport.otel(Map.of("OTEL_SERVICE_NAME", "host", "WARDEN_OTEL_SERVICE_NAME", "warden",
+                "OTEL_EXPORTER_OTLP_HEADERS", "a=b"));
+        assertThat(otel).containsEntry("OTEL_SERVICE_NAME", "warden").containsEntry("OTEL_EXPORTER_OTLP_HEADERS", "a=b");
     }
 
     /** Each span's name, parent-or-not and attributes, ids left out, in a stable order. */

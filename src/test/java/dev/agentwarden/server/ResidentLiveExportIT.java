@@ -20,8 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Live export from the real resident process: started with {@code WARDEN_OTLP_LIVE=on} and
- * {@code OTEL_EXPORTER_OTLP_ENDPOINT} at an in-test OTLP/HTTP receiver, it sends each event
+ * Live export from the real resident process: started with {@code WARDEN_OTLP_LIVE} set to an
+ * in-test OTLP/HTTP receiver's URL and {@code WARDEN_OTEL_SERVICE_NAME} (the forms a Claude Code
+ * hook, which never sees {@code OTEL_*} variables, passes on), it sends each event
  * {@code bin/warden} hands it (no JVM starts for them) as spans, the hook's {@code TRACEPARENT}
  * joining the host's trace; {@code warden doctor} reports what was sent, dropped and the last error.
  */
@@ -41,8 +42,8 @@ class ResidentLiveExportIT {
         String payload = "{\"session_id\":\"s1\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
                 + "\"tool_input\":{\"command\":\"ls\"},\"cwd\":\"" + project + "\"}";
         try (OtlpReceiver rx = new OtlpReceiver();
-             ResidentProcess resident = ResidentProcess.start(cache, 600, Map.of("WARDEN_OTLP_LIVE", "on",
-                     "OTEL_EXPORTER_OTLP_ENDPOINT", rx.base(), "OTEL_SERVICE_NAME", "warden-live-it"))) {
+             ResidentProcess resident = ResidentProcess.start(cache, 600, Map.of("WARDEN_OTLP_LIVE", rx.base(),
+                     "WARDEN_OTEL_SERVICE_NAME", "warden-live-it"))) {
             Map<String, String> env = new LinkedHashMap<>(ResidentProcess.noJvm(forbiddenJava));
             env.put("WARDEN_CACHE_DIR", cache.toString());
             env.put("HOME", tmp.toString());
