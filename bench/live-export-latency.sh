@@ -3,7 +3,7 @@
 #   - resident, live export off     bin/warden dispatch handing the event to a resident started
 #                                   without WARDEN_OTLP_LIVE
 #   - resident, live export on      the same to a second resident (its own WARDEN_CACHE_DIR) started
-#                                   with WARDEN_OTLP_LIVE=on and OTEL_EXPORTER_OTLP_ENDPOINT at a local
+#                                   with WARDEN_OTLP_LIVE set to a local
 #                                   OTLP/HTTP sink that accepts everything (bench/otlp-sink.py)
 # on the captured Claude Code PreToolUse Bash payload (cwd pointed at a scratch project, so every
 # event writes its decision line there and, on the "on" side, queues it for export), default chain.
@@ -37,7 +37,7 @@ endpoint="http://127.0.0.1:$(cat "$work/sink.port")"
 # run SIDE: one dispatch through SIDE's resident (off or on), payload on stdin.
 run() {
   if [ "$1" = on ]; then
-    WARDEN_CACHE_DIR="$work/cache-on" WARDEN_OTLP_LIVE=on OTEL_EXPORTER_OTLP_ENDPOINT="$endpoint" \
+    WARDEN_CACHE_DIR="$work/cache-on" WARDEN_OTLP_LIVE="$endpoint" \
       "$home/bin/warden" dispatch --host claude < "$payload"
   else
     WARDEN_CACHE_DIR="$work/cache-off" "$home/bin/warden" dispatch --host claude < "$payload"
