@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `warden export --otlp` (issue 31 item 4) on a generated project: LINES decision lines and LINES
-# ledger lines (bench/bulk-gen.py), sent to a local OTLP/HTTP sink (Python, answers 200 to every
-# request and counts the bytes) as the collector, RUNS times; prints the median wall time (JVM start included), the
+# ledger lines (bench/bulk-gen.py), sent to a local OTLP/HTTP sink (bench/otlp-sink.py: answers 200
+# to every request and counts the bytes) as the collector, RUNS times; prints the median wall time (JVM start included), the
 # spans and log records the command reported, and the bytes the sink took.
 #
 #   bench/otlp-export.sh [LINES] [RUNS]      default 100,000 lines, 3 runs
@@ -19,40 +19,20 @@ if [ ! -f "$project/.generated-$lines" ]; then
   touch "$project/.generated-$lines"
 fi
 
-python3 - "$work/sink.port" "$work/sink.bytes" <<'PY' &
-import http.server, sys, threading
-port_file, bytes_file = sys.argv[1], sys.argv[2]
-total = [0]
-lock = threading.Lock()
-class Sink(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):
-        n = int(self.headers.get("Content-Length", "0"))
-        self.rfile.read(n)
-        with lock:
-            total[0] += n
-            open(bytes_file, "w").write(str(total[0]))
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-protobuf")
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-    def log_message(self, *a):
-        pass
-s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sink)
-open(port_file, "w").write(str(s.server_address[1]))
-s.serve_forever()
-PY
+python3 "$here/otlp-sink.py" "$work/sink.port" "$work/sink.totals" &
 sink=$!
 trap 'kill $sink 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do [ -s "$work/sink.port" ] && break; sleep 0.1; done
 port="$(cat "$work/sink.port")"
+sink_bytes() { awk '{print $2}' "$work/sink.totals" 2>/dev/null || echo 0; }
 
 : > "$work/times"
 for r in $(seq 1 "$runs"); do
-  before="$(cat "$work/sink.bytes" 2>/dev/null || echo 0)"
+  before="$(sink_bytes)"
   t0=$(date +%s%N)
   out="$(java -jar "$home/target/warden.jar" export --otlp "http://127.0.0.1:$port" --project-dir "$project")"
   t1=$(date +%s%N)
   echo $(( (t1 - t0) / 1000000 )) >> "$work/times"
-  echo "run $r: $(( (t1 - t0) / 1000000 )) ms; $out; sink took $(( $(cat "$work/sink.bytes" 2>/dev/null || echo 0) - before )) bytes" >&2
+  echo "run $r: $(( (t1 - t0) / 1000000 )) ms; $out; sink took $(( $(sink_bytes) - before )) bytes" >&2
 done
 echo "warden export, $lines decision + $lines ledger lines: median $(pct "$work/times" 0.5 0) ms over $runs runs"

@@ -610,6 +610,9 @@ final class DoctorCommand implements Callable<Integer> {
             case RUNNING:
                 found.add(Finding.ok("running, pid " + a.pid() + ", up " + age(System.currentTimeMillis() - a.startedAt())
                         + ", answered " + a.forwarded() + " event(s)"));
+                if (a.otlp() != null) {
+                    found.add(liveExport(a.otlp()));
+                }
                 break;
             case NOT_RUNNING:
             case STALE:
@@ -626,6 +629,32 @@ final class DoctorCommand implements Callable<Integer> {
                         "warden resident stop (the next hook starts a new one)"));
         }
         return section;
+    }
+
+    /** The resident's live OpenTelemetry export ({@code WARDEN_OTLP_LIVE}): what it sent, dropped, and its last error. */
+    static Finding liveExport(Map<String, Object> otlp) {
+        if (otlp.get("error") instanceof String error) {
+            return Finding.problem("live OpenTelemetry export asked for (WARDEN_OTLP_LIVE) but off: " + error,
+                    "fix WARDEN_OTLP_LIVE (the collector's URL) or the OTEL_*/WARDEN_OTEL_* variables of the environment"
+                            + " the resident starts in, then warden resident stop");
+        }
+        String counts = "live OpenTelemetry export to " + otlp.get("endpoint") + ": " + count(otlp.get("sent"))
+                + " decision(s) sent, " + count(otlp.get("queued")) + " queued (of " + count(otlp.get("capacity"))
+                + "), " + count(otlp.get("dropped")) + " dropped on a full queue, " + count(otlp.get("failed"))
+                + " in batches the collector did not take";
+        if (otlp.get("last_error") instanceof String error) {
+            long at = otlp.get("last_error_at") instanceof Number n ? n.longValue() : 0;
+            return Finding.problem(counts + "; last error " + age(System.currentTimeMillis() - at) + " ago: " + error,
+                    "check the collector at " + otlp.get("endpoint") + " (OTEL_EXPORTER_OTLP_ENDPOINT)");
+        }
+        if (count(otlp.get("dropped")) > 0) {
+            return Finding.problem(counts, "the collector is slower than the hooks; a closer or faster collector");
+        }
+        return Finding.ok(counts);
+    }
+
+    private static long count(Object o) {
+        return o instanceof Number n ? n.longValue() : 0;
     }
 
     /** The class-data archive bin/warden would start the JVM with. */

@@ -26,7 +26,8 @@ import java.util.Map;
  * unsupported. A reader skips a last line still being written (no newline yet).
  *
  * <p>A long-lived server keeps segments open ({@link OpenSegments}): the same rules, checked once
- * per open, and per line that the path still names the open file.
+ * per open, and per line that the path still names the open file. Each line written through them
+ * also goes to their {@link DecisionTap}, if any (the live OpenTelemetry export), after it is on disk.
  *
  * <p>The line that creates a segment (a project's first decision, or its first of a month) also adds
  * the project to the user's {@link ProjectRegistry}, for {@code --all-projects}.
@@ -66,6 +67,9 @@ public final class DecisionLog {
             String month = UtcTime.month(draft.epochMillis);
             boolean created = draft.segments != null ? draft.segments.write(draft.root, month, bytes)
                     : write(draft.root, month, bytes);
+            if (draft.segments != null) {
+                draft.segments.recorded(draft.root, line);
+            }
             if (created) {
                 return ProjectRegistry.add(draft.root, env, response);
             }

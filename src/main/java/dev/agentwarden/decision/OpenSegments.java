@@ -43,6 +43,8 @@ public final class OpenSegments implements AutoCloseable {
     private boolean closed;
     /** The file the last line went to, named once for the lines that follow it. */
     private volatile Named lastNamed;
+    /** Told of every line written through these segments, or {@code null}. */
+    private volatile DecisionTap tap;
 
     /**
      * One open segment. Its own lock serializes the identity check, the write and the close; the
@@ -176,6 +178,19 @@ public final class OpenSegments implements AutoCloseable {
             }
         }
         s.close();
+    }
+
+    /** Tells {@code tap} of every decision line written from now on ({@code null}: nobody). */
+    public void tap(DecisionTap tap) {
+        this.tap = tap;
+    }
+
+    /** Hands a line just written to the {@link #tap}, if any. */
+    void recorded(String root, String line) {
+        DecisionTap t = tap;
+        if (t != null) {
+            t.recorded(root, line);
+        }
     }
 
     /** Segments open now. */

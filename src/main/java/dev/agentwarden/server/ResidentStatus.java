@@ -47,8 +47,14 @@ public final class ResidentStatus {
     /**
      * @param detail    why, for every state but {@link State#RUNNING}
      * @param startedAt epoch milliseconds, and {@code forwarded} the events it answered, when running
+     * @param otlp      its live OpenTelemetry export's status when it runs one ({@code WardenServer}'s
+     *                  {@code "otlp"}), else {@code null}
      */
-    public record Answer(State state, Path endpointFile, long pid, long startedAt, long forwarded, String detail) {
+    public record Answer(State state, Path endpointFile, long pid, long startedAt, long forwarded, String detail,
+                         Map<String, Object> otlp) {
+        public Answer(State state, Path endpointFile, long pid, long startedAt, long forwarded, String detail) {
+            this(state, endpointFile, pid, startedAt, forwarded, detail, null);
+        }
     }
 
     /** Asks the resident of {@code key} in {@code dir}, within {@code deadline} for each network step. */
@@ -79,8 +85,10 @@ public final class ResidentStatus {
         }
         try {
             Map<String, Object> status = ask(endpoint, deadline);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> otlp = status.get("otlp") instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
             return new Answer(State.RUNNING, file, endpoint.pid(), number(status.get("started_at")),
-                    number(status.get("forwarded")), null);
+                    number(status.get("forwarded")), null, otlp);
         } catch (IOException e) {
             return new Answer(State.UNANSWERED, file, endpoint.pid(), 0, 0, e.getMessage());
         }

@@ -6,6 +6,7 @@ import dev.agentwarden.decision.OpenSegments;
 import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.export.LiveExport;
 import dev.agentwarden.io.PeerUid;
 import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
@@ -142,6 +143,10 @@ public final class WardenServer implements AutoCloseable {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicLong forwarded = new AtomicLong();
     private final long startedMillis;
+    /** The live OpenTelemetry export of every decision line this server writes, or {@code null}. */
+    private final LiveExport live;
+    /** Why live export was asked for and is off (its {@code OTEL_*} variables are wrong), or {@code null}. */
+    private final String liveProblem;
 
     /**
      * A port for host HTTP hooks, the token they must send, and the resident directory whose
@@ -195,6 +200,20 @@ public final class WardenServer implements AutoCloseable {
             this.hookFront = null;
             this.hookThread = null;
         }
+        // last, so that nothing after it can fail and leave its thread running
+        LiveExport started = null;
+        String problem = null;
+        if (LiveExport.wanted(this.env)) {
+            try {
+                started = LiveExport.start(this.env, clock);
+                segments.tap(started);
+            } catch (IllegalArgumentException e) {
+                problem = e.getMessage();
+                System.err.println("warden: " + LiveExport.SWITCH + " is on but live export is off: " + problem);
+            }
+        }
+        this.live = started;
+        this.liveProblem = problem;
     }
 
     /**
@@ -346,6 +365,10 @@ public final class WardenServer implements AutoCloseable {
         pool.shutdown();
         // a dispatch still running appends its line the one-shot way
         segments.close();
+        if (live != null) {
+            segments.tap(null);
+            live.close();
+        }
     }
 
     /**
@@ -712,7 +735,8 @@ public final class WardenServer implements AutoCloseable {
 
     /**
      * The resident's {@code POST /status} answer: {@code {"pid", "started_at" (epoch ms), "forwarded",
-     * "in_progress"}}, for {@code warden doctor}; no dispatch runs.
+     * "in_progress"}} and, when live export was asked for, {@code "otlp"} ({@link LiveExport#status}, or
+     * {@code {"error"}} when its variables were wrong), for {@code warden doctor}; no dispatch runs.
      */
     private Reply status() {
         Map<String, Object> s = new LinkedHashMap<>();
@@ -720,6 +744,11 @@ public final class WardenServer implements AutoCloseable {
         s.put("started_at", startedMillis);
         s.put("forwarded", forwarded.get());
         s.put("in_progress", Math.max(0, inFlight.get() - 1));
+        if (live != null) {
+            s.put("otlp", live.status());
+        } else if (liveProblem != null) {
+            s.put("otlp", Map.of("error", liveProblem));
+        }
         return new Reply(200, Json.write(s).getBytes(StandardCharsets.UTF_8), -1, "", -1);
     }
 

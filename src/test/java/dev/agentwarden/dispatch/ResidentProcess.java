@@ -40,9 +40,15 @@ public final class ResidentProcess implements AutoCloseable {
 
     /** Starts one for {@code cacheDir} and waits until its endpoint is published. */
     public static ResidentProcess start(Path cacheDir, long idleSeconds) throws IOException, InterruptedException {
+        return start(cacheDir, idleSeconds, Map.of());
+    }
+
+    /** {@link #start(Path, long)} with {@code extraEnv} added to the resident's own environment. */
+    public static ResidentProcess start(Path cacheDir, long idleSeconds, Map<String, String> extraEnv)
+            throws IOException, InterruptedException {
         Path dir = dirFor(cacheDir);
         String key = jarKey();
-        Process p = launch(dir, key, idleSeconds);
+        Process p = launch(dir, key, idleSeconds, extraEnv);
         ResidentProcess resident = new ResidentProcess(p, dir, key);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WardenProcess.TIMEOUT_SECONDS);
         while (resident.endpoint() == null || resident.endpoint().pid() != p.pid()) {
@@ -61,6 +67,11 @@ public final class ResidentProcess implements AutoCloseable {
 
     /** {@code warden resident start} for {@code dir} and {@code key}, output to {@code dir/test-resident.log}. */
     public static Process launch(Path dir, String key, long idleSeconds) throws IOException {
+        return launch(dir, key, idleSeconds, Map.of());
+    }
+
+    /** {@link #launch(Path, String, long)} with {@code extraEnv} added to the inherited environment. */
+    public static Process launch(Path dir, String key, long idleSeconds, Map<String, String> extraEnv) throws IOException {
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>();
         command.add(WardenProcess.java().toString());
@@ -73,6 +84,7 @@ public final class ResidentProcess implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().put("LC_ALL", "C.UTF-8");
+        pb.environment().putAll(extraEnv);
         return pb.start();
     }
 

@@ -91,6 +91,8 @@ final class ClaudeCodeSession {
             env.put("DISABLE_TELEMETRY", "1");
             env.put("DISABLE_AUTOUPDATER", "1");
             env.putAll(extraEnv);
+            // a null in extraEnv takes the variable away (DISABLE_TELEMETRY for a run that exports)
+            env.values().removeIf(java.util.Objects::isNull);
             List<String> host = new ArrayList<>(inside);
             host.addAll(List.of(binary.toString(), "-p", prompt, "--output-format", "json"));
             host.addAll(hostArgs);

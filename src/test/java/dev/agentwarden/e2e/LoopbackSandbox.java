@@ -113,6 +113,19 @@ final class LoopbackSandbox {
         return new Launch(prefix, URI.create("http://127.0.0.1:" + server.port()), bridge);
     }
 
+    /**
+     * A command prefix that, run inside a {@link Launch}'s namespace, also makes {@code 127.0.0.1:port}
+     * there reach {@code port} on this machine's loopback (through {@code bridge}'s Unix socket), then
+     * runs its arguments; empty when hosts run unconfined (they reach the port directly).
+     */
+    List<String> alsoForward(int port, UnixSocketBridge bridge) {
+        if (!confined()) {
+            return List.of();
+        }
+        return List.of("bash", runner.toString(), ip.toString(), Integer.toString(port), bridge.socket().toString(),
+                forwarder.toString(), "--");
+    }
+
     /** A prepared launch: the command prefix, the base URL the host must use, and the bridge to close. */
     static final class Launch implements AutoCloseable {
         private final List<String> prefix;

@@ -71,6 +71,18 @@ final class ExportProject {
                 Caller.thisProcess(e), Clock.fixed(Instant.parse(at), ZoneOffset.UTC), DecisionLog.OWN_JVM);
     }
 
+    /** {@link #dispatch} as a long-lived server runs it: its line written through {@code segments}. */
+    void dispatch(String at, Map<String, String> extraEnv, String nativeEvent, String payload,
+                  dev.agentwarden.decision.OpenSegments segments) {
+        Map<String, String> e = new LinkedHashMap<>(env);
+        e.putAll(extraEnv);
+        String[] argv = {"dispatch", "--host", "claude", "--native-event", nativeEvent, "--manifest", manifest.toString()};
+        Clock clock = Clock.fixed(Instant.parse(at), ZoneOffset.UTC);
+        DispatchMain.respond(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
+                Caller.thisProcess(e), clock, new dev.agentwarden.decision.DecisionDraft(DecisionLog.RESIDENT,
+                        clock.millis(), System.nanoTime(), segments));
+    }
+
     /** A ledger line appended by the real store at {@code at}. */
     void ledger(String at, LedgerLine.Event event, Map<LedgerLine.Key, Object> fields) throws IOException {
         LedgerLine.Builder b = LedgerLine.of(event);

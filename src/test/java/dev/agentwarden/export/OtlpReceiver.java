@@ -26,18 +26,19 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * An OTLP/HTTP receiver on 127.0.0.1: keeps each request's body and headers as received and
- * decodes them with the official protobuf classes (opentelemetry-proto).
+ * decodes them with the official protobuf classes (opentelemetry-proto). Public for the host suites
+ * ({@code dev.agentwarden.e2e}), where a real host exports to it too.
  */
-final class OtlpReceiver implements AutoCloseable {
+public final class OtlpReceiver implements AutoCloseable {
     /** One request as received, its body gunzipped when it came with {@code Content-Encoding: gzip}. */
-    record Request(String path, String contentType, Map<String, List<String>> headers, byte[] body) {
+    public record Request(String path, String contentType, Map<String, List<String>> headers, byte[] body) {
     }
 
     private final HttpServer server;
     private final List<Request> requests = new ArrayList<>();
     private final Map<String, Integer> failWith = new ConcurrentHashMap<>();
 
-    OtlpReceiver() throws IOException {
+    public OtlpReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", exchange -> {
             byte[] body;
@@ -60,22 +61,22 @@ final class OtlpReceiver implements AutoCloseable {
     }
 
     /** The base URL, as OTEL_EXPORTER_OTLP_ENDPOINT would be set. */
-    String base() {
+    public String base() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
     /** Answers every request to {@code path} with {@code status}. */
-    void failWith(String path, int status) {
+    public void failWith(String path, int status) {
         failWith.put(path, status);
     }
 
-    List<Request> requests() {
+    public List<Request> requests() {
         synchronized (requests) {
             return List.copyOf(requests);
         }
     }
 
-    List<Request> to(String path) {
+    public List<Request> to(String path) {
         List<Request> out = new ArrayList<>();
         for (Request r : requests()) {
             if (r.path().equals(path)) {
@@ -85,7 +86,7 @@ final class OtlpReceiver implements AutoCloseable {
         return out;
     }
 
-    List<Span> spans() throws IOException {
+    public List<Span> spans() throws IOException {
         List<Span> out = new ArrayList<>();
         for (Request r : to("/v1/traces")) {
             for (ResourceSpans rs : ExportTraceServiceRequest.parseFrom(r.body()).getResourceSpansList()) {
@@ -97,7 +98,24 @@ final class OtlpReceiver implements AutoCloseable {
         return out;
     }
 
-    List<Resource> spanResources() throws IOException {
+    /** The spans of the resources whose {@code service.name} is {@code service}. */
+    public List<Span> spansOf(String service) throws IOException {
+        List<Span> out = new ArrayList<>();
+        for (Request r : to("/v1/traces")) {
+            for (ResourceSpans rs : ExportTraceServiceRequest.parseFrom(r.body()).getResourceSpansList()) {
+                boolean named = rs.getResource().getAttributesList().stream().anyMatch(a -> a.getKey().equals("service.name")
+                        && a.getValue().getStringValue().equals(service));
+                if (named) {
+                    for (ScopeSpans ss : rs.getScopeSpansList()) {
+                        out.addAll(ss.getSpansList());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    public List<Resource> spanResources() throws IOException {
         List<Resource> out = new ArrayList<>();
         for (Request r : to("/v1/traces")) {
             for (ResourceSpans rs : ExportTraceServiceRequest.parseFrom(r.body()).getResourceSpansList()) {
@@ -107,7 +125,7 @@ final class OtlpReceiver implements AutoCloseable {
         return out;
     }
 
-    List<LogRecord> logRecords() throws IOException {
+    public List<LogRecord> logRecords() throws IOException {
         List<LogRecord> out = new ArrayList<>();
         for (Request r : to("/v1/logs")) {
             for (ResourceLogs rl : ExportLogsServiceRequest.parseFrom(r.body()).getResourceLogsList()) {
@@ -119,7 +137,7 @@ final class OtlpReceiver implements AutoCloseable {
         return out;
     }
 
-    List<Metric> metrics() throws IOException {
+    public List<Metric> metrics() throws IOException {
         List<Metric> out = new ArrayList<>();
         for (Request r : to("/v1/metrics")) {
             for (ResourceMetrics rm : ExportMetricsServiceRequest.parseFrom(r.body()).getResourceMetricsList()) {
