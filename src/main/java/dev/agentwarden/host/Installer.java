@@ -101,6 +101,15 @@ public interface Installer {
     }
 
     /**
+     * Whether the host refuses the action when the entry written for {@code nativeEvent} exits
+     * non-zero (other than its refusal code): Cursor's {@code failClosed}. The portable command's
+     * {@code --if-missing warn} then exits 0, since its warning exit would be a refusal there.
+     */
+    default boolean failsClosedOnError(String nativeEvent) {
+        return false;
+    }
+
+    /**
      * {@code document} telling the host to run managed hooks alone (user and project hooks ignored), for a
      * managed-scope installer whose host has that setting; {@code null} when it has none.
      *
