@@ -362,6 +362,33 @@ class CopilotE2EIT {
         row.pass();
     }
 
+    /**
+     * The committed {@code .github/hooks/warden.json} on a machine without Warden (PATH without it):
+     * its portable {@code bash} command denies the tool call in Copilot's JSON, with the install line.
+     */
+    @Test
+    @Order(9)
+    void committedPortableHook_wardenMissing_deniedWithTheInstallLine() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed portable hook, no warden on PATH",
+                "tool message carries the install line; command not run");
+        skipIfUnavailable(row);
+        assertThat(Files.readString(project.root().resolve(".github/hooks/warden.json"))).contains("command -v warden")
+                .doesNotContain(suite.wardenLauncher().toString());
+
+        Session run = session("touch the marker", true, Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")),
+                ModelScript.of(Turn.tool("missing", "bash", bash("touch missing-marker")), Turn.text("FINAL: done")));
+
+        Optional<String> output = run.toolOutput("missing");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; marker "
+                + (project.exists("missing-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(output).as("tool message for the refused call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains("warden is not installed on this machine")
+                        .contains("npm install -g agent-warden"));
+        assertThat(project.exists("missing-marker")).as("the refused command ran").isFalse();
+        row.pass();
+    }
+
     private static Session session(String prompt, boolean trustFolder, ModelScript script) throws IOException {
         return session(prompt, trustFolder, Map.of(), script);
     }
