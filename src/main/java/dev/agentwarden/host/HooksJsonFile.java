@@ -154,6 +154,16 @@ public final class HooksJsonFile implements Installer {
         return out;
     }
 
+    /** Warden's entries with the command each runs, so that doctor compares the commands too. */
+    @Override
+    public List<Entry> entries(byte[] document) {
+        List<Entry> out = new ArrayList<>();
+        for (String[] e : entries(document, true)) {
+            out.add(new Entry(e[0], null, null, e[1]));
+        }
+        return out;
+    }
+
     @Override
     public List<String> changeReport(byte[] before, byte[] after) {
         List<String> was = new ArrayList<>();

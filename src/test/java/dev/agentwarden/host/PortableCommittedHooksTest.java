@@ -170,6 +170,8 @@ class PortableCommittedHooksTest {
         assertThat(twice).isEqualTo(once);
         assertThat(cursor.installedEvents(once)).containsExactly("beforeShellExecution", "stop");
         assertThat(cursor.installedEvents(warn)).containsExactly("beforeShellExecution", "stop");
+        assertThat(cursor.entries(warn)).as("doctor reads the mode from each entry's command")
+                .allSatisfy(e -> assertThat(ClaudeSettings.portableMode(e.target())).isEqualTo(HookCommand.IfMissing.WARN));
         assertThat(cursor.uninstall(once)).isEqualTo(mine);
         assertThat(cursor.uninstall(warn)).isEqualTo(mine);
         String edited = new String(once, StandardCharsets.UTF_8).replace("exit 2", "exit 0");
