@@ -499,15 +499,27 @@ final class DoctorCommand implements Callable<Integer> {
                 "install Warden (npm install -g agent-warden, or put the release's bin/warden on PATH)");
     }
 
-    /** The {@code --if-missing} mode of the first portable entry ({@link HookCommand#portable}), or {@code null}. */
+    /**
+     * The {@code --if-missing} mode of the portable entries ({@link HookCommand#portable}): the first
+     * mode every one of them is written in (on an event that cannot refuse the modes write alike),
+     * else the first entry's; {@code null} when none is portable.
+     */
     private static HookCommand.IfMissing portableMode(List<Installer.Entry> entries) {
+        List<HookCommand.IfMissing> common = null;
+        HookCommand.IfMissing first = null;
         for (Installer.Entry e : entries) {
-            HookCommand.IfMissing mode = e.target() == null ? null : ClaudeSettings.portableMode(e.target());
-            if (mode != null) {
-                return mode;
+            List<HookCommand.IfMissing> modes = e.target() == null ? List.of() : ClaudeSettings.portableModes(e.target());
+            if (modes.isEmpty()) {
+                continue;
+            }
+            if (common == null) {
+                common = new ArrayList<>(modes);
+                first = modes.get(0);
+            } else {
+                common.retainAll(modes);
             }
         }
-        return null;
+        return common == null ? null : common.isEmpty() ? first : common.get(0);
     }
 
     /** The compiled hook the first fast entry runs first ({@link HookCommand}), or {@code null}. */

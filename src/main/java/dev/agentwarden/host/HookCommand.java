@@ -97,6 +97,21 @@ public final class HookCommand {
     }
 
     /**
+     * Every mode whose portable command for {@code tail} is exactly {@code command}, in declared order:
+     * more than one where the modes answer alike (an event that cannot refuse passes under each).
+     */
+    public static java.util.List<IfMissing> portableModes(String command, String tail) {
+        java.util.List<IfMissing> out = new java.util.ArrayList<>(3);
+        IfMissing[] modes = IfMissing.values();
+        for (int i = 0; i < modes.length; i++) {
+            if (tail != null && command(portable(modes[i]), tail).equals(command)) {
+                out.add(modes[i]);
+            }
+        }
+        return out;
+    }
+
+    /**
      * The portable command for {@code tail} ({@code " dispatch --host H --native-event E"}), its answer
      * where {@code warden} is missing built from host H's facts.
      */

@@ -171,7 +171,11 @@ class PortableCommittedHooksTest {
         assertThat(cursor.installedEvents(once)).containsExactly("beforeShellExecution", "stop");
         assertThat(cursor.installedEvents(warn)).containsExactly("beforeShellExecution", "stop");
         assertThat(cursor.entries(warn)).as("doctor reads the mode from each entry's command")
-                .allSatisfy(e -> assertThat(ClaudeSettings.portableMode(e.target())).isEqualTo(HookCommand.IfMissing.WARN));
+                .allSatisfy(e -> assertThat(ClaudeSettings.portableModes(e.target())).contains(HookCommand.IfMissing.WARN));
+        assertThat(ClaudeSettings.portableModes(cursor.entries(once).get(0).target()))
+                .as("a refusable event's command tells block from the others").containsExactly(HookCommand.IfMissing.BLOCK);
+        assertThat(ClaudeSettings.portableModes(cursor.entries(once).get(1).target()))
+                .as("stop cannot refuse: every mode writes it alike").hasSize(3);
         assertThat(cursor.uninstall(once)).isEqualTo(mine);
         assertThat(cursor.uninstall(warn)).isEqualTo(mine);
         String edited = new String(once, StandardCharsets.UTF_8).replace("exit 2", "exit 0");
