@@ -122,10 +122,9 @@ public final class HookCommand {
     /**
      * The shell that answers the host where {@code warden} is missing, for the event of {@code tail}
      * ({@code " dispatch --host H --native-event E"}) under {@code mode}: the host's refusal on stdout
-     * where it reads one, a note on stderr, and its exit. The portable command ends with it, and so
-     * does a committed hook file ({@code HookFileInstaller}) that runs {@code warden} from PATH.
+     * where it reads one, a note on stderr, and its exit. The portable command ends with it.
      */
-    public static String missingAnswer(IfMissing mode, String tail) {
+    private static String missingAnswer(IfMissing mode, String tail) {
         int h = tail.indexOf(HOST_FLAG);
         int e = tail.indexOf(EVENT_FLAG);
         String hostId = h < 0 || e < h ? "" : tail.substring(h + HOST_FLAG.length(), e);

@@ -107,7 +107,7 @@ public final class ClineHookFiles implements HookFileInstaller {
     /**
      * The committed form ({@code --scope project}): a {@code /bin/sh} script that names no path of this
      * machine; it execs {@code warden} from {@code PATH}, and where there is none answers Cline itself
-     * ({@link HookCommand#missingAnswer}): under {@code --if-missing block} a cancel on PreToolUse
+     * (the portable command, {@link HookCommand#portable}): under {@code --if-missing block} a cancel on PreToolUse
      * saying what to install, a note on stderr elsewhere.
      */
     private static byte[] portable(HookCommand.IfMissing mode, String nativeEvent) {
