@@ -264,6 +264,9 @@ class AuggieE2EIT {
         Files.writeString(settings, portable.replaceAll("command -v warden [^\"]*--native-event (\\w+);[^\"]*",
                 "/home/alice/src/warden/bin/warden dispatch --host augment --native-event $1"));
         assertThat(Files.readString(settings)).doesNotContain("command -v");
+        assertThat(dev.agentwarden.json.Json.write(dev.agentwarden.json.Json.parseObject(Files.readString(settings))))
+                .as("still valid JSON, naming the other machine's launcher")
+                .contains("/home/alice/src/warden/bin/warden dispatch --host augment --native-event PreToolUse");
         Run old;
         try (ScriptedModelServer server = ScriptedModelServer.start(new AugmentBackendApi(), ModelScript.of(
                 Turn.tool("old", SHELL, execute("touch denied-marker")), Turn.text("FINAL: done")))) {

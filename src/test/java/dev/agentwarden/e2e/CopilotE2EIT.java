@@ -389,6 +389,52 @@ class CopilotE2EIT {
         row.pass();
     }
 
+    /**
+     * Today's per-machine form committed and pulled where its launcher path is missing: Copilot fails
+     * a preToolUse hook that exits non-zero closed, so the call is refused, but nothing says why or
+     * what to install.
+     */
+    @Test
+    @Order(10)
+    void committedOldPathHook_wardenMissing_refusedWithoutAWordOfWhy() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed old path-form hook, its launcher missing",
+                "refused (Copilot fails a preToolUse hook closed), but nothing says what to install");
+        skipIfUnavailable(row);
+        Path file = project.root().resolve(".github/hooks/warden.json");
+        String portable = Files.readString(file);
+        Map<String, Object> hooks = Json.parseObject(portable);
+        int replaced = 0;
+        for (Map.Entry<String, Object> event : map(hooks.get("hooks")).entrySet()) {
+            for (Object entry : (List<?>) event.getValue()) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> e = (Map<String, Object>) entry;
+                if (String.valueOf(e.get("bash")).startsWith("command -v warden ")) {
+                    e.put("bash", "/home/alice/src/warden/bin/warden dispatch --host copilot --native-event " + event.getKey());
+                    replaced++;
+                }
+            }
+        }
+        assertThat(replaced).as(portable).isPositive();
+        Files.writeString(file, Json.write(hooks));
+        Session run;
+        try {
+            run = session("touch the marker", true, Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")),
+                    ModelScript.of(Turn.tool("old", "bash", bash("touch old-path-marker")), Turn.text("FINAL: done")));
+        } finally {
+            Files.writeString(file, portable);
+        }
+
+        Optional<String> output = run.toolOutput("old");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; marker "
+                + (project.exists("old-path-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(output).as(run.describe()).isPresent();
+        assertThat(output.get()).doesNotContain("npm install");
+        assertThat(project.exists("old-path-marker")).as("Copilot fails a preToolUse hook that exits 127 closed: "
+                + run.describe()).isFalse();
+        row.pass();
+    }
+
     private static Session session(String prompt, boolean trustFolder, ModelScript script) throws IOException {
         return session(prompt, trustFolder, Map.of(), script);
     }
@@ -406,6 +452,11 @@ class CopilotE2EIT {
         Object args = p.get("toolArgs");
         Object command = args instanceof Map<?, ?> m ? m.get("command") : p.get("agentId");
         return envelope.get("native_event") + " " + p.get("toolName") + " " + command;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 
     private static List<Map<String, Object>> ledgerLines() throws IOException {
