@@ -426,10 +426,9 @@ final class DoctorCommand implements Callable<Integer> {
         }
         HookCommand.IfMissing portable = portableMode(entries);
         if (portable != null) {
-            found.add(InstallCommand.onPath("warden", env.get("PATH")) ? Finding.ok("entries run `warden` from PATH, and it is on PATH here")
-                    : Finding.problem("entries run `warden` from PATH (committed settings), and it is not on PATH here:"
-                    + " on this machine they answer as if Warden were missing (--if-missing " + portable.wire() + ")",
-                    "install Warden (npm install -g agent-warden, or put the release's bin/warden on PATH)"));
+            found.add(onPathFinding(portable, env.get("PATH")));
+        } else if (target.portable() && target.installer().ownsWholeFile()) {
+            found.add(onPathFinding(null, env.get("PATH")));
         }
         String hook = compiledHook(entries);
         if (hook != null && !Files.isExecutable(Path.of(hook))) {
@@ -484,19 +483,43 @@ final class DoctorCommand implements Callable<Integer> {
                     "warden manifest lint"));
             return section;
         }
-        section.findings().addAll(HookFilesInstall.check(target, bindings, install));
+        section.findings().addAll(HookFilesInstall.check(target, bindings, install, env.get("PATH")));
         return section;
     }
 
-    /** The {@code --if-missing} mode of the first portable entry ({@link HookCommand#portable}), or {@code null}. */
+    /**
+     * Whether {@code warden} is on PATH here, for committed hooks that run it from PATH and answer per
+     * {@code --if-missing mode} where it is missing ({@code null}: the mode is not known); {@code path} is PATH.
+     */
+    static Finding onPathFinding(HookCommand.IfMissing mode, String path) {
+        return InstallCommand.onPath("warden", path) ? Finding.ok("entries run `warden` from PATH, and it is on PATH here")
+                : Finding.problem("entries run `warden` from PATH (committed settings), and it is not on PATH here:"
+                + " on this machine they answer as if Warden were missing"
+                + (mode == null ? "" : " (--if-missing " + mode.wire() + ")"),
+                "install Warden (npm install -g agent-warden, or put the release's bin/warden on PATH)");
+    }
+
+    /**
+     * The {@code --if-missing} mode of the portable entries ({@link HookCommand#portable}): the first
+     * mode every one of them is written in (on an event that cannot refuse the modes write alike),
+     * else the first entry's; {@code null} when none is portable.
+     */
     private static HookCommand.IfMissing portableMode(List<Installer.Entry> entries) {
+        List<HookCommand.IfMissing> common = null;
+        HookCommand.IfMissing first = null;
         for (Installer.Entry e : entries) {
-            HookCommand.IfMissing mode = e.target() == null ? null : ClaudeSettings.portableMode(e.target());
-            if (mode != null) {
-                return mode;
+            List<HookCommand.IfMissing> modes = e.target() == null ? List.of() : ClaudeSettings.portableModes(e.target());
+            if (modes.isEmpty()) {
+                continue;
+            }
+            if (common == null) {
+                common = new ArrayList<>(modes);
+                first = modes.get(0);
+            } else {
+                common.retainAll(modes);
             }
         }
-        return null;
+        return common == null ? null : common.isEmpty() ? first : common.get(0);
     }
 
     /** The compiled hook the first fast entry runs first ({@link HookCommand}), or {@code null}. */

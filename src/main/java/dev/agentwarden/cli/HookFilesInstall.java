@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.host.HookCommand;
 import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.HookFiles;
 import dev.agentwarden.host.Installer;
@@ -84,8 +85,12 @@ final class HookFilesInstall {
         }
     }
 
-    /** Doctor's findings: Warden's files against the events the manifest binds, and the launchers they run. */
-    static List<DoctorCommand.Finding> check(InstallCommand.Target target, List<Installer.Binding> bindings, String install) {
+    /**
+     * Doctor's findings: Warden's files against the events the manifest binds, and the launchers they
+     * run (for committed files that run {@code warden} from PATH, whether {@code path} has it).
+     */
+    static List<DoctorCommand.Finding> check(InstallCommand.Target target, List<Installer.Binding> bindings, String install,
+                                             String path) {
         List<DoctorCommand.Finding> found = new ArrayList<>();
         HookFiles.State state;
         try {
@@ -103,8 +108,12 @@ final class HookFilesInstall {
         }
         List<String> wanted = fileNames(target, bindings);
         boolean ok = true;
+        HookCommand.IfMissing portable = null;
         for (Map.Entry<String, String> f : state.warden().entrySet()) {
-            if (!Files.isExecutable(java.nio.file.Path.of(f.getValue()))) {
+            HookCommand.IfMissing mode = HookCommand.portableMode(f.getValue(), null);
+            if (mode != null) {
+                portable = mode;
+            } else if (!Files.isExecutable(java.nio.file.Path.of(f.getValue()))) {
                 found.add(DoctorCommand.Finding.problem("hook file " + f.getKey() + " runs " + f.getValue()
                         + ", which no longer exists: the host lets those events through", install));
                 ok = false;
@@ -114,6 +123,9 @@ final class HookFilesInstall {
                         + " binds (a JVM start per event for nothing)", install));
                 ok = false;
             }
+        }
+        if (portable != null) {
+            found.add(DoctorCommand.onPathFinding(portable, path));
         }
         for (String e : wanted) {
             if (!state.warden().containsKey(e)) {

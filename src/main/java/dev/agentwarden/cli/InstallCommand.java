@@ -133,8 +133,12 @@ final class InstallCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         if (target.installer() instanceof HookFileInstaller) {
-            int code = HookFilesInstall.install(target, launcher.toString(), bindings, dryRun, out, err);
+            int code = HookFilesInstall.install(target, target.portable() ? HookCommand.portable(missing)
+                    : launcher.toString(), bindings, dryRun, out, err);
             if (code == ExitCode.OK.code() && !dryRun) {
+                if (target.portable()) {
+                    reportPortable(missing, launcher, out);
+                }
                 finish(target, launcher, out);
             }
             return code;
@@ -174,13 +178,7 @@ final class InstallCommand implements Callable<Integer> {
         target.installer().changeReport(before[0], after).forEach(line -> out.println("  " + line));
         target.reportLookalikes(after, out);
         if (target.portable()) {
-            out.println("  these entries run `warden` from PATH (the file is committed; no path of this machine is in it);"
-                    + " where warden is missing they " + whereMissing(missing));
-            if (!onPath("warden", System.getenv("PATH"))) {
-                out.println("  warning: warden is not on PATH here: put " + launcher + " on PATH (for example ln -s "
-                        + launcher + " ~/.local/bin/warden) or install the release, else these hooks "
-                        + whereMissing(missing) + " on this machine too");
-            }
+            reportPortable(missing, launcher, out);
         }
         HostTrustGate gate = HostTrustGate.forHost(target.host().id());
         if (gate != null) {
@@ -211,6 +209,17 @@ final class InstallCommand implements Callable<Integer> {
         }
         out.println("the first hook starts a resident Warden server (stops after 30 min idle) that later hooks hand"
                 + " events to; WARDEN_RESIDENT=off in the host's environment keeps one JVM per event");
+    }
+
+    /** Says that the committed hooks run {@code warden} from PATH, what they do where it is missing, and whether it is here. */
+    private static void reportPortable(HookCommand.IfMissing missing, Path launcher, PrintWriter out) {
+        out.println("  these entries run `warden` from PATH (the file is committed; no path of this machine is in it);"
+                + " where warden is missing they " + whereMissing(missing));
+        if (!onPath("warden", System.getenv("PATH"))) {
+            out.println("  warning: warden is not on PATH here: put " + launcher + " on PATH (for example ln -s "
+                    + launcher + " ~/.local/bin/warden) or install the release, else these hooks "
+                    + whereMissing(missing) + " on this machine too");
+        }
     }
 
     private static String whereMissing(HookCommand.IfMissing mode) {
@@ -365,12 +374,13 @@ final class InstallCommand implements Callable<Integer> {
         }
 
         /**
-         * Whether the entries are written in the portable form ({@link HookCommand#portable}): project
-         * settings a team commits, in a file of the user's that the host runs through a shell.
+         * Whether the hooks are written in the portable form ({@link HookCommand#portable}): project
+         * settings a team commits, where the host runs the entry's command through a shell, or a hook
+         * file or plugin of Warden's own, which finds {@code warden} on PATH itself.
          */
         boolean portable() {
-            return scope == Host.Scope.PROJECT && !installer.ownsWholeFile() && !(installer instanceof HookFileInstaller)
-                    && (host.hookShell() || installer.commandRunsInAShell());
+            return scope == Host.Scope.PROJECT && (installer.ownsWholeFile() || installer instanceof HookFileInstaller
+                    || host.hookShell() || installer.commandRunsInAShell());
         }
 
         /**

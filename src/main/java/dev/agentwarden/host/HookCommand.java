@@ -97,10 +97,34 @@ public final class HookCommand {
     }
 
     /**
+     * Every mode whose portable command for {@code tail} is exactly {@code command}, in declared order:
+     * more than one where the modes answer alike (an event that cannot refuse passes under each).
+     */
+    public static java.util.List<IfMissing> portableModes(String command, String tail) {
+        java.util.List<IfMissing> out = new java.util.ArrayList<>(3);
+        IfMissing[] modes = IfMissing.values();
+        for (int i = 0; i < modes.length; i++) {
+            if (tail != null && command(portable(modes[i]), tail).equals(command)) {
+                out.add(modes[i]);
+            }
+        }
+        return out;
+    }
+
+    /**
      * The portable command for {@code tail} ({@code " dispatch --host H --native-event E"}), its answer
      * where {@code warden} is missing built from host H's facts.
      */
     private static String portableCommand(IfMissing mode, String tail) {
+        return ON_PATH + tail + "; " + missingAnswer(mode, tail);
+    }
+
+    /**
+     * The shell that answers the host where {@code warden} is missing, for the event of {@code tail}
+     * ({@code " dispatch --host H --native-event E"}) under {@code mode}: the host's refusal on stdout
+     * where it reads one, a note on stderr, and its exit. The portable command ends with it.
+     */
+    private static String missingAnswer(IfMissing mode, String tail) {
         int h = tail.indexOf(HOST_FLAG);
         int e = tail.indexOf(EVENT_FLAG);
         String hostId = h < 0 || e < h ? "" : tail.substring(h + HOST_FLAG.length(), e);
@@ -118,11 +142,17 @@ public final class HookCommand {
             stdout = contract.noOpinion(nativeEvent);
             note = "warden: not checked: " + MISSING;
             exit = mode == IfMissing.WARN && host != null && refusable(host, nativeEvent)
-                    && contract.nonZeroExit() != LauncherContract.NonZeroExit.FAIL_MODE ? 1 : 0;
+                    && contract.nonZeroExit() != LauncherContract.NonZeroExit.FAIL_MODE
+                    && !failsClosed(host, nativeEvent) ? 1 : 0;
         }
-        String answer = (stdout.isEmpty() ? "" : "printf '%s\\n' " + singleQuoted(stripNewline(stdout)) + "; ")
+        return (stdout.isEmpty() ? "" : "printf '%s\\n' " + singleQuoted(stripNewline(stdout)) + "; ")
                 + "printf '%s\\n' " + singleQuoted(note) + " >&2; exit " + exit;
-        return ON_PATH + tail + "; " + answer;
+    }
+
+    /** Whether the host reads a non-zero exit of the project's entry for {@code nativeEvent} as a refusal (Cursor's failClosed). */
+    private static boolean failsClosed(Host host, String nativeEvent) {
+        Installer project = host.installer(Host.Scope.PROJECT);
+        return project != null && project.failsClosedOnError(nativeEvent);
     }
 
     /** Whether a hook on {@code nativeEvent} asks before an action and may refuse it. */

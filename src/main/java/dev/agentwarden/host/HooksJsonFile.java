@@ -25,6 +25,11 @@ public final class HooksJsonFile implements Installer {
     /** The members Warden writes beside {@code command} in an event's entry. */
     public interface EntryExtras {
         Map<String, Object> of(String nativeEvent);
+
+        /** Whether these members make the host refuse the action when the entry exits non-zero ({@link Installer#failsClosedOnError}). */
+        default boolean failsClosed(String nativeEvent) {
+            return false;
+        }
     }
 
     private final String host;
@@ -64,6 +69,20 @@ public final class HooksJsonFile implements Installer {
     @Override
     public String describe() {
         return describe;
+    }
+
+    /**
+     * Cursor and Windsurf run an entry's {@code command} through a shell (their documentation: a shell
+     * command or a script path), so a project install writes the portable command ({@link HookCommand#portable}).
+     */
+    @Override
+    public boolean commandRunsInAShell() {
+        return true;
+    }
+
+    @Override
+    public boolean failsClosedOnError(String nativeEvent) {
+        return extras.failsClosed(nativeEvent);
     }
 
     @Override
@@ -131,6 +150,16 @@ public final class HooksJsonFile implements Installer {
             if (!out.contains(e[0])) {
                 out.add(e[0]);
             }
+        }
+        return out;
+    }
+
+    /** Warden's entries with the command each runs, so that doctor compares the commands too. */
+    @Override
+    public List<Entry> entries(byte[] document) {
+        List<Entry> out = new ArrayList<>();
+        for (String[] e : entries(document, true)) {
+            out.add(new Entry(e[0], null, null, e[1]));
         }
         return out;
     }

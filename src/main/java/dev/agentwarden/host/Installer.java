@@ -93,10 +93,19 @@ public interface Installer {
     /**
      * Whether the host runs the command this installer writes through a POSIX shell even where the
      * host's record does not say so for every file ({@link Host#hookShell}): Copilot CLI's {@code bash}
-     * field. A project install writes the portable command ({@link HookCommand#portable}) where
+     * field, Cursor's and Windsurf's {@code command}, Augment's project file. A project install writes the portable command ({@link HookCommand#portable}) where
      * either holds.
      */
     default boolean commandRunsInAShell() {
+        return false;
+    }
+
+    /**
+     * Whether the host refuses the action when the entry written for {@code nativeEvent} exits
+     * non-zero (other than its refusal code): Cursor's {@code failClosed}. The portable command's
+     * {@code --if-missing warn} then exits 0, since its warning exit would be a refusal there.
+     */
+    default boolean failsClosedOnError(String nativeEvent) {
         return false;
     }
 

@@ -160,6 +160,46 @@ class DoctorCommandIT {
                 .contains("npm install -g agent-warden");
     }
 
+    /**
+     * Cursor's committed entries and Cline's committed hook files under {@code --if-missing allow}:
+     * doctor reads the mode back (Cursor's stop entry is written alike in every mode, its
+     * beforeShellExecution one is not) and finds no drift; Cline's files run {@code warden} from PATH
+     * and doctor says whether it is there.
+     */
+    @Test
+    void doctor_committedCursorEntriesAndClineFiles_portable_modeReadBack_onPathChecked() throws Exception {
+        Files.writeString(project.resolve(".warden/manifest.yaml"), """
+                schema_version: 1
+                concerns:
+                  note: {script: builtin:context-note, message: hi}
+                platforms:
+                  cursor:
+                    stop: [note]
+                    pre_tool_use: [note]
+                  cline:
+                    pre_tool_use: [note]
+                native_event_aliases:
+                  cursor: {stop: stop, beforeShellExecution: pre_tool_use}
+                """);
+        assertThat(warden("trust").exitCode()).isZero();
+        assertThat(warden("install", "--host", "cursor", "--if-missing", "allow", "--no-train").exitCode()).isZero();
+        assertThat(warden("install", "--host", "cline", "--if-missing", "allow", "--no-train").exitCode()).isZero();
+        assertThat(Files.readString(project.resolve(".cursor/hooks.json"))).contains("command -v warden")
+                .doesNotContain("/bin/warden");
+        assertThat(Files.readString(project.resolve(".clinerules/hooks/PreToolUse"))).contains("--if-missing allow")
+                .doesNotContain("/bin/warden");
+
+        WardenProcess.Result cursor = warden("doctor", "--host", "cursor", "--scope", "project");
+        WardenProcess.Result cline = jar.warden(Map.of("PATH", "/usr/bin:/bin"), "doctor", "--host", "cline", "--scope",
+                "project");
+
+        assertThat(cursor.stdout()).as(cursor.stdout()).contains("entries run `warden` from PATH, and it is on PATH here")
+                .contains("as `warden install` would write them now").doesNotContain("PROBLEM");
+        assertThat(cline.stdout()).as(cline.stdout())
+                .contains("entries run `warden` from PATH (committed settings), and it is not on PATH here")
+                .contains("(--if-missing allow)").contains("as `warden install` would write them now");
+    }
+
     @Test
     void doctor_manifestChangedWithoutTrust_saysItIsNotInForce() throws Exception {
         assertThat(warden("install", "--host", "claude", "--no-train").exitCode()).isZero();

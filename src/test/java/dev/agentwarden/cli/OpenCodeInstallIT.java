@@ -11,8 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code warden install --host opencode} and {@code uninstall} through the jar: the bridge plugin
- * written whole into {@code .opencode/plugin/} with the launcher's absolute path, and removed
- * exactly as written.
+ * written whole into {@code .opencode/plugin/}, naming no path of this machine (it is committed: it
+ * finds {@code warden} on PATH), and removed exactly as written.
  */
 class OpenCodeInstallIT {
     private static final String MANIFEST = """
@@ -39,14 +39,15 @@ class OpenCodeInstallIT {
     }
 
     @Test
-    void install_writesTheBridgeWithTheLaunchersAbsolutePath_andUninstallRemovesExactlyIt() throws Exception {
+    void install_writesThePortableBridge_andUninstallRemovesExactlyIt() throws Exception {
         WardenProcess.Result r = warden("install", "--host", "opencode", "--no-train");
 
         assertThat(r.exitCode()).as(r.stderr()).isZero();
         assertThat(r.stdout()).contains("installed 1 hook(s) for opencode").contains("added tool.execute.before");
         String launcher = WardenProcess.home().toAbsolutePath().resolve("bin/warden").toString();
-        assertThat(Files.readString(plugin)).contains("const LAUNCHER = \"" + launcher + "\";")
-                .contains("const BOUND = new Set([\"tool.execute.before\"]);");
+        assertThat(Files.readString(plugin)).contains("const LAUNCHER = null;").contains("const IF_MISSING = \"block\";")
+                .doesNotContain(launcher).contains("const BOUND = new Set([\"tool.execute.before\"]);");
+        assertThat(r.stdout()).contains("run `warden` from PATH");
         assertThat(warden("install", "--host", "opencode", "--no-train").exitCode()).as("idempotent").isZero();
 
         WardenProcess.Result u = warden("uninstall", "--host", "opencode");

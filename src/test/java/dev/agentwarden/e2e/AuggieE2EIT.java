@@ -233,6 +233,68 @@ class AuggieE2EIT {
         rethrow(failures);
     }
 
+    /**
+     * The committed {@code .augment/settings.json} on a machine without Warden (PATH without it):
+     * today's form, which runs another machine's launcher path, and the portable command a project
+     * install writes (auggie runs it with {@code bash -c}: it holds shell operators).
+     */
+    @Test
+    @Order(3)
+    void committedHooks_wardenMissing_oldPathFailsOpen_portableRefusesWithTheInstallLine(@TempDir Path dir)
+            throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed hooks, no warden on PATH (old path form vs portable)",
+                "old: command runs; portable: tool_result carries the install line; command not run");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [launch-process]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-a3: denied-marker is off limits"
+                """, "pre_tool_use: [no-marker]\n"));
+        install(project);
+        Path settings = project.root().resolve(".augment/settings.json");
+        String portable = Files.readString(settings);
+        assertThat(portable).contains("command -v warden").doesNotContain(suite.wardenLauncher().toString());
+        Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+
+        // today's form, as a teammate's clone had it: another machine's launcher path
+        Files.writeString(settings, portable.replaceAll("command -v warden [^\"]*--native-event (\\w+);[^\"]*",
+                "/home/alice/src/warden/bin/warden dispatch --host augment --native-event $1"));
+        assertThat(Files.readString(settings)).doesNotContain("command -v");
+        assertThat(dev.agentwarden.json.Json.write(dev.agentwarden.json.Json.parseObject(Files.readString(settings))))
+                .as("still valid JSON, naming the other machine's launcher")
+                .contains("/home/alice/src/warden/bin/warden dispatch --host augment --native-event PreToolUse");
+        Run old;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AugmentBackendApi(), ModelScript.of(
+                Turn.tool("old", SHELL, execute("touch denied-marker")), Turn.text("FINAL: done")))) {
+            old = new Run(auggie.run(project, server, "touch the marker", noWarden), server);
+        }
+        boolean oldRan = project.exists("denied-marker");
+        Files.deleteIfExists(project.root().resolve("denied-marker"));
+
+        Files.writeString(settings, portable);
+        Run run;
+        try (ScriptedModelServer server = ScriptedModelServer.start(new AugmentBackendApi(), ModelScript.of(
+                Turn.tool("missing", SHELL, execute("touch denied-marker")), Turn.text("FINAL: done")))) {
+            run = new Run(auggie.run(project, server, "touch the marker", noWarden), server);
+        }
+
+        Optional<String> result = run.toolResult("missing");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("old: marker " + (oldRan ? "CREATED" : "absent") + "; portable: tool_result="
+                + result.map(AuggieE2EIT::cut).orElse("(none)") + ", marker "
+                + (project.exists("denied-marker") ? "CREATED" : "absent"));
+        assertThat(oldRan).as("today's form on a machine without that path lets the tool run: " + old.describe()).isTrue();
+        assertThat(result).as("tool_result for the refused call: " + run.describe())
+                .hasValueSatisfying(r -> assertThat(r).contains("warden is not installed on this machine")
+                        .contains("npm install -g agent-warden"));
+        assertThat(project.exists("denied-marker")).as("the refused command ran").isFalse();
+        row.pass();
+    }
+
     // ---- Helpers ------------------------------------------------------------------------------
 
     /** What one {@code auggie --print} did: its process, and the requests it sent to the mock backend. */

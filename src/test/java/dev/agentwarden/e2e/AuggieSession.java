@@ -33,6 +33,12 @@ final class AuggieSession {
 
     /** One {@code auggie --print} session; the process result. */
     Command.Result run(E2eProject project, ScriptedModelServer server, String prompt) throws IOException {
+        return run(project, server, prompt, Map.of());
+    }
+
+    /** {@link #run}, with {@code extraEnv} on top of the usual environment. */
+    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv)
+            throws IOException {
         if (!Files.isDirectory(project.root().resolve(".git"))) {
             Command.Result git = Command.run(List.of("git", "init", "-q"), project.root(), null, Duration.ofSeconds(30));
             if (!git.ok()) {
@@ -50,6 +56,7 @@ final class AuggieSession {
             env.put("NO_COLOR", "1");
             env.put("AUGMENT_SESSION_AUTH", Json.write(auth));
             env.put("AUGMENT_DISABLE_AUTO_UPDATE", "1");
+            env.putAll(extraEnv);
             return Command.run(launch.wrap(List.of(binary.toString(), "--print", prompt)), project.root(), env,
                     HostSuite.SESSION_LIMIT);
         }

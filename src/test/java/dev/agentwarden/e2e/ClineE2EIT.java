@@ -289,6 +289,61 @@ class ClineE2EIT {
         row.pass();
     }
 
+    /**
+     * The committed hook files on a machine without Warden (PATH without it): today's per-machine
+     * form, whose launcher path is missing there, and the portable form a project install writes.
+     */
+    @Test
+    @Order(5)
+    void committedHooks_wardenMissing_oldPathLetsTheToolRun_portableCancelsWithTheInstallLine(@TempDir Path dir)
+            throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed hook files, no warden on PATH (old path form vs portable)",
+                "old: tool runs; portable: cancel, errorMessage carries the install line, command not run");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [run_commands]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-c5: denied-marker is off limits"
+                """, """
+                pre_tool_use: [no-denied-marker]
+                """));
+        install(project);
+        Path hook = project.root().resolve(".clinerules/hooks/PreToolUse");
+        String portable = Files.readString(hook);
+        assertThat(portable).contains("command -v warden").doesNotContain(launcher.toString());
+        Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+
+        // today's form, as a teammate's clone had it: another machine's launcher path
+        Files.write(hook, new dev.agentwarden.host.cline.ClineHookFiles(false)
+                .content("/home/alice/src/warden/bin/warden", "PreToolUse"));
+        Session old = session(project, "touch the marker", noWarden, ModelScript.of(
+                Turn.tool("old", "run_commands", Map.of("commands", List.of("touch denied-marker"))),
+                Turn.text("FINAL: done")));
+        boolean oldRan = project.exists("denied-marker");
+        Files.deleteIfExists(project.root().resolve("denied-marker"));
+
+        Files.writeString(hook, portable);
+        Session run = session(project, "touch the marker", noWarden, ModelScript.of(
+                Turn.tool("missing", "run_commands", Map.of("commands", List.of("touch denied-marker"))),
+                Turn.text("FINAL: done")));
+
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("old: finish " + old.finishReason() + ", marker " + (oldRan ? "CREATED" : "absent")
+                + "; portable: finish " + run.finishReason() + ", marker "
+                + (project.exists("denied-marker") ? "CREATED" : "absent"));
+        assertThat(oldRan).as("today's form on a machine without that path lets the tool run: " + old.describe()).isTrue();
+        assertThat(old.finishReason()).isEqualTo("completed");
+        assertThat(project.exists("denied-marker")).as("the refused command ran: " + run.describe()).isFalse();
+        assertThat(run.finishReason()).as(run.describe()).isEqualTo("aborted");
+        assertThat(run.clineLog(project)).as("Cline's log holds the refusal")
+                .contains("warden is not installed on this machine").contains("npm install -g agent-warden");
+        row.pass();
+    }
+
     // ---- Helpers ------------------------------------------------------------------------------
 
     /** The project's ledger lines once one is an {@code event} line (Cline runs TaskComplete detached), or at the deadline. */

@@ -362,6 +362,79 @@ class CopilotE2EIT {
         row.pass();
     }
 
+    /**
+     * The committed {@code .github/hooks/warden.json} on a machine without Warden (PATH without it):
+     * its portable {@code bash} command denies the tool call in Copilot's JSON, with the install line.
+     */
+    @Test
+    @Order(9)
+    void committedPortableHook_wardenMissing_deniedWithTheInstallLine() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed portable hook, no warden on PATH",
+                "tool message carries the install line; command not run");
+        skipIfUnavailable(row);
+        assertThat(Files.readString(project.root().resolve(".github/hooks/warden.json"))).contains("command -v warden")
+                .doesNotContain(suite.wardenLauncher().toString());
+
+        Session run = session("touch the marker", true, Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")),
+                ModelScript.of(Turn.tool("missing", "bash", bash("touch missing-marker")), Turn.text("FINAL: done")));
+
+        Optional<String> output = run.toolOutput("missing");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; marker "
+                + (project.exists("missing-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(output).as("tool message for the refused call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains("warden is not installed on this machine")
+                        .contains("npm install -g agent-warden"));
+        assertThat(project.exists("missing-marker")).as("the refused command ran").isFalse();
+        row.pass();
+    }
+
+    /**
+     * Today's per-machine form committed and pulled where its launcher path is missing: Copilot fails
+     * a preToolUse hook that exits non-zero closed, so the call is refused, but nothing says why or
+     * what to install.
+     */
+    @Test
+    @Order(10)
+    void committedOldPathHook_wardenMissing_refusedWithoutAWordOfWhy() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "committed old path-form hook, its launcher missing",
+                "refused (Copilot fails a preToolUse hook closed), but nothing says what to install");
+        skipIfUnavailable(row);
+        Path file = project.root().resolve(".github/hooks/warden.json");
+        String portable = Files.readString(file);
+        Map<String, Object> hooks = Json.parseObject(portable);
+        int replaced = 0;
+        for (Map.Entry<String, Object> event : map(hooks.get("hooks")).entrySet()) {
+            for (Object entry : (List<?>) event.getValue()) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> e = (Map<String, Object>) entry;
+                if (String.valueOf(e.get("bash")).startsWith("command -v warden ")) {
+                    e.put("bash", "/home/alice/src/warden/bin/warden dispatch --host copilot --native-event " + event.getKey());
+                    replaced++;
+                }
+            }
+        }
+        assertThat(replaced).as(portable).isPositive();
+        Files.writeString(file, Json.write(hooks));
+        Session run;
+        try {
+            run = session("touch the marker", true, Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin")),
+                    ModelScript.of(Turn.tool("old", "bash", bash("touch old-path-marker")), Turn.text("FINAL: done")));
+        } finally {
+            Files.writeString(file, portable);
+        }
+
+        Optional<String> output = run.toolOutput("old");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("output=" + output.orElse("(none)") + "; marker "
+                + (project.exists("old-path-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
+        assertThat(output).as(run.describe()).isPresent();
+        assertThat(output.get()).doesNotContain("npm install");
+        assertThat(project.exists("old-path-marker")).as("Copilot fails a preToolUse hook that exits 127 closed: "
+                + run.describe()).isFalse();
+        row.pass();
+    }
+
     private static Session session(String prompt, boolean trustFolder, ModelScript script) throws IOException {
         return session(prompt, trustFolder, Map.of(), script);
     }
@@ -379,6 +452,11 @@ class CopilotE2EIT {
         Object args = p.get("toolArgs");
         Object command = args instanceof Map<?, ?> m ? m.get("command") : p.get("agentId");
         return envelope.get("native_event") + " " + p.get("toolName") + " " + command;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object o) {
+        return o instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 
     private static List<Map<String, Object>> ledgerLines() throws IOException {

@@ -332,6 +332,67 @@ abstract class PluginHostE2E {
         row.pass();
     }
 
+    /**
+     * The committed bridge on a machine without Warden (PATH without it): today's form, which runs
+     * another machine's launcher path, and the portable one a project install writes, which finds
+     * {@code warden} on PATH and, missing, throws the install line at the tool call.
+     */
+    @Test
+    @Order(6)
+    void committedBridge_wardenMissing_oldPathFailsOpen_portableRefusesWithTheInstallLine(@TempDir Path dir)
+            throws Exception {
+        E2eSummary.Row row = summary.row(host, "committed bridge, no warden on PATH (old path form vs portable)",
+                "old: bash runs (fail-open note); portable: tool result carries the install line; command not run");
+        E2eProject project = project(dir, row);
+        project.manifest(manifest("""
+                no-denied-marker:
+                  script: builtin:deny-pattern
+                  posture: blocking
+                  tools: [bash]
+                  patterns:
+                    - match: 'touch denied-marker'
+                      reason: "DENY-p6: denied-marker is off limits"
+                """, "pre_tool_use: [no-denied-marker]\n"));
+        install(project);
+        Path bridge = project.root().resolve(flavor.pluginDir() + "/warden-bridge.js");
+        byte[] portable = java.nio.file.Files.readAllBytes(bridge);
+        assertThat(new String(portable, java.nio.charset.StandardCharsets.UTF_8)).contains("const LAUNCHER = null;")
+                .doesNotContain(suite.wardenLauncher().toString());
+        Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+
+        // today's form, as a teammate's clone had it: another machine's launcher path
+        dev.agentwarden.host.Installer plugin = dev.agentwarden.host.Hosts.byId(flavor.hostId())
+                .installer(dev.agentwarden.host.Host.Scope.PROJECT);
+        List<dev.agentwarden.host.Installer.Binding> bound = new ArrayList<>();
+        for (String event : plugin.installedEvents(portable)) {
+            bound.add(new dev.agentwarden.host.Installer.Binding(event, null));
+        }
+        java.nio.file.Files.write(bridge, plugin.install(new byte[0], "/home/alice/src/warden/bin/warden", bound));
+        Session old = session(project, "touch the marker", noWarden, ModelScript.of(
+                Turn.tool("old", "bash", Map.of("command", "touch denied-marker", "description", "touch")),
+                Turn.text("FINAL: done")));
+        boolean oldRan = project.exists("denied-marker");
+        java.nio.file.Files.deleteIfExists(project.root().resolve("denied-marker"));
+
+        java.nio.file.Files.write(bridge, portable);
+        Session run = session(project, "touch the marker", noWarden, ModelScript.of(
+                Turn.tool("missing", "bash", Map.of("command", "touch denied-marker", "description", "touch")),
+                Turn.text("FINAL: done")));
+
+        Optional<String> result = run.toolResult("missing");
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("old: marker " + (oldRan ? "CREATED" : "absent") + ", stderr " + grep(old.process().stderr(), "warden")
+                + "; portable: result=" + result.orElse("(none)") + ", marker "
+                + (project.exists("denied-marker") ? "CREATED" : "absent"));
+        assertThat(oldRan).as("today's form on a machine without that path lets the tool run: " + old.describe()).isTrue();
+        assertThat(old.process().stderr()).contains("allowing (fail-open");
+        assertThat(result).as("tool result for the refused call: " + run.describe())
+                .hasValueSatisfying(o -> assertThat(o).contains("warden is not installed on this machine")
+                        .contains("npm install -g agent-warden"));
+        assertThat(project.exists("denied-marker")).as("the refused command ran").isFalse();
+        row.pass();
+    }
+
     private static final String DENY_OPEN_MARKER = """
             no-open-marker:
               script: builtin:deny-pattern

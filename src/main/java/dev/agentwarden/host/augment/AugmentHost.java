@@ -15,7 +15,9 @@ import java.util.Set;
  * user's {@code ~/.augment/settings.json}. Augment validates that object strictly: an event it does
  * not know makes the whole file's hooks invalid, so only its seven events are ever written; a tool
  * matcher is a JavaScript regex (Claude's {@code "*"} is not one), so Warden writes none; and a
- * handler's {@code timeout} is in milliseconds (see {@code ClaudeSettings#timeoutFor}).
+ * handler's {@code timeout} is in milliseconds (see {@code ClaudeSettings#timeoutFor}). Auggie spawns a
+ * command without a shell, unless it holds a shell operator: then {@code bash -c} runs it, so the
+ * portable command of a project install runs as in the other hosts.
  */
 public final class AugmentHost {
     private AugmentHost() {
@@ -36,7 +38,7 @@ public final class AugmentHost {
 
     public static final Host AUGMENT = new Host(ID, "Augment", new AugmentAdapter(),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("augment", ".augment/settings.json", ".augment",
-                            "settings.json", false, null),
+                            "settings.json", false, null).shellWhenTheCommandNeedsOne(),
                     Host.Scope.USER, new ClaudeHooksFile("augment", "~/.augment/settings.json", ".augment",
                             "settings.json", true, null)),
             Host.Scope.PROJECT, EVENTS, Set.of(), AugmentAdapter.TOOLS, List.of("AUGMENT_PROJECT_DIR"),

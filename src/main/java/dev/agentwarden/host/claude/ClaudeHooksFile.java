@@ -18,6 +18,7 @@ public final class ClaudeHooksFile implements Installer {
     private final String file;
     private final boolean user;
     private final String homeVariable;
+    private final boolean shellWhenNeeded;
 
     /**
      * @param host         the host id written into each entry's command
@@ -29,12 +30,32 @@ public final class ClaudeHooksFile implements Installer {
      *                     {@code ~/<dir>} when set; or {@code null}
      */
     public ClaudeHooksFile(String host, String describe, String dir, String file, boolean user, String homeVariable) {
+        this(host, describe, dir, file, user, homeVariable, false);
+    }
+
+    private ClaudeHooksFile(String host, String describe, String dir, String file, boolean user, String homeVariable,
+                            boolean shellWhenNeeded) {
         this.host = host;
         this.describe = describe;
         this.dir = dir;
         this.file = file;
         this.user = user;
         this.homeVariable = homeVariable;
+        this.shellWhenNeeded = shellWhenNeeded;
+    }
+
+    /**
+     * This file, for a host that spawns a hook's command without a shell unless the command holds a
+     * shell operator ({@code | & ; < > $} or a backquote), and then runs it with {@code bash -c}:
+     * Augment's CLI (auggie 0.36.0). The portable command holds {@code ;} and {@code &&}, so it runs in bash.
+     */
+    public ClaudeHooksFile shellWhenTheCommandNeedsOne() {
+        return new ClaudeHooksFile(host, describe, dir, file, user, homeVariable, true);
+    }
+
+    @Override
+    public boolean commandRunsInAShell() {
+        return shellWhenNeeded;
     }
 
     @Override

@@ -238,6 +238,13 @@ public final class ClaudeSettings {
         return end < 0 ? null : HookCommand.portableMode(command, command.substring(dispatch, end));
     }
 
+    /** Every {@link HookCommand.IfMissing} whose portable command is exactly {@code command} ({@link HookCommand#portableModes}). */
+    public static List<HookCommand.IfMissing> portableModes(String command) {
+        int dispatch = command.indexOf(DISPATCH);
+        int end = dispatch < 0 ? -1 : command.indexOf(';', dispatch);
+        return end < 0 ? List.of() : HookCommand.portableModes(command, command.substring(dispatch, end));
+    }
+
     private static boolean isPortable(String command) {
         return portableMode(command) != null;
     }

@@ -1,5 +1,6 @@
 package dev.agentwarden.host.cline;
 
+import dev.agentwarden.host.HookCommand;
 import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Installer;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,8 @@ import java.util.Map;
  * {@code .py}, …, or none), is an event name in any case, through the interpreter its {@code #!}
  * line names; a symbolic link is not run. Warden's file for an event is the extensionless
  * {@code /bin/sh} script {@link #content} writes, which hands the event to {@code bin/warden
- * dispatch --host cline} by absolute path.
+ * dispatch --host cline} by absolute path, or, in a project (committed), to {@code warden} from
+ * {@code PATH} ({@link HookCommand#portable}).
  */
 public final class ClineHookFiles implements HookFileInstaller {
     private static final String LAUNCHER_LINE = "launcher='";
@@ -81,6 +83,10 @@ public final class ClineHookFiles implements HookFileInstaller {
      */
     @Override
     public byte[] content(String launcher, String nativeEvent) {
+        HookCommand.IfMissing mode = HookCommand.portableMode(launcher, null);
+        if (mode != null) {
+            return portable(mode, nativeEvent);
+        }
         String refuse = ClineAdapter.WAITED_FOR.contains(nativeEvent)
                 ? "if [ \"${WARDEN_FAIL_MODE:-}\" = closed ]; then\n"
                 + "  printf '%s\\n' '" + CANNOT_RUN + "'\n"
@@ -98,8 +104,29 @@ public final class ClineHookFiles implements HookFileInstaller {
                 + "exit 0\n").getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * The committed form ({@code --scope project}): a {@code /bin/sh} script that names no path of this
+     * machine; it execs {@code warden} from {@code PATH}, and where there is none answers Cline itself
+     * (the portable command, {@link HookCommand#portable}): under {@code --if-missing block} a cancel on PreToolUse
+     * saying what to install, a note on stderr elsewhere.
+     */
+    private static byte[] portable(HookCommand.IfMissing mode, String nativeEvent) {
+        String tail = " dispatch --host cline --native-event " + nativeEvent;
+        return ("#!/bin/sh\n"
+                + "# Agent Warden's Cline hook for " + nativeEvent + ", written by `warden install --host cline"
+                + " --if-missing " + mode.wire() + "`;\n"
+                + "# `warden uninstall --host cline` removes it. Once edited it is yours, and Warden leaves it alone.\n"
+                + "# It runs `warden` from PATH (this file is committed: it names no path of this machine).\n"
+                + HookCommand.command(HookCommand.portable(mode), tail) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
     @Override
     public String launcherOf(byte[] file, String nativeEvent) {
+        for (HookCommand.IfMissing mode : HookCommand.IfMissing.values()) {
+            if (java.util.Arrays.equals(file, portable(mode, nativeEvent))) {
+                return HookCommand.portable(mode);
+            }
+        }
         String text = new String(file, StandardCharsets.UTF_8);
         int start = text.indexOf("\n" + LAUNCHER_LINE);
         if (start < 0) {

@@ -53,6 +53,11 @@ public final class CursorHost implements Host.InventoryFiles {
         public Map<String, Object> of(String nativeEvent) {
             return Map.of("failClosed", FAIL_CLOSED.contains(nativeEvent));
         }
+
+        @Override
+        public boolean failsClosed(String nativeEvent) {
+            return FAIL_CLOSED.contains(nativeEvent);
+        }
     }
 
     private static final HooksJsonFile.EntryExtras EXTRAS = new FailClosedExtras();

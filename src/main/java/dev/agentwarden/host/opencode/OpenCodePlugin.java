@@ -1,6 +1,7 @@
 package dev.agentwarden.host.opencode;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.host.HookCommand;
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.SettingsFile.SettingsException;
 import dev.agentwarden.json.Json;
@@ -18,6 +19,12 @@ import java.util.Map;
  * install it: a file of Warden's own in the host's plugin directory, written whole. Its first line
  * holds the digest of the rest, so that uninstall removes it only while it is exactly what install
  * wrote; a file edited by hand, or one Warden did not write, is the user's and stays.
+ *
+ * <p>A user's bridge runs this machine's {@code bin/warden} by absolute path. A project's bridge is
+ * committed, so it names no path of this machine ({@link HookCommand#portable}): it finds
+ * {@code warden} on {@code PATH} at each callback, and where there is none answers per
+ * {@code --if-missing} (under {@code block} it throws on {@code tool.execute.before} and
+ * {@code chat.message} with what to install, which is how a plugin refuses).
  */
 public final class OpenCodePlugin implements Installer {
     /** The file name the bridge is written under, in the plugin directory. */
@@ -81,8 +88,11 @@ public final class OpenCodePlugin implements Installer {
                 events.add(b.nativeEvent());
             }
         }
+        HookCommand.IfMissing missing = HookCommand.portableMode(launcher, null);
         String body = template()
-                .replace("@@LAUNCHER@@", Json.write(launcher))
+                .replace("@@LAUNCHER@@", missing == null ? Json.write(launcher) : "null")
+                .replace("@@IF_MISSING@@", missing == null ? "null" : Json.write(missing.wire()))
+                .replace("@@MISSING@@", Json.write(HookCommand.MISSING))
                 .replace("@@HOST_JSON@@", Json.write(hostId))
                 .replace("@@HOST_NAME@@", hostName)
                 .replace("@@HOST@@", hostId)

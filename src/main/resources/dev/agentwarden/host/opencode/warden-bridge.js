@@ -2,10 +2,17 @@
 // It hands each bound plugin callback to `warden dispatch` and enforces the answer. Edit it and
 // uninstall leaves it in place as yours.
 import { spawn } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import { join } from "node:path";
 
-// Fixed at install time: the launcher by absolute path (never looked up on PATH), the host id,
-// and the native events the manifest binds (no other callback starts a process).
+// Fixed at install time: the launcher by absolute path (a user's bridge), or null in a project's
+// bridge, which is committed and names no path of this machine: it runs `warden` from PATH, and
+// where there is none answers per IF_MISSING ("block": refuse tool calls and prompts, saying what
+// to install; "warn" and "allow": let them through with a note). Then the host id and the native
+// events the manifest binds (no other callback starts a process).
 const LAUNCHER = @@LAUNCHER@@;
+const IF_MISSING = @@IF_MISSING@@;
+const MISSING = @@MISSING@@;
 const HOST = @@HOST_JSON@@;
 const BOUND = new Set(@@BOUND@@);
 // Native events whose refusal stops the action: a deny there is thrown back at the host.
@@ -30,18 +37,38 @@ function note(text) {
   process.stderr.write(text.endsWith("\n") ? text : text + "\n");
 }
 
-/** Runs `warden dispatch` with the envelope on stdin; resolves {code, stdout, stderr, failure}. */
+/** The first executable regular file `name` in a directory of PATH, or null. */
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    if (!dir.startsWith("/")) continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      if (statSync(file).isFile()) return file;
+    } catch (e) {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** Runs `warden dispatch` with the envelope on stdin; resolves {code, stdout, stderr, failure} or {missing}. */
 function dispatch(nativeEvent, envelope, cwd) {
   return new Promise((resolve) => {
+    const program = LAUNCHER ?? onPath("warden");
+    if (program === null) {
+      resolve({ missing: true });
+      return;
+    }
     let child;
     try {
-      child = spawn(LAUNCHER, ["dispatch", "--host", HOST, "--native-event", nativeEvent], {
+      child = spawn(program, ["dispatch", "--host", HOST, "--native-event", nativeEvent], {
         cwd,
         env: process.env,
         stdio: ["pipe", "pipe", "pipe"],
       });
     } catch (e) {
-      resolve({ failure: "cannot start " + LAUNCHER + ": " + e.message });
+      resolve({ failure: "cannot start " + program + ": " + e.message });
       return;
     }
     const out = [];
@@ -60,7 +87,7 @@ function dispatch(nativeEvent, envelope, cwd) {
       child.kill("SIGKILL");
       finish({ failure: "no answer within " + TIMEOUT_MS + " ms (WARDEN_BRIDGE_TIMEOUT_MS)" });
     }, TIMEOUT_MS);
-    child.on("error", (e) => finish({ failure: "cannot run " + LAUNCHER + ": " + e.message }));
+    child.on("error", (e) => finish({ failure: "cannot run " + program + ": " + e.message }));
     child.stdout.on("data", (d) => {
       outBytes += d.length;
       if (outBytes <= MAX_STDOUT_BYTES) out.push(d);
@@ -88,6 +115,14 @@ function dispatch(nativeEvent, envelope, cwd) {
  */
 async function ask(nativeEvent, envelope, cwd) {
   const r = await dispatch(nativeEvent, envelope, cwd);
+  if (r.missing) {
+    if (IF_MISSING === "block" && BLOCKABLE.has(nativeEvent)) {
+      note("warden: refused: " + MISSING);
+      return { deny: "[warden] " + MISSING, halt: false };
+    }
+    note("warden: not checked: " + MISSING);
+    return null;
+  }
   if (r.stderr) note(r.stderr);
   let answer = null;
   let failure = r.failure;
