@@ -25,7 +25,6 @@ class WardenSelfChangeWalkTest {
                 c("pipedToShellThroughSudo", "echo 'bin/warden trust' | sudo sh", DENY),
                 c("pipedToShellThroughEnv", "echo 'bin/warden init' | env bash", DENY),
                 c("shellScriptComputed", "CMD='bin/warden trust'; sh -c \"$CMD\"", DENY),
-                c("braceExpandedSubcommand", "bin/warden {trust,x}", DENY),
                 c("aliasOfShow_allowed", "alias w='bin/warden trust --show'; w", ALLOW),
                 c("envSplitStringHelp_allowed", "env -S 'bin/warden init --help'", ALLOW),
                 c("shellScriptComputedNoMention_allowed", "sh -c \"$CMD\"; bin/warden ledger stats", ALLOW),
