@@ -1,5 +1,7 @@
 package dev.agentwarden.concern.builtin;
 
+import dev.agentwarden.shell.CommandWalker;
+import dev.agentwarden.shell.ProgramNames;
 import dev.agentwarden.shell.ShellScript;
 import dev.agentwarden.shell.ShellWord;
 import dev.agentwarden.shell.SimpleCommand;
@@ -11,13 +13,11 @@ import java.util.Locale;
  * Finds, in a shell command line, a git invocation that would not run the repository's hooks, and
  * says why in one sentence.
  *
- * <p>The command line is split like a shell does ({@link ShellScript}); every simple command, and
- * every script it hands to a shell ({@code sh -c}, {@code eval}, {@code su -c}, {@code watch},
- * {@code trap}, here-documents fed to a shell, {@code git rebase --exec}, {@code git -c alias.x=…},
- * {@code git submodule foreach}, shell aliases defined earlier in the command), is followed through
- * the wrappers that run another command ({@code env}, {@code sudo}, {@code exec}, {@code command},
- * {@code time}, {@code xargs}, {@code find -exec}, and any command that has a literal {@code git}
- * word among its arguments) to a {@code git} call. That call skips hooks when:
+ * <p>{@link CommandWalker} follows the command line through wrappers and the scripts it hands on
+ * to each program; this class claims {@code git} (and any command that has a literal {@code git}
+ * word among its arguments), and hands back to the walker the scripts git runs itself
+ * ({@code git rebase --exec}, {@code git -c alias.x=!…}, {@code git submodule foreach},
+ * {@code git bisect run}). A git call skips hooks when:
  * <ul>
  *   <li>its subcommand (commit, merge, push, pull, rebase, am) ends its option parse with
  *       {@code --no-verify} in force, read by git's rules ({@link GitOptionTable}: unique prefixes,
@@ -40,27 +40,24 @@ import java.util.Locale;
  * pipe, or arguments {@code xargs} adds, refuse the command only when its text also mentions a
  * bypass ({@link #mentionedBypass}; for commit and am also a {@code -n}-like word). Limits passed
  * (scripts nested deeper than {@link #MAX_SCRIPT_DEPTH}, substitutions deeper than
- * {@link ShellScript#MAX_NESTING}, more than {@link #PARSE_BUDGET_CHARS} of nested script) refuse
+ * {@link ShellScript#MAX_NESTING}, more than {@link CommandWalker#PARSE_BUDGET_CHARS} of nested script) refuse
  * it when its text mentions git. A command name computed at run time is read as git, and refused
  * when that reading skips hooks and the text says git. A command over {@link #MAX_COMMAND_CHARS}
  * is not parsed, and is refused when it mentions git and a bypass. Each such reason says the
  * command was too indirect, complex or long to check.
  */
-final class HookBypass {
+final class HookBypass implements CommandWalker.Visitor {
 
     /** Longer commands are not parsed; see {@link #reasonFor}. */
-    static final int MAX_COMMAND_CHARS = 256 * 1024;
+    static final int MAX_COMMAND_CHARS = CommandWalker.MAX_COMMAND_CHARS;
 
     /** The deepest chain of scripts handed to shells ({@code sh -c "sh -c '…'"}). */
-    static final int MAX_SCRIPT_DEPTH = 8;
-
-    /** All script text parsed for one command, nested scripts included. */
-    private static final int PARSE_BUDGET_CHARS = 2 * MAX_COMMAND_CHARS;
+    static final int MAX_SCRIPT_DEPTH = CommandWalker.MAX_SCRIPT_DEPTH;
 
     private static final int MAX_QUOTED_CHARS = 60;
 
     /** The most words one word's brace expansion may make before it counts as unknown. */
-    static final int MAX_BRACE_WORDS = 64;
+    static final int MAX_BRACE_WORDS = CommandWalker.MAX_BRACE_WORDS;
 
     static final String PREFIX = "git hooks must not be skipped: ";
 
@@ -84,11 +81,7 @@ final class HookBypass {
     private String exportedEnv;
     /** Why the assignments of an enclosing {@code VAR=… sh -c} turn hooks off, while inside it. */
     private String inheritedEnv;
-    /** Shell aliases defined so far: name, expansion, name, expansion, … */
-    private List<String> shellAliases;
-    /** Above 0 while reading a computed command name as git. */
-    private int hypothetical;
-    private int budget = PARSE_BUDGET_CHARS;
+    private final CommandWalker walker = new CommandWalker(this);
 
     private HookBypass(String source) {
         this.source = source;
@@ -107,7 +100,7 @@ final class HookBypass {
             return null;
         }
         HookBypass check = new HookBypass(command);
-        check.script(command, 0);
+        check.walker.walk(command, 0);
         return check.verdict();
     }
 
@@ -169,7 +162,7 @@ final class HookBypass {
     }
 
     private void deny(String reason) {
-        if (hypothetical > 0) {
+        if (walker.readingComputedName()) {
             if (computedDenial == null) {
                 computedDenial = reason;
             }
@@ -178,7 +171,8 @@ final class HookBypass {
         }
     }
 
-    private void tooComplex(String why) {
+    @Override
+    public void tooComplex(String why, String text) {
         if (tooComplex == null) {
             tooComplex = why;
         }
@@ -186,425 +180,54 @@ final class HookBypass {
 
     /** Records an unknown part; not while reading a computed command name as git, which is a guess already. */
     private void unsure(String why) {
-        if (uncertainty == null && hypothetical == 0) {
+        if (uncertainty == null && !walker.readingComputedName()) {
             uncertainty = why;
         }
     }
 
-    private void script(String text, int depth) {
-        if (depth > MAX_SCRIPT_DEPTH) {
-            tooComplex("scripts handed to shells nest deeper than " + MAX_SCRIPT_DEPTH);
-            return;
+    @Override
+    public void unknown(String why) {
+        unsure(why);
+    }
+
+    @Override
+    public void unreadScript(String why) {
+        unsure(why);
+        uncertainShortN |= !walker.readingComputedName();
+    }
+
+    @Override
+    public boolean finished() {
+        return denial != null;
+    }
+
+    @Override
+    public void command(SimpleCommand c, List<ShellWord> words, int depth) {
+    }
+
+    /** {@code git}, {@code git-commit} and the like: checked; any other program is left to the walker. */
+    @Override
+    public boolean program(SimpleCommand c, List<ShellWord> w, int at, int to, List<ShellWord> env, int depth,
+                           boolean viaXargs, boolean computed) {
+        String program = gitName(ProgramNames.basename(w.get(at).text()));
+        if (computed) {
+            git(c, w, at + 1, to, env, depth, viaXargs, program == null ? null : subcommandOf(program));
+            return true;
         }
-        budget -= text.length();
-        if (budget < 0) {
-            tooComplex("its nested scripts exceed " + PARSE_BUDGET_CHARS + " characters");
-            return;
+        if (program == null) {
+            return false;
         }
-        ShellScript parsed = ShellScript.parse(text);
-        if (!parsed.complete()) {
-            tooComplex("substitutions nest deeper than " + ShellScript.MAX_NESTING);
-        }
-        for (SimpleCommand c : parsed.commands()) {
-            if (c.words().isEmpty()) {
-                exported(c.assignments(), 0);
-            } else {
-                List<ShellWord> words = braceExpanded(c.words());
-                run(c, words, 0, words.size(), new ArrayList<>(c.assignments()), depth, false);
-            }
-            if (denial != null) {
-                return;
-            }
-        }
+        git(c, w, at + 1, to, env, depth, viaXargs, subcommandOf(program));
+        return true;
     }
 
     /**
-     * {@code words} with each brace expansion made as bash makes it ({@code -{n,a}} is {@code -n -a});
-     * a word that would make more than {@link #MAX_BRACE_WORDS} words stays one unknown word.
+     * A program in another language ({@code python3 -c}, {@code perl -e}, {@code node -e}, …), which
+     * can run git in ways no shell reading shows: refused when it mentions git and an {@code -n}-like
+     * word or a bypass.
      */
-    private static List<ShellWord> braceExpanded(List<ShellWord> words) {
-        List<ShellWord> out = null;
-        for (int k = 0; k < words.size(); k++) {
-            List<ShellWord> expanded = words.get(k).braceExpanded(MAX_BRACE_WORDS);
-            if (expanded != null && out == null) {
-                out = new ArrayList<>(words.subList(0, k));
-            }
-            if (out != null) {
-                if (expanded != null && out.size() + expanded.size() <= MAX_BRACE_WORDS * 4) {
-                    out.addAll(expanded);
-                } else {
-                    out.add(words.get(k));
-                }
-            }
-        }
-        return out == null ? words : out;
-    }
-
-    /**
-     * Follows the command at {@code w[i]} (words up to {@code to}) through wrappers to what it runs.
-     * {@code env} holds the variable assignments it runs with; {@code viaXargs}, whether xargs
-     * appends arguments to it.
-     */
-    private void run(SimpleCommand c, List<ShellWord> w, int i, int to, List<ShellWord> env, int depth,
-                     boolean viaXargs) {
-        while (i < to) {
-            ShellWord name = w.get(i);
-            if (!name.literal()) {
-                computedName(c, w, i, to, env, depth, viaXargs);
-                return;
-            }
-            String base = basename(name.text());
-            String expansion = aliasExpansion(shellAliases, name.text());
-            if (expansion != null) {
-                envScript(expansion + joined(w, i + 1, to), env, depth);
-                return;
-            }
-            switch (base) {
-                case "time": case "nohup": case "builtin": case "noglob": case "nocorrect": case "busybox":
-                    i = skipDashWords(w, i + 1, to);
-                    break;
-                case "command":
-                    for (i = i + 1; i < to && w.get(i).text().startsWith("-"); i++) {
-                        if (w.get(i).text().indexOf('v') >= 0 || w.get(i).text().indexOf('V') >= 0) {
-                            return;
-                        }
-                    }
-                    break;
-                case "exec":
-                    for (i = i + 1; i < to && w.get(i).text().startsWith("-"); i++) {
-                        if (w.get(i).text().equals("-a")) {
-                            i++;
-                        }
-                    }
-                    break;
-                case "env":
-                    i = envWrapper(c, w, i + 1, to, env, depth);
-                    break;
-                case "sudo": case "doas":
-                    i = sudoWrapper(w, i + 1, to, env);
-                    break;
-                case "xargs":
-                    i = xargsOptions(w, i + 1, to);
-                    viaXargs = true;
-                    break;
-                case "find":
-                    findExec(c, w, i + 1, to, env, depth);
-                    return;
-                case "eval":
-                    eval(w, i + 1, to, env, depth);
-                    return;
-                case "trap":
-                    if (i + 2 < to && !w.get(i + 1).text().startsWith("-")) {
-                        nested(w.get(i + 1), env, depth, "a trap command");
-                    }
-                    return;
-                case "watch":
-                    watch(c, w, i + 1, to, env, depth);
-                    return;
-                case "su":
-                    su(w, i + 1, to, env, depth);
-                    return;
-                case "alias":
-                    for (int k = i + 1; k < to; k++) {
-                        String t = w.get(k).text();
-                        int eq = t.indexOf('=');
-                        if (eq > 0) {
-                            if (shellAliases == null) {
-                                shellAliases = new ArrayList<>();
-                            }
-                            shellAliases.add(t.substring(0, eq));
-                            shellAliases.add(t.substring(eq + 1));
-                            script(t.substring(eq + 1), depth + 1);
-                        }
-                    }
-                    return;
-                case "export": case "declare": case "typeset": case "local": case "readonly":
-                    exported(w, i + 1);
-                    return;
-                case "echo": case "printf": case "true": case "false": case ":": case "test": case "[": case "[[":
-                case "cat": case "grep": case "egrep": case "fgrep": case "rg": case "ag": case "ack": case "sed":
-                case "awk": case "head": case "tail": case "less": case "more": case "wc": case "man": case "which":
-                case "type": case "whereis": case "jq": case "source": case ".": case "cd": case "ls":
-                    return;
-                default:
-                    if (isShell(base)) {
-                        shell(c, w, i, to, env, depth, viaXargs);
-                    } else if (isInterpreter(base)) {
-                        interpreter(c, w, i, to, base);
-                    } else if (gitName(base) != null) {
-                        git(c, w, i + 1, to, env, depth, viaXargs, subcommandOf(gitName(base)));
-                    } else {
-                        anyCommand(c, w, i + 1, to, env, depth, viaXargs);
-                    }
-                    return;
-            }
-        }
-    }
-
-    /** A command of unknown kind: follows a literal git word or {@code sh -c} among its arguments. */
-    private void anyCommand(SimpleCommand c, List<ShellWord> w, int from, int to, List<ShellWord> env, int depth,
-                            boolean viaXargs) {
-        for (int j = from; j < to; j++) {
-            ShellWord a = w.get(j);
-            if (!a.literal()) {
-                continue;
-            }
-            String base = basename(a.text());
-            if (ShellScript.isAssignment(a.text())) {
-                env.add(a);
-            } else if (gitName(base) != null) {
-                git(c, w, j + 1, to, env, depth, viaXargs, subcommandOf(gitName(base)));
-                return;
-            } else if (isShell(base) && j + 1 < to && isShortCluster(w.get(j + 1).text(), 'c')) {
-                shell(c, w, j, to, env, depth, viaXargs);
-                return;
-            }
-        }
-    }
-
-    /** A command name known only at run time: read as git, as a shell, and as a wrapper. */
-    private void computedName(SimpleCommand c, List<ShellWord> w, int i, int to, List<ShellWord> env, int depth,
-                              boolean viaXargs) {
-        hypothetical++;
-        try {
-            String program = gitName(basename(w.get(i).text()));
-            git(c, w, i + 1, to, env, depth, viaXargs, program == null ? null : subcommandOf(program));
-            if (i + 2 < to && isShortCluster(w.get(i + 1).text(), 'c')) {
-                nested(w.get(i + 2), env, depth, "a shell script");
-            }
-            anyCommand(c, w, i + 1, to, env, depth, viaXargs);
-        } finally {
-            hypothetical--;
-        }
-    }
-
-    private static int skipDashWords(List<ShellWord> w, int i, int to) {
-        while (i < to && w.get(i).text().startsWith("-") && w.get(i).text().length() > 1) {
-            i++;
-        }
-        return i;
-    }
-
-    /** {@code env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]... COMMAND}: the command's index. */
-    private int envWrapper(SimpleCommand c, List<ShellWord> w, int i, int to, List<ShellWord> env, int depth) {
-        while (i < to) {
-            String t = w.get(i).text();
-            if (t.equals("--")) {
-                return i + 1;
-            } else if (ShellScript.isAssignment(t)) {
-                env.add(w.get(i));
-            } else if (t.equals("-S") || t.equals("--split-string") || t.startsWith("--split-string=")
-                    || (t.startsWith("-S") && !t.startsWith("--"))) {
-                String split = t.startsWith("--split-string=") ? t.substring(15)
-                        : t.length() > 2 && !t.startsWith("--") ? t.substring(2)
-                        : i + 1 < to ? w.get(++i).text() : "";
-                StringBuilder rest = new StringBuilder(split);
-                for (int k = i + 1; k < to; k++) {
-                    rest.append(' ').append(w.get(k).text());
-                }
-                envScript(rest.toString(), env, depth);
-                return to;
-            } else if (t.equals("-u") || t.equals("--unset") || t.equals("-C") || t.equals("--chdir")) {
-                i++;
-            } else if (!t.startsWith("-") || t.length() == 1) {
-                return i;
-            }
-            i++;
-        }
-        return i;
-    }
-
-    /** {@code sudo [options] [NAME=VALUE]... COMMAND}: the command's index. */
-    private static int sudoWrapper(List<ShellWord> w, int i, int to, List<ShellWord> env) {
-        while (i < to) {
-            String t = w.get(i).text();
-            if (t.equals("--")) {
-                return i + 1;
-            } else if (ShellScript.isAssignment(t)) {
-                env.add(w.get(i));
-            } else if (t.length() == 2 && t.charAt(0) == '-' && "CDghpRrTtUu".indexOf(t.charAt(1)) >= 0) {
-                i++;
-            } else if (!t.startsWith("-")) {
-                return i;
-            }
-            i++;
-        }
-        return i;
-    }
-
-    /** {@code xargs [options] COMMAND}: the command's index. */
-    private static int xargsOptions(List<ShellWord> w, int i, int to) {
-        while (i < to) {
-            String t = w.get(i).text();
-            if (t.equals("--")) {
-                return i + 1;
-            }
-            if (!t.startsWith("-") || t.length() == 1) {
-                return i;
-            }
-            if (t.length() == 2 && "adEILnPs".indexOf(t.charAt(1)) >= 0) {
-                i++;
-            } else if (t.startsWith("--") && t.indexOf('=') < 0 && (t.equals("--arg-file") || t.equals("--delimiter")
-                    || t.equals("--max-lines") || t.equals("--max-args") || t.equals("--max-procs")
-                    || t.equals("--max-chars") || t.equals("--process-slot-var"))) {
-                i++;
-            }
-            i++;
-        }
-        return i;
-    }
-
-    /** {@code find … -exec COMMAND… ;} (also {@code -execdir}, {@code -ok}, {@code -okdir}, {@code +}). */
-    private void findExec(SimpleCommand c, List<ShellWord> w, int i, int to, List<ShellWord> env, int depth) {
-        while (i < to) {
-            String t = w.get(i).text();
-            if (t.equals("-exec") || t.equals("-execdir") || t.equals("-ok") || t.equals("-okdir")) {
-                int e = i + 1;
-                while (e < to && !w.get(e).text().equals(";") && !w.get(e).text().equals("+")) {
-                    e++;
-                }
-                run(c, w, i + 1, e, new ArrayList<>(env), depth, false);
-                i = e;
-            }
-            i++;
-        }
-    }
-
-    private void eval(List<ShellWord> w, int i, int to, List<ShellWord> env, int depth) {
-        StringBuilder text = new StringBuilder();
-        for (int k = i; k < to; k++) {
-            if (!w.get(k).literal()) {
-                unsure("eval of text computed at run time");
-            }
-            text.append(k > i ? " " : "").append(w.get(k).text());
-        }
-        envScript(text.toString(), env, depth);
-    }
-
-    /** {@code watch [options] COMMAND…}: the words joined are a script, or with {@code -x} a command. */
-    private void watch(SimpleCommand c, List<ShellWord> w, int i, int to, List<ShellWord> env, int depth) {
-        boolean exec = false;
-        while (i < to && w.get(i).text().startsWith("-")) {
-            String t = w.get(i).text();
-            exec |= t.equals("-x") || t.equals("--exec");
-            i += t.equals("-n") || t.equals("--interval") || t.equals("-q") ? 2 : 1;
-        }
-        if (exec) {
-            run(c, w, i, to, env, depth, false);
-            return;
-        }
-        StringBuilder text = new StringBuilder();
-        for (int k = i; k < to; k++) {
-            text.append(k > i ? " " : "").append(w.get(k).text());
-        }
-        envScript(text.toString(), env, depth);
-    }
-
-    /** {@code su [options] [-c COMMAND] [user]}: the command is a script. */
-    private void su(List<ShellWord> w, int i, int to, List<ShellWord> env, int depth) {
-        for (int k = i; k < to; k++) {
-            String t = w.get(k).text();
-            if ((t.equals("-c") || t.equals("--command") || t.equals("--session-command")) && k + 1 < to) {
-                nested(w.get(k + 1), env, depth, "an su command");
-            } else if (t.startsWith("--command=")) {
-                envScript(t.substring(10), env, depth);
-            }
-        }
-    }
-
-    /** A shell: {@code sh -c SCRIPT [args]}, {@code sh FILE} (unknown), or a script on standard input. */
-    private void shell(SimpleCommand c, List<ShellWord> w, int i, int to, List<ShellWord> env, int depth,
-                       boolean viaXargs) {
-        boolean dashC = false;
-        int j = i + 1;
-        while (j < to) {
-            String t = w.get(j).text();
-            if (t.equals("--") || t.equals("-")) {
-                j++;
-                break;
-            }
-            if (t.startsWith("--")) {
-                j += t.equals("--rcfile") || t.equals("--init-file") ? 2 : 1;
-                continue;
-            }
-            if (t.length() < 2 || (t.charAt(0) != '-' && t.charAt(0) != '+')) {
-                break;
-            }
-            boolean takesArgument = false;
-            for (int k = 1; k < t.length(); k++) {
-                char ch = t.charAt(k);
-                dashC |= ch == 'c';
-                takesArgument |= ch == 'o' || ch == 'O';
-            }
-            j += takesArgument ? 2 : 1;
-        }
-        if (dashC) {
-            if (j < to) {
-                if (viaXargs) {
-                    unsure("xargs fills in the shell script from its input");
-                }
-                nested(w.get(j), env, depth, "a shell script");
-                anyCommand(c, w, j + 1, to, env, depth, viaXargs);
-            }
-        } else if (j >= to) {
-            if (c.stdin() != null) {
-                envScript(c.stdin(), env, depth);
-            } else if (c.pipedInput()) {
-                unsure("a shell reads its script from a pipe");
-                uncertainShortN |= hypothetical == 0;
-            }
-        }
-    }
-
-    /**
-     * An interpreter of another language ({@code python3 -c}, {@code perl -e}, {@code node -e}, …)
-     * whose program, given inline or as standard input, can run git in ways no shell reading
-     * shows. Refused when that program mentions git and an {@code -n}-like word or a bypass.
-     */
-    private void interpreter(SimpleCommand c, List<ShellWord> w, int i, int to, String base) {
-        boolean inline = false;
-        boolean scriptFile = false;
-        for (int j = i + 1; j < to && !inline && !scriptFile; j++) {
-            ShellWord a = w.get(j);
-            String t = a.text();
-            if (t.equals("--eval") || t.equals("--print") || t.equals("--command") || t.equals("-")) {
-                inline = !t.equals("-");
-                if (j + 1 < to && inline) {
-                    program(base, w.get(j + 1).text(), a.literal() && w.get(j + 1).literal());
-                }
-                scriptFile = !inline;
-            } else if (t.length() > 1 && t.charAt(0) == '-' && t.charAt(1) != '-') {
-                int at = programLetter(t);
-                if (at > 0) {
-                    inline = true;
-                    program(base, at + 1 < t.length() ? t.substring(at + 1) : j + 1 < to ? w.get(j + 1).text() : "",
-                            a.literal());
-                }
-            } else if (!t.startsWith("-")) {
-                scriptFile = true;
-            }
-        }
-        if (!inline && !scriptFile || (scriptFile && to > i + 1 && w.get(to - 1).text().equals("-"))) {
-            if (c.stdin() != null) {
-                program(base, c.stdin(), true);
-            } else if (c.pipedInput()) {
-                unsure("a " + base + " program read from a pipe");
-                uncertainShortN |= hypothetical == 0;
-            }
-        }
-    }
-
-    /** The index in a short option cluster of the letter whose value is a program ({@code -c}, {@code -e}, …), or -1. */
-    private static int programLetter(String cluster) {
-        for (int m = 1; m < cluster.length(); m++) {
-            if ("ceEr".indexOf(cluster.charAt(m)) >= 0) {
-                return m;
-            }
-        }
-        return -1;
-    }
-
-    private void program(String base, String text, boolean literal) {
+    @Override
+    public void foreignProgram(String base, String text, boolean literal) {
         String lower = text.toLowerCase(Locale.ROOT);
         if (!lower.contains("git")) {
             if (!literal) {
@@ -624,42 +247,24 @@ final class HookBypass {
         }
     }
 
-    private static boolean isInterpreter(String base) {
-        if (base.startsWith("python") || base.startsWith("pypy")) {
-            return true;
-        }
-        switch (base) {
-            case "perl": case "ruby": case "node": case "nodejs": case "deno": case "bun": case "php": case "lua":
-            case "luajit": case "tclsh": case "Rscript": case "osascript": case "pwsh": case "groovy": case "jshell":
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    /** A script word handed to a shell: parsed when literal, else unknown. */
-    private void nested(ShellWord scriptWord, List<ShellWord> env, int depth, String what) {
-        if (!scriptWord.literal()) {
-            unsure(what + " computed at run time");
-        }
-        envScript(scriptWord.text(), env, depth);
-    }
-
-    /** Parses {@code text} one level deeper; its git commands inherit the hook-disabling part of {@code env}. */
-    private void envScript(String text, List<ShellWord> env, int depth) {
+    /** Scripts run inside a call inherit the hook-disabling part of its assignments. */
+    @Override
+    public Object enterScript(List<ShellWord> env) {
         String saved = inheritedEnv;
         if (inheritedEnv == null) {
             inheritedEnv = hookEnvReason(env, 0, env.size());
         }
-        try {
-            script(text, depth + 1);
-        } finally {
-            inheritedEnv = saved;
-        }
+        return saved;
+    }
+
+    @Override
+    public void leaveScript(Object saved) {
+        inheritedEnv = (String) saved;
     }
 
     /** Records a hook-disabling variable assigned or exported for the rest of the script. */
-    private void exported(List<ShellWord> w, int from) {
+    @Override
+    public void exported(List<ShellWord> w, int from) {
         if (exportedEnv == null) {
             exportedEnv = hookEnvReason(w, from, w.size());
         }
@@ -690,7 +295,7 @@ final class HookBypass {
                 j++;
                 if (!t.startsWith("-")) {
                     sub = "";
-                    uncertainShortN |= hypothetical == 0;
+                    uncertainShortN |= !walker.readingComputedName();
                 }
             } else if (!t.startsWith("-") || t.equals("-")) {
                 sub = t;
@@ -724,10 +329,10 @@ final class HookBypass {
         if (sub == null) {
             return;
         }
-        String expansion = aliasExpansion(gitAliases, sub);
+        String expansion = CommandWalker.aliasExpansion(gitAliases, sub);
         if (expansion != null) {
             if (!expansion.startsWith("!")) {
-                envScript("git " + expansion + joined(w, j, to), env, depth);
+                walker.walkWith("git " + expansion + walker.quotedArguments(w, j, to), env, depth);
             }
             return;
         }
@@ -743,7 +348,7 @@ final class HookBypass {
         } else if (sub.equals("submodule")) {
             submodule(w, j, to, env, depth);
         } else if (sub.equals("bisect") && j < to && w.get(j).text().equals("run")) {
-            run(c, w, j + 1, to, new ArrayList<>(env), depth, false);
+            walker.follow(c, w, j + 1, to, new ArrayList<>(env), depth, false);
         } else {
             for (int k = j; k < to; k++) {
                 String t = w.get(k).text();
@@ -797,7 +402,7 @@ final class HookBypass {
                 }
                 unsure("an argument of git " + table.subcommand + " is " + (a.dynamic() ? "computed" : "a glob expanded")
                         + " at run time");
-                uncertainShortN |= table.noVerifyShort() != 0 && hypothetical == 0;
+                uncertainShortN |= table.noVerifyShort() != 0 && !walker.readingComputedName();
                 continue;
             }
             if (t.equals("--") || t.equals("--end-of-options")) {
@@ -816,10 +421,10 @@ final class HookBypass {
                 boolean exec = r.option != null && table == GitOptionTable.REBASE && r.option.name.equals("exec");
                 if (r.consumesNextWord(eq >= 0)) {
                     if (++k < to && exec) {
-                        nested(w.get(k), List.of(), depth, "a git rebase --exec command");
+                        walker.walkWord(w.get(k), List.of(), depth, "a git rebase --exec command");
                     }
                 } else if (eq >= 0 && exec) {
-                    script(t.substring(eq + 1), depth + 1);
+                    walker.walk(t.substring(eq + 1), depth + 1);
                 }
             } else if (t.length() > 1 && t.charAt(0) == '-') {
                 for (int m = 1; m < t.length(); m++) {
@@ -831,10 +436,10 @@ final class HookBypass {
                         boolean exec = table == GitOptionTable.REBASE && ch == 'x';
                         if (m + 1 < t.length()) {
                             if (exec) {
-                                script(t.substring(m + 1), depth + 1);
+                                walker.walk(t.substring(m + 1), depth + 1);
                             }
                         } else if (++k < to && exec) {
-                            nested(w.get(k), List.of(), depth, "a git rebase --exec command");
+                            walker.walkWord(w.get(k), List.of(), depth, "a git rebase --exec command");
                         }
                         break;
                     } else if (table.shortTakesOptionalValue(ch)) {
@@ -920,7 +525,7 @@ final class HookBypass {
             String expansion = t.substring(eq + 1);
             aliases.add(key.substring(6));
             aliases.add(expansion);
-            script(expansion.startsWith("!") ? expansion.substring(1) : "git " + expansion, depth + 1);
+            walker.walk(expansion.startsWith("!") ? expansion.substring(1) : "git " + expansion, depth + 1);
         }
     }
 
@@ -978,12 +583,12 @@ final class HookBypass {
         if (k >= to || !w.get(k).text().equals("foreach")) {
             return;
         }
-        k = skipDashWords(w, k + 1, to);
+        k = CommandWalker.skipDashWords(w, k + 1, to);
         StringBuilder text = new StringBuilder();
         for (int m = k; m < to; m++) {
             text.append(m > k ? " " : "").append(w.get(m).text());
         }
-        envScript(text.toString(), env, depth);
+        walker.walkWith(text.toString(), env, depth);
     }
 
     /** Why one of {@code w[from..to)}, assignments, turns a hook manager off, or {@code null}. */
@@ -1049,59 +654,8 @@ final class HookBypass {
         }
         return null;
     }
-
-    /** The value of {@code name} in a list of name, value pairs, or {@code null}. */
-    private static String aliasExpansion(List<String> aliases, String name) {
-        if (aliases != null) {
-            for (int k = aliases.size() - 2; k >= 0; k -= 2) {
-                if (aliases.get(k).equals(name)) {
-                    return aliases.get(k + 1);
-                }
-            }
-        }
-        return null;
-    }
-
-    /** {@code w[from..to)} as shell text: each word single-quoted, each preceded by a space. */
-    private String joined(List<ShellWord> w, int from, int to) {
-        StringBuilder b = new StringBuilder();
-        for (int k = from; k < to; k++) {
-            if (!w.get(k).literal()) {
-                unsure("an alias argument computed at run time");
-            }
-            b.append(" '");
-            String t = w.get(k).text();
-            for (int m = 0; m < t.length(); m++) {
-                char ch = t.charAt(m);
-                b.append(ch == '\'' ? "'\\''" : String.valueOf(ch));
-            }
-            b.append('\'');
-        }
-        return b.toString();
-    }
-
     private static String subcommandOf(String gitName) {
         return gitName.isEmpty() ? null : gitName;
-    }
-
-    private static boolean isShell(String base) {
-        switch (base) {
-            case "sh": case "bash": case "zsh": case "dash": case "ksh": case "mksh": case "ash": case "yash":
-            case "posh": case "fish":
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    /** Whether {@code t} is a single-dash cluster of letters containing {@code letter} ({@code -lc}). */
-    private static boolean isShortCluster(String t, char letter) {
-        return t.length() > 1 && t.charAt(0) == '-' && t.charAt(1) != '-' && t.indexOf(letter) > 0;
-    }
-
-    private static String basename(String path) {
-        int slash = path.lastIndexOf('/');
-        return slash < 0 ? path : path.substring(slash + 1);
     }
 
     /** {@code text} for a reason: at most {@value #MAX_QUOTED_CHARS} characters, control characters as {@code ?}. */

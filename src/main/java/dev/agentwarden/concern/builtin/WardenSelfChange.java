@@ -1,6 +1,7 @@
 package dev.agentwarden.concern.builtin;
 
-import dev.agentwarden.shell.ShellScript;
+import dev.agentwarden.shell.CommandWalker;
+import dev.agentwarden.shell.ProgramNames;
 import dev.agentwarden.shell.ShellWord;
 import dev.agentwarden.shell.SimpleCommand;
 import java.util.List;
@@ -13,16 +14,18 @@ import java.util.Locale;
  * part is {@code warden} ({@code bin/warden}, {@code ./bin/warden}, {@code npx warden}),
  * {@code java … dev.agentwarden.Main} or {@code java -jar …warden….jar}, at any word of a command
  * (so through {@code env -u CLAUDECODE}, {@code sudo}, {@code nohup} and other wrappers). Host
- * markers in the environment play no part: an agent can unset them. Scripts handed on ({@code sh -c}, {@code eval},
- * here-documents, an interpreter's {@code -c}/{@code -e} program) are read too; one that cannot
- * be read (a computed program name, a script piped into a shell, a program in another language)
- * is refused when its text names warden and one of those subcommands.
+ * markers in the environment play no part: an agent can unset them. Every script the command hands
+ * on is read too, followed by {@link CommandWalker} ({@code sh -c}, {@code eval}, {@code su -c},
+ * {@code find -exec}, {@code env -S}, shell aliases, here-documents), and so is any word after a
+ * {@code -c}/{@code -e}/{@code -x}-like option; one that cannot be read (a computed program name or
+ * script, a script piped into a shell, a program in another language) is refused when its text
+ * names warden and one of those subcommands.
  *
  * <p>{@code warden trust --show}, {@code warden init --no-trust} and {@code --help} change no trust
- * and are allowed. Commands that
- * only print or search text ({@code echo}, {@code grep}, …) are not read as running anything.
+ * and are allowed. Commands that only print or search text ({@link ProgramNames#printsOnly}) are
+ * not read as running anything.
  */
-final class WardenSelfChange {
+final class WardenSelfChange implements CommandWalker.Visitor {
 
     /**
      * Warden's subcommands that write a trust record ({@code trust}, {@code init}, {@code install},
@@ -30,11 +33,9 @@ final class WardenSelfChange {
      */
     static final List<String> TRUST_WRITERS = List.of("trust", "init", "install", "uninstall", "train-archive");
 
-    /** Scripts nested deeper than this are judged by their text alone. */
-    private static final int MAX_DEPTH = 8;
-
     private final String lowerSource;
     private String reason;
+    private final CommandWalker walker = new CommandWalker(this);
 
     private WardenSelfChange(String source) {
         this.lowerSource = source.toLowerCase(Locale.ROOT);
@@ -43,36 +44,25 @@ final class WardenSelfChange {
     /** Why {@code command} would change Warden's trust or hooks, or {@code null} when it would not. */
     static String reasonFor(String command) {
         WardenSelfChange check = new WardenSelfChange(command);
-        if (command.length() > HookBypass.MAX_COMMAND_CHARS) {
+        if (command.length() > CommandWalker.MAX_COMMAND_CHARS) {
             check.byText(command, "the command is too long to check");
         } else {
-            check.script(command, 0);
+            check.walker.walk(command, 0);
         }
         return check.reason;
     }
 
-    private void script(String text, int depth) {
-        if (reason != null) {
-            return;
-        }
-        if (depth > MAX_DEPTH) {
-            byText(text, "its scripts nest too deep to check");
-            return;
-        }
-        for (SimpleCommand c : ShellScript.parse(text).commands()) {
-            command(c, depth);
-            if (reason != null) {
-                return;
-            }
-        }
-    }
-
-    private void command(SimpleCommand c, int depth) {
+    /**
+     * Every word of a simple command, wherever the walker finds it: a warden program word, a
+     * computed word before a protected subcommand, a script handed on, a script on standard input.
+     */
+    @Override
+    public void command(SimpleCommand c, List<ShellWord> expanded, int depth) {
         List<ShellWord> w = c.words();
         if (w.isEmpty()) {
             return;
         }
-        boolean onlyPrints = w.get(0).literal() && printsOnly(basename(w.get(0).text()));
+        boolean onlyPrints = w.get(0).literal() && ProgramNames.printsOnly(basename(w.get(0).text()));
         for (int k = 0; k < w.size() && reason == null; k++) {
             ShellWord a = w.get(k);
             String t = a.text();
@@ -85,24 +75,90 @@ final class WardenSelfChange {
             }
             if (!onlyPrints) {
                 if (isWardenProgram(basename(t)) || t.equals("dev.agentwarden.Main")) {
-                    subcommand(w, k + 1, t);
+                    subcommand(w, k + 1, w.size(), t);
                 } else if (t.equals("-jar") && k + 1 < w.size() && isWardenJar(w.get(k + 1).text())) {
-                    subcommand(w, k + 2, "java -jar " + w.get(k + 1).text());
+                    subcommand(w, k + 2, w.size(), "java -jar " + w.get(k + 1).text());
                     k++;
                 }
             }
             if (reason == null && k > 0 && handsOnScript(w, k) && t.toLowerCase(Locale.ROOT).contains("warden")) {
-                script(t, depth + 1);
+                walker.walk(t, depth + 1);
                 byText(t, "a program it hands to " + basename(w.get(0).text()));
             }
         }
         if (reason == null && c.stdin() != null && c.stdin().toLowerCase(Locale.ROOT).contains("warden")) {
-            script(c.stdin(), depth + 1);
+            walker.walk(c.stdin(), depth + 1);
             byText(c.stdin(), "a script on its standard input");
         }
-        if (reason == null && c.pipedInput() && w.get(0).literal() && readsProgram(basename(w.get(0).text()))) {
+        if (reason == null && c.pipedInput() && w.get(0).literal()
+                && ProgramNames.readsProgram(basename(w.get(0).text()))) {
             byText(lowerSource, "a script piped into " + quote(basename(w.get(0).text())));
         }
+    }
+
+    /** A program the walker reached: warden, {@code dev.agentwarden.Main} or {@code -jar} of a warden jar. */
+    @Override
+    public boolean program(SimpleCommand c, List<ShellWord> w, int at, int to, List<ShellWord> env, int depth,
+                           boolean viaXargs, boolean computed) {
+        ShellWord name = w.get(at);
+        if (computed || !name.literal()) {
+            return false;
+        }
+        String t = name.text();
+        if (isWardenProgram(basename(t)) || t.equals("dev.agentwarden.Main")) {
+            subcommand(w, at + 1, to, t);
+            return true;
+        }
+        if (t.equals("-jar") && at + 1 < to && isWardenJar(w.get(at + 1).text())) {
+            subcommand(w, at + 2, to, "java -jar " + w.get(at + 1).text());
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public void foreignProgram(String interpreter, String text, boolean literal) {
+        byText(text, "a program it hands to " + interpreter);
+        if (!literal) {
+            byText(lowerSource, "a " + interpreter + " program computed at run time");
+        }
+    }
+
+    @Override
+    public void unknown(String why) {
+        byText(lowerSource, why);
+    }
+
+    @Override
+    public void unreadScript(String why) {
+        byText(lowerSource, why);
+    }
+
+    /** A limit passed: {@code text}, unread, is refused when it names warden at all. */
+    @Override
+    public void tooComplex(String why, String text) {
+        if (reason == null && text.toLowerCase(Locale.ROOT).contains("warden")) {
+            reason = ProtectWarden.PREFIX + "the command is too complex to check (" + why + ") and mentions warden; "
+                    + ProtectWarden.ASK_USER;
+        }
+    }
+
+    @Override
+    public void exported(List<ShellWord> words, int from) {
+    }
+
+    @Override
+    public Object enterScript(List<ShellWord> env) {
+        return null;
+    }
+
+    @Override
+    public void leaveScript(Object saved) {
+    }
+
+    @Override
+    public boolean finished() {
+        return reason != null;
     }
 
     /** Whether {@code w[k]} is a script another program runs: after {@code -c}/{@code -e}-like options, or under {@code eval}. */
@@ -119,13 +175,13 @@ final class WardenSelfChange {
                 && (prev.indexOf('c') > 0 || prev.indexOf('e') > 0 || prev.indexOf('x') > 0);
     }
 
-    /** {@code warden SUBCOMMAND …} from {@code w[from]}, its global options skipped. */
-    private void subcommand(List<ShellWord> w, int from, String program) {
+    /** {@code warden SUBCOMMAND …} from {@code w[from]} up to {@code w[to]}, its global options skipped. */
+    private void subcommand(List<ShellWord> w, int from, int to, String program) {
         int k = from;
-        while (k < w.size() && w.get(k).literal() && w.get(k).text().startsWith("-")) {
+        while (k < to && w.get(k).literal() && w.get(k).text().startsWith("-")) {
             k++;
         }
-        if (k >= w.size()) {
+        if (k >= to) {
             return;
         }
         ShellWord sub = w.get(k);
@@ -136,7 +192,7 @@ final class WardenSelfChange {
         if (!isProtectedSubcommand(sub.text())) {
             return;
         }
-        for (int m = k + 1; m < w.size(); m++) {
+        for (int m = k + 1; m < to; m++) {
             String t = w.get(m).text();
             if (t.equals("--help") || t.equals("-h") || (sub.text().equals("trust") && t.equals("--show"))
                     || (sub.text().equals("init") && t.equals("--no-trust"))) {
@@ -177,34 +233,8 @@ final class WardenSelfChange {
         return base.endsWith(".jar") && base.contains("warden");
     }
 
-    /** A shell, interpreter or xargs: given no script, it runs what it reads. */
-    private static boolean readsProgram(String base) {
-        if (base.startsWith("python") || base.endsWith("sh")) {
-            return true;
-        }
-        switch (base) {
-            case "xargs": case "perl": case "ruby": case "node": case "nodejs": case "php": case "deno": case "bun":
-            case "lua": case "tclsh": case "parallel": case "eval": case "source": case ".":
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    private static boolean printsOnly(String base) {
-        switch (base) {
-            case "echo": case "printf": case "grep": case "egrep": case "fgrep": case "rg": case "ag": case "cat":
-            case "man": case "less": case "more": case "head": case "tail": case "which": case "type": case "ls":
-            case "wc": case "file": case "stat":
-                return true;
-            default:
-                return false;
-        }
-    }
-
     private static String basename(String path) {
-        int slash = path.lastIndexOf('/');
-        return slash < 0 ? path : path.substring(slash + 1);
+        return ProgramNames.basename(path);
     }
 
     private static String quote(String text) {

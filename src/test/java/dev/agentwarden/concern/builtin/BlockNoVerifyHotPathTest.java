@@ -25,7 +25,8 @@ class BlockNoVerifyHotPathTest {
         "dev/agentwarden/shell/ShellParser$Heredoc", "dev/agentwarden/shell/ShellParser$Builder",
         "dev/agentwarden/shell/ShellWord", "dev/agentwarden/shell/SimpleCommand",
         "dev/agentwarden/shell/BraceExpansion", "dev/agentwarden/concern/builtin/ProtectWarden",
-        "dev/agentwarden/concern/builtin/WardenSelfChange",
+        "dev/agentwarden/concern/builtin/WardenSelfChange", "dev/agentwarden/shell/CommandWalker",
+        "dev/agentwarden/shell/CommandWalker$Visitor", "dev/agentwarden/shell/ProgramNames",
     };
 
     private static final String[] FORBIDDEN = {
