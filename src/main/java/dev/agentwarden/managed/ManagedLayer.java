@@ -132,6 +132,15 @@ public final class ManagedLayer {
             } catch (RuntimeException e) {
                 return refused(settingsFile + ": " + e.getMessage());
             }
+            if (settings.minVersion() != null) {
+                String running = WardenVersion.current();
+                if (WardenVersion.older(running, settings.minVersion())) {
+                    return new State(Status.REFUSED, null, ManagedSettings.NONE, "managed policy requires Warden "
+                            + settings.minVersion() + " or newer (min_version in " + settingsFile + "); this is "
+                            + (running == null ? "a build that does not know its version" : "Warden " + running)
+                            + ": upgrade Warden; events are refused until then");
+                }
+            }
         }
         Manifest manifest = null;
         if (manifestBytes != null) {
@@ -147,11 +156,13 @@ public final class ManagedLayer {
                         + "); run `warden manifest lint " + manifestFile + "`");
             }
             manifest = r.manifest();
-            for (var spec : manifest.concerns().values()) {
-                if (!spec.isBuiltin()) {
-                    return refused(manifestFile + ": concern '" + spec.name() + "' runs a script ("
-                            + spec.script() + "); the managed layer takes built-in concerns and rules only");
+            try {
+                Manifest anchored = LayerScripts.anchored(manifest, manifestFile.getParent());
+                if (anchored != null) {
+                    manifest = anchored;
                 }
+            } catch (IllegalArgumentException e) {
+                return refused(manifestFile + ": " + e.getMessage());
             }
         }
         return new State(Status.LOADED, manifest, settings, null);

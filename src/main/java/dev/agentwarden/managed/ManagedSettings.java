@@ -11,10 +11,18 @@ import java.util.Map;
  *                       answered, in place of {@code WARDEN_FAIL_MODE} (which the governed agent can unset)
  * @param projectScripts whether the project's (and user's) process concerns may run at all
  * @param reasons        {@code "verbatim"} or {@code "hashed"}: how the decision log keeps concerns' reasons
+ * @param minVersion     the oldest Warden allowed to judge events ({@code "0.9"}, {@code "1.2.3"}); an older
+ *                       one refuses every event, telling the user to upgrade; {@code null} for any
+ * @param retentionDays  how many days of decision log a project keeps: segments (a month each) that lie
+ *                       wholly before that many days ago are removed; 0 for no limit
  */
-public record ManagedSettings(String failMode, boolean projectScripts, String reasons) {
+public record ManagedSettings(String failMode, boolean projectScripts, String reasons, String minVersion,
+                              int retentionDays) {
     /** No settings file: nothing is decided by the administrator. */
-    public static final ManagedSettings NONE = new ManagedSettings(null, true, null);
+    public static final ManagedSettings NONE = new ManagedSettings(null, true, null, null, 0);
+    /** Longest retention accepted: 100 years. */
+    static final int MAX_RETENTION_DAYS = 36_500;
+    private static final String KNOWN = "fail_mode, project_scripts, reasons, min_version, retention";
 
     /** Whether an event Warden cannot evaluate is refused, given the fail mode the environment asked for. */
     public boolean failClosed(boolean environmentSaysClosed) {
@@ -30,6 +38,8 @@ public record ManagedSettings(String failMode, boolean projectScripts, String re
         String failMode = null;
         boolean projectScripts = true;
         String reasons = null;
+        String minVersion = null;
+        int retentionDays = 0;
         for (Map.Entry<String, Object> e : o.entrySet()) {
             String key = e.getKey();
             Object v = e.getValue();
@@ -42,11 +52,23 @@ public record ManagedSettings(String failMode, boolean projectScripts, String re
                 projectScripts = b;
             } else if (key.equals("reasons")) {
                 reasons = oneOf(key, v, "verbatim", "hashed");
+            } else if (key.equals("min_version")) {
+                if (!(v instanceof String s) || WardenVersion.parts(s) == null) {
+                    throw new IllegalArgumentException("min_version must be a version such as \"0.9\" or \"1.2.3\", not "
+                            + Json.write(v));
+                }
+                minVersion = s;
+            } else if (key.equals("retention")) {
+                if (!(v instanceof Long days) || days < 1 || days > MAX_RETENTION_DAYS) {
+                    throw new IllegalArgumentException("retention must be a whole number of days from 1 to "
+                            + MAX_RETENTION_DAYS + ", not " + Json.write(v));
+                }
+                retentionDays = (int) (long) days;
             } else {
-                throw new IllegalArgumentException("unknown key '" + key + "' (known: fail_mode, project_scripts, reasons)");
+                throw new IllegalArgumentException("unknown key '" + key + "' (known: " + KNOWN + ")");
             }
         }
-        return new ManagedSettings(failMode, projectScripts, reasons);
+        return new ManagedSettings(failMode, projectScripts, reasons, minVersion, retentionDays);
     }
 
     private static String oneOf(String key, Object v, String a, String b) {
