@@ -76,7 +76,7 @@ final class ManifestCommand implements Runnable {
             out.println(source.name() + ": " + (errors == 0 ? "ok" : errors + " error(s)")
                     + (problems.size() > errors ? ", " + (problems.size() - errors) + " warning(s)" : ""));
             if (file == null) {
-                Integer user = lintUserLayer(out);
+                Integer user = lintUserLayer(out, UserLayer.file(System.getenv()), strict);
                 if (user != null && user != ExitCode.OK.code()) {
                     return errors == 0 || user == ExitCode.UNREADABLE.code() ? user : ExitCode.FINDINGS.code();
                 }
@@ -88,8 +88,7 @@ final class ManifestCommand implements Runnable {
          * The user layer's file ({@code ~/.config/agent-warden/manifest.yaml}) linted as well, with its
          * owner rule; {@code null} when there is none. Its script paths are relative to its own directory.
          */
-        private Integer lintUserLayer(PrintWriter out) {
-            Path userFile = UserLayer.file(System.getenv());
+        static Integer lintUserLayer(PrintWriter out, Path userFile, boolean strict) {
             if (!java.nio.file.Files.exists(userFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
                 return null;
             }
