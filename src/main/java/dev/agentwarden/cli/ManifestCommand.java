@@ -25,7 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code warden manifest lint|show}. */
 @Command(name = "manifest", description = "Check and inspect the hook manifest.",
-        subcommands = {ManifestCommand.Lint.class, ManifestCommand.Show.class})
+        subcommands = {ManifestCommand.Lint.class, ManifestCommand.Show.class, ManifestCommand.Sign.class})
 final class ManifestCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -208,6 +208,45 @@ final class ManifestCommand implements Runnable {
                 out.println("skipped: " + skipped + " (a lint error; the rest of the chain runs)");
             }
             return ExitCode.OK.code();
+        }
+    }
+
+    /** Signs the project's manifest for machines whose managed settings list the key as a signer. */
+    @Command(name = "sign", description = "Sign .warden/manifest.yaml (and the scripts it names) with a team key:"
+            + " writes .warden/manifest.yaml.sig, which machines whose managed settings list the key as a signer"
+            + " take in force without `warden trust`.")
+    static final class Sign implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--key", required = true, paramLabel = "FILE", description = "Ed25519 private key (PEM, from `warden release keygen`).")
+        Path key;
+
+        @Option(names = "--project-dir", description = "Project root (default: the project the current directory is in).")
+        Path projectDir;
+
+        @Override
+        public Integer call() {
+            Path root = projectDir != null ? projectDir : CwdProjectOption.cwdProject();
+            Path file = root.resolve(".warden/manifest.yaml");
+            try {
+                ManifestLoader.Source source = ManifestLoader.read(file);
+                Manifest m = ManifestLoader.load(source, System.getenv());
+                byte[] sig = dev.agentwarden.release.ProjectManifestSignature.sign(source.bytes(),
+                        dev.agentwarden.trust.TrustStore.namedFiles(m, root), key);
+                Path out = root.resolve(dev.agentwarden.managed.SignedProjectManifest.SIGNATURE);
+                dev.agentwarden.io.AtomicWrite.write(out, sig,
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                spec.commandLine().getOut().println("signed " + file + " -> " + out);
+                return ExitCode.OK.code();
+            } catch (ManifestException e) {
+                spec.commandLine().getErr().println("warden manifest sign: " + e.getMessage()
+                        + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0)));
+                return ExitCode.FINDINGS.code();
+            } catch (dev.agentwarden.release.ReleaseException | java.io.IOException e) {
+                spec.commandLine().getErr().println("warden manifest sign: " + e.getMessage());
+                return ExitCode.UNREADABLE.code();
+            }
         }
     }
 }

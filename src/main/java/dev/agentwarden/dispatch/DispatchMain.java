@@ -18,6 +18,7 @@ import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
 import dev.agentwarden.managed.LayerScripts;
 import dev.agentwarden.managed.ManagedLayer;
+import dev.agentwarden.managed.SignedProjectManifest;
 import dev.agentwarden.managed.UserLayer;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;
@@ -267,7 +268,13 @@ public final class DispatchMain {
         ProjectManifest.Resolution located = null;
         try {
             ResolvedManifests kept = draft.manifests();
-            if (kept != null) {
+            // loaded only where the administrator names signers
+            ProjectManifest.Resolution signed = args.manifest() != null || managed.settings().signers().isEmpty() ? null
+                    : SignedProjectManifest.resolve(root, managed.settings(), notes);
+            if (signed != null) {
+                located = signed;
+                manifest = ManifestLoader.load(signed.source(), env, notes);
+            } else if (kept != null) {
                 ResolvedManifests.InForce inForce = kept.inForce(caller.resolve(args.manifest()), root, env, notes);
                 located = inForce.resolution();
                 draft.manifestFallback(located.fallback());

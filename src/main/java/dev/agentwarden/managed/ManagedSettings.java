@@ -1,6 +1,10 @@
 package dev.agentwarden.managed;
 
 import dev.agentwarden.json.Json;
+import dev.agentwarden.release.ProjectManifestSignature;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,14 +19,16 @@ import java.util.Map;
  *                       one refuses every event, telling the user to upgrade; {@code null} for any
  * @param retentionDays  how many days of decision log a project keeps: segments (a month each) that lie
  *                       wholly before that many days ago are removed; 0 for no limit
+ * @param signers        hex raw Ed25519 keys whose signature ({@code .warden/manifest.yaml.sig}) puts a project
+ *                       manifest in force without {@code warden trust}; empty for none
  */
 public record ManagedSettings(String failMode, boolean projectScripts, String reasons, String minVersion,
-                              int retentionDays) {
+                              int retentionDays, List<String> signers) {
     /** No settings file: nothing is decided by the administrator. */
-    public static final ManagedSettings NONE = new ManagedSettings(null, true, null, null, 0);
+    public static final ManagedSettings NONE = new ManagedSettings(null, true, null, null, 0, List.of());
     /** Longest retention accepted: 100 years. */
     static final int MAX_RETENTION_DAYS = 36_500;
-    private static final String KNOWN = "fail_mode, project_scripts, reasons, min_version, retention";
+    private static final String KNOWN = "fail_mode, project_scripts, reasons, min_version, retention, signers";
 
     /** Whether an event Warden cannot evaluate is refused, given the fail mode the environment asked for. */
     public boolean failClosed(boolean environmentSaysClosed) {
@@ -40,6 +46,7 @@ public record ManagedSettings(String failMode, boolean projectScripts, String re
         String reasons = null;
         String minVersion = null;
         int retentionDays = 0;
+        List<String> signers = List.of();
         for (Map.Entry<String, Object> e : o.entrySet()) {
             String key = e.getKey();
             Object v = e.getValue();
@@ -64,11 +71,30 @@ public record ManagedSettings(String failMode, boolean projectScripts, String re
                             + MAX_RETENTION_DAYS + ", not " + Json.write(v));
                 }
                 retentionDays = (int) (long) days;
+            } else if (key.equals("signers")) {
+                signers = signers(v);
             } else {
                 throw new IllegalArgumentException("unknown key '" + key + "' (known: " + KNOWN + ")");
             }
         }
-        return new ManagedSettings(failMode, projectScripts, reasons, minVersion, retentionDays);
+        return new ManagedSettings(failMode, projectScripts, reasons, minVersion, retentionDays, signers);
+    }
+
+    /** The signers' keys, each given as {@code warden release keygen}'s {@code .pub.pem} text (or its base64 body). */
+    private static List<String> signers(Object v) {
+        if (!(v instanceof List<?> list)) {
+            throw new IllegalArgumentException("signers must be a list of Ed25519 public keys (PEM text)");
+        }
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            byte[] raw = list.get(i) instanceof String s ? ProjectManifestSignature.signerKey(s) : null;
+            if (raw == null) {
+                throw new IllegalArgumentException("signers[" + i + "] is not an Ed25519 public key"
+                        + " (the text of a .pub.pem that `warden release keygen` writes)");
+            }
+            keys.add(HexFormat.of().formatHex(raw));
+        }
+        return List.copyOf(keys);
     }
 
     private static String oneOf(String key, Object v, String a, String b) {
