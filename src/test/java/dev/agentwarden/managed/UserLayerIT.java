@@ -240,6 +240,46 @@ class UserLayerIT {
                 .contains("is not trusted");
     }
 
+    @Test
+    void projectManifestSignedByAManagedSigner_runsWithoutTrust_andATamperedOneFallsBackLoudly() throws Exception {
+        Path keys = tmp.resolve("keys");
+        assertThat(ManagedLayerITSupport.inNamespace(tmp, Map.of(), List.of("release", "keygen", "--out", keys.toString(),
+                "--name", "team"), null)).doesNotContain("rror");
+        Files.writeString(etc.resolve("settings.json"), dev.agentwarden.json.Json.write(
+                Map.of("signers", List.of(Files.readString(keys.resolve("team.pub.pem"))))));
+        Path hooks = Files.createDirectories(project.resolve("hooks"));
+        Files.writeString(hooks.resolve("team.sh"), "#!/bin/sh\necho 'team script says no' >&2\nexit 1\n");
+        Files.setPosixFilePermissions(hooks.resolve("team.sh"), PosixFilePermissions.fromString("rwx------"));
+        Path manifest = Files.createDirectories(project.resolve(".warden")).resolve("manifest.yaml");
+        Files.writeString(manifest, """
+                schema_version: 1
+                concerns:
+                  team: {script: hooks/team.sh, tools: [Bash]}
+                platforms:
+                  claude:
+                    pre_tool_use: [team]
+                """);
+        assertThat(ManagedLayerITSupport.inNamespace(tmp, Map.of(), List.of("manifest", "sign", "--key",
+                keys.resolve("team.key.pem").toString(), "--project-dir", project.toString()), null)).contains("signed ");
+
+        String signed = dispatchInProject("ls");
+        assertThat(signed).contains("\"permissionDecision\":\"deny\"").contains("team script says no")
+                .doesNotContain("not trusted");
+
+        Path sig = project.resolve(".warden/manifest.yaml.sig");
+        String good = Files.readString(sig);
+        int at = good.indexOf("\"sig\":\"") + 7;
+        Files.writeString(sig, good.substring(0, at) + (good.charAt(at) == 'A' ? 'B' : 'A') + good.substring(at + 1));
+        String tampered = dispatchInProject("ls");
+        assertThat(tampered).doesNotContain("team script says no").contains("signature refused")
+                .contains("no signature by a managed signer verifies").contains("is not trusted");
+
+        Files.writeString(sig, good);
+        Files.writeString(manifest, Files.readString(manifest) + "# changed after signing\n");
+        assertThat(dispatchInProject("ls")).doesNotContain("team script says no").contains("signed for other manifest bytes")
+                .contains("is not trusted");
+    }
+
     private static List<Path> segments(Path decisions) throws IOException {
         try (Stream<Path> s = Files.list(decisions)) {
             return s.filter(p -> p.toString().endsWith(".jsonl")).toList();
