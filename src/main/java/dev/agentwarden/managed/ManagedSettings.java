@@ -21,14 +21,54 @@ import java.util.Map;
  *                       wholly before that many days ago are removed; 0 for no limit
  * @param signers        hex raw Ed25519 keys whose signature ({@code .warden/manifest.yaml.sig}) puts a project
  *                       manifest in force without {@code warden trust}; empty for none
+ * @param telemetry      the OTLP collector {@code warden export} uses where the user's environment names none, or {@code null}
  */
 public record ManagedSettings(String failMode, boolean projectScripts, String reasons, String minVersion,
-                              int retentionDays, List<String> signers) {
+                              int retentionDays, List<String> signers, Telemetry telemetry) {
     /** No settings file: nothing is decided by the administrator. */
-    public static final ManagedSettings NONE = new ManagedSettings(null, true, null, null, 0, List.of());
+    public static final ManagedSettings NONE = new ManagedSettings(null, true, null, null, 0, List.of(), null);
+
+    /**
+     * The fleet's collector: {@code endpoint} (the base URL, as {@code OTEL_EXPORTER_OTLP_ENDPOINT}),
+     * {@code headers} and {@code resource} attributes, each filling in its {@code OTEL_*} variable where that is unset.
+     */
+    public record Telemetry(String endpoint, Map<String, String> headers, Map<String, String> resource) {
+    }
+
+    /**
+     * {@code env} with the managed telemetry filled in where the user's own {@code OTEL_*} variable is unset
+     * (empty counts as unset): an explicit choice of the user's wins, the administrator's is the default.
+     */
+    public Map<String, String> withTelemetry(Map<String, String> env) {
+        if (telemetry == null) {
+            return env;
+        }
+        Map<String, String> out = new java.util.HashMap<>(env);
+        fill(out, "OTEL_EXPORTER_OTLP_ENDPOINT", telemetry.endpoint());
+        fill(out, "OTEL_EXPORTER_OTLP_HEADERS", list(telemetry.headers()));
+        fill(out, "OTEL_RESOURCE_ATTRIBUTES", list(telemetry.resource()));
+        return out;
+    }
+
+    private static void fill(Map<String, String> env, String name, String value) {
+        String own = env.get(name);
+        if ((own == null || own.isBlank()) && value != null && !value.isEmpty()) {
+            env.put(name, value);
+        }
+    }
+
+    /** A {@code key=value,...} list, percent-encoded as the OpenTelemetry specification reads it. */
+    private static String list(Map<String, String> entries) {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, String> e : entries.entrySet()) {
+            sb.append(sb.length() == 0 ? "" : ",").append(java.net.URLEncoder.encode(e.getKey(), java.nio.charset.StandardCharsets.UTF_8))
+                    .append('=').append(java.net.URLEncoder.encode(e.getValue(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return sb.toString();
+    }
     /** Longest retention accepted: 100 years. */
     static final int MAX_RETENTION_DAYS = 36_500;
-    private static final String KNOWN = "fail_mode, project_scripts, reasons, min_version, retention, signers";
+    private static final String KNOWN = "fail_mode, project_scripts, reasons, min_version, retention, signers, telemetry";
 
     /** Whether an event Warden cannot evaluate is refused, given the fail mode the environment asked for. */
     public boolean failClosed(boolean environmentSaysClosed) {
@@ -47,6 +87,7 @@ public record ManagedSettings(String failMode, boolean projectScripts, String re
         String minVersion = null;
         int retentionDays = 0;
         List<String> signers = List.of();
+        Telemetry telemetry = null;
         for (Map.Entry<String, Object> e : o.entrySet()) {
             String key = e.getKey();
             Object v = e.getValue();
@@ -71,13 +112,56 @@ public record ManagedSettings(String failMode, boolean projectScripts, String re
                             + MAX_RETENTION_DAYS + ", not " + Json.write(v));
                 }
                 retentionDays = (int) (long) days;
+            } else if (key.equals("telemetry")) {
+                telemetry = telemetry(v);
             } else if (key.equals("signers")) {
                 signers = signers(v);
             } else {
                 throw new IllegalArgumentException("unknown key '" + key + "' (known: " + KNOWN + ")");
             }
         }
-        return new ManagedSettings(failMode, projectScripts, reasons, minVersion, retentionDays, signers);
+        return new ManagedSettings(failMode, projectScripts, reasons, minVersion, retentionDays, signers, telemetry);
+    }
+
+    private static Telemetry telemetry(Object v) {
+        if (!(v instanceof Map<?, ?> o)) {
+            throw new IllegalArgumentException("telemetry must be an object {endpoint, headers, resource}");
+        }
+        String endpoint = null;
+        Map<String, String> headers = Map.of();
+        Map<String, String> resource = Map.of();
+        for (Map.Entry<?, ?> e : o.entrySet()) {
+            String key = String.valueOf(e.getKey());
+            if (key.equals("endpoint")) {
+                if (!(e.getValue() instanceof String s) || !(s.startsWith("https://") || s.startsWith("http://"))) {
+                    throw new IllegalArgumentException("telemetry.endpoint must be the collector's http(s) base URL, not "
+                            + Json.write(e.getValue()));
+                }
+                endpoint = s;
+            } else if (key.equals("headers") || key.equals("resource")) {
+                Map<String, String> strings = new java.util.LinkedHashMap<>();
+                if (!(e.getValue() instanceof Map<?, ?> m)) {
+                    throw new IllegalArgumentException("telemetry." + key + " must be an object of strings");
+                }
+                for (Map.Entry<?, ?> kv : m.entrySet()) {
+                    if (!(kv.getValue() instanceof String s)) {
+                        throw new IllegalArgumentException("telemetry." + key + "." + kv.getKey() + " must be a string");
+                    }
+                    strings.put(String.valueOf(kv.getKey()), s);
+                }
+                if (key.equals("headers")) {
+                    headers = strings;
+                } else {
+                    resource = strings;
+                }
+            } else {
+                throw new IllegalArgumentException("unknown key 'telemetry." + key + "' (known: endpoint, headers, resource)");
+            }
+        }
+        if (endpoint == null) {
+            throw new IllegalArgumentException("telemetry.endpoint is missing");
+        }
+        return new Telemetry(endpoint, headers, resource);
     }
 
     /** The signers' keys, each given as {@code warden release keygen}'s {@code .pub.pem} text (or its base64 body). */

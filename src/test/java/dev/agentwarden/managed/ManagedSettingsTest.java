@@ -37,4 +37,33 @@ class ManagedSettingsTest {
         assertThat(WardenVersion.parts("v1")).isNull();
         assertThat(WardenVersion.current()).isNotNull();
     }
+
+    @Test
+    void telemetry_fillsOnlyTheVariablesTheUserLeftUnset() {
+        ManagedSettings s = ManagedSettings.parse("{\"telemetry\": {\"endpoint\": \"https://otel.example.com:4318\","
+                + " \"headers\": {\"x-api-key\": \"k 1,2\"}, \"resource\": {\"deployment.environment\": \"fleet\"}}}");
+        java.util.Map<String, String> filled = s.withTelemetry(java.util.Map.of("OTEL_RESOURCE_ATTRIBUTES", "team=mine"));
+        assertThat(filled).containsEntry("OTEL_EXPORTER_OTLP_ENDPOINT", "https://otel.example.com:4318")
+                .containsEntry("OTEL_EXPORTER_OTLP_HEADERS", "x-api-key=k+1%2C2")
+                .containsEntry("OTEL_RESOURCE_ATTRIBUTES", "team=mine");
+        assertThat(dev.agentwarden.export.OtlpTarget.of(null, filled, 1000).headers()).containsEntry("x-api-key", "k 1,2");
+        assertThat(s.withTelemetry(java.util.Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")))
+                .containsEntry("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318");
+        assertThat(ManagedSettings.NONE.withTelemetry(java.util.Map.of())).isEmpty();
+        assertThatThrownBy(() -> ManagedSettings.parse("{\"telemetry\": {\"endpoint\": \"ftp://x\"}}"))
+                .hasMessageContaining("telemetry.endpoint must be");
+        assertThatThrownBy(() -> ManagedSettings.parse("{\"telemetry\": {\"endpont\": \"https://x\"}}"))
+                .hasMessageContaining("unknown key 'telemetry.endpont'");
+    }
+
+    @Test
+    void signers_takeTheKeygenPem_andRefuseAnythingElse() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("signers");
+        dev.agentwarden.release.KeyFiles.generate(dir, "team");
+        String pem = java.nio.file.Files.readString(dir.resolve("team.pub.pem"));
+        ManagedSettings s = ManagedSettings.parse(dev.agentwarden.json.Json.write(java.util.Map.of("signers", java.util.List.of(pem))));
+        assertThat(s.signers()).hasSize(1).allSatisfy(k -> assertThat(k).hasSize(64));
+        assertThatThrownBy(() -> ManagedSettings.parse("{\"signers\": [\"not a key\"]}")).hasMessageContaining("signers[0] is not an Ed25519 public key");
+        assertThatThrownBy(() -> ManagedSettings.parse("{\"signers\": \"x\"}")).hasMessageContaining("signers must be a list");
+    }
 }

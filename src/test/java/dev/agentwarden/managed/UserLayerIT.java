@@ -280,6 +280,18 @@ class UserLayerIT {
                 .contains("is not trusted");
     }
 
+    @Test
+    void managedTelemetry_isTheCollectorExportUses_whenTheEnvironmentNamesNone() throws Exception {
+        dispatch(project("schema_version: 1\nextends: default\n"), "ls");
+        List<String> export = List.of("export", "--project-dir", project.toString(), "--timeout", "2");
+        assertThat(ManagedLayerITSupport.inNamespace(tmp, Map.of(), export, null)).contains("no collector");
+        Files.writeString(etc.resolve("settings.json"), "{\"telemetry\": {\"endpoint\": \"http://127.0.0.1:9\"}}");
+        String managed = ManagedLayerITSupport.inNamespace(tmp, Map.of(), export, null);
+        assertThat(managed).doesNotContain("no collector").contains("127.0.0.1:9");
+        String own = ManagedLayerITSupport.inNamespace(tmp, Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:7"), export, null);
+        assertThat(own).contains("127.0.0.1:7").doesNotContain("127.0.0.1:9");
+    }
+
     private static List<Path> segments(Path decisions) throws IOException {
         try (Stream<Path> s = Files.list(decisions)) {
             return s.filter(p -> p.toString().endsWith(".jsonl")).toList();
