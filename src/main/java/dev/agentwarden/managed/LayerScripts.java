@@ -32,7 +32,8 @@ public final class LayerScripts {
 
     /**
      * {@code manifest} with every relative script path of a process concern made absolute under
-     * {@code dir}; {@code null} when none was relative.
+     * {@code dir}; {@code null} when none was relative. A {@code dir} of {@code null} (a bundle being
+     * verified, which carries no script files) takes no relative path.
      *
      * @throws IllegalArgumentException naming a concern whose script leads out of {@code dir}
      */
@@ -41,6 +42,10 @@ public final class LayerScripts {
         for (ConcernSpec c : manifest.concerns().values()) {
             if (c.isBuiltin() || Path.of(c.script()).isAbsolute()) {
                 continue;
+            }
+            if (dir == null) {
+                throw new IllegalArgumentException("concern '" + c.name() + "' runs " + c.script() + ", a relative path,"
+                        + " and a policy bundle carries no script files: name an absolute path to a root-owned file");
             }
             Path script = dir.resolve(c.script()).normalize();
             if (!script.startsWith(dir)) {
