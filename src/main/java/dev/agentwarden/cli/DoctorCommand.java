@@ -273,7 +273,9 @@ final class DoctorCommand implements Callable<Integer> {
                         + ", project_scripts " + s.projectScripts() + ", reasons "
                         + (s.reasons() == null ? "(the manifest decides)" : s.reasons())
                         + ", min_version " + (s.minVersion() == null ? "(none)" : s.minVersion())
-                        + ", retention " + (s.retentionDays() == 0 ? "(none)" : s.retentionDays() + " days")));
+                        + ", retention " + (s.retentionDays() == 0 ? "(none)" : s.retentionDays() + " days")
+                        + ", signers " + s.signers().size()
+                        + ", telemetry " + (s.telemetry() == null ? "(none)" : s.telemetry().endpoint())));
             }
         }
         return section;

@@ -288,6 +288,8 @@ class UserLayerIT {
         Files.writeString(etc.resolve("settings.json"), "{\"telemetry\": {\"endpoint\": \"http://127.0.0.1:9\"}}");
         String managed = ManagedLayerITSupport.inNamespace(tmp, Map.of(), export, null);
         assertThat(managed).doesNotContain("no collector").contains("127.0.0.1:9");
+        assertThat(ManagedLayerITSupport.inNamespace(tmp, Map.of(), List.of("doctor", "--project-dir", project.toString()), null))
+                .contains("telemetry http://127.0.0.1:9").contains("signers 0");
         String own = ManagedLayerITSupport.inNamespace(tmp, Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:7"), export, null);
         assertThat(own).contains("127.0.0.1:7").doesNotContain("127.0.0.1:9");
     }
