@@ -144,6 +144,7 @@ final class DoctorCommand implements Callable<Integer> {
         }
         List<Section> sections = new ArrayList<>();
         sections.add(managed());
+        sections.add(userLayer());
         sections.add(manifest(root, env));
         Path home = DemoCommand.home();
         Path launcher = home == null ? null : home.resolve("bin/warden");
@@ -270,8 +271,31 @@ final class DoctorCommand implements Callable<Integer> {
                 ManagedSettings s = state.settings();
                 found.add(Finding.ok("settings: fail_mode " + (s.failMode() == null ? "(WARDEN_FAIL_MODE decides)" : s.failMode())
                         + ", project_scripts " + s.projectScripts() + ", reasons "
-                        + (s.reasons() == null ? "(the manifest decides)" : s.reasons())));
+                        + (s.reasons() == null ? "(the manifest decides)" : s.reasons())
+                        + ", min_version " + (s.minVersion() == null ? "(none)" : s.minVersion())
+                        + ", retention " + (s.retentionDays() == 0 ? "(none)" : s.retentionDays() + " days")
+                        + ", signers " + s.signers().size()
+                        + ", telemetry " + (s.telemetry() == null ? "(none)" : s.telemetry().endpoint())));
             }
+        }
+        return section;
+    }
+
+    private static Section userLayer() {
+        List<Finding> found = new ArrayList<>();
+        Section section = new Section("user policy", found);
+        List<String> notes = new ArrayList<>();
+        dev.agentwarden.managed.UserLayer.State state = dev.agentwarden.managed.UserLayer.load(System.getenv(), notes);
+        switch (state.status()) {
+            case ABSENT -> found.add(Finding.note("none (" + state.file() + " does not exist)"));
+            case REFUSED -> found.add(Finding.problem(state.problem(), "make it yours alone: chown $USER and chmod go-w "
+                    + state.file() + " (and its directories), or fix what `warden manifest lint` says"));
+            case LOADED -> found.add(Finding.ok("in force: " + state.file() + " (sha256:"
+                    + state.manifest().sourceSha256().substring(0, 12) + "…), concerns "
+                    + state.manifest().concerns().keySet() + " run after the managed layer and before the project's on every project"));
+        }
+        for (String note : notes) {
+            found.add(Finding.note(note));
         }
         return section;
     }

@@ -40,7 +40,8 @@ final class ExportCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter err = spec.commandLine().getErr();
         String name = spec.qualifiedName();
-        Map<String, String> env = WardenCli.env(spec);
+        // the administrator's collector where the user's environment names none (docs/user-layer.md)
+        Map<String, String> env = dev.agentwarden.managed.ManagedLayer.load().settings().withTelemetry(WardenCli.env(spec));
         try {
             if (timeoutSeconds < 1 || timeoutSeconds > 600) {
                 throw new IllegalArgumentException("--timeout must be 1 to 600 seconds");

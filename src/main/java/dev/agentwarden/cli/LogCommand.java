@@ -405,13 +405,30 @@ final class LogCommand implements Callable<Integer> {
         @Mixin
         ProjectDirOption project;
 
-        @Option(names = "--before", required = true, paramLabel = "DATE",
-                description = "A date (2026-11-01) or month (2026-11): segments of earlier months are removed whole.")
+        @Option(names = "--before", paramLabel = "DATE",
+                description = "A date (2026-11-01) or month (2026-11): segments of earlier months are removed whole."
+                        + " Default: the managed retention (retention in /etc/agent-warden/settings.json).")
         String before;
 
         @Override
         public Integer call() throws IOException {
             PrintWriter out = spec.commandLine().getOut();
+            dev.agentwarden.managed.ManagedLayer.State managed = dev.agentwarden.managed.ManagedLayer.load();
+            int retention = managed.settings().retentionDays();
+            if (before == null) {
+                if (retention == 0) {
+                    spec.commandLine().getErr().println("warden log prune: name --before DATE (no managed retention is set)");
+                    return ExitCode.UNREADABLE.code();
+                }
+                before = dev.agentwarden.decision.DecisionLog.cutoffMonth(System.currentTimeMillis(), retention);
+            } else if (retention > 0) {
+                String cutoff = dev.agentwarden.decision.DecisionLog.cutoffMonth(System.currentTimeMillis(), retention);
+                if (cutoff.compareTo(before.length() >= 7 ? before.substring(0, 7) : before) > 0) {
+                    out.println("the managed retention (" + retention + " days) removes segments before " + cutoff
+                            + ", later than " + before);
+                    before = cutoff;
+                }
+            }
             LocalDate date;
             try {
                 date = LocalDate.parse(before.length() == 7 ? before + "-01" : before);

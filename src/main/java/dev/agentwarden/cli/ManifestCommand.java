@@ -4,6 +4,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.managed.ManagedLayer;
+import dev.agentwarden.managed.UserLayer;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestException;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code warden manifest lint|show}. */
 @Command(name = "manifest", description = "Check and inspect the hook manifest.",
-        subcommands = {ManifestCommand.Lint.class, ManifestCommand.Show.class})
+        subcommands = {ManifestCommand.Lint.class, ManifestCommand.Show.class, ManifestCommand.Sign.class})
 final class ManifestCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -74,6 +75,47 @@ final class ManifestCommand implements Runnable {
             }
             out.println(source.name() + ": " + (errors == 0 ? "ok" : errors + " error(s)")
                     + (problems.size() > errors ? ", " + (problems.size() - errors) + " warning(s)" : ""));
+            if (file == null) {
+                Integer user = lintUserLayer(out, UserLayer.file(System.getenv()), strict);
+                if (user != null && user != ExitCode.OK.code()) {
+                    return errors == 0 || user == ExitCode.UNREADABLE.code() ? user : ExitCode.FINDINGS.code();
+                }
+            }
+            return errors == 0 ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
+        }
+
+        /**
+         * The user layer's file ({@code ~/.config/agent-warden/manifest.yaml}) linted as well, with its
+         * owner rule; {@code null} when there is none. Its script paths are relative to its own directory.
+         */
+        static Integer lintUserLayer(PrintWriter out, Path userFile, boolean strict) {
+            if (!java.nio.file.Files.exists(userFile, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return null;
+            }
+            String owner = dev.agentwarden.io.OwnedPath.problem(userFile);
+            if (owner != null) {
+                out.println(userFile + ":0: user layer refused: " + owner + " (it must be yours, not writable by group or others)");
+                return ExitCode.FINDINGS.code();
+            }
+            ManifestLoader.Source source;
+            ManifestCompiler.Result result;
+            try {
+                source = ManifestLoader.read(userFile);
+                result = ManifestCompiler.compileAndCheckScripts(source.name(), new String(source.bytes(),
+                        StandardCharsets.UTF_8), ManifestLoader.sha256(source.bytes()), userFile.getParent());
+            } catch (ManifestException e) {
+                e.problems().forEach(p -> out.println(p));
+                return ExitCode.UNREADABLE.code();
+            }
+            int errors = 0;
+            for (ManifestProblem p : result.problems()) {
+                out.println(p);
+                if (p.isError() || strict) {
+                    errors++;
+                }
+            }
+            out.println(source.name() + " (user layer): " + (errors == 0 ? "ok" : errors + " error(s)")
+                    + (result.problems().size() > errors ? ", " + (result.problems().size() - errors) + " warning(s)" : ""));
             return errors == 0 ? ExitCode.OK.code() : ExitCode.FINDINGS.code();
         }
     }
@@ -115,7 +157,11 @@ final class ManifestCommand implements Runnable {
                 return ExitCode.UNREADABLE.code();
             }
             List<String> layerNotes = new java.util.ArrayList<>();
-            Manifest m = managed.over(ManifestLoader.load(source, System.getenv()), layerNotes);
+            UserLayer.State user = UserLayer.load(System.getenv(), layerNotes);
+            if (user.refused()) {
+                layerNotes.add("warden: " + user.problem());
+            }
+            Manifest m = managed.over(user.over(ManifestLoader.load(source, System.getenv()), layerNotes), layerNotes);
             // where each concern came from is not kept in the compiled form: read it off the source
             ManifestMerge.Origins origins = ManifestCompiler.compile(source.name(),
                     new String(source.bytes(), StandardCharsets.UTF_8), source.sha()).origins();
@@ -131,6 +177,9 @@ final class ManifestCommand implements Runnable {
                     : "  (extends " + origins.base() + ": what it does not name is the default's)"));
             if (managed.manifest() != null) {
                 out.println("managed: " + managed.manifest().source() + "  (runs first; nothing above it can drop or replace its concerns)");
+            }
+            if (user.manifest() != null) {
+                out.println("user: " + user.manifest().source() + "  (runs after managed, before the project; the project cannot drop or replace its concerns)");
             }
             for (String note : layerNotes) {
                 out.println(note);
@@ -149,6 +198,8 @@ final class ManifestCommand implements Runnable {
                         c.tools().isEmpty() ? "" : "  tools=" + new java.util.TreeSet<>(c.tools()));
                 if (managed.manifest() != null && managed.manifest().concerns().containsKey(c.name())) {
                     out.println("      from: managed");
+                } else if (user.manifest() != null && user.manifest().concerns().containsKey(c.name())) {
+                    out.println("      from: user");
                 } else if (origins.base() != null) {
                     out.println("      from: " + origins.concerns().get(c.name()));
                 }
@@ -157,6 +208,45 @@ final class ManifestCommand implements Runnable {
                 out.println("skipped: " + skipped + " (a lint error; the rest of the chain runs)");
             }
             return ExitCode.OK.code();
+        }
+    }
+
+    /** Signs the project's manifest for machines whose managed settings list the key as a signer. */
+    @Command(name = "sign", description = "Sign .warden/manifest.yaml (and the scripts it names) with a team key:"
+            + " writes .warden/manifest.yaml.sig, which machines whose managed settings list the key as a signer"
+            + " take in force without `warden trust`.")
+    static final class Sign implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--key", required = true, paramLabel = "FILE", description = "Ed25519 private key (PEM, from `warden release keygen`).")
+        Path key;
+
+        @Option(names = "--project-dir", description = "Project root (default: the project the current directory is in).")
+        Path projectDir;
+
+        @Override
+        public Integer call() {
+            Path root = projectDir != null ? projectDir : CwdProjectOption.cwdProject();
+            Path file = root.resolve(".warden/manifest.yaml");
+            try {
+                ManifestLoader.Source source = ManifestLoader.read(file);
+                Manifest m = ManifestLoader.load(source, System.getenv());
+                byte[] sig = dev.agentwarden.release.ProjectManifestSignature.sign(source.bytes(),
+                        dev.agentwarden.trust.TrustStore.namedFiles(m, root), key);
+                Path out = root.resolve(dev.agentwarden.managed.SignedProjectManifest.SIGNATURE);
+                dev.agentwarden.io.AtomicWrite.write(out, sig,
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+                spec.commandLine().getOut().println("signed " + file + " -> " + out);
+                return ExitCode.OK.code();
+            } catch (ManifestException e) {
+                spec.commandLine().getErr().println("warden manifest sign: " + e.getMessage()
+                        + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0)));
+                return ExitCode.FINDINGS.code();
+            } catch (dev.agentwarden.release.ReleaseException | java.io.IOException e) {
+                spec.commandLine().getErr().println("warden manifest sign: " + e.getMessage());
+                return ExitCode.UNREADABLE.code();
+            }
         }
     }
 }

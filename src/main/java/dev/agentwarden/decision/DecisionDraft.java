@@ -27,6 +27,12 @@ public final class DecisionDraft {
     String role;
     Manifest manifest;
     Manifest managed;
+    /** The user's layer: its source, its manifest when in force, why it was refused otherwise ({@code null} without one). */
+    String userSource;
+    Manifest user;
+    String userRefused;
+    /** Days of decision log the managed settings keep ({@code retention}), 0 for no limit. */
+    int retentionDays;
     HookEvent hookEvent;
     ChainResult result;
     String downgrades;
@@ -88,6 +94,21 @@ public final class DecisionDraft {
     /** The administrator's manifest laid under the one in force ({@code dev.agentwarden.managed}), or none. */
     public void managed(Manifest managed) {
         this.managed = managed;
+    }
+
+    /** The managed {@code retention}: on a segment's creation, segments older than that many days are removed. */
+    public void retentionDays(int days) {
+        this.retentionDays = days;
+    }
+
+    /**
+     * The user's manifest ({@code ~/.config/agent-warden/manifest.yaml}) laid under the project's:
+     * {@code manifest} when in force, else {@code refused} says why it is not.
+     */
+    public void userLayer(String source, Manifest manifest, String refused) {
+        this.userSource = source;
+        this.user = manifest;
+        this.userRefused = refused;
     }
 
     /**

@@ -78,6 +78,16 @@ public final class DecisionLine {
             Json.quote(sb, d.managed.sourceSha256());
             sb.append('}');
         }
+        if (d.userSource != null) {
+            // optional (absent without a user layer): the user's own manifest under the project's, or why it is not
+            sb.append(",\"user\":{\"source\":");
+            Json.quote(sb, d.userSource);
+            field(sb, "sha256", d.user == null ? null : d.user.sourceSha256());
+            if (d.userRefused != null) {
+                field(sb, "refused", d.userRefused);
+            }
+            sb.append('}');
+        }
         field(sb, "role", d.role);
         sb.append(",\"concerns\":");
         concerns(sb, d, verbatim);
@@ -144,6 +154,8 @@ public final class DecisionLine {
             field(sb, "posture", spec.posture().wire());
             if (d.managed != null && d.managed.concerns().containsKey(spec.name())) {
                 field(sb, "layer", "managed");
+            } else if (d.user != null && d.user.concerns().containsKey(spec.name())) {
+                field(sb, "layer", "user");
             }
             if (o == null) {
                 field(sb, "outcome", "skipped");

@@ -71,6 +71,9 @@ public final class DecisionLog {
                 draft.segments.recorded(draft.root, line);
             }
             if (created) {
+                if (draft.retentionDays > 0) {
+                    response = pruneExpired(draft.root, draft.epochMillis, draft.retentionDays, response);
+                }
                 return ProjectRegistry.add(draft.root, env, response);
             }
             return response;
@@ -78,6 +81,25 @@ public final class DecisionLog {
             return response.withStderr("warden: decision log not written (" + e.getMessage()
                     + "); the hook answer is unchanged");
         }
+    }
+
+    /**
+     * The managed retention ({@code retention} days), enforced as a segment is created (a month
+     * rolls): every segment lying wholly before {@code days} days before {@code nowMillis} is removed.
+     * A failure is a note, never a changed answer.
+     */
+    static HostResponse pruneExpired(String root, long nowMillis, int days, HostResponse response) {
+        try {
+            DecisionPrune.before(root, cutoffMonth(nowMillis, days), false);
+            return response;
+        } catch (IOException | RuntimeException e) {
+            return response.withStderr("warden: decision log retention (" + days + " days) not applied: " + e.getMessage());
+        }
+    }
+
+    /** The month of the day {@code days} days before {@code nowMillis}: segments of earlier months lie wholly before it. */
+    public static String cutoffMonth(long nowMillis, int days) {
+        return UtcTime.month(nowMillis - days * 86_400_000L);
     }
 
     /** Appends one whole line to the segment of {@code month}; returns whether the segment was created for it. */

@@ -16,7 +16,10 @@ import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
+import dev.agentwarden.managed.LayerScripts;
 import dev.agentwarden.managed.ManagedLayer;
+import dev.agentwarden.managed.SignedProjectManifest;
+import dev.agentwarden.managed.UserLayer;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
@@ -203,6 +206,7 @@ public final class DispatchMain {
         String role = role(env);
         ManagedLayer.State managed = ManagedLayer.load();
         boolean failClosedRuntime = managed.settings().failClosed("closed".equals(env.get("WARDEN_FAIL_MODE")));
+        draft.retentionDays(managed.settings().retentionDays());
 
         byte[] raw;
         byte[] read = null;
@@ -250,11 +254,27 @@ public final class DispatchMain {
             draft.ended("managed_refused", "closed", canBlock ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
             return failRuntime(adapter, nativeEvent, true, "warden: " + managed.problem());
         }
+        UserLayer.State user = UserLayer.load(env, notes);
+        if (user.refused()) {
+            draft.userLayer(user.file().toString(), null, user.problem());
+            if (failClosedRuntime) {
+                boolean canBlock = nativeEvent != null && adapter.capability(nativeEvent).canBlock();
+                draft.ended("user_refused", "closed", canBlock ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
+                return failRuntime(adapter, nativeEvent, true, "warden: " + user.problem());
+            }
+            notes.add("warden: " + user.problem() + "; failing open (fail mode open), the other layers are in force");
+        }
         Manifest manifest;
         ProjectManifest.Resolution located = null;
         try {
             ResolvedManifests kept = draft.manifests();
-            if (kept != null) {
+            // loaded only where the administrator names signers
+            ProjectManifest.Resolution signed = args.manifest() != null || managed.settings().signers().isEmpty() ? null
+                    : SignedProjectManifest.resolve(root, managed.settings(), notes);
+            if (signed != null) {
+                located = signed;
+                manifest = ManifestLoader.load(signed.source(), env, notes);
+            } else if (kept != null) {
                 ResolvedManifests.InForce inForce = kept.inForce(caller.resolve(args.manifest()), root, env, notes);
                 located = inForce.resolution();
                 draft.manifestFallback(located.fallback());
@@ -271,10 +291,11 @@ public final class DispatchMain {
         } catch (ManifestException e) {
             String note = "warden: manifest unusable: " + e.getMessage()
                     + (e.problems().isEmpty() ? "" : " — " + e.problems().get(0));
-            if (managed.manifest() != null) {
-                // a mistake above the managed layer never disables it: the managed policy runs alone
-                notes.add(note + "; the managed policy alone is in force");
-                manifest = managed.manifest();
+            if (managed.manifest() != null || user.manifest() != null) {
+                // a mistake above the managed or user layer never disables it: those layers run alone
+                notes.add(note + "; the " + (user.manifest() == null ? "managed policy"
+                        : managed.manifest() == null ? "user policy" : "managed and user policies") + " alone is in force");
+                manifest = user.manifest() != null ? user.manifest() : managed.manifest();
                 located = new ProjectManifest.Resolution(ManifestLoader.builtinDefault(), dev.agentwarden.trust.ScriptTrust.ANY, List.of());
             } else {
             draft.ended("manifest_unusable", failClosedRuntime ? "closed" : "open", failClosedRuntime
@@ -282,9 +303,12 @@ public final class DispatchMain {
             return failRuntime(adapter, nativeEvent, failClosedRuntime, note);
             }
         }
-        manifest = managed.over(manifest, notes);
+        manifest = managed.over(user.over(manifest, notes), notes);
         draft.manifest(manifest);
         draft.managed(managed.manifest());
+        if (user.manifest() != null) {
+            draft.userLayer(user.manifest().source(), user.manifest(), null);
+        }
         EventName event = args.event() != null ? EventName.fromWire(args.event())
                 : nativeEvent == null ? null : manifest.canonicalEvent(args.host(), nativeEvent);
         if (event == null) {
@@ -306,7 +330,9 @@ public final class DispatchMain {
                         .withStderr("warden: " + taken);
             }
         }
-        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv(), located.scripts(),
+        Dispatcher dispatcher = new Dispatcher(manifest, clock, env, caller.childEnv(),
+                managed.manifest() == null && user.manifest() == null ? located.scripts()
+                        : LayerScripts.over(located.scripts(), managed.manifest(), user.manifest()),
                 caller.commandPrefix());
         if (payloadProblem != null) {
             String problem = payloadProblem.substring(0, payloadProblem.indexOf(':'));

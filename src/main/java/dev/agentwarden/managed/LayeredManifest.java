@@ -13,44 +13,58 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The managed manifest laid under the one in force (the project's, or the user's, or the default),
- * so that nothing above it can weaken it:
+ * A lower layer's manifest (the administrator's, or the user's) laid under the one above it (the
+ * user's, the project's, or the default), so that nothing above it can weaken it:
  * <ul>
- *   <li>every managed concern keeps the managed definition: a concern of the same name above it is
- *       ignored (a note says so), so it cannot be replaced, renamed away or lowered in posture;</li>
- *   <li>every chain is the managed chain for that host, event and role first, then the chain above it
- *       without the managed names: a {@code drop:} or a chain that leaves a managed concern out only
- *       shapes the part above, and the first refusal of the managed part ends the chain, so the
- *       combined verdict is at least as strict as the managed one;</li>
- *   <li>the managed layer's event aliases win for every native event it knows, so a manifest above
- *       cannot move a native event onto a canonical event the managed chains do not bind;</li>
- *   <li>with {@code project_scripts: false} the process concerns above are left out of every chain, loudly.</li>
+ *   <li>every concern of the lower layer keeps its definition there: a concern of the same name above
+ *       it is ignored (a note says so), so it cannot be replaced, renamed away or lowered in posture;</li>
+ *   <li>every chain is the lower layer's chain for that host, event and role first, then the chain above it
+ *       without the lower layer's names: a {@code drop:} or a chain that leaves such a concern out only
+ *       shapes the part above, and the first refusal of the lower part ends the chain, so the
+ *       combined verdict is at least as strict as the lower layer's;</li>
+ *   <li>the lower layer's event aliases win for every native event it knows, so a manifest above
+ *       cannot move a native event onto a canonical event the lower chains do not bind;</li>
+ *   <li>with {@code project_scripts: false} (managed settings) the process concerns above are left out of every chain, loudly.</li>
  * </ul>
- * The result is memoized for the last pair of inputs, so the resident composes once per change.
+ * Each layer ({@link #MANAGED}, {@link #USER}) memoizes its result for the last pair of inputs, so the
+ * resident composes once per change.
  */
 final class LayeredManifest {
-    private static volatile Composed last;
+    /** The administrator's layer, under everything. */
+    static final LayeredManifest MANAGED = new LayeredManifest("managed");
+    /** The user's layer, under the project's (and over nothing but the managed layer). */
+    static final LayeredManifest USER = new LayeredManifest("user");
+
+    private final String layer;
+    private volatile Composed last;
 
     private record Composed(Manifest managed, Manifest above, ManagedSettings settings, Manifest result, List<String> notes) {
     }
 
-    private LayeredManifest() {
+    private LayeredManifest(String layer) {
+        this.layer = layer;
     }
 
+    /** The managed layer under {@code above}. */
     static Manifest compose(Manifest managed, Manifest above, ManagedSettings settings, List<String> notes) {
+        return MANAGED.under(managed, above, settings, notes);
+    }
+
+    /** {@code lower} (this layer's manifest, or {@code null} for settings alone) laid under {@code above}. */
+    Manifest under(Manifest lower, Manifest above, ManagedSettings settings, List<String> notes) {
         Composed known = last;
-        if (known != null && known.managed == managed && known.above == above && known.settings.equals(settings)) {
+        if (known != null && known.managed == lower && known.above == above && known.settings.equals(settings)) {
             notes.addAll(known.notes);
             return known.result;
         }
         List<String> said = new ArrayList<>();
-        Manifest result = build(managed, above, settings, said);
-        last = new Composed(managed, above, settings, result, said);
+        Manifest result = build(lower, above, settings, said);
+        last = new Composed(lower, above, settings, result, said);
         notes.addAll(said);
         return result;
     }
 
-    private static Manifest build(Manifest managed, Manifest above, ManagedSettings settings, List<String> notes) {
+    private Manifest build(Manifest managed, Manifest above, ManagedSettings settings, List<String> notes) {
         Map<String, ConcernSpec> managedConcerns = managed == null ? Map.of() : managed.concerns();
         Map<String, ConcernSpec> concerns = new LinkedHashMap<>(managedConcerns);
         Set<String> leftOut = new LinkedHashSet<>();
@@ -59,7 +73,7 @@ final class LayeredManifest {
             if (managedConcerns.containsKey(name)) {
                 if (!e.getValue().equals(managedConcerns.get(name))) {
                     notes.add("warden: concern '" + name + "' of " + above.source()
-                            + " ignored: the managed policy defines it (" + ManagedLayer.SOURCE + ")");
+                            + " ignored: the " + layer + " policy defines it (" + managed.source() + ")");
                 }
                 continue;
             }

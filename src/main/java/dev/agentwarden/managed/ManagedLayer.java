@@ -119,7 +119,7 @@ public final class ManagedLayer {
         if (known != null && known.sha.equals(sha)) {
             return known.state;
         }
-        State state = compile(manifestFile, manifestBytes, settingsFile, settingsBytes);
+        State state = versionGate(compile(manifestFile, manifestBytes, settingsFile, settingsBytes), settingsFile);
         last = new Loaded(sha, state);
         return state;
     }
@@ -147,14 +147,36 @@ public final class ManagedLayer {
                         + "); run `warden manifest lint " + manifestFile + "`");
             }
             manifest = r.manifest();
-            for (var spec : manifest.concerns().values()) {
-                if (!spec.isBuiltin()) {
-                    return refused(manifestFile + ": concern '" + spec.name() + "' runs a script ("
-                            + spec.script() + "); the managed layer takes built-in concerns and rules only");
+            try {
+                Manifest anchored = LayerScripts.anchored(manifest, manifestFile.getParent());
+                if (anchored != null) {
+                    manifest = anchored;
                 }
+            } catch (IllegalArgumentException e) {
+                return refused(manifestFile + ": " + e.getMessage());
             }
         }
         return new State(Status.LOADED, manifest, settings, null);
+    }
+
+    /**
+     * {@code state}, or refused when its {@code min_version} is newer than this Warden: fail closed,
+     * whatever the fail mode. Applied where the layer is put in force, not where a bundle is verified,
+     * so a pulled bundle can raise the minimum on machines still running an older Warden.
+     */
+    static State versionGate(State state, Path settingsFile) {
+        String min = state.settings().minVersion();
+        if (min == null) {
+            return state;
+        }
+        String running = WardenVersion.current();
+        if (!WardenVersion.older(running, min)) {
+            return state;
+        }
+        return new State(Status.REFUSED, null, ManagedSettings.NONE, "managed policy requires Warden " + min
+                + " or newer (min_version in " + settingsFile + "); this is "
+                + (running == null ? "a build that does not know its version" : "Warden " + running)
+                + ": upgrade Warden; events are refused until then");
     }
 
     private static State refused(String problem) {

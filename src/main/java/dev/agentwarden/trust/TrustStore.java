@@ -195,6 +195,11 @@ public final class TrustStore {
         return record;
     }
 
+    /** Every file {@code manifest}'s process concerns name under {@code root}, hashed as a trust record keeps them. */
+    public static java.util.Map<String, String> namedFiles(dev.agentwarden.manifest.Manifest manifest, Path root) {
+        return NamedFiles.of(manifest, root);
+    }
+
     /**
      * The SHA-256 a trust record would give {@code root/name} now: hex, or {@link TrustRecord#ABSENT}
      * when it is not a regular file.

@@ -2,15 +2,12 @@ package dev.agentwarden.managed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.dispatch.WardenProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +46,7 @@ class ManagedLayerIT {
 
     @BeforeEach
     void layout() throws Exception {
-        Assumptions.assumeTrue(namespacesWork(), "mount namespaces with overlayfs are not available to this user here");
+        Assumptions.assumeTrue(ManagedLayerITSupport.namespacesWork(), "mount namespaces with overlayfs are not available to this user here");
         etc = Files.createDirectories(tmp.resolve("upper/agent-warden"));
         Files.createDirectories(tmp.resolve("work"));
         project = Files.createDirectories(tmp.resolve("project"));
@@ -190,9 +187,9 @@ class ManagedLayerIT {
 
     @Test
     void managedFileOwnedByAnotherUser_isRefusedLoudly() throws Exception {
-        Assumptions.assumeTrue(isRoot(), "changing a file's owner needs root");
+        Assumptions.assumeTrue(ManagedLayerITSupport.isRoot(), "changing a file's owner needs root");
         managed(MANAGED);
-        run(List.of("chown", "1000", etc.resolve("manifest.yaml").toString()));
+        ManagedLayerITSupport.run(List.of("chown", "1000", etc.resolve("manifest.yaml").toString()));
         String out = dispatch(project("schema_version: 1\nextends: default\n"), "ls -la");
         assertThat(out).contains("\"permissionDecision\":\"deny\"").contains("is owned by uid 1000, not root");
     }
@@ -244,64 +241,8 @@ class ManagedLayerIT {
                 manifest.toString(), "--project-dir", project.toString()), payload);
     }
 
-    /** {@code warden ARGS} in a mount namespace whose /etc has this test's agent-warden directory; stdout then stderr. */
+    /** {@code warden ARGS} in this test's mount namespace ({@link ManagedLayerITSupport#inNamespace}). */
     private String inNamespace(List<String> args, Path stdin) throws Exception {
-        StringBuilder java = new StringBuilder((role == null ? "exec '" : "exec env WARDEN_SESSION_ROLE=" + role + " '")
-                + WardenProcess.java() + "' -jar '" + WardenProcess.jar() + "'");
-        for (String a : args) {
-            java.append(" '").append(a).append('\'');
-        }
-        String script = "set -e; mount -t overlay overlay -o lowerdir=/etc,upperdir='" + tmp.resolve("upper")
-                + "',workdir='" + tmp.resolve("work") + "' /etc; " + java;
-        List<String> cmd = new ArrayList<>(unshare());
-        cmd.addAll(List.of("bash", "-c", script));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().keySet().removeIf(k -> k.startsWith("WARDEN_") || k.startsWith("CLAUDE"));
-        pb.environment().put("HOME", tmp.resolve("home").toString());
-        pb.environment().put("WARDEN_CACHE_DIR", tmp.resolve("home/cache").toString());
-        pb.environment().put("XDG_STATE_HOME", tmp.resolve("home/state").toString());
-        if (stdin != null) {
-            pb.redirectInput(stdin.toFile());
-        }
-        Path out = tmp.resolve("out.txt");
-        Path err = tmp.resolve("err.txt");
-        pb.redirectOutput(out.toFile()).redirectError(err.toFile());
-        Process p = pb.start();
-        if (!p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("timed out: " + args);
-        }
-        return Files.readString(out, StandardCharsets.UTF_8) + "\n--- stderr\n" + Files.readString(err, StandardCharsets.UTF_8);
-    }
-
-    private static boolean isRoot() {
-        return "root".equals(System.getProperty("user.name"));
-    }
-
-    private static List<String> unshare() {
-        return isRoot() ? List.of("unshare", "-m") : List.of("unshare", "-Urm");
-    }
-
-    private static boolean namespacesWork() {
-        try {
-            Path d = Files.createTempDirectory("ns-probe");
-            Files.createDirectories(d.resolve("up"));
-            Files.createDirectories(d.resolve("work"));
-            List<String> cmd = new ArrayList<>(unshare());
-            cmd.addAll(List.of("bash", "-c", "mount -t overlay overlay -o lowerdir=/etc,upperdir=" + d.resolve("up")
-                    + ",workdir=" + d.resolve("work") + " /etc"));
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            boolean ok = p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
-            run(List.of("rm", "-rf", d.toString()));
-            return ok;
-        } catch (Exception e) {
-            return false;
-        }
-    }
-
-    private static void run(List<String> cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(String.join(" ", cmd)).isZero();
+        return ManagedLayerITSupport.inNamespace(tmp, role == null ? Map.of() : Map.of("WARDEN_SESSION_ROLE", role), args, stdin);
     }
 }
