@@ -21,7 +21,7 @@ import java.util.Map;
  *                       wholly before that many days ago are removed; 0 for no limit
  * @param signers        hex raw Ed25519 keys whose signature ({@code .warden/manifest.yaml.sig}) puts a project
  *                       manifest in force without {@code warden trust}; empty for none
- * @param telemetry      the OTLP collector {@code warden export} uses where the user's environment names none, or {@code null}
+ * @param telemetry      the OTLP collector {@code warden export} and the resident's live export use where the user's environment names none, or {@code null}
  */
 public record ManagedSettings(String failMode, boolean projectScripts, String reasons, String minVersion,
                               int retentionDays, List<String> signers, Telemetry telemetry) {
@@ -47,6 +47,24 @@ public record ManagedSettings(String failMode, boolean projectScripts, String re
         fill(out, "OTEL_EXPORTER_OTLP_ENDPOINT", telemetry.endpoint());
         fill(out, "OTEL_EXPORTER_OTLP_HEADERS", list(telemetry.headers()));
         fill(out, "OTEL_RESOURCE_ATTRIBUTES", list(telemetry.resource()));
+        return out;
+    }
+
+    /**
+     * The environment a long-lived server's live export starts from: {@link #withTelemetry}, and when
+     * the administrator names a collector and the user has not chosen one ({@code WARDEN_OTLP_LIVE}
+     * unset), the switch turned on, so every machine of the fleet exports to it. The user's own choice
+     * (another collector, {@code OTEL_SDK_DISABLED=true}) still wins, as for {@code warden export}.
+     */
+    public Map<String, String> forLiveExport(Map<String, String> env, String liveSwitch) {
+        Map<String, String> out = withTelemetry(env);
+        if (telemetry != null && telemetry.endpoint() != null && !telemetry.endpoint().isEmpty()) {
+            String own = out.get(liveSwitch);
+            if (own == null || own.isBlank()) {
+                out = new java.util.HashMap<>(out);
+                out.put(liveSwitch, "on");
+            }
+        }
         return out;
     }
 

@@ -203,9 +203,11 @@ public final class WardenServer implements AutoCloseable {
         // last, so that nothing after it can fail and leave its thread running
         LiveExport started = null;
         String problem = null;
-        if (LiveExport.wanted(this.env)) {
+        Map<String, String> exportEnv = dev.agentwarden.managed.ManagedLayer.load().settings()
+                .forLiveExport(this.env, LiveExport.SWITCH);
+        if (LiveExport.wanted(exportEnv)) {
             try {
-                started = LiveExport.start(this.env, clock);
+                started = LiveExport.start(exportEnv, clock);
                 segments.tap(started);
             } catch (IllegalArgumentException e) {
                 problem = e.getMessage();

@@ -66,4 +66,19 @@ class ManagedSettingsTest {
         assertThatThrownBy(() -> ManagedSettings.parse("{\"signers\": [\"not a key\"]}")).hasMessageContaining("signers[0] is not an Ed25519 public key");
         assertThatThrownBy(() -> ManagedSettings.parse("{\"signers\": \"x\"}")).hasMessageContaining("signers must be a list");
     }
+
+    @Test
+    void managedCollector_turnsLiveExportOn_unlessTheUserChoseOtherwise() {
+        ManagedSettings s = ManagedSettings.parse("{\"telemetry\": {\"endpoint\": \"https://otel.example:4318\"}}");
+        java.util.Map<String, String> env = s.forLiveExport(java.util.Map.of(), "WARDEN_OTLP_LIVE");
+        assertThat(env).containsEntry("WARDEN_OTLP_LIVE", "on")
+                .containsEntry("OTEL_EXPORTER_OTLP_ENDPOINT", "https://otel.example:4318");
+
+        java.util.Map<String, String> own = s.forLiveExport(
+                java.util.Map.of("WARDEN_OTLP_LIVE", "http://127.0.0.1:4318"), "WARDEN_OTLP_LIVE");
+        assertThat(own).containsEntry("WARDEN_OTLP_LIVE", "http://127.0.0.1:4318");
+
+        assertThat(ManagedSettings.NONE.forLiveExport(java.util.Map.of(), "WARDEN_OTLP_LIVE"))
+                .doesNotContainKey("WARDEN_OTLP_LIVE");
+    }
 }
