@@ -82,7 +82,7 @@ class CodexRequirementsFileTest {
 
         assertThat(t).startsWith("[features]\n" + CodexRequirementsFile.PIN + "\nshell_snapshot = true\n");
         assertThat(t).doesNotContain(CodexRequirementsFile.BEGIN + "\n[features]");
-        assertThat(t.indexOf("[features]")).isEqualTo(t.lastIndexOf("[features]"));
+        assertThat(t.lines().filter("[features]"::equals)).as("one [features] table").hasSize(1);
         assertThat(managed.uninstall(installed)).isEqualTo(bytes(admin));
     }
 
