@@ -20,7 +20,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * overlay on {@code /etc} ({@link ManagedEtc}), writes {@code /etc/github-copilot/policy.d/warden.json}; the managed
  * Warden policy denies {@code touch denied-marker}. Each {@code copilot -p} runs in a mount namespace over the same
  * overlay, in the loopback-only sandbox. The {@code denied-marker} file proves whether the denied command ran; a
- * {@code project-hook-ran} marker whether the project's own preToolUse hook did.
+ * {@code project-hook-ran} marker whether the project's own preToolUse hook did. The session first runs an allowed
+ * {@code touch allowed-marker}: on 1.0.102 the policy hook's deny ends the preToolUse chain, so the project's hook
+ * runs beside the managed one only for calls the managed one lets through (measured).
  */
 @Tag("e2e")
 @ResourceLock(HostSuite.LOCK_PREFIX + "copilot")
@@ -88,7 +90,7 @@ class CopilotManagedInstallE2EIT {
     @Test
     void projectsOwnHook_runsBesideTheManagedOne() throws Exception {
         E2eSummary.Row row = SUMMARY.row(host, "managed install: project hook beside",
-                "denied by the policy hook; the project's own preToolUse hook ran too");
+                "denied by the policy hook; the project's own preToolUse hook ran too (for the allowed call)");
         E2eProject project = project(row, false);
         Overlay etc = ManagedEtc.overlay(dir, MANAGED);
         install(etc, project);
@@ -121,6 +123,7 @@ class CopilotManagedInstallE2EIT {
         row.observed("model told the reason: " + told + "; denied-marker " + (project.exists("denied-marker") ? "CREATED" : "absent")
                 + "; project hook " + (project.exists("project-hook-ran") ? "ran" : "did not run"));
         assertThat(project.exists("denied-marker")).as("the denied command ran: " + run.describe()).isFalse();
+        assertThat(project.exists("allowed-marker")).as("the allowed command ran: " + run.describe()).isTrue();
         assertThat(told).as("the managed reason reached the model: " + run.describe()).isTrue();
         assertThat(run.server().problems()).as("scripted model problems").isEmpty();
     }
@@ -149,6 +152,7 @@ class CopilotManagedInstallE2EIT {
 
     private static Result session(Overlay etc, E2eProject project, boolean trustFolder) throws IOException {
         ModelScript script = ModelScript.of(
+                Turn.tool("allowed", "bash", Map.of("command", "touch allowed-marker", "description", "scripted")),
                 Turn.tool("denied", "bash", Map.of("command", "touch denied-marker", "description", "scripted")),
                 Turn.text("FINAL: done"));
         try (ScriptedModelServer server = ScriptedModelServer.start(new OpenAiChatCompletionsApi(), script)) {
