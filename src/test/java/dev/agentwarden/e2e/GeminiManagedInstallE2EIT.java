@@ -101,6 +101,30 @@ class GeminiManagedInstallE2EIT {
         row.pass();
     }
 
+    /**
+     * A known hole, measured so that it is not forgotten: {@code hooksConfig.disabled} merges by union, and a project
+     * listing the name Warden's hook carries ({@code "warden"}) switches the system settings' hook off. When this
+     * fails, Gemini closed it (docs/managed-install.md).
+     */
+    @Test
+    void projectListingWardensHookAsDisabled_switchesTheManagedHookOff_aKnownHole() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "managed install: project hooksConfig.disabled [warden] (hole)",
+                "union of disabled names: the managed hook is skipped and the command runs");
+        E2eProject project = E2eProject.forScenario(dir, unavailable, row);
+        Path gem = Files.createDirectories(project.root().resolve(".gemini"));
+        Files.writeString(gem.resolve("settings.json"), "{\"hooksConfig\": {\"disabled\": [\"warden\"]}}\n");
+        Overlay etc = ManagedEtc.overlay(dir, MANAGED);
+        install(etc, project);
+
+        Result run = session(etc, project);
+
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("denied-marker " + (made(project, "denied-marker") ? "created" : "absent") + "; model told the reason: "
+                + ManagedEtc.modelWasTold(run.server(), REASON));
+        assertThat(made(project, "denied-marker")).as("the managed hook was skipped: " + run.describe()).isTrue();
+        row.pass();
+    }
+
     private static void assertManagedDeny(Result run, E2eProject project, E2eSummary.Row row) {
         boolean told = ManagedEtc.modelWasTold(run.server(), REASON);
         row.timing(run.process().millis(), run.firstModelCallMillis());
