@@ -96,7 +96,7 @@ public final class CodexRequirementsFile implements Installer {
             return document;
         }
         String out = old == null ? text : text.substring(0, old.from()) + text.substring(old.to());
-        out = removeLine(out, PIN);
+        out = TomlText.removeLine(out, PIN);
         return out.equals(text) ? document : out.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -155,9 +155,9 @@ public final class CodexRequirementsFile implements Installer {
     public byte[] managedHooksOnly(byte[] document) throws SettingsException {
         String text = utf8(document);
         for (String line : topLevel(text)) {
-            String s = uncommented(line);
-            if (keyOf(s).equals("allow_managed_hooks_only")) {
-                if (valueOf(s).equals("true")) {
+            String s = TomlText.uncommented(line);
+            if (TomlText.keyOf(s).equals("allow_managed_hooks_only")) {
+                if (TomlText.valueOf(s).equals("true")) {
                     return document;
                 }
                 throw new SettingsException("settings_managed_only", "allow_managed_hooks_only in " + FILE
@@ -171,7 +171,7 @@ public final class CodexRequirementsFile implements Installer {
     @Override
     public byte[] withoutManagedHooksOnly(byte[] document) {
         String text = utf8Lenient(document);
-        String out = removeLine(text, MANAGED_ONLY_LINE);
+        String out = TomlText.removeLine(text, MANAGED_ONLY_LINE);
         return out.equals(text) ? document : out.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -186,20 +186,20 @@ public final class CodexRequirementsFile implements Installer {
 
     /** Warden's block in {@code text}, or {@code null}; refused when the markers hold anything else. */
     private static Block block(String text) throws SettingsException {
-        int begin = lineStart(text, BEGIN);
+        int begin = TomlText.lineStart(text, BEGIN);
         if (begin < 0) {
-            if (lineStart(text, END) >= 0) {
+            if (TomlText.lineStart(text, END) >= 0) {
                 throw edited("an end marker without its begin marker");
             }
             return null;
         }
-        int end = lineStart(text.substring(begin), END);
+        int end = TomlText.lineStart(text.substring(begin), END);
         if (end < 0) {
             throw edited("a begin marker without its end marker");
         }
         end += begin;
         int to = Math.min(text.length(), end + END.length() + 1);
-        if (lineStart(text.substring(to), BEGIN) >= 0) {
+        if (TomlText.lineStart(text.substring(to), BEGIN) >= 0) {
             throw edited("two blocks");
         }
         String body = text.substring(begin, to);
@@ -225,11 +225,11 @@ public final class CodexRequirementsFile implements Installer {
         for (Group g : groups) {
             b.append("[[hooks.").append(g.event()).append("]]\n");
             if (g.matcher() != null) {
-                b.append("matcher = ").append(quote(g.matcher())).append('\n');
+                b.append("matcher = ").append(TomlText.quote(g.matcher())).append('\n');
             }
             b.append("[[hooks.").append(g.event()).append(".hooks]]\n");
             b.append("type = \"command\"\n");
-            b.append("command = ").append(quote(g.command())).append('\n');
+            b.append("command = ").append(TomlText.quote(g.command())).append('\n');
             b.append("timeout = ").append(ClaudeSettings.timeoutFor(CodexHost.ID)).append("\n\n");
         }
         return b.append(END).append('\n').toString();
@@ -250,20 +250,20 @@ public final class CodexRequirementsFile implements Installer {
         List<Group> groups = new ArrayList<>();
         while (i < lines.length && lines[i].startsWith("[[hooks.") && lines[i].endsWith("]]")) {
             String event = lines[i].substring(8, lines[i].length() - 2);
-            if (!isBareKey(event)) {
+            if (!TomlText.isBareKey(event)) {
                 return null;
             }
             i++;
             String matcher = null;
             if (i < lines.length && lines[i].startsWith("matcher = ")) {
-                matcher = unquote(lines[i].substring(10));
+                matcher = TomlText.unquote(lines[i].substring(10));
                 i++;
             }
             if (i + 3 >= lines.length || !lines[i].equals("[[hooks." + event + ".hooks]]")
                     || !lines[i + 1].equals("type = \"command\"") || !lines[i + 2].startsWith("command = ")) {
                 return null;
             }
-            String command = unquote(lines[i + 2].substring(10));
+            String command = TomlText.unquote(lines[i + 2].substring(10));
             if (command == null || (matcher == null && lines[i - 1].startsWith("matcher = "))
                     || !ClaudeSettings.isWardenCommand(command, event, HOSTS)) {
                 return null;
@@ -278,7 +278,7 @@ public final class CodexRequirementsFile implements Installer {
     private static void checkEventFree(String text, String event) throws SettingsException {
         String table = "";
         for (String line : text.split("\n", -1)) {
-            String s = uncommented(line);
+            String s = TomlText.uncommented(line);
             if (s.startsWith("[")) {
                 table = s;
                 if (s.equals("[hooks." + event + "]")) {
@@ -286,7 +286,7 @@ public final class CodexRequirementsFile implements Installer {
                 }
                 continue;
             }
-            String key = keyOf(s);
+            String key = TomlText.keyOf(s);
             if (table.isEmpty() && (key.equals("hooks") || key.startsWith("hooks."))
                     || table.equals("[hooks]") && (key.equals(event) || key.startsWith(event + "."))) {
                 throw shape(event);
@@ -306,18 +306,18 @@ public final class CodexRequirementsFile implements Installer {
         String table = "";
         boolean sawTable = false;
         for (String line : text.split("\n", -1)) {
-            String s = uncommented(line);
+            String s = TomlText.uncommented(line);
             if (s.startsWith("[")) {
                 table = s;
                 sawTable |= s.equals("[features]");
                 continue;
             }
-            String key = keyOf(s);
+            String key = TomlText.keyOf(s);
             if (table.isEmpty() && (key.equals("features") || key.startsWith("features."))) {
                 return Features.UNSPLICEABLE;
             }
             if (table.equals("[features]") && key.equals("hooks")) {
-                return valueOf(s).equals("true") ? Features.TRUE : Features.FALSE;
+                return TomlText.valueOf(s).equals("true") ? Features.TRUE : Features.FALSE;
             }
         }
         return sawTable ? Features.ABSENT_IN_TABLE : Features.ABSENT_NO_TABLE;
@@ -327,7 +327,7 @@ public final class CodexRequirementsFile implements Installer {
         int at = 0;
         for (String line : text.split("\n", -1)) {
             at += line.length() + 1;
-            if (uncommented(line).equals("[features]")) {
+            if (TomlText.uncommented(line).equals("[features]")) {
                 break;
             }
         }
@@ -338,156 +338,12 @@ public final class CodexRequirementsFile implements Installer {
     private static List<String> topLevel(String text) {
         List<String> out = new ArrayList<>();
         for (String line : text.split("\n", -1)) {
-            if (uncommented(line).startsWith("[")) {
+            if (TomlText.uncommented(line).startsWith("[")) {
                 break;
             }
             out.add(line);
         }
         return out;
-    }
-
-    /** {@code text} without the first whole line equal to {@code line} (and its newline). */
-    private static String removeLine(String text, String line) {
-        int at = lineStart(text, line);
-        if (at < 0) {
-            return text;
-        }
-        int after = at + line.length();
-        if (after == text.length()) {
-            return text.substring(0, at > 0 ? at - 1 : 0);
-        }
-        return text.substring(0, at) + text.substring(after + 1);
-    }
-
-    /** Where a line exactly equal to {@code line} starts, or -1. */
-    private static int lineStart(String text, String line) {
-        int from = 0;
-        while (true) {
-            int at = text.indexOf(line, from);
-            if (at < 0) {
-                return -1;
-            }
-            int after = at + line.length();
-            if ((at == 0 || text.charAt(at - 1) == '\n') && (after == text.length() || text.charAt(after) == '\n')) {
-                return at;
-            }
-            from = at + 1;
-        }
-    }
-
-    /** A line without its comment (outside strings) and surrounding space. */
-    private static String uncommented(String line) {
-        boolean inString = false;
-        char quote = 0;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (inString) {
-                if (c == '\\' && quote == '"') {
-                    i++;
-                } else if (c == quote) {
-                    inString = false;
-                }
-            } else if (c == '"' || c == '\'') {
-                inString = true;
-                quote = c;
-            } else if (c == '#') {
-                return line.substring(0, i).strip();
-            }
-        }
-        return line.strip();
-    }
-
-    /** The (dotted) key of a {@code key = value} line, spaces around dots removed; "" for another line. */
-    private static String keyOf(String s) {
-        int eq = s.indexOf('=');
-        if (eq <= 0) {
-            return "";
-        }
-        return s.substring(0, eq).replace(" ", "").replace("\t", "").replace("\"", "");
-    }
-
-    private static String valueOf(String s) {
-        int eq = s.indexOf('=');
-        return eq < 0 ? "" : s.substring(eq + 1).strip();
-    }
-
-    private static boolean isBareKey(String s) {
-        if (s.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-')) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** A TOML basic string. */
-    static String quote(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\t' -> b.append("\\t");
-                case '\r' -> b.append("\\r");
-                default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        b.append(String.format("\\u%04X", (int) c));
-                    } else {
-                        b.append(c);
-                    }
-                }
-            }
-        }
-        return b.append('"').toString();
-    }
-
-    /** The value of a basic string Warden writes ({@link #quote}), or {@code null} for anything else. */
-    private static String unquote(String s) {
-        if (s.length() < 2 || s.charAt(0) != '"' || s.charAt(s.length() - 1) != '"') {
-            return null;
-        }
-        StringBuilder b = new StringBuilder();
-        for (int i = 1; i < s.length() - 1; i++) {
-            char c = s.charAt(i);
-            if (c == '"') {
-                return null;
-            }
-            if (c != '\\') {
-                b.append(c);
-                continue;
-            }
-            if (++i >= s.length() - 1) {
-                return null;
-            }
-            char e = s.charAt(i);
-            switch (e) {
-                case '"', '\\' -> b.append(e);
-                case 'n' -> b.append('\n');
-                case 't' -> b.append('\t');
-                case 'r' -> b.append('\r');
-                case 'u' -> {
-                    if (i + 4 >= s.length() - 1) {
-                        return null;
-                    }
-                    try {
-                        b.append((char) Integer.parseInt(s.substring(i + 1, i + 5), 16));
-                    } catch (NumberFormatException ex) {
-                        return null;
-                    }
-                    i += 4;
-                }
-                default -> {
-                    return null;
-                }
-            }
-        }
-        return b.toString();
     }
 
     private static String utf8(byte[] document) throws SettingsException {
