@@ -67,7 +67,7 @@ final class InstallCommand implements Callable<Integer> {
     String ifMissing;
 
     @Option(names = "--managed-only", description = "With --scope managed: also tell the host to run managed hooks alone"
-            + " (Claude Code: allowManagedHooksOnly), so user and project hooks stop running.")
+            + " (Claude Code: allowManagedHooksOnly; Codex: allow_managed_hooks_only), so user and project hooks stop running.")
     boolean managedOnly;
 
     @Option(names = "--dry-run", description = "Print the settings that would be written; change nothing.")
@@ -392,7 +392,8 @@ final class InstallCommand implements Callable<Integer> {
             if (installer.ownsWholeFile()) {
                 return new PluginFile(settings, locks, user ? null : root);
             }
-            return new SettingsFile(settings, locks, user ? null : root);
+            return installer.writesToml() ? SettingsFile.toml(settings, locks, user ? null : root)
+                    : new SettingsFile(settings, locks, user ? null : root);
         }
 
         /** Notes the entries that run Warden but are not exactly Warden's, which install and uninstall leave. */

@@ -108,7 +108,7 @@ final class ManagedInstall {
                 byte[] unhooked = installer.uninstall(doc);
                 return managedOnly ? installer.withoutManagedHooksOnly(unhooked) : unhooked;
             }, removed);
-            out.println("removed Warden's managed hooks for " + events + (dropSetting ? " and allowManagedHooksOnly" : "")
+            out.println("removed Warden's managed hooks for " + events + (dropSetting ? " and the managed-hooks-only setting" : "")
                     + " from " + file.describe());
             for (Path p : removed) {
                 out.println("  removed " + p + " (install created it; nothing else was in it)");

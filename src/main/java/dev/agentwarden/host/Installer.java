@@ -82,6 +82,11 @@ public interface Installer {
         return false;
     }
 
+    /** Whether the settings file is TOML text ({@link SettingsFile#toml}) rather than a JSON object. */
+    default boolean writesToml() {
+        return false;
+    }
+
     /**
      * Whether this installer writes a hook for {@code nativeEvent}: a host that sends one event
      * under two names (Copilot's payload formats) gets it installed under one.

@@ -60,6 +60,8 @@ public final class SettingsFile implements HookFile {
     private final Path file;
     private final Path lockDir;
     private final Path confinedTo;
+    /** Whether the document is a JSON object (checked on read) rather than TOML text taken as it is. */
+    private final boolean json;
 
     /**
      * @param file       the settings file as the host names it
@@ -67,9 +69,23 @@ public final class SettingsFile implements HookFile {
      * @param confinedTo a directory the file must resolve inside, or {@code null} for anywhere
      */
     public SettingsFile(Path file, Path lockDir, Path confinedTo) {
+        this(file, lockDir, confinedTo, true);
+    }
+
+    private SettingsFile(Path file, Path lockDir, Path confinedTo, boolean json) {
         this.file = file.toAbsolutePath();
         this.lockDir = lockDir;
         this.confinedTo = confinedTo;
+        this.json = json;
+    }
+
+    /**
+     * A TOML settings file (Codex's {@code requirements.toml}): the same locking, link and size rules, but
+     * the bytes go to the edit as they are (absent reads as no bytes; the edit checks what it splices
+     * into), and an uninstall that leaves no bytes removes a file its install created.
+     */
+    public static SettingsFile toml(Path file, Path lockDir, Path confinedTo) {
+        return new SettingsFile(file, lockDir, confinedTo, false);
     }
 
     @Override
@@ -188,7 +204,7 @@ public final class SettingsFile implements HookFile {
                     }
                 }
                 if (tidy != null) {
-                    if (isEmptyObject(after)) {
+                    if (json ? isEmptyObject(after) : after.length == 0) {
                         tidy.addAll(CreatedPaths.remove(record, target));
                     }
                     retire(channel, lockFile);
@@ -298,7 +314,7 @@ public final class SettingsFile implements HookFile {
 
     private byte[] read(Path target) throws SettingsException {
         if (!Files.exists(target)) {
-            return EMPTY.clone();
+            return json ? EMPTY.clone() : new byte[0];
         }
         byte[] bytes;
         // a regular file (or a link to one) only: a FIFO would block the open, a device never end
@@ -310,6 +326,9 @@ public final class SettingsFile implements HookFile {
         if (bytes.length > MAX_BYTES) {
             throw new SettingsException("settings_too_large", where(target) + " is over " + MAX_BYTES
                     + " bytes; refusing to edit it. It was left unchanged.");
+        }
+        if (!json) {
+            return bytes;
         }
         if (isBlank(bytes)) {
             return EMPTY.clone();

@@ -29,7 +29,7 @@ class InstallCommandTest {
                 Arguments.of("uninstall", "codx", null, "unknown host 'codx'; did you mean `codex`?"),
                 Arguments.of("install", "claude", "global", "--scope must be project, user, local or managed, not 'global'"),
                 Arguments.of("install", "codex", "local", "Codex has no local (uncommitted) settings file"),
-                Arguments.of("install", "codex", "managed", "--scope managed is not built for Codex yet"),
+                Arguments.of("install", "qwen", "managed", "--scope managed is not built for Qwen Code yet"),
                 Arguments.of("install", "claude-cod", null, "unknown host 'claude-cod'; did you mean `claude`?"),
                 Arguments.of("uninstall", "copilotcli", null, "unknown host 'copilotcli'; did you mean `copilot`?"),
                 Arguments.of("install", "cowork", "project", "Cowork honours only user settings (~/.claude/settings.json)"),

@@ -1,23 +1,18 @@
 package dev.agentwarden.e2e;
 
-import dev.agentwarden.dispatch.WardenProcess;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.e2e.ManagedEtc.Overlay;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,27 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 class ClaudeManagedInstallE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
     private static final String REASON = "MANAGED-26: rm -rf is refused on this machine";
-    private static final String MANAGED = """
-            schema_version: 1
-            concerns:
-              no-rm-rf:
-                script: builtin:deny-pattern
-                posture: blocking
-                tools: [Bash]
-                patterns:
-                  - match: 'rm\\s+-rf'
-                    reason: "%s"
-            platforms:
-              claude:
-                pre_tool_use: [no-rm-rf]
-            """.formatted(REASON);
+    private static final String MANAGED = ManagedEtc.denyRmRf("claude", "Bash", REASON);
 
     @TempDir
     static Path suiteDir;
 
     private static Path launcher;
-    /** The copy of this checkout's launcher the managed hook runs, as the mount namespace sees it ({@link #overlay}). */
-    private static final String NS_LAUNCHER = "/etc/warden/bin/warden";
+    private static final String NS_LAUNCHER = ManagedEtc.LAUNCHER;
     private static ClaudeCodeSession claude;
     private static String host = "claude-code";
     private static String unavailable;
@@ -199,54 +180,18 @@ class ClaudeManagedInstallE2EIT {
         Files.writeString(project.root().resolve(".claude/settings.json"), Json.writePretty(settings), StandardCharsets.UTF_8);
     }
 
-    /** The upper and work directories of an overlay on {@code /etc}, holding the managed Warden policy. */
-    private record Overlay(Path upper, Path work) {
-        String mount() {
-            return "mount -t overlay overlay -o lowerdir=/etc,upperdir=" + upper + ",workdir=" + work + " /etc";
-        }
-    }
-
     private Overlay overlay() throws Exception {
-        Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "install --scope managed runs as root");
-        Path upper = Files.createDirectories(dir.resolve("etc-upper"));
-        Path work = Files.createDirectories(dir.resolve("etc-work"));
-        Files.setPosixFilePermissions(upper, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Path policy = Files.createDirectories(upper.resolve("agent-warden"));
-        Files.setPosixFilePermissions(policy, PosixFilePermissions.fromString("rwxr-xr-x"));
-        Files.writeString(policy.resolve("manifest.yaml"), MANAGED);
-        Files.setPosixFilePermissions(policy.resolve("manifest.yaml"), PosixFilePermissions.fromString("rw-r--r--"));
-        // The managed hook must run a launcher only root can change, wherever this checkout lies (a clone
-        // under /tmp would be refused): a copy of it in the overlay, /etc/warden inside the namespace.
-        Path home = WardenProcess.copyLauncherHome(upper);
-        for (Path d : List.of(home, home.resolve("bin"), home.resolve("target"))) {
-            Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxr-xr-x"));
-        }
-        Overlay etc = new Overlay(upper, work);
-        Command.Result probe = Command.run(List.of("unshare", "-m", "sh", "-c", etc.mount()), dir, null, Duration.ofSeconds(20));
-        Assumptions.assumeTrue(probe.ok(), "mount namespaces with overlayfs are not available here: " + probe.tail());
-        return etc;
+        return ManagedEtc.overlay(dir, MANAGED);
     }
 
     private static void install(Overlay etc, E2eProject project, List<String> extra) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(NS_LAUNCHER, "install", "--scope", "managed", "--host", "claude"));
-        cmd.addAll(extra);
-        Command.Result r = inNamespace(etc, project, cmd);
-        assertThat(r.exitCode()).as("warden install --scope managed: " + r.stdout() + r.stderr()).isZero();
-        assertThat(Files.readString(etc.upper().resolve("claude-code/managed-settings.json")))
+        ManagedEtc.install(etc, project, claude.baseEnv(), "claude", extra);
+        assertThat(Files.readString(etc.written("claude-code/managed-settings.json")))
                 .contains(NS_LAUNCHER + " dispatch --host claude --native-event PreToolUse");
     }
 
     private static Command.Result inNamespace(Overlay etc, E2eProject project, List<String> command) throws IOException {
-        List<String> cmd = new ArrayList<>(inside(etc));
-        cmd.addAll(command);
-        Map<String, String> env = new LinkedHashMap<>(claude.baseEnv());
-        env.put("HOME", project.home().toString());
-        return Command.run(cmd, project.root(), env, Duration.ofMinutes(2));
-    }
-
-    /** A command prefix that enters a mount namespace of its own with the overlay on {@code /etc}. */
-    private static List<String> inside(Overlay etc) {
-        return List.of("unshare", "-m", "sh", "-c", "set -e; " + etc.mount() + "; exec \"$@\"", "_");
+        return ManagedEtc.inNamespace(etc, project, claude.baseEnv(), command);
     }
 
     private static ClaudeRun session(Overlay etc, E2eProject project) throws IOException {
@@ -254,7 +199,7 @@ class ClaudeManagedInstallE2EIT {
                 Turn.tool("rm", "Bash", Map.of("command", "rm -rf victim", "description", "remove victim")),
                 Turn.text("FINAL: done"));
         try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi(), script)) {
-            return claude.run(project, server, "remove the victim directory", Map.of(), inside(etc));
+            return claude.run(project, server, "remove the victim directory", Map.of(), etc.inside());
         }
     }
 }

@@ -39,6 +39,12 @@ final class CopilotSession {
     /** One {@code copilot -p} session; {@code trustFolder} adds {@code --trust-folder}. */
     Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, boolean trustFolder,
                        Map<String, String> extraEnv) throws IOException {
+        return run(project, server, prompt, trustFolder, extraEnv, List.of());
+    }
+
+    /** {@link #run(E2eProject, ScriptedModelServer, String, boolean, Map)} started through {@code inside} (a command prefix). */
+    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, boolean trustFolder,
+                       Map<String, String> extraEnv, List<String> inside) throws IOException {
         try (LoopbackSandbox.Launch launch = sandbox.launch(server, project.dir())) {
             Map<String, String> env = new LinkedHashMap<>(baseEnv);
             env.put("HOME", project.home().toString());
@@ -51,7 +57,8 @@ final class CopilotSession {
             env.put("COPILOT_MODEL", MODEL);
             env.put("COPILOT_CACHE_HOME", HostInstall.copilotCache().toString());
             env.putAll(extraEnv);
-            List<String> host = new ArrayList<>(List.of(binary.toString(), "-p", prompt, "--allow-all-tools",
+            List<String> host = new ArrayList<>(inside);
+            host.addAll(List.of(binary.toString(), "-p", prompt, "--allow-all-tools",
                     "--no-auto-update", "--output-format", "json"));
             if (trustFolder) {
                 host.add("--trust-folder");

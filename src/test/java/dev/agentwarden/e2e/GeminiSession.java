@@ -44,6 +44,12 @@ final class GeminiSession {
     /** {@link #run(E2eProject, ScriptedModelServer, String)} with {@code extraEnv} on top ({@code PATH} without Warden). */
     Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv)
             throws IOException {
+        return run(project, server, prompt, extraEnv, List.of());
+    }
+
+    /** {@link #run(E2eProject, ScriptedModelServer, String, Map)} started through {@code inside} (a command prefix). */
+    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv,
+                       List<String> inside) throws IOException {
         Path geminiHome = Files.createDirectories(project.home().resolve(".gemini"));
         Files.writeString(geminiHome.resolve("settings.json"), """
                 {"security": {"auth": {"selectedType": "gemini-api-key"}},
@@ -60,8 +66,10 @@ final class GeminiSession {
             env.put("GEMINI_CLI_TRUST_WORKSPACE", "true");
             env.put("GEMINI_CLI_NO_RELAUNCH", "true");
             env.putAll(extraEnv);
-            List<String> command = launch.wrap(List.of(binary.toString(), "-p", prompt, "-m",
+            List<String> host = new java.util.ArrayList<>(inside);
+            host.addAll(List.of(binary.toString(), "-p", prompt, "-m",
                     GeminiGenerateContentApi.MODEL, "--yolo", "--output-format", "json"));
+            List<String> command = launch.wrap(host);
             return Command.run(command, project.root(), env, LIMIT);
         }
     }

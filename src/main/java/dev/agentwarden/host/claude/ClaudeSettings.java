@@ -219,7 +219,7 @@ public final class ClaudeSettings {
     }
 
     /** The launcher path a command that Warden wrote runs, unquoted; {@code null} for the portable form (PATH). */
-    static String launcherOf(String command) {
+    public static String launcherOf(String command) {
         if (isPortable(command)) {
             return null;
         }

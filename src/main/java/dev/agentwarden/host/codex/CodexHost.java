@@ -42,7 +42,8 @@ public final class CodexHost implements Host.InventoryFiles {
     public static final Host CODEX = new Host(ID, "Codex", new CodexAdapter(),
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("codex", ".codex/hooks.json", ".codex", "hooks.json", false, null),
                     Host.Scope.USER, new ClaudeHooksFile("codex", "$CODEX_HOME/hooks.json", ".codex", "hooks.json", true,
-                            "CODEX_HOME")),
+                            "CODEX_HOME"),
+                    Host.Scope.MANAGED, new CodexRequirementsFile()),
             Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse", "PermissionRequest"), CodexAdapter.TOOLS,
             List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(new CodexHookTrust(), new CodexPayloadTemplate())

@@ -82,7 +82,8 @@ public final class CopilotHost implements Host.InventoryFiles {
     public static final String ID = "copilot";
 
     public static final Host COPILOT = new Host(ID, "Copilot CLI", new CopilotAdapter(),
-            Map.of(Host.Scope.PROJECT, new CopilotHooksFile(false), Host.Scope.USER, new CopilotHooksFile(true)),
+            Map.of(Host.Scope.PROJECT, new CopilotHooksFile(false), Host.Scope.USER, new CopilotHooksFile(true),
+                    Host.Scope.MANAGED, CopilotHooksFile.policy()),
             Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("COPILOT_PROJECT_DIR"),
             CopilotAdapter.OUTPUT_CAP_CHARS, null, null)
             .with(new CopilotFolderTrust(), new CopilotPayloadTemplate())

@@ -69,7 +69,9 @@ public final class CursorHost implements Host.InventoryFiles {
             Map.of(Host.Scope.PROJECT, new HooksJsonFile("cursor", ".cursor/hooks.json", ".cursor", "hooks.json", false,
                             Map.of("version", 1L), EXTRAS),
                     Host.Scope.USER, new HooksJsonFile("cursor", "~/.cursor/hooks.json", ".cursor", "hooks.json", true,
-                            Map.of("version", 1L), EXTRAS)),
+                            Map.of("version", 1L), EXTRAS),
+                    Host.Scope.MANAGED, new CursorEnterpriseHooks(new HooksJsonFile("cursor", "/etc/cursor/hooks.json",
+                            ".cursor", "hooks.json", true, Map.of("version", 1L), EXTRAS))),
             Host.Scope.PROJECT, EVENTS, Set.of(), CursorAdapter.TOOLS, List.of("CURSOR_PROJECT_DIR"), 0, null, null)
             .reading(new CursorHost());
 

@@ -50,7 +50,8 @@ public final class GeminiHost implements Host.InventoryFiles {
             Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("gemini", ".gemini/settings.json", ".gemini", "settings.json",
                             false, null),
                     Host.Scope.USER, new ClaudeHooksFile("gemini", "~/.gemini/settings.json", ".gemini", "settings.json",
-                            true, null)),
+                            true, null),
+                    Host.Scope.MANAGED, new GeminiSystemSettings()),
             Host.Scope.PROJECT, EVENTS, Set.of("BeforeTool", "AfterTool"), GeminiAdapter.TOOLS,
             List.of("GEMINI_PROJECT_DIR"), 0, null, null)
             .with(new GeminiHookTrust(), null)

@@ -1,0 +1,133 @@
+package dev.agentwarden.host.gemini;
+
+import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.JsonSpans;
+import dev.agentwarden.host.JsonSplice;
+import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.claude.ClaudeHooksFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Gemini CLI's system settings on Linux, {@code /etc/gemini-cli/settings.json}: the same {@code hooks} shape as the
+ * user's settings (edited by {@link ClaudeHooksFile}). Gemini 0.61.0 merges system settings last, so they override
+ * user and project ones, and concatenates every layer's hooks (measured; docs/managed-install.md). A project's
+ * {@code "hooksConfig": {"enabled": false}} turns every hook off unless the system file says {@code true}, so install
+ * pins {@code hooksConfig.enabled: true} ({@link #pin}); an administrator's {@code false} is refused, not overruled.
+ */
+final class GeminiSystemSettings implements Installer {
+    /** Where Gemini CLI reads system settings on Linux (unless {@code GEMINI_CLI_SYSTEM_SETTINGS_PATH} moves it). */
+    static final Path FILE = Path.of("/etc/gemini-cli/settings.json");
+
+    static final String CONFIG = "hooksConfig";
+    static final String ENABLED = "enabled";
+
+    private final ClaudeHooksFile format = new ClaudeHooksFile(GeminiHost.ID, FILE.toString(), ".gemini", "settings.json",
+            true, null);
+
+    @Override
+    public Path settingsFile(Path projectRoot, Map<String, String> env) {
+        return FILE;
+    }
+
+    @Override
+    public String describe() {
+        return FILE.toString();
+    }
+
+    @Override
+    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+        return pin(format.install(document, launcher, bindings));
+    }
+
+    /** Warden's hooks out, and the pin with them when it is exactly what install adds ({@link #unpin}). */
+    @Override
+    public byte[] uninstall(byte[] document) {
+        byte[] unhooked = format.uninstall(document);
+        return unhooked == document ? document : unpin(unhooked);
+    }
+
+    @Override
+    public List<String> installedEvents(byte[] document) {
+        return format.installedEvents(document);
+    }
+
+    @Override
+    public List<Installer.Entry> entries(byte[] document) {
+        return format.entries(document);
+    }
+
+    @Override
+    public List<String> changeReport(byte[] before, byte[] after) {
+        return format.changeReport(before, after);
+    }
+
+    @Override
+    public List<String> lookalikes(byte[] document) {
+        return format.lookalikes(document);
+    }
+
+    /**
+     * {@code document} with {@code "hooksConfig": {"enabled": true}}: added whole when there is no {@code hooksConfig},
+     * {@code enabled} added last when it has none, unchanged when it is {@code true}.
+     *
+     * @throws SettingsException when {@code enabled} is anything else, or {@code hooksConfig} is not one object
+     */
+    static byte[] pin(byte[] document) throws SettingsException {
+        JsonSpans.Value root = JsonSpans.parse(document);
+        List<JsonSpans.Member> found = root.named(CONFIG);
+        if (found.isEmpty()) {
+            return JsonSplice.appendMember(document, root, CONFIG, Map.of(ENABLED, Boolean.TRUE));
+        }
+        if (found.size() > 1 || found.get(0).value().kind() != JsonSpans.Kind.OBJECT) {
+            throw refused("\"" + CONFIG + "\" is not one object");
+        }
+        JsonSpans.Value config = found.get(0).value();
+        List<JsonSpans.Member> enabled = config.named(ENABLED);
+        if (enabled.isEmpty()) {
+            return JsonSplice.appendMember(document, config, ENABLED, Boolean.TRUE);
+        }
+        if (enabled.size() == 1 && isTrue(document, enabled.get(0).value())) {
+            return document;
+        }
+        throw refused("\"" + CONFIG + "\".\"" + ENABLED + "\" is set to something other than one true, so Gemini would"
+                + " run no hook at all");
+    }
+
+    /**
+     * {@code document} without the pin as install adds it: a {@code hooksConfig} holding only {@code enabled: true}
+     * is removed whole, else an {@code enabled: true} that is its last member is removed. (An administrator's own
+     * {@code enabled: true} in that place looks the same and goes too; {@code true} is Gemini's default, so nothing
+     * it does changes.)
+     */
+    static byte[] unpin(byte[] document) {
+        JsonSpans.Value root = JsonSpans.parse(document);
+        List<JsonSpans.Member> members = root.members();
+        for (int i = 0; i < members.size(); i++) {
+            JsonSpans.Value config = members.get(i).value();
+            if (!members.get(i).key().equals(CONFIG) || config.kind() != JsonSpans.Kind.OBJECT) {
+                continue;
+            }
+            List<JsonSpans.Member> inner = config.members();
+            if (inner.isEmpty() || !inner.get(inner.size() - 1).key().equals(ENABLED)
+                    || !isTrue(document, inner.get(inner.size() - 1).value()) || config.named(ENABLED).size() != 1) {
+                return document;
+            }
+            return inner.size() == 1 ? JsonSplice.remove(document, root, i)
+                    : JsonSplice.remove(document, config, inner.size() - 1);
+        }
+        return document;
+    }
+
+    private static SettingsException refused(String what) {
+        return new SettingsException("settings_managed_hooks_config", what + " in " + FILE
+                + "; change it by hand. The file was left unchanged.");
+    }
+
+    private static boolean isTrue(byte[] document, JsonSpans.Value v) {
+        return v.kind() == JsonSpans.Kind.LITERAL && v.end() - v.start() == 4
+                && new String(document, v.start(), 4, StandardCharsets.US_ASCII).equals("true");
+    }
+}
