@@ -1,6 +1,7 @@
 package dev.agentwarden.dashboard;
 
 import dev.agentwarden.decision.DecisionTail;
+import dev.agentwarden.http.RequestHead;
 import dev.agentwarden.io.PeerUid;
 import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.json.Json;
@@ -48,6 +49,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Dashboard implements AutoCloseable {
     static final int HEAD_BYTES = 8 * 1024;
+    private static final RequestHead.Limits LIMITS = new RequestHead.Limits(HEAD_BYTES, 100, HEAD_BYTES);
     static final long HEAD_DEADLINE_MS = 5_000;
     static final long WRITE_DEADLINE_MS = 10_000;
     /** How long past a read's own deadline the watchdog waits before it closes the connection. */
@@ -233,11 +235,14 @@ public final class Dashboard implements AutoCloseable {
                 long headDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEAD_DEADLINE_MS);
                 // the read's own timeout answers 408; the watchdog only backs it up
                 c.deadlineNanos = headDeadline + TimeUnit.MILLISECONDS.toNanos(WATCHDOG_GRACE_MS);
-                head = RequestHead.read(s, HEAD_BYTES, headDeadline);
+                head = RequestHead.read(s, LIMITS, headDeadline, null);
                 c.deadlineNanos = 0;
-            } catch (RequestHead.Unreadable e) {
-                if (e.status > 0) {
-                    write(c, refusal(e.status, e.code, e.getMessage()));
+                if (!head.originForm()) {
+                    throw new RequestHead.Malformed(RequestHead.Problem.BAD_REQUEST_LINE, "the target is not a path");
+                }
+            } catch (RequestHead.Malformed e) {
+                if (e.problem != RequestHead.Problem.CLOSED) {
+                    write(c, refusal(e));
                     finish(c);
                 }
                 return;
@@ -248,6 +253,22 @@ public final class Dashboard implements AutoCloseable {
             // the client went away or missed a deadline
         } finally {
             conns.remove(c);
+        }
+    }
+
+    /** The answer to a head the codec would not read. */
+    private static byte[] refusal(RequestHead.Malformed e) {
+        switch (e.problem) {
+            case TIMEOUT:
+                return refusal(408, "head_timeout", "the request head did not arrive in time");
+            case TOO_LARGE:
+            case LINE_TOO_LONG:
+            case TOO_MANY_HEADERS:
+                return refusal(431, "head_too_large", e.getMessage());
+            case BAD_REQUEST_LINE:
+                return refusal(400, "bad_request_line", "not an HTTP/1.x request line in origin form");
+            default:
+                return refusal(400, "bad_header", e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.launch;
 
+import dev.agentwarden.http.RequestHead;
 import dev.agentwarden.io.PeerUid;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
@@ -68,6 +69,8 @@ import java.util.function.ToIntFunction;
  */
 public final class ModelProxy implements Closeable {
     static final int HEAD_BYTES = 64 * 1024;
+    /** A provider client's head: {@link #HEAD_BYTES} in all, 256 header lines, any one as long as the head. */
+    private static final RequestHead.Limits LIMITS = new RequestHead.Limits(HEAD_BYTES, 256, HEAD_BYTES);
     static final int MAX_CONNECTIONS = 32;
     /** Connections served at once for one user other than this process's (or one whose user is unknown). */
     static final int PER_PEER = 8;
@@ -312,7 +315,7 @@ public final class ModelProxy implements Closeable {
         Request req;
         try {
             s.setTcpNoDelay(true);
-            req = read(s.getInputStream(), s);
+            req = read(s);
         } catch (BadRequest e) {
             respondPlain(s, e.status, e.getMessage());
             return;
@@ -470,51 +473,31 @@ public final class ModelProxy implements Closeable {
      * Reads one request: its request line, refused with 404 unless its path is under the secret;
      * then the rest of the head and the body, each under its deadline and cap.
      */
-    private Request read(InputStream in, Socket s) throws IOException {
-        long headDeadline = System.currentTimeMillis() + limits.headMillis();
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        String[] first = null;
-        int matched = 0;
-        while (matched < 4) {
-            int b = readByte(in, s, headDeadline, "request head");
-            if (b < 0) {
-                throw new IOException("closed before the request head ended");
-            }
-            head.write(b);
-            if (head.size() > HEAD_BYTES) {
-                throw new BadRequest(431, "[warden] request head over " + HEAD_BYTES + " bytes");
-            }
-            matched = (b == '\r' && (matched == 0 || matched == 2)) || (b == '\n' && (matched == 1 || matched == 3))
-                    ? matched + 1 : (b == '\r' ? 1 : 0);
-            if (matched == 2 && first == null) {
-                first = requestLine(head.toString(StandardCharsets.ISO_8859_1).strip());
-            }
+    private Request read(Socket s) throws IOException {
+        RequestHead head;
+        try {
+            head = RequestHead.read(s, LIMITS, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(limits.headMillis()),
+                    this::checkRequestLine);
+        } catch (RequestHead.Malformed e) {
+            throw refusal(e);
         }
-        String[] lines = head.toString(StandardCharsets.ISO_8859_1).split("\r\n");
-        Map<String, String> headers = new LinkedHashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            int colon = lines[i].indexOf(':');
-            if (colon <= 0) {
-                throw new BadRequest(400, "[warden] malformed header line");
-            }
-            headers.putIfAbsent(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
-        }
-        if (headers.containsKey("transfer-encoding")) {
+        if (head.header("transfer-encoding") != null) {
             throw new BadRequest(411, "[warden] chunked request bodies are not accepted; send Content-Length");
         }
-        long length;
-        try {
-            length = Long.parseLong(headers.getOrDefault("content-length", "0"));
-        } catch (NumberFormatException e) {
+        long length = head.contentLength();
+        if (length < 0) {
             throw new BadRequest(400, "[warden] Content-Length is not a number");
         }
-        if (length < 0 || length > limits.maxBodyBytes()) {
+        if (length > limits.maxBodyBytes()) {
             throw new BadRequest(413, "[warden] request body of " + length + " bytes; the limit is " + limits.maxBodyBytes());
         }
         ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(length, BODY_CHUNK));
+        byte[] rest = head.rest();
+        long got = Math.min(rest.length, length);
+        body.write(rest, 0, (int) got);
         byte[] chunk = new byte[(int) Math.min(length, BODY_CHUNK)];
         long bodyDeadline = System.currentTimeMillis() + limits.bodyMillis();
-        long got = 0;
+        InputStream in = s.getInputStream();
         while (got < length) {
             int n = readSome(in, s, chunk, 0, (int) Math.min(chunk.length, length - got), bodyDeadline);
             if (n < 0) {
@@ -523,31 +506,35 @@ public final class ModelProxy implements Closeable {
             body.write(chunk, 0, n);
             got += n;
         }
-        String target = first[1];
-        int q = target.indexOf('?');
-        return new Request(first[0], q < 0 ? target : target.substring(0, q), q < 0 ? null : target.substring(q + 1),
-                headers, body.toByteArray());
+        return new Request(head.method(), head.path(), head.query(), head.headerMap(), body.toByteArray());
     }
 
-    /** The request line's three parts, refused unless it is HTTP/1.x for a path under the secret. */
-    private String[] requestLine(String line) throws BadRequest {
-        String[] first = line.split(" ");
-        if (first.length != 3 || !first[2].startsWith("HTTP/1.")) {
-            throw new BadRequest(400, "[warden] not an HTTP/1.x request line");
-        }
-        int q = first[1].indexOf('?');
-        if (!secretMatches(q < 0 ? first[1] : first[1].substring(0, q))) {
+    /** Refuses with 404, on its request line alone, a request whose path is not under the secret. */
+    private void checkRequestLine(String method, String target) throws BadRequest {
+        int q = target.indexOf('?');
+        if (!secretMatches(q < 0 ? target : target.substring(0, q))) {
             throw new BadRequest(404, "not found");
         }
-        return first;
     }
 
-    private static int readByte(InputStream in, Socket s, long deadline, String what) throws IOException {
-        setTimeout(s, deadline, what);
-        try {
-            return in.read();
-        } catch (SocketTimeoutException e) {
-            throw new BadRequest(408, "[warden] the " + what + " did not arrive in time");
+    /** The answer to a head the codec would not read; a client that left gets none. */
+    private static IOException refusal(RequestHead.Malformed e) {
+        switch (e.problem) {
+            case CLOSED:
+                return new IOException("closed before the request head ended");
+            case TIMEOUT:
+                return new BadRequest(408, "[warden] the request head did not arrive in time");
+            case TOO_LARGE:
+                return new BadRequest(431, "[warden] request head over " + HEAD_BYTES + " bytes");
+            case LINE_TOO_LONG:
+            case TOO_MANY_HEADERS:
+                return new BadRequest(431, "[warden] " + e.getMessage());
+            case BAD_REQUEST_LINE:
+                return new BadRequest(400, "[warden] not an HTTP/1.x request line");
+            case BAD_HEADER:
+                return new BadRequest(400, "[warden] malformed header line");
+            default:
+                return new BadRequest(400, "[warden] " + e.getMessage());
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.http.RequestHead;
 import dev.agentwarden.io.PeerUid;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
@@ -42,6 +42,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 final class Front implements Runnable {
     static final int HEAD_BYTES = 16 * 1024;
+    /** The caps of a head here and on the {@link HookSocket}: {@link #HEAD_BYTES}, 100 header lines of at most 8 KiB. */
+    static final RequestHead.Limits LIMITS = new RequestHead.Limits(HEAD_BYTES, 100, 8 * 1024);
     /**
      * The head buffer a connection starts with; it doubles, up to {@link #HEAD_BYTES}, only for a
      * head that does not fit. A host hook's head and a small body fit in one read.
@@ -421,9 +423,11 @@ final class Front implements Runnable {
                     // full but under the cap: a larger head, perhaps more of it waiting
                     c.headBuffer = grown(c.headBuffer);
                 }
-                Head head = parse(c.headBuffer, end);
-                if (head == null) {
-                    refuse(c, WardenServer.Reply.refusal(400, "bad_request", "the request head is not HTTP/1.1"));
+                Head head;
+                try {
+                    head = head(c.headBuffer, end);
+                } catch (RequestHead.Malformed e) {
+                    refuse(c, refusal(e));
                     return false;
                 }
                 WardenServer.Reply refusal = gate.check(head);
@@ -572,84 +576,44 @@ final class Front implements Runnable {
 
     /** The declared body length (0 when absent), or -1 when it is not plain digits. */
     static long contentLength(Head head) {
-        String v = head.header("content-length");
-        if (v == null) {
-            return 0;
-        }
-        if (v.isEmpty() || v.length() > 10) {
-            return -1;
-        }
-        for (int i = 0; i < v.length(); i++) {
-            if (v.charAt(i) < '0' || v.charAt(i) > '9') {
-                return -1;
-            }
-        }
-        return Long.parseLong(v);
+        return RequestHead.digits(head.header("content-length"), 10, 0);
     }
 
     /** The offset just past the blank line that ends the head, or -1 when it has not arrived. */
     static int headEnd(ByteBuffer b) {
-        byte[] a = b.array();
-        for (int i = 0; i + 1 < b.position(); i++) {
-            if (a[i] == '\n' && a[i + 1] == '\n') {
-                return i + 2;
-            }
-            if (a[i] == '\n' && a[i + 1] == '\r' && i + 2 < b.position() && a[i + 2] == '\n') {
-                return i + 3;
-            }
-        }
-        return -1;
+        return RequestHead.end(b.array(), 0, b.position());
     }
 
-    /**
-     * The request line and headers, or {@code null} when they are not HTTP/1.x. Lines end at
-     * {@code \n}, one {@code \r} before it dropped; blank lines are skipped.
-     */
+    /** The request line and headers, or {@code null} when they are not HTTP/1.x in origin form. */
     static Head parse(ByteBuffer b, int end) {
-        String text = new String(b.array(), 0, end, StandardCharsets.ISO_8859_1);
-        int lineEnd = lineEnd(text, 0);
-        String requestLine = text.substring(0, lineEnd);
-        int sp1 = requestLine.indexOf(' ');
-        int sp2 = sp1 < 0 ? -1 : requestLine.indexOf(' ', sp1 + 1);
-        if (sp1 <= 0 || sp2 < 0 || requestLine.indexOf(' ', sp2 + 1) >= 0) {
+        try {
+            return head(b, end);
+        } catch (RequestHead.Malformed e) {
             return null;
         }
-        String method = requestLine.substring(0, sp1);
-        String path = requestLine.substring(sp1 + 1, sp2);
-        if (!requestLine.startsWith("HTTP/1.", sp2 + 1) || !path.startsWith("/")) {
-            return null;
-        }
-        int query = path.indexOf('?');
-        if (query >= 0) {
-            path = path.substring(0, query);
-        }
-        Map<String, String> headers = new HashMap<>(16);
-        for (int from = next(text, lineEnd); from < text.length(); ) {
-            int to = lineEnd(text, from);
-            if (to > from) {
-                int colon = text.indexOf(':', from);
-                if (colon <= from || colon >= to) {
-                    return null;
-                }
-                headers.putIfAbsent(text.substring(from, colon).strip().toLowerCase(Locale.ROOT),
-                        text.substring(colon + 1, to).strip());
-            }
-            from = next(text, to);
-        }
-        return new Head(method, path, headers);
     }
 
-    /** Where the line starting at {@code from} ends: before its {@code \n} and one {@code \r} ahead of it. */
-    private static int lineEnd(String text, int from) {
-        int nl = text.indexOf('\n', from);
-        int to = nl < 0 ? text.length() : nl;
-        return to > from && text.charAt(to - 1) == '\r' ? to - 1 : to;
+    private static Head head(ByteBuffer b, int end) throws RequestHead.Malformed {
+        RequestHead h = RequestHead.parse(b.array(), end, LIMITS);
+        if (!h.originForm()) {
+            throw new RequestHead.Malformed(RequestHead.Problem.BAD_REQUEST_LINE, "the target is not a path");
+        }
+        return new Head(h.method(), h.path(), h.headerMap());
     }
 
-    /** Where the line after the one ending at {@code lineEnd} starts. */
-    private static int next(String text, int lineEnd) {
-        int nl = text.indexOf('\n', lineEnd);
-        return nl < 0 ? text.length() : nl + 1;
+    /** The refusal of a head the codec would not read. */
+    static WardenServer.Reply refusal(RequestHead.Malformed e) {
+        switch (e.problem) {
+            case BAD_REQUEST_LINE:
+            case BAD_HEADER:
+                return WardenServer.Reply.refusal(400, "bad_request", "the request head is not HTTP/1.1");
+            case TOO_LARGE:
+            case LINE_TOO_LONG:
+            case TOO_MANY_HEADERS:
+                return WardenServer.Reply.refusal(431, "head_too_large", e.getMessage());
+            default:
+                return WardenServer.Reply.refusal(400, "bad_request", e.getMessage());
+        }
     }
 
     /** One connection being read. */

@@ -1,5 +1,6 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.http.RequestHead;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -16,7 +17,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import jdk.net.ExtendedSocketOptions;
@@ -186,17 +186,6 @@ final class HookSocket implements AutoCloseable {
         }
     }
 
-    /** The offset just past the blank line that ends the head in {@code b}, or -1 when it has not arrived. */
-    static int headEnd(ByteBuffer b) {
-        byte[] a = b.array();
-        for (int i = 0; i + 1 < b.position(); i++) {
-            if (a[i] == '\n' && (a[i + 1] == '\n' || (a[i + 1] == '\r' && i + 2 < b.position() && a[i + 2] == '\n'))) {
-                return a[i + 1] == '\n' ? i + 2 : i + 3;
-            }
-        }
-        return -1;
-    }
-
     private static void pause() {
         try {
             Thread.sleep(BACKOFF_MS);
@@ -226,7 +215,7 @@ final class HookSocket implements AutoCloseable {
             head.clear();
             long deadline = acceptedNanos + TimeUnit.MILLISECONDS.toNanos(HEAD_DEADLINE_MS);
             int end;
-            while ((end = headEnd(head)) < 0) {
+            while ((end = RequestHead.end(head.array(), 0, head.position())) < 0) {
                 if (!head.hasRemaining()) {
                     send(WardenServer.Reply.refusal(431, "head_too_large", "the request head exceeds " + HEAD_BYTES + " bytes"));
                     return;
@@ -235,22 +224,29 @@ final class HookSocket implements AutoCloseable {
                     return;
                 }
             }
-            Head h = Head.parse(head.array(), end);
-            if (h == null) {
-                send(WardenServer.Reply.refusal(400, "bad_request", "the request head is not HTTP/1.1"));
+            RequestHead h;
+            try {
+                h = RequestHead.parse(head.array(), end, Front.LIMITS);
+                if (!h.originForm()) {
+                    throw new RequestHead.Malformed(RequestHead.Problem.BAD_REQUEST_LINE, "the target is not a path");
+                }
+            } catch (RequestHead.Malformed e) {
+                send(Front.refusal(e));
                 return;
             }
-            WardenServer.Reply refusal = server.checkHookSocket(h.method, h.path, h.authorization);
+            String path = h.target();
+            WardenServer.Reply refusal = server.checkHookSocket(h.method(), path, h.header("authorization"));
             if (refusal != null) {
                 send(refusal);
                 return;
             }
-            if (!WardenServer.STATUS_PATH.equals(h.path)) {
+            if (!WardenServer.STATUS_PATH.equals(path)) {
                 forwardsArrived.incrementAndGet();
             }
             boolean counted = true;
             try {
-                long length = h.contentLength;
+                long length = h.header("transfer-encoding") != null ? -1
+                        : RequestHead.digits(h.header("content-length"), 10, 0);
                 if (length < 0 || length > Front.BODY_BYTES || head.position() - end > length) {
                     send(WardenServer.Reply.refusal(400, "bad_request", "send one request per connection with a Content-Length"
                             + " of at most " + Front.BODY_BYTES + " bytes"));
@@ -266,9 +262,10 @@ final class HookSocket implements AutoCloseable {
                     }
                 }
                 long now = System.nanoTime();
-                long waited = h.sentNanos > 0 && h.sentNanos <= now ? now - h.sentNanos : now - acceptedNanos;
+                long sentNanos = RequestHead.digits(h.header(SENT_HEADER), 19, 0);
+                long waited = sentNanos > 0 && sentNanos <= now ? now - sentNanos : now - acceptedNanos;
                 counted = false;
-                byte[] answer = server.answerHookSocket(h.path, body, waited);
+                byte[] answer = server.answerHookSocket(path, body, waited);
                 write(ByteBuffer.wrap(answer), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WRITE_DEADLINE_MS));
                 ch.shutdownOutput();
             } finally {
@@ -338,90 +335,6 @@ final class HookSocket implements AutoCloseable {
             } catch (IOException e) {
                 // already gone
             }
-        }
-    }
-
-    /** What the hook socket reads of a request head. */
-    static final class Head {
-        final String method;
-        final String path;
-        final String authorization;
-        /** The declared body length (0 when absent), or -1 when it is not plain digits or chunked. */
-        final long contentLength;
-        /** {@code X-Warden-Sent}, or 0 when absent or not a number. */
-        final long sentNanos;
-
-        private Head(String method, String path, String authorization, long contentLength, long sentNanos) {
-            this.method = method;
-            this.path = path;
-            this.authorization = authorization;
-            this.contentLength = contentLength;
-            this.sentNanos = sentNanos;
-        }
-
-        /** The request line and the headers the socket reads, or {@code null} when they are not HTTP/1.x. */
-        static Head parse(byte[] a, int end) {
-            String text = new String(a, 0, end, StandardCharsets.ISO_8859_1);
-            int eol = text.indexOf('\n');
-            String line = text.substring(0, eol).strip();
-            int sp1 = line.indexOf(' ');
-            int sp2 = line.lastIndexOf(' ');
-            if (sp1 <= 0 || sp2 <= sp1 || !line.startsWith("HTTP/1.", sp2 + 1) || line.charAt(sp1 + 1) != '/') {
-                return null;
-            }
-            String authorization = null;
-            String length = null;
-            String sent = null;
-            boolean chunked = false;
-            for (int at = eol + 1; at < text.length(); ) {
-                int next = text.indexOf('\n', at);
-                if (next < 0) {
-                    next = text.length();
-                }
-                String h = text.substring(at, next).strip();
-                at = next + 1;
-                if (h.isEmpty()) {
-                    continue;
-                }
-                int colon = h.indexOf(':');
-                if (colon <= 0) {
-                    return null;
-                }
-                String name = h.substring(0, colon).strip().toLowerCase(Locale.ROOT);
-                String value = h.substring(colon + 1).strip();
-                if (name.equals("authorization") && authorization == null) {
-                    authorization = value;
-                } else if (name.equals("content-length") && length == null) {
-                    length = value;
-                } else if (name.equals(SENT_HEADER) && sent == null) {
-                    sent = value;
-                } else if (name.equals("transfer-encoding")) {
-                    chunked = true;
-                }
-            }
-            long sentNanos = digits(sent, 19);
-            long contentLength = length == null ? 0 : digits(length, 10);
-            return new Head(line.substring(0, sp1), line.substring(sp1 + 1, sp2), authorization,
-                    chunked ? -1 : contentLength, Math.max(0, sentNanos));
-        }
-
-        /** {@code s} as a number of at most {@code max} decimal digits, or -1. */
-        private static long digits(String s, int max) {
-            if (s == null || s.isEmpty() || s.length() > max) {
-                return -1;
-            }
-            long v = 0;
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
-                if (c < '0' || c > '9') {
-                    return -1;
-                }
-                v = v * 10 + (c - '0');
-                if (v < 0) {
-                    return -1;
-                }
-            }
-            return v;
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.agentwarden.server;
 
 import dev.agentwarden.decision.OpenSegments;
 import dev.agentwarden.host.Hosts;
+import dev.agentwarden.http.RequestHead;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
@@ -221,9 +222,14 @@ final class ResidentWarmup implements Runnable {
                 }
                 long t = System.nanoTime();
                 byte[] request = requests[events % requests.length];
-                int end = HookSocket.headEnd(ByteBuffer.wrap(request).position(request.length));
-                HookSocket.Head h = HookSocket.Head.parse(request, end);
-                byte[] body = Arrays.copyOfRange(request, end, end + (int) h.contentLength);
+                int end = RequestHead.end(request, 0, request.length);
+                RequestHead h;
+                try {
+                    h = RequestHead.parse(request, end, Front.LIMITS);
+                } catch (RequestHead.Malformed e) {
+                    throw new IllegalStateException("a warm-up request the hook socket would refuse: " + e.getMessage(), e);
+                }
+                byte[] body = Arrays.copyOfRange(request, end, end + (int) h.contentLength());
                 WardenServer.forward(body, own, clock, segments, manifests).bytes();
                 if (socket != null && events % SOCKET_EVERY == 0) {
                     exchange(status);
