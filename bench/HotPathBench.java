@@ -17,8 +17,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * In-process costs, µs per operation, median of ROUNDS rounds after warm-up (a plain loop: JMH is
- * not in this build's offline repository):
+ * In-process costs, µs per operation, median of ROUNDS rounds after warm-up (a plain loop that
+ * bench/run-all.sh runs against the jar; the rule benchmarks use JMH, bench/jmh):
  *   - the default chain: DispatchMain.respond on the captured Claude Code PreToolUse Bash payload,
  *     decision log on (a project directory of its own) and off;
  *   - the same as a server runs it (warden serve, the resident): its decision-log segment kept open
