@@ -1,0 +1,5 @@
+/**
+ * Strikes: per session, the events some concern refused, kept under {@code .warden/state/strikes/}
+ * for {@code escalate} (docs/escalation.md) and the rule field {@code session.strikes}.
+ */
+package dev.agentwarden.strike;
