@@ -175,4 +175,31 @@ class EscalationDispatchTest {
         assertThat(r.stderr()).contains("warden: no-rm: escalation not checked: strikes: ").contains("writable by group or others")
                 .contains("strike not recorded");
     }
+
+    @Test
+    void sessionStrikes_inARuleCondition_countsRefusalsByAnyConcern() throws Exception {
+        Files.writeString(manifest, """
+                schema_version: 1
+                concerns:
+                  no-secrets:
+                    script: builtin:deny-pattern
+                    patterns:
+                      - {match: 'cat .*\\.env', reason: 'reading .env refused'}
+                  careful:
+                    script: builtin:rule
+                    when: 'session.strikes >= 2'
+                    action: ask
+                    reason: '{session.strikes} strikes: confirm'
+                platforms:
+                  claude:
+                    pre_tool_use: [no-secrets, careful]
+                """);
+        assertThat(decision(bash("s1", "cat prod.env"))).isEqualTo("deny");
+        assertThat(decision(bash("s1", "ls"))).isEqualTo("allow");
+        assertThat(decision(bash("s1", "cat prod.env"))).isEqualTo("deny");
+        InProcessDispatch.Response r = bash("s1", "ls");
+        assertThat(decision(r)).isEqualTo("ask");
+        assertThat(r.stdout()).contains("2 strikes: confirm");
+        assertThat(decision(bash("s2", "ls"))).isEqualTo("allow");
+    }
 }
