@@ -118,7 +118,7 @@ public final class Dispatcher {
             outcomes.add(outcome);
         }
         outcomes = keepLowestRankedNudge(outcomes);
-        int refusedBy = SessionStrikes.refusing(outcomes);
+        int refusedBy = refusing(outcomes);
         if (refusedBy >= 0 || strikes != null && strikes.escalated() != null) {
             if (strikes == null) {
                 strikes = new SessionStrikes(stateHome, event.sessionId(), clock.millis(), !Replay.active(env));
@@ -132,6 +132,22 @@ public final class Dispatcher {
             return new ChainResult(Verdict.combine(outcomes), outcomes, strikes.count(), strikes.escalated());
         }
         return new ChainResult(Verdict.combine(outcomes), outcomes);
+    }
+
+    /**
+     * The index of the first outcome that refuses the event by its concern's own decision ({@code block}
+     * or {@code halt} that stays one after posture: a strike), or -1.
+     */
+    private static int refusing(List<ConcernOutcome> outcomes) {
+        for (int i = 0; i < outcomes.size(); i++) {
+            ConcernOutcome o = outcomes.get(i);
+            Decision d = o.raw().decision();
+            if ((o.effective() == Verdict.Kind.BLOCK || o.effective() == Verdict.Kind.HALT)
+                    && (d == Decision.BLOCK || d == Decision.HALT)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Whether some concern bound to this event would refuse when it cannot run. */

@@ -6,7 +6,6 @@ import dev.agentwarden.decision.ConcernOutcome;
 import dev.agentwarden.strike.Strikes;
 import dev.agentwarden.verdict.Verdict;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * One dispatch's dealings with its session's strikes ({@link Strikes}): the store is read once, when
@@ -71,19 +70,6 @@ final class SessionStrikes {
         String message = outcome.message() == null ? why : outcome.message() + " (" + why + ")";
         return new ConcernOutcome(outcome.concern(), outcome.raw(), kind, message, outcome.durationUs(),
                 Dispatcher.appendNote(outcome.note(), why), outcome.updatedInput());
-    }
-
-    /** The index of the first outcome that refuses the event by its concern's own decision, or -1. */
-    static int refusing(List<ConcernOutcome> outcomes) {
-        for (int i = 0; i < outcomes.size(); i++) {
-            ConcernOutcome o = outcomes.get(i);
-            Decision d = o.raw().decision();
-            if ((o.effective() == Verdict.Kind.BLOCK || o.effective() == Verdict.Kind.HALT)
-                    && (d == Decision.BLOCK || d == Decision.HALT)) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** Records this event as a strike; returns {@code null}, or a note saying why it could not be recorded. */

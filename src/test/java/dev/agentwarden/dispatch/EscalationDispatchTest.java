@@ -202,4 +202,19 @@ class EscalationDispatchTest {
         assertThat(r.stdout()).contains("2 strikes: confirm");
         assertThat(decision(bash("s2", "ls"))).isEqualTo("allow");
     }
+
+    @Test
+    void inReplay_strikesAreNeitherReadNorWritten() throws Exception {
+        bash("s1", "rm x");
+        bash("s1", "rm x");
+        bash("s1", "rm x");
+        String payload = "{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"s1\",\"cwd\":"
+                + Json.write(project.toString()) + ",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"rm y\"}}";
+        InProcessDispatch replay = new InProcessDispatch(cache, clock, Map.of("WARDEN_REPLAY", "1"));
+        for (int i = 0; i < 2; i++) {
+            assertThat(decision(replay.run("claude", payload, "--native-event", "PreToolUse", "--manifest",
+                    manifest.toString()))).isEqualTo("deny");
+        }
+        assertThat(Strikes.count(project.resolve(".warden"), "s1", clock.millis(), Duration.ofHours(1).toMillis())).isEqualTo(3);
+    }
 }
