@@ -14,7 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a strike costs: {@code Strikes.record} alone, and a whole in-process {@code warden dispatch}
+ * What a strike costs: {@code Strikes.record} alone (an append; a compaction every
+ * {@code COMPACT_AT - MAX_STRIKES} strikes), and a whole in-process {@code warden dispatch}
  * of a refused PreToolUse with a session id (one strike recorded) side by side with the same event
  * without one (no strike), under a one-concern manifest.
  *
@@ -66,9 +67,13 @@ public final class StrikeBench {
         }
         System.out.printf("java %s, %d cores, %d rounds of %d (medians of per-round means, µs)%n",
                 System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), rounds, events);
-        System.out.printf("%-58s %10.1f%n", "Strikes.record (locked read-modify-write, atomic replace)", median(record));
+        System.out.printf("%-58s %10.1f%n", "Strikes.record (locked read-modify-write, append)", median(record));
         System.out.printf("%-58s %10.1f%n", "dispatch, refused, with a session id (records a strike)", median(struck));
         System.out.printf("%-58s %10.1f%n", "dispatch, refused, no session id (no strike)", median(unstruck));
+        long dispatched = Strikes.count(project.resolve(".warden"), "bench-d" + (rounds + 1), Clock.systemUTC().millis(),
+                Strikes.DEFAULT_WINDOW_MS);
+        System.out.printf("(strikes the last round's session holds: %d of %d events, at most %d counted)%n", dispatched,
+                events, Strikes.MAX_STRIKES);
     }
 
     private static double dispatch(Path project, Path manifest, Map<String, String> env, PrintStream sink, String session,

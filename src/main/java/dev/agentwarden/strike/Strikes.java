@@ -4,8 +4,6 @@ import dev.agentwarden.concern.Escalation;
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.OwnedPath;
 import dev.agentwarden.io.StateFiles;
-import dev.agentwarden.json.Json;
-import dev.agentwarden.json.JsonLimits;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -15,30 +13,35 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The strike store: per session, the times (epoch ms) of the events some concern refused, kept in
- * {@code .warden/state/strikes/<first 16 hex of sha256(session id)>.json} as
- * {@code {"refusals":[t, ...]}}, oldest first, at most {@link #MAX_STRIKES}, none older than
- * {@link Escalation#MAX_WITHIN_MS}. A session without an id keeps none.
+ * {@code .warden/state/strikes/<first 16 hex of sha256(session id)>.strikes}, one decimal time and a
+ * newline per strike, oldest first. A session without an id keeps none. What counts is at most the
+ * newest {@link #MAX_STRIKES}, none older than {@link Escalation#MAX_WITHIN_MS}.
+ *
+ * <p>A strike is appended; once the file holds {@link #COMPACT_AT} lines it is replaced whole by the
+ * strikes that still count (an atomic rename, which on ext4 costs about a flush: once per
+ * {@link #COMPACT_AT} - {@link #MAX_STRIKES} strikes, not per strike). A last line without its
+ * newline is an append still in progress and not read.
  *
  * <p>A file Warden did not create for this user, or one it cannot read, is a {@link Failed}, never
  * zero strikes. {@link #record} is a read-modify-write under two locks: one per JVM (the resident's
  * threads) and an exclusive {@link FileLock} on the sibling {@code <hash>.lock} (other processes),
  * each waited for at most {@link #LOCK_WAIT_MS}, so concurrent dispatches of one session lose no
- * strike and none waits past that deadline. Readers take no lock: the file is replaced whole.
+ * strike and none waits past that deadline. Readers take no lock.
  */
 public final class Strikes {
     /** The window {@code strikes} are counted in where no escalation names one. */
     public static final long DEFAULT_WINDOW_MS = 10 * 60_000L;
     /** Most strikes kept per session. */
     public static final int MAX_STRIKES = 256;
-    /** Largest strikes file read. */
-    static final int MAX_BYTES = 16 * 1024;
+    /** Lines at which the file is rewritten with only the strikes that still count. */
+    static final int COMPACT_AT = 2 * MAX_STRIKES;
+    /** Largest strikes file read: {@link #COMPACT_AT} lines of a 19-digit time. */
+    static final int MAX_BYTES = COMPACT_AT * 20;
     /** Longest wait for the store's locks before a record fails. */
     public static final long LOCK_WAIT_MS = 2_000;
 
@@ -63,7 +66,7 @@ public final class Strikes {
 
     /** The strikes file of {@code sessionId} under {@code stateHome} (the project's {@code .warden}). */
     public static Path file(Path stateHome, String sessionId) {
-        return dir(stateHome).resolve(key(sessionId) + ".json");
+        return dir(stateHome).resolve(key(sessionId) + ".strikes");
     }
 
     private static Path dir(Path stateHome) {
@@ -112,16 +115,23 @@ public final class Strikes {
         try (FileChannel channel = StateFiles.openWrite(stateHome.getParent(), lockFile)) {
             FileLock lock = waitForLock(channel, lockFile, deadline);
             try {
-                long[] kept = read(stateHome, sessionId, now);
-                int from = Math.max(0, kept.length + 1 - MAX_STRIKES);
-                long[] out = Arrays.copyOfRange(kept, from, kept.length + 1);
+                Lines lines = lines(stateHome, sessionId, now);
+                long[] kept = lines.times;
+                long[] out = Arrays.copyOfRange(kept, Math.max(0, kept.length + 1 - MAX_STRIKES), kept.length + 1);
                 out[out.length - 1] = now;
-                StringBuilder json = new StringBuilder(16 + 14 * out.length).append("{\"refusals\":[");
-                for (int i = 0; i < out.length; i++) {
-                    json.append(i == 0 ? "" : ",").append(out[i]);
+                Path root = stateHome.getParent();
+                if (lines.count + 1 < COMPACT_AT && !lines.torn) {
+                    try (FileChannel append = StateFiles.openAppend(root, file)) {
+                        StateFiles.writeFully(append, java.nio.ByteBuffer.wrap((now + "\n").getBytes(StandardCharsets.US_ASCII)),
+                                -1);
+                    }
+                } else {
+                    StringBuilder text = new StringBuilder(20 * out.length);
+                    for (long t : out) {
+                        text.append(t).append('\n');
+                    }
+                    StateFiles.replace(root, file, text.toString().getBytes(StandardCharsets.US_ASCII));
                 }
-                json.append("]}\n");
-                StateFiles.replace(stateHome.getParent(), file, json.toString().getBytes(StandardCharsets.UTF_8));
                 return out;
             } finally {
                 lock.release();
@@ -157,36 +167,79 @@ public final class Strikes {
         }
     }
 
-    /** The session's strikes within {@link Escalation#MAX_WITHIN_MS} of {@code now}, oldest first. */
+    /** The session's strikes that count at {@code now} (the newest {@link #MAX_STRIKES} within {@link Escalation#MAX_WITHIN_MS}), oldest first. */
     public static long[] read(Path stateHome, String sessionId, long now) throws Failed {
+        return lines(stateHome, sessionId, now).times;
+    }
+
+    /** What a strikes file holds: the strikes that count, how many lines it has, and whether its last line is torn. */
+    private static final class Lines {
+        final long[] times;
+        final int count;
+        final boolean torn;
+
+        Lines(long[] times, int count, boolean torn) {
+            this.times = times;
+            this.count = count;
+            this.torn = torn;
+        }
+    }
+
+    private static Lines lines(Path stateHome, String sessionId, long now) throws Failed {
         if (sessionId == null || sessionId.isEmpty()) {
-            return new long[0];
+            return new Lines(new long[0], 0, false);
         }
         Path file = file(stateHome, sessionId);
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-            return new long[0];
+            return new Lines(new long[0], 0, false);
         }
-        Object parsed;
+        byte[] bytes;
         try {
             String problem = OwnedPath.problem(file);
             if (problem != null) {
                 throw new Failed("strikes: " + problem);
             }
-            parsed = Json.parse(StateFiles.readAll(file, MAX_BYTES, false), JsonLimits.LENIENT);
+            bytes = StateFiles.readAll(file, MAX_BYTES, false);
         } catch (IOException | RuntimeException e) {
             throw new Failed("strikes: cannot read " + file + ": " + e.getMessage());
         }
-        Object refusals = parsed instanceof Map<?, ?> m ? m.get("refusals") : null;
-        if (!(refusals instanceof List<?> list)) {
-            throw new Failed("strikes: " + file + " holds no refusals list");
-        }
-        long[] out = new long[list.size()];
+        long[] out = new long[MAX_STRIKES];
         int n = 0;
-        for (Object t : list) {
-            if (t instanceof Number num && num.longValue() <= now && now - num.longValue() < Escalation.MAX_WITHIN_MS) {
-                out[n++] = num.longValue();
+        int count = 0;
+        int from = 0;
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] != '\n') {
+                continue;
+            }
+            long t = time(bytes, from, i);
+            if (t < 0) {
+                throw new Failed("strikes: " + file + " line " + (count + 1) + " is not a time in epoch milliseconds");
+            }
+            count++;
+            from = i + 1;
+            if (t <= now && now - t < Escalation.MAX_WITHIN_MS) {
+                if (n == out.length) {
+                    System.arraycopy(out, 1, out, 0, n - 1);
+                    n--;
+                }
+                out[n++] = t;
             }
         }
-        return n == out.length ? out : Arrays.copyOf(out, n);
+        return new Lines(Arrays.copyOf(out, n), count, from < bytes.length);
+    }
+
+    /** The decimal number in {@code b[from, to)}, or -1 when it is empty, too long or not digits. */
+    private static long time(byte[] b, int from, int to) {
+        if (to <= from || to - from > 18) {
+            return -1;
+        }
+        long t = 0;
+        for (int i = from; i < to; i++) {
+            if (b[i] < '0' || b[i] > '9') {
+                return -1;
+            }
+            t = t * 10 + (b[i] - '0');
+        }
+        return t;
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.strike.Strikes;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +15,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Concurrent refused dispatches of one session, on threads of one JVM (a resident) and in several
- * processes (own-JVM hooks) at once, lose no strike: the store holds exactly one per dispatch.
+ * processes (own-JVM hooks) at once, lose no strike: the store holds exactly one per dispatch, while
+ * they append and the file is compacted under them.
  */
 class StrikeConcurrencyTest {
     private static final int PROCESSES = 3;
     private static final int THREADS = 3;
     private static final int EVENTS = 8;
+    /** Lines already in the file: the run's strikes cross the compaction size (512 lines). */
+    private static final int STALE = 480;
 
     @TempDir
     Path project;
@@ -39,6 +43,11 @@ class StrikeConcurrencyTest {
                   claude:
                     pre_tool_use: [no-rm]
                 """);
+        // stale strikes (older than a day) fill the file near its compaction size, so the run appends and compacts
+        long now = Instant.parse("2026-12-07T14:00:00Z").toEpochMilli();
+        Path file = Strikes.file(project.resolve(".warden"), "s1");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, (now - Duration.ofHours(25).toMillis() + "\n").repeat(STALE));
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<Process> workers = new ArrayList<>();
@@ -56,7 +65,6 @@ class StrikeConcurrencyTest {
             assertThat(p.exitValue()).as(Files.readString(project.resolve("worker-" + w + ".log"))).isZero();
         }
         assertThat(here).isTrue();
-        long now = Instant.parse("2026-12-07T14:00:00Z").toEpochMilli();
         assertThat(Strikes.read(project.resolve(".warden"), "s1", now)).hasSize((PROCESSES + 1) * THREADS * EVENTS);
     }
 }

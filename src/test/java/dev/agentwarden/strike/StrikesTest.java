@@ -31,17 +31,31 @@ class StrikesTest {
         assertThat(Strikes.count(home(), "s1", T0 + 60_000, 10 * 60_000)).isEqualTo(2);
         assertThat(Strikes.count(home(), "s1", T0 + 10 * 60_000, 10 * 60_000)).isEqualTo(1);
         assertThat(Strikes.count(home(), "s2", T0 + 60_000, 10 * 60_000)).isZero();
-        assertThat(Strikes.file(home(), "s1").getFileName().toString()).matches("[0-9a-f]{16}\\.json");
+        assertThat(Strikes.file(home(), "s1").getFileName().toString()).matches("[0-9a-f]{16}\\.strikes");
+        assertThat(Files.readString(Strikes.file(home(), "s1"))).isEqualTo(T0 + "\n" + (T0 + 60_000) + "\n");
     }
 
     @Test
-    void record_keepsAtMostTheCap_newestLast() throws Exception {
-        for (int i = 0; i < Strikes.MAX_STRIKES + 5; i++) {
+    void record_countsAtMostTheCap_newestLast_andCompactsTheFile() throws Exception {
+        int total = Strikes.COMPACT_AT + 5;
+        for (int i = 0; i < total; i++) {
             Strikes.record(home(), "s1", T0 + i);
+            long[] kept = Strikes.read(home(), "s1", T0 + i);
+            assertThat(kept).hasSize(Math.min(i + 1, Strikes.MAX_STRIKES));
+            assertThat(kept[kept.length - 1]).isEqualTo(T0 + i);
         }
-        long[] kept = Strikes.read(home(), "s1", T0 + Strikes.MAX_STRIKES + 5);
-        assertThat(kept).hasSize(Strikes.MAX_STRIKES);
-        assertThat(kept[kept.length - 1]).isEqualTo(T0 + Strikes.MAX_STRIKES + 4);
+        long lines = Files.readString(Strikes.file(home(), "s1")).lines().count();
+        assertThat(lines).as("lines after compaction").isLessThan(Strikes.COMPACT_AT).isGreaterThanOrEqualTo(Strikes.MAX_STRIKES);
+    }
+
+    @Test
+    void aTornLastLine_isNotRead_andTheNextRecordRewritesTheFile() throws Exception {
+        Strikes.record(home(), "s1", T0);
+        Path file = Strikes.file(home(), "s1");
+        Files.writeString(file, Files.readString(file) + "17650", java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+        assertThat(Strikes.read(home(), "s1", T0 + 1)).containsExactly(T0);
+        Strikes.record(home(), "s1", T0 + 1);
+        assertThat(Files.readString(file)).isEqualTo(T0 + "\n" + (T0 + 1) + "\n");
     }
 
     @Test
@@ -52,23 +66,23 @@ class StrikesTest {
     }
 
     @Test
-    void aFileOthersMayWrite_orNotJson_isAFailure_neverZero() throws Exception {
+    void aFileOthersMayWrite_orNotTimes_isAFailure_neverZero() throws Exception {
         Strikes.record(home(), "s1", T0);
         Path file = Strikes.file(home(), "s1");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
         assertThatThrownBy(() -> Strikes.count(home(), "s1", T0, 60_000)).isInstanceOf(Strikes.Failed.class)
                 .hasMessageContaining("writable by group or others");
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-        Files.writeString(file, "{\"other\":1}");
+        Files.writeString(file, "{\"other\":1}\n");
         assertThatThrownBy(() -> Strikes.count(home(), "s1", T0, 60_000)).isInstanceOf(Strikes.Failed.class)
-                .hasMessageContaining("holds no refusals list");
+                .hasMessageContaining("line 1 is not a time in epoch milliseconds");
     }
 
     @Test
     void aLockHeldByAnotherProcess_failsAtTheDeadline_thenRecordsOnceItIsFree() throws Exception {
         Strikes.record(home(), "s1", T0);
         Path lockFile = Strikes.file(home(), "s1").resolveSibling(
-                Strikes.file(home(), "s1").getFileName().toString().replace(".json", ".lock"));
+                Strikes.file(home(), "s1").getFileName().toString().replace(".strikes", ".lock"));
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         Process holder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
