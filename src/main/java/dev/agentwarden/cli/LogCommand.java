@@ -350,6 +350,10 @@ final class LogCommand implements Callable<Integer> {
                 }
             }
         }
+        if (d.get("strikes") instanceof Number n) {
+            sb.append(sb.length() == 0 ? "" : " ").append("[strike ").append(n)
+                    .append(d.get("escalated") == null ? "" : ", escalated to " + d.get("escalated")).append(']');
+        }
         if (d.get("problem") != null) {
             sb.append(sb.length() == 0 ? "" : " ").append("[").append(d.get("problem"))
                     .append(d.get("fail_mode") == null ? "" : ", fail " + d.get("fail_mode")).append("]");

@@ -22,11 +22,21 @@ import java.util.Set;
  *                           descriptor), or a process concern's {@code settings:} mapping
  * @param payloadBodies      {@code needs_payload_bodies}: which of {@code input} and {@code result} a
  *                           process concern that is not blocking receives whole (others get a stub)
+ * @param escalate           {@code escalate}: the step its refusal becomes after repeated strikes in a
+ *                           session, or {@code null}
  */
 public record ConcernSpec(String name, String script, List<String> args, boolean failClosed,
                           Posture posture, Set<String> tools, int timeoutMs,
                           boolean skipOnRefusalRetry, int nudgeRank, Map<String, Object> settings,
-                          Set<String> payloadBodies) {
+                          Set<String> payloadBodies, Escalation escalate) {
+
+    /** A concern that does not escalate ({@code escalate} absent). */
+    public ConcernSpec(String name, String script, List<String> args, boolean failClosed, Posture posture,
+                       Set<String> tools, int timeoutMs, boolean skipOnRefusalRetry, int nudgeRank,
+                       Map<String, Object> settings, Set<String> payloadBodies) {
+        this(name, script, args, failClosed, posture, tools, timeoutMs, skipOnRefusalRetry, nudgeRank, settings,
+                payloadBodies, null);
+    }
 
     /** A concern that declares no payload bodies ({@code needs_payload_bodies} absent). */
     public ConcernSpec(String name, String script, List<String> args, boolean failClosed, Posture posture,

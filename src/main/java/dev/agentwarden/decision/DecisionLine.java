@@ -122,6 +122,14 @@ public final class DecisionLine {
                     : Sha256.hex(Json.write(e.toolInput()).getBytes(StandardCharsets.UTF_8)));
             field(sb, "input_after_sha256", Sha256.hex(Json.write(v.updatedInput()).getBytes(StandardCharsets.UTF_8)));
         }
+        if (d.result != null && d.result.strikes() > 0) {
+            // optional (absent while the session has none): its strikes with this event counted (docs/escalation.md)
+            sb.append(",\"strikes\":").append(d.result.strikes());
+        }
+        if (d.result != null && d.result.escalated() != null) {
+            // optional: the step (ask or halt) an escalation turned this event's refusal into
+            field(sb, "escalated", d.result.escalated());
+        }
         if (d.traceparent != null) {
             // optional: the host's span this hook ran under (W3C trace context), for an exporter to join
             field(sb, "traceparent", d.traceparent);

@@ -15,6 +15,7 @@ import dev.agentwarden.json.Json;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.concern.Posture;
+import dev.agentwarden.concern.Replay;
 import dev.agentwarden.trust.ScriptTrust;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,7 +28,9 @@ import java.util.Map;
  * Runs the chain bound to one event and combines the outcomes into a {@link Verdict}, with
  * agent-config's semantics: chain order; role drops (compiled in); the {@code tools} filter;
  * {@code skip_on_refusal_retry}; exit-code meanings; fail-open unless {@code fail_closed}; the
- * posture ceiling (shadow emits nothing, advisory never blocks); at most one ranked nudge.
+ * posture ceiling (shadow emits nothing, advisory never blocks); at most one ranked nudge; a
+ * concern's {@code escalate} step after repeated strikes, and one strike per refused event
+ * ({@link SessionStrikes}).
  *
  * <p>It never throws for a concern: each run is guarded and a failure becomes the concern's
  * defined outcome. Every concern has a deadline, its {@code timeout_ms}: a process concern is
@@ -88,6 +91,7 @@ public final class Dispatcher {
         List<ConcernOutcome> outcomes = new ArrayList<>();
         Path stateHome = null;
         String rewriter = null;
+        SessionStrikes strikes = null;
         for (ConcernSpec spec : chainFor(event, role)) {
             long start = System.nanoTime();
             if (stateHome == null) {
@@ -96,6 +100,12 @@ public final class Dispatcher {
             ConcernResult raw = runGuarded(spec, event, stateHome);
             long durationUs = (System.nanoTime() - start) / 1_000;
             ConcernOutcome outcome = settle(spec, raw, durationUs);
+            if (spec.escalate() != null) {
+                if (strikes == null) {
+                    strikes = new SessionStrikes(stateHome, event.sessionId(), clock.millis(), !Replay.active(env));
+                }
+                outcome = strikes.escalate(spec.escalate(), outcome);
+            }
             if (outcome.updatedInput() != null) {
                 if (rewriter == null) {
                     rewriter = spec.name();
@@ -108,7 +118,36 @@ public final class Dispatcher {
             outcomes.add(outcome);
         }
         outcomes = keepLowestRankedNudge(outcomes);
+        int refusedBy = refusing(outcomes);
+        if (refusedBy >= 0 || strikes != null && strikes.escalated() != null) {
+            if (strikes == null) {
+                strikes = new SessionStrikes(stateHome, event.sessionId(), clock.millis(), !Replay.active(env));
+            }
+            if (refusedBy >= 0) {
+                String failed = strikes.record();
+                if (failed != null) {
+                    outcomes.set(refusedBy, SessionStrikes.withNote(outcomes.get(refusedBy), failed));
+                }
+            }
+            return new ChainResult(Verdict.combine(outcomes), outcomes, strikes.count(), strikes.escalated());
+        }
         return new ChainResult(Verdict.combine(outcomes), outcomes);
+    }
+
+    /**
+     * The index of the first outcome that refuses the event by its concern's own decision ({@code block}
+     * or {@code halt} that stays one after posture: a strike), or -1.
+     */
+    private static int refusing(List<ConcernOutcome> outcomes) {
+        for (int i = 0; i < outcomes.size(); i++) {
+            ConcernOutcome o = outcomes.get(i);
+            Decision d = o.raw().decision();
+            if ((o.effective() == Verdict.Kind.BLOCK || o.effective() == Verdict.Kind.HALT)
+                    && (d == Decision.BLOCK || d == Decision.HALT)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Whether some concern bound to this event would refuse when it cannot run. */
@@ -203,7 +242,7 @@ public final class Dispatcher {
         return new ConcernOutcome(spec.name(), raw, kind, message, durationUs, note, updated);
     }
 
-    private static String appendNote(String note, String more) {
+    static String appendNote(String note, String more) {
         return note == null ? more : note + "; " + more;
     }
 

@@ -27,7 +27,7 @@ final class RewriteGate {
         }
         String reason = "rewrite not supported on " + hostName + " " + nativeEvent + "; would have run: " + shown(v);
         // as on any refusal, the chain's warnings and the rewrite's own note are not sent
-        return new ChainResult(Verdict.block(reason), result.outcomes());
+        return new ChainResult(Verdict.block(reason), result.outcomes(), result.strikes(), result.escalated());
     }
 
     /** The stderr note for a refused rewrite, or {@code null} when {@code before} was not refused by {@link #settle}. */

@@ -4,6 +4,6 @@
  * ({@code DispatchMain}); every transport calls the same entry point.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): BoundedBuiltin, Caller,
- * DispatchMain, DispatchRequest, Dispatcher, HookPortCheck, StdinReader.
+ * DispatchMain, DispatchRequest, Dispatcher, HookPortCheck, SessionStrikes, StdinReader.
  */
 package dev.agentwarden.dispatch;

@@ -1,6 +1,7 @@
 package dev.agentwarden.manifest;
 
 import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.Escalation;
 import dev.agentwarden.concern.Posture;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.json.Fields;
@@ -14,7 +15,7 @@ import java.util.Map;
 /** The compiled-manifest cache format: a JSON rendering of {@link Manifest}, read on the hot path. */
 final class ManifestCodec {
     /** Bumped whenever the compiled form or the compiler's semantics change. */
-    static final int FORMAT = 5;
+    static final int FORMAT = 6;
 
     private static final Fields.Failure<IllegalArgumentException> DEFECT = Fields.illegalArgument("");
     /** No list limit of its own: the whole file is read capped ({@code ManifestLoader.MAX_COMPILED_BYTES}). */
@@ -58,6 +59,13 @@ final class ManifestCodec {
             o.put("nudge_rank", (long) c.nudgeRank());
             o.put("settings", c.settings());
             o.put("needs_payload_bodies", new ArrayList<>(c.payloadBodies()));
+            if (c.escalate() != null) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("after", (long) c.escalate().after());
+                e.put("within", c.escalate().withinWire());
+                e.put("then", c.escalate().thenWire());
+                o.put("escalate", e);
+            }
             concerns.put(name, o);
         });
         root.put("concerns", concerns);
@@ -98,7 +106,7 @@ final class ManifestCodec {
                     Posture.fromWire(o.string("posture")), new LinkedHashSet<>(o.strings("tools", ANY)),
                     (int) o.positiveLong("timeout_ms", 0), o.bool("skip_on_refusal_retry"),
                     (int) o.positiveLong("nudge_rank", Integer.MIN_VALUE), Fields.asMap(o.raw("settings")),
-                    new LinkedHashSet<>(o.strings("needs_payload_bodies", ANY))));
+                    new LinkedHashSet<>(o.strings("needs_payload_bodies", ANY)), o.has("escalate") ? Escalation.parse(o.map().get("escalate")) : null));
         }
         Map<String, Map<String, Map<String, List<String>>>> chains = new LinkedHashMap<>();
         Fields<IllegalArgumentException> chainsByHost = root.object("chains");

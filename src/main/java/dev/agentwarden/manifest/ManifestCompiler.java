@@ -3,6 +3,7 @@ package dev.agentwarden.manifest;
 import dev.agentwarden.concern.BuiltinDescriptor;
 import dev.agentwarden.concern.builtin.Builtins;
 import dev.agentwarden.concern.ConcernSpec;
+import dev.agentwarden.concern.Escalation;
 import dev.agentwarden.concern.Posture;
 import dev.agentwarden.concern.SettingProblem;
 import dev.agentwarden.event.EventName;
@@ -39,7 +40,7 @@ public final class ManifestCompiler {
             "schema_version", "extends", "concerns", "roles", "platforms", "native_event_aliases", "decision_log");
     private static final List<String> CONCERN_KEYS = List.of(
             "script", "args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
-            "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies");
+            "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies", "escalate");
     /** A process concern's free-form settings, passed to it in the envelope. */
     private static final String SETTINGS_KEY = "settings";
     private static final List<String> ROLE_KEYS = List.of("drop");
@@ -402,8 +403,50 @@ public final class ManifestCompiler {
         Map<String, Object> settings = script.startsWith(ConcernSpec.BUILTIN_PREFIX)
                 ? builtinSettings(path, node, keys, Builtins.descriptor(script.substring(ConcernSpec.BUILTIN_PREFIX.length())))
                 : processSettings(path, keys);
+        Escalation escalate = escalation(path, keys.get("escalate"), effective, script, settings);
         return new ConcernSpec(name, script, args, failClosed, effective, Set.copyOf(tools), (int) timeout,
-                skipOnRetry, (int) rank, settings, Set.copyOf(bodies));
+                skipOnRetry, (int) rank, settings, Set.copyOf(bodies), escalate);
+    }
+
+    /**
+     * A concern's {@code escalate}, or {@code null} when absent or wrong (an error at the key its
+     * problem names). It must be able to act: a concern that may refuse ({@code posture: blocking}),
+     * and for a rule one whose action is {@code deny}.
+     */
+    private Escalation escalation(String path, NodeTuple t, Posture posture, String script, Map<String, Object> settings) {
+        if (t == null) {
+            return null;
+        }
+        Escalation e;
+        try {
+            e = Escalation.parse(plain(t.getValueNode()));
+        } catch (IllegalArgumentException bad) {
+            String message = bad.getMessage();
+            int colon = message.indexOf(": ");
+            String key = message.substring(0, colon);
+            Node at = t.getValueNode();
+            if (key.indexOf('.') > 0 && at instanceof MappingNode m) {
+                String sub = key.substring(key.indexOf('.') + 1);
+                for (NodeTuple entry : m.getValue()) {
+                    if (sub.equals(scalar(entry.getKeyNode()))) {
+                        at = entry.getValueNode();
+                    }
+                }
+            }
+            error("bad-value", at, path + "." + key, message.substring(colon + 2), true);
+            return null;
+        }
+        if (posture != Posture.BLOCKING) {
+            error("bad-value", t.getKeyNode(), path + ".escalate", "has no effect under posture "
+                    + posture.wire() + ": only a blocking concern refuses, and only a refusal escalates", true);
+            return null;
+        }
+        if (script.equals(ConcernSpec.BUILTIN_PREFIX + "rule") && !"deny".equals(settings.get("action"))) {
+            error("bad-value", t.getKeyNode(), path + ".escalate", "only a refusal escalates, and this rule's action is "
+                    + settings.get("action") + " (escalate a rule with action: deny)", true);
+            return null;
+        }
+        return e;
     }
 
     /**

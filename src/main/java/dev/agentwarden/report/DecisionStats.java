@@ -17,7 +17,7 @@ import java.util.TreeMap;
  */
 final class DecisionStats implements DecisionReader.ScannedSink {
     static final String[] TOP_KEYS = {"ts", "host", "event", "native_event", "session_id", "verdict", "asked",
-        "elapsed_us", "concerns"};
+        "elapsed_us", "concerns", "strikes", "escalated"};
     static final String[] CONCERN_KEYS = {"name", "outcome", "posture", "would_block", "reason"};
     private static final int TS = 0;
     private static final int HOST = 1;
@@ -28,6 +28,8 @@ final class DecisionStats implements DecisionReader.ScannedSink {
     private static final int ASKED = 6;
     private static final int ELAPSED = 7;
     private static final int CONCERNS = 8;
+    private static final int STRIKES = 9;
+    private static final int ESCALATED = 10;
     private static final int NAME = 0;
     private static final int OUTCOME = 1;
     private static final int POSTURE = 2;
@@ -72,6 +74,10 @@ final class DecisionStats implements DecisionReader.ScannedSink {
         final long[] counts = new long[1 + VERDICTS.size() + 1];
         String first;
         String last;
+        /** The most strikes a line of the session recorded (docs/escalation.md). */
+        long strikes;
+        /** Its lines whose refusal an escalation turned into ask or halt. */
+        long escalations;
     }
 
     DecisionStats(String sinceIso) {
@@ -88,7 +94,8 @@ final class DecisionStats implements DecisionReader.ScannedSink {
         String event = top.kind(NATIVE_EVENT) == FieldScanner.STRING ? top.sharedString(NATIVE_EVENT) : top.sharedString(EVENT);
         long elapsed = top.kind(ELAPSED) == FieldScanner.INTEGER ? top.integer(ELAPSED) : -1;
         int verdict = add(ts, top.sharedString(HOST), event, top.sharedString(SESSION), top.sharedString(VERDICT),
-                elapsed);
+                elapsed, top.kind(STRIKES) == FieldScanner.INTEGER ? top.integer(STRIKES) : 0,
+                top.kind(ESCALATED) == FieldScanner.STRING);
         if (verdict >= 2 && verdict <= 3 && top.kind(ASKED) == FieldScanner.STRING) {
             refuse(top.string(ASKED));
         }
@@ -119,7 +126,8 @@ final class DecisionStats implements DecisionReader.ScannedSink {
         }
         Object event = d.get("native_event") instanceof String ? d.get("native_event") : d.get("event");
         long elapsed = d.get("elapsed_us") instanceof Long l ? l : -1;
-        int verdict = add(ts, str(d.get("host")), str(event), str(d.get("session_id")), str(d.get("verdict")), elapsed);
+        int verdict = add(ts, str(d.get("host")), str(event), str(d.get("session_id")), str(d.get("verdict")), elapsed,
+                d.get("strikes") instanceof Long n ? n : 0, d.get("escalated") instanceof String);
         if (verdict >= 2 && verdict <= 3 && d.get("asked") instanceof String asked) {
             refuse(asked);
         }
@@ -135,7 +143,8 @@ final class DecisionStats implements DecisionReader.ScannedSink {
     }
 
     /** Counts one decision; returns its verdict's index in {@link #VERDICTS}, or their count when unknown. */
-    private int add(String ts, String host, String event, String session, String verdict, long elapsedUs) {
+    private int add(String ts, String host, String event, String session, String verdict, long elapsedUs, long strikes,
+                    boolean escalated) {
         decisions++;
         int v = VERDICTS.indexOf(verdict);
         if (v < 0) {
@@ -162,6 +171,8 @@ final class DecisionStats implements DecisionReader.ScannedSink {
         }
         s.counts[0]++;
         s.counts[1 + v]++;
+        s.strikes = Math.max(s.strikes, strikes);
+        s.escalations += escalated ? 1 : 0;
         if (ts != null) {
             if (s.first == null || ts.compareTo(s.first) < 0) {
                 s.first = ts;
@@ -231,6 +242,8 @@ final class DecisionStats implements DecisionReader.ScannedSink {
         later.sessions.forEach((id, s) -> {
             Session mine = sessions.computeIfAbsent(sessions.size() < MAX_DISTINCT ? id : OTHER, k -> new Session());
             add(mine.counts, s.counts);
+            mine.strikes = Math.max(mine.strikes, s.strikes);
+            mine.escalations += s.escalations;
             if (s.first != null && (mine.first == null || s.first.compareTo(mine.first) < 0)) {
                 mine.first = s.first;
             }

@@ -185,6 +185,39 @@ public final class Report {
         o.put("with_block", withBlock);
         o.put("with_halt", withHalt);
         o.put("top", top);
+        struck(s, o);
         return o;
+    }
+
+    /**
+     * Sessions with strikes (docs/escalation.md): how many, how many escalated, and the top ones by
+     * escalations then strikes, each with the most strikes a line of it recorded.
+     */
+    private static void struck(DecisionStats s, Map<String, Object> o) {
+        List<Map.Entry<String, DecisionStats.Session>> struck = new ArrayList<>();
+        long escalated = 0;
+        for (Map.Entry<String, DecisionStats.Session> e : s.sessions.entrySet()) {
+            if (e.getValue().strikes > 0 || e.getValue().escalations > 0) {
+                struck.add(e);
+                escalated += e.getValue().escalations > 0 ? 1 : 0;
+            }
+        }
+        struck.sort((a, b) -> a.getValue().escalations != b.getValue().escalations
+                ? Long.compare(b.getValue().escalations, a.getValue().escalations)
+                : a.getValue().strikes != b.getValue().strikes ? Long.compare(b.getValue().strikes, a.getValue().strikes)
+                : a.getKey().compareTo(b.getKey()));
+        List<Object> rows = new ArrayList<>();
+        for (Map.Entry<String, DecisionStats.Session> e : struck.subList(0, Math.min(TOP, struck.size()))) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("session", e.getKey());
+            row.put("strikes", e.getValue().strikes);
+            row.put("escalations", e.getValue().escalations);
+            row.put("first", e.getValue().first);
+            row.put("last", e.getValue().last);
+            rows.add(row);
+        }
+        o.put("with_strikes", (long) struck.size());
+        o.put("with_escalation", escalated);
+        o.put("struck", rows);
     }
 }

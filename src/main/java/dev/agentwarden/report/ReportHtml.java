@@ -190,6 +190,21 @@ public final class ReportHtml {
             text(h, String.valueOf(row.get("last")));
             h.append("</td></tr>");
         }
+        h.append("</table>\n<h3>Strikes and escalations</h3>\n<p><span id=\"struck-total\">").append(s.get("with_strikes"))
+                .append("</span> sessions with strikes; <span id=\"escalated-total\">").append(s.get("with_escalation"))
+                .append("</span> escalated.</p>\n<table id=\"struck\"><tr><th>session</th><th>strikes</th><th>escalations</th>"
+                        + "<th>first</th><th>last</th></tr>");
+        for (Object o : (List<Object>) s.get("struck")) {
+            Map<String, Object> row = (Map<String, Object>) o;
+            h.append("<tr><td><code>");
+            text(h, String.valueOf(row.get("session")));
+            h.append("</code></td><td class=\"n\">").append(row.get("strikes")).append("</td><td class=\"n\">")
+                    .append(row.get("escalations")).append("</td><td>");
+            text(h, String.valueOf(row.get("first")));
+            h.append("</td><td>");
+            text(h, String.valueOf(row.get("last")));
+            h.append("</td></tr>");
+        }
         h.append("</table></section>\n");
     }
 

@@ -32,6 +32,13 @@ public final class ReportText {
         Map<String, Object> sessions = (Map<String, Object>) d.get("sessions");
         out.printf("sessions: %d (%d with a refusal, %d halted)%n", sessions.get("total"), sessions.get("with_block"),
                 sessions.get("with_halt"));
+        out.printf("strikes: %d session(s) with strikes, %d escalated%n", sessions.get("with_strikes"),
+                sessions.get("with_escalation"));
+        for (Object o : (List<Object>) sessions.get("struck")) {
+            Map<String, Object> row = (Map<String, Object>) o;
+            out.printf("  %-40s %3d strikes %3d escalations  last %s%n", oneLine((String) row.get("session"), 40),
+                    row.get("strikes"), row.get("escalations"), row.get("last"));
+        }
         out.println();
         out.println("MOST REFUSED");
         List<Object> refused = (List<Object>) d.get("most_refused");

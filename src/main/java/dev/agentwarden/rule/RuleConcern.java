@@ -3,6 +3,9 @@ package dev.agentwarden.rule;
 import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.concern.Escalation;
+import dev.agentwarden.concern.Replay;
+import dev.agentwarden.strike.Strikes;
 import java.util.Map;
 
 /**
@@ -13,9 +16,6 @@ import java.util.Map;
 final class RuleConcern implements Concern {
     /** Longest one evaluation may take, whatever the concern's {@code timeout_ms}. */
     static final long MAX_EVALUATION_MS = 100;
-    /** The window {@code session.strikes} counts in for a rule without {@code escalate}. */
-    static final long DEFAULT_WINDOW_MS = 10 * 60_000L;
-
     private final CompiledRule rule;
 
     RuleConcern(CompiledRule rule) {
@@ -31,29 +31,21 @@ final class RuleConcern implements Concern {
             if (rule.readsDrift()) {
                 McpDrift.fill(view, context.event(), rule.settings().prereg(), context.stateHome());
             }
-            Escalation escalate = rule.settings().escalate();
-            String session = context.event().sessionId();
-            long now = context.clock().millis();
-            int strikes = 0;
-            if (escalate != null || rule.fields().contains(RuleField.SESSION_STRIKES)) {
-                long window = escalate == null ? DEFAULT_WINDOW_MS : escalate.withinMs();
-                strikes = Strikes.count(context.stateHome(), session, now, window);
-                view.put(RuleField.SESSION_STRIKES.wire(), (long) strikes);
+            if (rule.fields().contains(RuleField.SESSION_STRIKES) && !Replay.active(context.env())) {
+                Escalation escalate = context.spec().escalate();
+                long window = escalate == null ? Strikes.DEFAULT_WINDOW_MS : escalate.withinMs();
+                try {
+                    view.put(RuleField.SESSION_STRIKES.wire(), (long) Strikes.count(context.stateHome(),
+                            context.event().sessionId(), context.clock().millis(), window));
+                } catch (Strikes.Failed e) {
+                    throw new CompiledRule.Failed("session.strikes: " + e.getMessage());
+                }
             }
             if (!rule.holds(view, deadline)) {
                 return ConcernResult.allow();
             }
             String reason = rule.reason(name, view);
-            RuleAction action = rule.settings().action();
-            if (escalate != null) {
-                Strikes.record(context.stateHome(), session, now);
-                if (strikes >= escalate.after()) {
-                    action = escalate.then();
-                    reason = reason + " (escalated to " + action.wire() + ": " + strikes + " refusals in this session within "
-                            + (escalate.withinMs() / 1000) + "s)";
-                }
-            }
-            switch (action) {
+            switch (rule.settings().action()) {
                 case DENY:
                     return ConcernResult.block(reason);
                 case ASK:

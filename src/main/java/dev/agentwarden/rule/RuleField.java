@@ -22,7 +22,7 @@ public enum RuleField {
     PROMPT("prompt", Type.STRING, Seen.PROMPT, "the user's prompt"),
     SESSION_ID("session.id", Type.STRING, Seen.ALWAYS, "the host's session id, or \"\""),
     SESSION_STRIKES("session.strikes", Type.INT, Seen.ALWAYS,
-            "refusals by escalating rules in this session within the rule's escalate.within (10m without one); 0 without a session id"),
+            "events of this session some concern refused (strikes) within the rule's escalate.within (10m without one); 0 without a session id or in replay"),
     SUBAGENT_DEPTH("subagent.depth", Type.INT, Seen.ALWAYS, "0 in the main agent, 1 inside a subagent the host names"),
     MCP_SERVER("mcp.server", Type.STRING, Seen.TOOL, "the MCP server of an MCP tool in any host's spelling (github in mcp__github__create_issue, mcp_github_create_issue, MCP:github:create_issue), or \"\""),
     MCP_TOOL("mcp.tool", Type.STRING, Seen.TOOL, "the MCP server's own tool name (create_issue), or \"\""),

@@ -16,10 +16,8 @@ import java.util.Map;
  * @param reason  the reason template, or {@code null} for a generated reason
  * @param rewrite tool-input field → expression source, in order; empty unless the action rewrites
  * @param prereg  the inventory preregistration file (relative to the project root) the drift fields read, or {@code null}
- * @param escalate the step after repeated refusals in a session, or {@code null}
  */
-public record RuleSettings(String when, RuleAction action, String reason, Map<String, String> rewrite, String prereg,
-                           Escalation escalate) {
+public record RuleSettings(String when, RuleAction action, String reason, Map<String, String> rewrite, String prereg) {
     /** Longest condition, reason or rewrite expression accepted, in characters. */
     static final int MAX_SOURCE_CHARS = 4_000;
     /** Most rewritten fields. */
@@ -78,13 +76,7 @@ public record RuleSettings(String when, RuleAction action, String reason, Map<St
         if (prereg != null && (!(prereg instanceof String p) || p.isBlank())) {
             throw new IllegalArgumentException("prereg: must be a path to an inventory preregistration file, found " + prereg);
         }
-        Escalation escalate = Escalation.parse(settings.get("escalate"));
-        if (escalate != null && action != RuleAction.DENY && action != RuleAction.HALT) {
-            throw new IllegalArgumentException("escalate: only on a refusing rule (action: deny or halt); this rule's action is "
-                    + action.wire());
-        }
-        return new RuleSettings(w, action, (String) reason, java.util.Collections.unmodifiableMap(rewrite), (String) prereg,
-                escalate);
+        return new RuleSettings(w, action, (String) reason, java.util.Collections.unmodifiableMap(rewrite), (String) prereg);
     }
 
     private static void checkLength(String key, String text) {

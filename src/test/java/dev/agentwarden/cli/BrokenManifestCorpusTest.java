@@ -104,7 +104,7 @@ class BrokenManifestCorpusTest {
             }
         }
         for (String key : List.of("args", "fail_closed", "severity", "posture", "tools", "timeout_ms",
-                "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies")) {
+                "skip_on_refusal_retry", "nudge_rank", "needs_payload_bodies", "escalate")) {
             String want = "concern-key-" + key.replace('_', '-') + "-misspelled";
             if (!names.contains(want)) {
                 missing.add(want);

@@ -37,4 +37,32 @@ class ManifestCodecTest {
         assertThatThrownBy(() -> ManifestCodec.read("builtin:default", text)).isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessage("compiled manifest.concerns.block-no-verify.tools[0] must be a string");
     }
+
+    @Test
+    void escalate_survivesTheCache_andIsAbsentWhereNotWritten() throws ManifestException {
+        String yaml = """
+                schema_version: 1
+                concerns:
+                  a:
+                    script: builtin:block-no-verify
+                    escalate: {after: 3, within: 90s, then: ask}
+                  b:
+                    script: builtin:block-no-verify
+                    escalate: {after: 1, within: 2h, then: halt}
+                  c:
+                    script: builtin:block-no-verify
+                platforms:
+                  claude:
+                    pre_tool_use: [a, b, c]
+                """;
+        Manifest m = ManifestCompiler.compile("policy.yaml", yaml, "0".repeat(64)).manifest();
+        Manifest back = ManifestCodec.read("policy.yaml", ManifestCodec.write(m));
+
+        assertThat(back.concerns()).isEqualTo(m.concerns());
+        assertThat(back.concerns().get("a").escalate()).isEqualTo(new dev.agentwarden.concern.Escalation(3, 90_000,
+                dev.agentwarden.concern.Decision.ASK));
+        assertThat(back.concerns().get("b").escalate().withinMs()).isEqualTo(7_200_000);
+        assertThat(back.concerns().get("c").escalate()).isNull();
+        assertThat(ManifestCodec.write(defaults())).doesNotContain("escalate");
+    }
 }

@@ -167,9 +167,7 @@ public final class Builtins {
                     new BuiltinDescriptor.Setting("rewrite", "mapping of tool-input field to CEL string expression",
                             "none; required with action: rewrite"),
                     new BuiltinDescriptor.Setting("prereg", "inventory preregistration file the mcp.drift fields read",
-                            "none; required when the rule reads mcp.drift.*"),
-                    new BuiltinDescriptor.Setting("escalate", "{after: n, within: 10m, then: ask|halt} on a deny or halt rule",
-                            "none: every refusal is the rule's action")),
+                            "none; required when the rule reads mcp.drift.*")),
             Set.of()) {
         @Override
         public Object parse(Map<String, Object> settings) {
