@@ -4,6 +4,7 @@ import dev.agentwarden.decision.DecisionReader;
 import dev.agentwarden.guard.GuardDerivation;
 import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.ledger.LedgerPaths;
+import dev.agentwarden.ledger.LedgerReader;
 import dev.agentwarden.ledger.LedgerSettings;
 import dev.agentwarden.ledger.LedgerStats;
 import java.io.IOException;
@@ -16,8 +17,9 @@ import java.util.Map;
 
 /**
  * {@code warden report}: the decision log and the ledger of one or more projects read once each,
- * streamed ({@link DecisionReader#readFields} in chunks on several threads; the ledger through
- * {@link LedgerStats} and {@link GuardDerivation}, which read lines in place), and summed up as one
+ * streamed ({@link DecisionReader#readFields} in chunks on several threads; the ledger likewise, each
+ * line read in place once for both {@link LedgerStats} and {@link GuardDerivation}: {@link LedgerPass}),
+ * and summed up as one
  * JSON-shaped model ({@link #toJson}) that the terminal summary ({@link ReportText}) and the HTML page
  * ({@link ReportHtml}) render.
  */
@@ -55,11 +57,19 @@ public final class Report {
             }
             unreadable += reader.unreadable();
             LedgerPaths paths = LedgerPaths.forRoot(root);
-            Map<String, Object> ledger = LedgerStats.compute(paths, LedgerSettings.DEFAULTS, clock, progress).toJson();
+            Instant since = sinceIso == null ? null : Instant.parse(sinceIso);
+            List<LedgerPass> passes = LedgerReader.scanInParts(paths, progress,
+                    () -> new LedgerPass(paths, LedgerSettings.DEFAULTS, since));
+            List<LedgerReader.LineVisitor> statsParts = new ArrayList<>();
+            List<LedgerReader.LineVisitor> guardParts = new ArrayList<>();
+            for (LedgerPass pass : passes) {
+                statsParts.add(pass.stats);
+                guardParts.add(pass.guard);
+            }
+            Map<String, Object> ledger = LedgerStats.combine(paths, LedgerSettings.DEFAULTS, clock, statsParts).toJson();
             ledger.put("project", root);
             subagents.add(ledger);
-            Map<String, Object> derived = GuardDerivation.derive(paths, sinceIso == null ? null : Instant.parse(sinceIso),
-                    progress).toJson();
+            Map<String, Object> derived = GuardDerivation.combine(since, guardParts).toJson();
             derived.put("project", root);
             guard.add(derived);
         }
