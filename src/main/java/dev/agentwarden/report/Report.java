@@ -29,9 +29,7 @@ public final class Report {
     /** Hour buckets shown as such up to this many; beyond, decisions over time are shown per day. */
     static final int MAX_HOURS = 72;
     /** Views the data on disk does not support yet, each with why. */
-    static final List<String> MISSING = List.of(
-            "inventory drift per turn: turn inventory records are not read by the report yet "
-                    + "(see warden inventory)");
+    static final List<String> MISSING = List.of();
 
     private final Map<String, Object> json;
 
@@ -49,7 +47,9 @@ public final class Report {
         long unreadable = 0;
         List<Object> subagents = new ArrayList<>();
         List<Object> guard = new ArrayList<>();
+        InventoryDrift drift = new InventoryDrift(sinceIso);
         for (String root : roots) {
+            drift.read(root);
             DecisionReader reader = new DecisionReader(root);
             for (DecisionStats part : reader.readFields(sinceIso == null ? null : sinceIso.substring(0, 7), progress,
                     DecisionStats.TOP_KEYS, DecisionStats.CONCERN_KEYS, () -> new DecisionStats(sinceIso))) {
@@ -80,6 +80,7 @@ public final class Report {
         o.put("decisions", decisions(stats, unreadable));
         o.put("subagents", subagents);
         o.put("spawn_guard", guard);
+        o.put("inventory_drift", drift.toJson());
         o.put("missing", MISSING);
         return new Report(o);
     }
@@ -89,7 +90,8 @@ public final class Report {
         return json;
     }
 
-    private static Map<String, Object> decisions(DecisionStats s, long unreadable) {
+    /** The decisions view of {@code s} (package-private: tests build it from a full parse of each line). */
+    static Map<String, Object> decisions(DecisionStats s, long unreadable) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("total", s.decisions);
         d.put("first", s.first);
