@@ -61,6 +61,8 @@ public final class FieldScanner {
      * repeat their key order, so a key is mostly found by one comparison, without hashing.
      */
     private final int[] follow;
+    /** Of each slot of {@link #follow}, the key that followed before it (lines of two shapes alternate). */
+    private final int[] followBefore;
     private final int maxDepth;
     private final boolean strict;
     private final byte[] kind;
@@ -124,6 +126,7 @@ public final class FieldScanner {
         }
         this.follow = new int[dictionary.size() + START_SLOTS];
         Arrays.fill(follow, -1);
+        this.followBefore = follow.clone();
         this.maxDepth = maxDepth;
         this.strict = strict;
         this.kind = new byte[keys.length];
@@ -487,24 +490,36 @@ public final class FieldScanner {
      */
     private int predictedKey(int after, int from, int to) {
         int p = follow[after];
-        if (p >= 0) {
-            byte[] k = keys[p];
-            int len = to - from;
-            if (k.length == len) {
-                int i = 0;
-                while (i < len && buf[from + i] == k[i]) {
-                    i++;
-                }
-                if (i == len) {
-                    return p;
-                }
-            }
+        if (p >= 0 && isKey(p, from, to)) {
+            return p;
+        }
+        int q = followBefore[after];
+        if (q >= 0 && isKey(q, from, to)) {
+            followBefore[after] = p;
+            follow[after] = q;
+            return q;
         }
         int d = lookup(from, to);
         if (d >= 0) {
+            followBefore[after] = p;
             follow[after] = d;
         }
         return d;
+    }
+
+    /** Whether {@code buf[from, to)} is dictionary key {@code i}. */
+    private boolean isKey(int i, int from, int to) {
+        byte[] k = keys[i];
+        int len = to - from;
+        if (k.length != len) {
+            return false;
+        }
+        for (int j = 0; j < len; j++) {
+            if (buf[from + j] != k[j]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The dictionary index of the key {@code buf[from, to)}, or -1. */
