@@ -264,26 +264,6 @@ public final class LedgerLine {
             return scanner.stringIs(Key.PREV.ordinal(), hex);
         }
 
-        /**
-         * Copies {@code prev} to {@code into[at, at + 64)} when it is a string of 64 bytes without an
-         * escape (so its text is those bytes); {@code false}, copying nothing, otherwise.
-         */
-        boolean copyPrev(byte[] into, int at) {
-            int k = Key.PREV.ordinal();
-            if (parsed != null || scanner.kind(k) != FieldScanner.STRING || scanner.end(k) - scanner.start(k) != 64) {
-                return false;
-            }
-            byte[] b = scanner.bytes();
-            int from = scanner.start(k);
-            for (int i = from; i < from + 64; i++) {
-                if (b[i] == '\\') {
-                    return false;
-                }
-            }
-            System.arraycopy(b, from, into, at, 64);
-            return true;
-        }
-
         /** The strings of an array field, others skipped; empty when it is not an array. */
         public List<String> strings(Key key) {
             if (parsed == null && scanner.kind(key.ordinal()) == FieldScanner.ARRAY

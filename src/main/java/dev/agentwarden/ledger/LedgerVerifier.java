@@ -103,7 +103,7 @@ public final class LedgerVerifier {
         }
         ChainHead head = loaded.head();
         Walk walk = new Walk(head, anchor);
-        ChainFacts.walk(paths, progress, walk);
+        LedgerReader.scan(paths, progress, walk);
         problems.addAll(walk.problems);
         if (loaded.problem() != null) {
             problems.add(LedgerProblem.error("ledger_head_invalid", "head.json", loaded.problem()
@@ -234,23 +234,6 @@ public final class LedgerVerifier {
             }
         }
 
-        /** {@link #physicalLine} with the line's hex hash already computed ({@code hex[at, at + 64)}). */
-        void physicalLine(String segment, long line, byte[] hex, int at) {
-            physicalLines++;
-            if (head != null && line == head.lines() && segment.equals(head.segment())) {
-                headLineHash = new String(hex, at, 64, java.nio.charset.StandardCharsets.US_ASCII);
-            }
-            if (anchor != null && line == anchor.line() && segment.equals(anchor.segment())) {
-                anchorLineHash = new String(hex, at, 64, java.nio.charset.StandardCharsets.US_ASCII);
-                anchorChainIndex = chainLines + 1;
-            }
-        }
-
-        /** The last physical line of {@code segment} is {@code line} (after {@link #physicalLine(String, long, byte[], int)}). */
-        void segmentLines(String segment, long line) {
-            physical.put(segment, line);
-        }
-
         @Override
         public void problem(LedgerProblem problem) {
             problems.add(problem);
@@ -258,45 +241,13 @@ public final class LedgerVerifier {
 
         @Override
         public void entry(String segment, long number, LedgerLine.View e, byte[] bytes, int from, int to) {
-            boolean broken = !e.prevIs(expectedPrev);
-            boolean gap = e.is(LedgerLine.Event.LEDGER_GAP);
-            link(segment, number, versionProblem(e), broken ? e.string(LedgerLine.Key.PREV) : null, broken,
-                    gap ? e.string(LedgerLine.Key.DETAIL) : null, gap, hasher.hex(bytes, from, to), 0);
-        }
-
-        /** The text of {@code v} when it is not {@link LedgerLine#VERSION}, else {@code null}. */
-        static String versionProblem(LedgerLine.View e) {
             Long v = e.integer(LedgerLine.Key.V);
-            return v == null || v != LedgerLine.VERSION ? String.valueOf(e.value(LedgerLine.Key.V)) : null;
-        }
-
-        /** Whether {@code prevHex[at, at + 64)} is the hash the next chain line must carry as {@code prev}. */
-        boolean expects(byte[] prevHex, int at) {
-            return java.util.Arrays.equals(prevHex, at, at + 64, expectedPrev, 0, 64);
-        }
-
-        /** Whether {@code prev} is the hash the next chain line must carry. */
-        boolean expects(String prev) {
-            return prev != null && prev.equals(hexText(expectedPrev));
-        }
-
-        /**
-         * Links one chain line.
-         *
-         * @param version    the text of its {@code v} when that is not {@link LedgerLine#VERSION}, else {@code null}
-         * @param prev       its {@code prev} (read only when {@code broken}; {@code null}: none)
-         * @param broken     its {@code prev} is not the hash expected
-         * @param gapDetail  the {@code detail} of a {@code ledger_gap} line
-         * @param gap        it is a {@code ledger_gap} line
-         * @param hash       its hex hash at {@code hash[at, at + 64)}
-         */
-        void link(String segment, long number, String version, String prev, boolean broken, String gapDetail,
-                  boolean gap, byte[] hash, int at) {
-            if (version != null) {
+            if (v == null || v != LedgerLine.VERSION) {
                 problems.add(LedgerProblem.warning("ledger_version_unknown", segment + ".jsonl:" + number,
-                        "line format v=" + version + " is not " + LedgerLine.VERSION));
+                        "line format v=" + e.value(LedgerLine.Key.V) + " is not " + LedgerLine.VERSION));
             }
-            if (broken) {
+            if (!e.prevIs(expectedPrev)) {
+                String prev = e.string(LedgerLine.Key.PREV);
                 String where = segment + ".jsonl:" + number;
                 if (prev == null) {
                     problems.add(LedgerProblem.error("ledger_prev_missing", where, "line has no prev hash"));
@@ -309,24 +260,17 @@ public final class LedgerVerifier {
                                     + previousLine + " (" + shortHash(expected) + "): a line was edited, removed or moved here"));
                 }
             }
-            if (gap) {
+            if (e.is(LedgerLine.Event.LEDGER_GAP)) {
                 problems.add(LedgerProblem.error("ledger_gap", segment + ".jsonl:" + number,
-                        "a writer found the ledger shorter than its head: " + gapDetail));
+                        "a writer found the ledger shorter than its head: " + e.string(LedgerLine.Key.DETAIL)));
             }
-            System.arraycopy(hash, at, expectedPrev, 0, 64);
+            System.arraycopy(hasher.hex(bytes, from, to), 0, expectedPrev, 0, 64);
             previousSegment = segment;
             previousLine = number;
             chainLines++;
             lastSegment = segment;
             lastLine = number;
             lastHash = null;
-        }
-
-        /** Everything the walk found, for comparing two walks of one ledger (tests). */
-        List<Object> state() {
-            return List.of(new ArrayList<>(problems), new java.util.TreeMap<>(physical), physicalLines, chainLines,
-                    String.valueOf(headLineHash), String.valueOf(anchorLineHash), anchorChainIndex,
-                    String.valueOf(lastSegment), lastLine, String.valueOf(lastHash()));
         }
 
         /** The hash of the last chain line, or {@code null} when there is none. */
