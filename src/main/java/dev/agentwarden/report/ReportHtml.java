@@ -322,7 +322,7 @@ public final class ReportHtml {
     @SuppressWarnings("unchecked")
     private static void inventoryDrift(StringBuilder h, Map<String, Object> drift) {
         Map<String, Object> total = (Map<String, Object>) drift.get("total");
-        h.append("<section id=\"inventory-drift\"><h2>Inventory drift per turn (turn inventory records)</h2>\n<p>")
+        h.append("<section id=\"inventory-drift\"><h2>Inventory drift per turn (turn inventory records)</h2>\n<p>Recorded inventory drift per turn: ")
                 .append(total.get("turns")).append(" turn(s) in ").append(drift.get("sessions"))
                 .append(" session(s); unclassified: recorded without a preregistration; changed: another inventory than"
                         + " the session's record before</p>\n");
