@@ -3,9 +3,13 @@
 # lines (bench/bulk-gen.py, BULK_ASKED=1), timed whole-process (JVM start included), RUNS rounds; medians printed.
 #
 #   bench/report.sh [LINES] [RUNS]      default 1,000,000 lines, 5 runs
+#   BASE_JAR=/path/to/warden.jar bench/report.sh ...   also times that jar's `report --json` in the same rounds
 #
-# Rows: `report --json` (decision log read in chunks on all cores, ledger read twice: stats and guard derive),
-# `report --html FILE`, and `log --summary` (the decision log alone) as the yardstick. Target: report <= 3 s.
+# Rows: `report --json` (decision log read in chunks on all cores, the ledger once for both ledger views),
+# `report --html FILE`, and `log --summary` (the decision log alone) as the yardstick; with BASE_JAR, the
+# other jar's `report --json` run with the same JVM flags as bin/warden gives a bulk command, alternating
+# with this one's so both share the machine's noise. Each row: median and min wall time, and median CPU
+# time (user + system, all threads), which moves less with the load than wall time does. Target: report <= 3 s.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 lines="${1:-1000000}"
@@ -20,16 +24,37 @@ fi
 export WARDEN_RESIDENT=off
 warden=("$home/bin/warden")
 "${warden[@]}" report --project-dir "$project" --json >/dev/null || { echo "report: warden report fails" >&2; exit 1; }
-
-time_ms() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); }
-: >"$work/report" ; : >"$work/html" ; : >"$work/summary"
-for _ in $(seq "$runs"); do
-  time_ms "${warden[@]}" report --project-dir "$project" --json >>"$work/report"
-  time_ms "${warden[@]}" report --project-dir "$project" --html "$work/r.html" >>"$work/html"
-  time_ms "${warden[@]}" log --summary --project-dir "$project" >>"$work/summary"
+names=(report html summary)
+declare -A cmd=(
+  [report]="${warden[*]} report --project-dir $project --json"
+  [html]="${warden[*]} report --project-dir $project --html $work/r.html"
+  [summary]="${warden[*]} log --summary --project-dir $project"
+)
+if [ -n "${BASE_JAR:-}" ]; then
+  # the flags bin/warden gives a bulk command (ParallelGC, full JIT, heap), without this checkout's class-data archive
+  names=(base report html summary)
+  cmd[base]="java -XX:+UseParallelGC -Xms256m -Xmx2g -XX:-UsePerfData -cp $BASE_JAR dev.agentwarden.Main report --project-dir $project --json"
+fi
+# time_run NAME: appends wall seconds to $work/NAME and user+sys seconds to $work/NAME.cpu
+time_run() {
+  /usr/bin/time -f '%e %U %S' -o "$work/t" bash -c "${cmd[$1]}" >/dev/null 2>&1
+  read -r wall user sys < "$work/t"
+  echo "$wall" >> "$work/$1"
+  awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.2f\n", u + s}' >> "$work/$1.cpu"
+}
+load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
+for name in "${names[@]}"; do : >"$work/$name"; : >"$work/$name.cpu"; done
+for round in $(seq "$runs"); do
+  for name in "${names[@]}"; do time_run "$name"; done
+  echo "round $round of $runs done" >&2
 done
-echo "| warden report on $lines decision + $lines ledger lines ($runs runs, $(nproc) cores) | median ms | min ms |"
-echo "|---|---|---|"
-for row in "report --json:report" "report --html:html" "log --summary (decisions only):summary"; do
-  echo "| ${row%%:*} | $(pct "$work/${row##*:}" 0.5 0) | $(sort -n "$work/${row##*:}" | head -1) |"
+declare -A label=([base]="report --json (BASE_JAR)" [report]="report --json" [html]="report --html FILE"
+  [summary]="log --summary (decisions only)")
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $lines decision + $lines ledger lines, $runs runs, $(nproc) cores," \
+  "load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "| command | median wall s | min wall s | median CPU s (user+sys) |"
+echo "|---|---|---|---|"
+for name in "${names[@]}"; do
+  echo "| ${label[$name]} | $(pct "$work/$name" 0.5 2) | $(sort -n "$work/$name" | head -1) | $(pct "$work/$name.cpu" 0.5 2) |"
 done

@@ -248,9 +248,22 @@ public final class GuardDerivation {
 
     /** {@link #derive(LedgerPaths, Instant)}, showing {@code progress} while the ledger is read. */
     public static Report derive(LedgerPaths paths, Instant since, ReadProgress progress) throws IOException {
+        return combine(since, LedgerReader.scanInParts(paths, progress, () -> part(since)));
+    }
+
+    /**
+     * A visitor that derives from one chunk of the ledger, for a reader that reads the ledger once
+     * for several views ({@code warden report}); {@link #combine} joins such parts, in chain order.
+     */
+    public static LedgerReader.LineVisitor part(Instant since) {
+        return new Part(new Report(since));
+    }
+
+    /** The derivation of {@code parts} (made by {@link #part} with the same {@code since}, in chain order). */
+    public static Report combine(Instant since, List<? extends LedgerReader.LineVisitor> parts) {
         Report report = new Report(since);
-        for (Part part : LedgerReader.scanInParts(paths, progress, () -> new Part(new Report(since)))) {
-            report.merge(part.report);
+        for (LedgerReader.LineVisitor part : parts) {
+            report.merge(((Part) part).report);
         }
         return report;
     }

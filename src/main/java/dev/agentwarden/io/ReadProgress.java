@@ -5,7 +5,7 @@ import java.time.Clock;
 import java.util.Locale;
 
 /**
- * A progress line on stderr for a long read: shown once a read has taken more than
+ * A progress bar on stderr for a long read ({@code reading [#####---------------] 25% (25 of 100 MB, 1.5 s)}): shown once a read has taken more than
  * {@link #QUIET_MS} and only when stderr is a terminal, redrawn in place at most five times a
  * second, and erased when the read ends. On a pipe or a file it prints nothing. The launcher
  * tells the JVM whether stderr is a terminal ({@code -Dwarden.stderr.terminal=true}, from
@@ -17,6 +17,8 @@ public final class ReadProgress {
     public static final long QUIET_MS = 1000;
     /** Shortest interval between redraws. */
     static final long REDRAW_MS = 200;
+    /** Characters of the bar. */
+    static final int BAR_WIDTH = 20;
 
     /** Prints nothing. */
     public static final ReadProgress NONE = new ReadProgress("", false, null, Clock.systemUTC());
@@ -64,8 +66,10 @@ public final class ReadProgress {
             return;
         }
         shownAt = now;
-        String line = String.format(Locale.ROOT, "%s: %d%% (%d of %d MB, %.1f s)", what,
-                total <= 0 ? 0 : Math.min(100, done * 100 / total), done >> 20, total >> 20, (now - started) / 1000.0);
+        int percent = total <= 0 ? 0 : (int) Math.min(100, done * 100 / total);
+        int filled = percent * BAR_WIDTH / 100;
+        String line = String.format(Locale.ROOT, "%s [%s%s] %d%% (%d of %d MB, %.1f s)", what, "#".repeat(filled),
+                "-".repeat(BAR_WIDTH - filled), percent, done >> 20, total >> 20, (now - started) / 1000.0);
         err.print("\r" + line + " ".repeat(Math.max(0, width - line.length())));
         err.flush();
         width = line.length();

@@ -37,6 +37,8 @@ public final class FieldScanner {
     public static final byte ARRAY = 7;
     public static final byte OBJECT = 8;
 
+    /** Depths whose first keys are predicted apart (deeper objects share the last slot). */
+    private static final int START_SLOTS = 4;
     /** Most keys outside the dictionary an object may have on the fast path (their repeats are checked pairwise). */
     static final int MAX_KEYS = 64;
     /** Dictionary keys past this many are checked pairwise, like any other key. */
@@ -53,6 +55,14 @@ public final class FieldScanner {
     private final long[] word1;
     private final int[] table;
     private final int mask;
+    /**
+     * Key prediction: of each dictionary key, the dictionary key that followed it last (-1: none yet);
+     * past the dictionary, one slot per nesting depth for an object's first key. Lines of one writer
+     * repeat their key order, so a key is mostly found by one comparison, without hashing.
+     */
+    private final int[] follow;
+    /** Of each slot of {@link #follow}, the key that followed before it (lines of two shapes alternate). */
+    private final int[] followBefore;
     private final int maxDepth;
     private final boolean strict;
     private final byte[] kind;
@@ -114,6 +124,9 @@ public final class FieldScanner {
             }
             table[slot] = i++;
         }
+        this.follow = new int[dictionary.size() + START_SLOTS];
+        Arrays.fill(follow, -1);
+        this.followBefore = follow.clone();
         this.maxDepth = maxDepth;
         this.strict = strict;
         this.kind = new byte[keys.length];
@@ -152,6 +165,106 @@ public final class FieldScanner {
             return -1;
         }
         return pos;
+    }
+
+    /**
+     * Records the keys of the object that starts at {@code bytes[from]} and ends before {@code limit},
+     * text that {@link #scan} already accepted as part of a line (an element of a recorded array,
+     * say): nothing is checked again, so the object costs one walk over its keys, with the values
+     * {@link #scan} would record. Returns the index after its closing brace.
+     */
+    public int readAccepted(byte[] bytes, int from, int limit) {
+        reset(bytes, from, limit);
+        pos = from + 1;
+        int after = startSlot(0);
+        while (true) {
+            skipWhitespace();
+            if (pos >= this.limit) {
+                return pos;
+            }
+            if (buf[pos] == '}') {
+                return pos + 1;
+            }
+            if (buf[pos] == ',') {
+                pos++;
+                continue;
+            }
+            int keyStart = pos + 1;
+            int keyEnd = ByteWords.indexOf(buf, keyStart, limit, (byte) '"');
+            int d = predictedKey(after, keyStart, keyEnd);
+            after = d >= 0 ? d : startSlot(0);
+            pos = keyEnd + 1;
+            skipWhitespace();
+            pos++;
+            skipWhitespace();
+            if (d >= 0 && d < recorded) {
+                readAcceptedValue(d);
+            } else {
+                pos = valueEnd(buf, pos, limit);
+            }
+        }
+    }
+
+    /** Records the value at {@code pos} (accepted text) under {@code index}, and moves past it. */
+    private void readAcceptedValue(int index) {
+        int from = pos;
+        byte c = buf[pos];
+        switch (c) {
+            case '"': {
+                int p = pos + 1;
+                boolean esc = false;
+                while (true) {
+                    p = ByteWords.stringStop(buf, p, limit, false);
+                    if (buf[p] == '"') {
+                        break;
+                    }
+                    if (buf[p] == '\\') {
+                        esc = true;
+                        p += 2;
+                    } else {
+                        p++;
+                    }
+                }
+                record(index, STRING, from + 1, p, 0, esc);
+                pos = p + 1;
+                return;
+            }
+            case '{':
+            case '[':
+                pos = valueEnd(buf, pos, limit);
+                record(index, c == '{' ? OBJECT : ARRAY, from, pos, 0, false);
+                return;
+            case 't':
+                pos += 4;
+                record(index, TRUE, from, pos, 0, false);
+                return;
+            case 'f':
+                pos += 5;
+                record(index, FALSE, from, pos, 0, false);
+                return;
+            case 'n':
+                pos += 4;
+                record(index, NULL, from, pos, 0, false);
+                return;
+            default: {
+                boolean negative = c == '-';
+                int p = negative ? pos + 1 : pos;
+                int digitsFrom = p;
+                long n = 0;
+                while (p < limit && buf[p] >= '0' && buf[p] <= '9') {
+                    n = n * 10 + (buf[p] - '0');
+                    p++;
+                }
+                int digits = p - digitsFrom;
+                pos = valueEnd(buf, pos, limit);
+                boolean integral = pos == p;
+                if (integral && digits <= 18) {
+                    record(index, INTEGER, from, pos, negative ? -n : n, false);
+                } else {
+                    record(index, NUMBER, from, pos, 0, false);
+                }
+            }
+        }
     }
 
     private void reset(byte[] bytes, int from, int to) {
@@ -283,6 +396,7 @@ public final class FieldScanner {
         pos++;
         int frame = keyTop;
         long seen = 0;
+        int after = startSlot(depth);
         if (pos < limit && buf[pos] <= ' ') {
             skipWhitespace();
         }
@@ -304,7 +418,8 @@ public final class FieldScanner {
                 return false;
             }
             pos = keyEnd + 1;
-            int d = lookup(keyStart, keyEnd);
+            int d = predictedKey(after, keyStart, keyEnd);
+            after = d >= 0 ? d : startSlot(depth);
             if (d >= 0 && d < MASKED_KEYS) {
                 long bit = 1L << d;
                 if ((seen & bit) != 0) {
@@ -365,6 +480,48 @@ public final class FieldScanner {
         return true;
     }
 
+    private int startSlot(int depth) {
+        return keys.length + Math.min(depth, START_SLOTS - 1);
+    }
+
+    /**
+     * The dictionary index of the key {@code buf[from, to)}, or -1: first the key that followed
+     * {@code after} last time ({@link #follow}), then {@link #lookup}, which teaches {@link #follow}.
+     */
+    private int predictedKey(int after, int from, int to) {
+        int p = follow[after];
+        if (p >= 0 && isKey(p, from, to)) {
+            return p;
+        }
+        int q = followBefore[after];
+        if (q >= 0 && isKey(q, from, to)) {
+            followBefore[after] = p;
+            follow[after] = q;
+            return q;
+        }
+        int d = lookup(from, to);
+        if (d >= 0) {
+            followBefore[after] = p;
+            follow[after] = d;
+        }
+        return d;
+    }
+
+    /** Whether {@code buf[from, to)} is dictionary key {@code i}. */
+    private boolean isKey(int i, int from, int to) {
+        byte[] k = keys[i];
+        int len = to - from;
+        if (k.length != len) {
+            return false;
+        }
+        for (int j = 0; j < len; j++) {
+            if (buf[from + j] != k[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The dictionary index of the key {@code buf[from, to)}, or -1. */
     private int lookup(int from, int to) {
         int len = to - from;
@@ -420,9 +577,9 @@ public final class FieldScanner {
         while (p < limit) {
             byte c = b[p];
             if (c == '"') {
-                p++;
+                p = ByteWords.stringStop(b, p + 1, limit, false);
                 while (b[p] != '"') {
-                    p += b[p] == '\\' ? 2 : 1;
+                    p = ByteWords.stringStop(b, b[p] == '\\' ? p + 2 : p + 1, limit, false);
                 }
                 p++;
                 if (depth == 0) {

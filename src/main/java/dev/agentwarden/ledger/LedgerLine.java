@@ -188,14 +188,8 @@ public final class LedgerLine {
          * scanner accepted, ending before {@code limit}; returns the index after it.
          */
         private int readObject(byte[] bytes, int from, int limit) {
-            int to = scanner.scanObject(bytes, from, limit);
-            if (to >= 0) {
-                parsed = null;
-                return to;
-            }
-            to = FieldScanner.valueEnd(bytes, from, limit);
-            read(bytes, from, to);
-            return to;
+            parsed = null;
+            return scanner.readAccepted(bytes, from, limit);
         }
 
         /** Reads a parsed object (a candidate inside a line). */

@@ -278,9 +278,23 @@ public final class LedgerStats {
     /** {@link #compute(LedgerPaths, LedgerSettings, Clock)}, showing {@code progress} while the ledger is read. */
     public static Report compute(LedgerPaths paths, LedgerSettings settings, Clock clock, ReadProgress progress)
             throws IOException {
+        return combine(paths, settings, clock, LedgerReader.scanInParts(paths, progress, () -> part(paths, settings)));
+    }
+
+    /**
+     * A visitor that tallies one chunk of the ledger, for a reader that reads the ledger once for
+     * several views ({@code warden report}); {@link #combine} joins such parts, in chain order.
+     */
+    public static LedgerReader.LineVisitor part(LedgerPaths paths, LedgerSettings settings) {
+        return new Part(new Report(paths, settings));
+    }
+
+    /** The report of {@code parts} (made by {@link #part}, in chain order), with the open set and spool as of now. */
+    public static Report combine(LedgerPaths paths, LedgerSettings settings, Clock clock,
+                                 List<? extends LedgerReader.LineVisitor> parts) throws IOException {
         Report report = new Report(paths, settings);
-        for (Part part : LedgerReader.scanInParts(paths, progress, () -> new Part(new Report(paths, settings)))) {
-            report.merge(part.report);
+        for (LedgerReader.LineVisitor part : parts) {
+            report.merge(((Part) part).report);
         }
         report.open = OpenSet.read(paths, clock.millis(), settings.ttlMs());
         report.spooled = Spool.pending(paths).size();

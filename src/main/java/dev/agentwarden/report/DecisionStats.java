@@ -104,12 +104,15 @@ final class DecisionStats implements DecisionReader.ScannedSink {
             int end = top.end(CONCERNS) - 1;
             int p = top.start(CONCERNS) + 1;
             while ((p = FieldScanner.nextElement(b, p, end)) < end) {
-                int to = FieldScanner.valueEnd(b, p, end);
-                if (b[p] == '{' && concern.scan(b, p, to)) {
+                int to;
+                if (b[p] == '{') {
+                    to = concern.readAccepted(b, p, end);
                     String reason = concern.kind(REASON) == FieldScanner.STRING && concern.stringStartsWith(REASON, INTEGRITY)
                             ? concern.string(REASON) : null;
                     concern(concern.sharedString(NAME), concern.sharedString(OUTCOME), concern.sharedString(POSTURE),
                             concern.kind(WOULD_BLOCK) == FieldScanner.TRUE, reason);
+                } else {
+                    to = FieldScanner.valueEnd(b, p, end);
                 }
                 p = to;
             }

@@ -4,6 +4,7 @@ import dev.agentwarden.decision.DecisionReader;
 import dev.agentwarden.guard.GuardDerivation;
 import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.ledger.LedgerPaths;
+import dev.agentwarden.ledger.LedgerReader;
 import dev.agentwarden.ledger.LedgerSettings;
 import dev.agentwarden.ledger.LedgerStats;
 import java.io.IOException;
@@ -16,8 +17,9 @@ import java.util.Map;
 
 /**
  * {@code warden report}: the decision log and the ledger of one or more projects read once each,
- * streamed ({@link DecisionReader#readFields} in chunks on several threads; the ledger through
- * {@link LedgerStats} and {@link GuardDerivation}, which read lines in place), and summed up as one
+ * streamed ({@link DecisionReader#readFields} in chunks on several threads; the ledger likewise, each
+ * line read in place once for both {@link LedgerStats} and {@link GuardDerivation}: {@link LedgerPass}),
+ * and summed up as one
  * JSON-shaped model ({@link #toJson}) that the terminal summary ({@link ReportText}) and the HTML page
  * ({@link ReportHtml}) render.
  */
@@ -27,9 +29,7 @@ public final class Report {
     /** Hour buckets shown as such up to this many; beyond, decisions over time are shown per day. */
     static final int MAX_HOURS = 72;
     /** Views the data on disk does not support yet, each with why. */
-    static final List<String> MISSING = List.of(
-            "inventory drift per turn: turn inventory records are not read by the report yet "
-                    + "(see warden inventory)");
+    static final List<String> MISSING = List.of();
 
     private final Map<String, Object> json;
 
@@ -47,7 +47,9 @@ public final class Report {
         long unreadable = 0;
         List<Object> subagents = new ArrayList<>();
         List<Object> guard = new ArrayList<>();
+        InventoryDrift drift = new InventoryDrift(sinceIso);
         for (String root : roots) {
+            drift.read(root);
             DecisionReader reader = new DecisionReader(root);
             for (DecisionStats part : reader.readFields(sinceIso == null ? null : sinceIso.substring(0, 7), progress,
                     DecisionStats.TOP_KEYS, DecisionStats.CONCERN_KEYS, () -> new DecisionStats(sinceIso))) {
@@ -55,11 +57,19 @@ public final class Report {
             }
             unreadable += reader.unreadable();
             LedgerPaths paths = LedgerPaths.forRoot(root);
-            Map<String, Object> ledger = LedgerStats.compute(paths, LedgerSettings.DEFAULTS, clock, progress).toJson();
+            Instant since = sinceIso == null ? null : Instant.parse(sinceIso);
+            List<LedgerPass> passes = LedgerReader.scanInParts(paths, progress,
+                    () -> new LedgerPass(paths, LedgerSettings.DEFAULTS, since));
+            List<LedgerReader.LineVisitor> statsParts = new ArrayList<>();
+            List<LedgerReader.LineVisitor> guardParts = new ArrayList<>();
+            for (LedgerPass pass : passes) {
+                statsParts.add(pass.stats);
+                guardParts.add(pass.guard);
+            }
+            Map<String, Object> ledger = LedgerStats.combine(paths, LedgerSettings.DEFAULTS, clock, statsParts).toJson();
             ledger.put("project", root);
             subagents.add(ledger);
-            Map<String, Object> derived = GuardDerivation.derive(paths, sinceIso == null ? null : Instant.parse(sinceIso),
-                    progress).toJson();
+            Map<String, Object> derived = GuardDerivation.combine(since, guardParts).toJson();
             derived.put("project", root);
             guard.add(derived);
         }
@@ -70,6 +80,7 @@ public final class Report {
         o.put("decisions", decisions(stats, unreadable));
         o.put("subagents", subagents);
         o.put("spawn_guard", guard);
+        o.put("inventory_drift", drift.toJson());
         o.put("missing", MISSING);
         return new Report(o);
     }
@@ -79,7 +90,8 @@ public final class Report {
         return json;
     }
 
-    private static Map<String, Object> decisions(DecisionStats s, long unreadable) {
+    /** The decisions view of {@code s} (package-private: tests build it from a full parse of each line). */
+    static Map<String, Object> decisions(DecisionStats s, long unreadable) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("total", s.decisions);
         d.put("first", s.first);

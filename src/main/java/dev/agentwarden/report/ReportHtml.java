@@ -68,13 +68,17 @@ public final class ReportHtml {
         spawnGuard(h, (List<Object>) r.get("spawn_guard"));
         integrity(h, (Map<String, Object>) d.get("integrity"));
         latency(h, (List<Object>) d.get("latency"));
-        h.append("<h2>Not in this report</h2><ul id=\"missing\">");
-        for (Object m : (List<Object>) r.get("missing")) {
-            h.append("<li>");
-            text(h, String.valueOf(m));
-            h.append("</li>");
+        inventoryDrift(h, (Map<String, Object>) r.get("inventory_drift"));
+        List<Object> missing = (List<Object>) r.get("missing");
+        if (!missing.isEmpty()) {
+            h.append("<h2>Not in this report</h2><ul id=\"missing\">");
+            for (Object m : missing) {
+                h.append("<li>");
+                text(h, String.valueOf(m));
+                h.append("</li>");
+            }
+            h.append("</ul>\n");
         }
-        h.append("</ul>\n");
         return h.toString();
     }
 
@@ -343,6 +347,82 @@ public final class ReportHtml {
         h.append("</table>\n");
         hbars(h, "latency-p99", labels, p99, "#00897b");
         h.append("</section>\n");
+    }
+
+    /**
+     * Inventory drift per turn: a table of every turn row, and a stacked bar per turn index of its
+     * turns by drift status (each segment with {@code data-status} and {@code data-count}).
+     */
+    @SuppressWarnings("unchecked")
+    private static void inventoryDrift(StringBuilder h, Map<String, Object> drift) {
+        Map<String, Object> total = (Map<String, Object>) drift.get("total");
+        h.append("<section id=\"inventory-drift\"><h2>Inventory drift per turn (turn inventory records)</h2>\n<p>Recorded inventory drift per turn: ")
+                .append(total.get("turns")).append(" turn(s) in ").append(drift.get("sessions"))
+                .append(" session(s); unclassified: recorded without a preregistration; changed: another inventory than"
+                        + " the session's record before</p>\n");
+        List<Object> rows = (List<Object>) drift.get("per_turn");
+        if (rows.isEmpty()) {
+            h.append("<p class=\"empty\" data-chart-empty=\"inventory-drift\">(none)</p>\n</section>\n");
+            return;
+        }
+        String[] colors = {"#4caf50", "#29b6f6", "#e53935", "#ffb300", "#9e9e9e"};
+        long max = 1;
+        for (Object o : rows) {
+            max = Math.max(max, (Long) ((Map<String, Object>) o).get("turns"));
+        }
+        int row = 18;
+        int labelWidth = 120;
+        h.append("<div class=\"legend\">");
+        for (int i = 0; i < InventoryDrift.STATUSES.size(); i++) {
+            h.append("<span style=\"color:").append(colors[i]).append("\">&#9632; ")
+                    .append(InventoryDrift.STATUSES.get(i)).append("</span>");
+        }
+        h.append("</div>\n<svg data-chart=\"inventory-drift\" width=\"").append(WIDTH).append("\" height=\"")
+                .append(row * rows.size() + 4).append("\" role=\"img\">");
+        for (int r = 0; r < rows.size(); r++) {
+            Map<String, Object> m = (Map<String, Object>) rows.get(r);
+            int y = r * row + 2;
+            h.append("<text x=\"0\" y=\"").append(y + 12).append("\">turn ");
+            text(h, String.valueOf(m.get("turn")));
+            h.append("</text>");
+            double x = labelWidth;
+            for (int i = 0; i < InventoryDrift.STATUSES.size(); i++) {
+                long n = (Long) m.get(InventoryDrift.STATUSES.get(i));
+                if (n == 0) {
+                    continue;
+                }
+                double w = (double) n * (WIDTH - labelWidth - 60) / max;
+                h.append("<rect class=\"bar\" data-turn=\"");
+                attr(h, String.valueOf(m.get("turn")));
+                h.append("\" data-status=\"").append(InventoryDrift.STATUSES.get(i)).append("\" data-count=\"").append(n)
+                        .append("\" x=\"").append(fmt(x)).append("\" y=\"").append(y).append("\" width=\"")
+                        .append(fmt(Math.max(1, w))).append("\" height=\"").append(row - 4).append("\" fill=\"")
+                        .append(colors[i]).append("\"/>");
+                x += Math.max(1, w);
+            }
+        }
+        h.append("</svg>\n<table><tr><th>turn</th><th>turns</th>");
+        for (String s : InventoryDrift.STATUSES) {
+            h.append("<th>").append(s).append("</th>");
+        }
+        h.append("<th>incomplete</th><th>changed</th></tr>");
+        List<Object> all = new ArrayList<>(rows);
+        Map<String, Object> totalRow = new java.util.LinkedHashMap<>();
+        totalRow.put("turn", "(all)");
+        totalRow.putAll(total);
+        all.add(totalRow);
+        for (Object o : all) {
+            Map<String, Object> m = (Map<String, Object>) o;
+            h.append("<tr><td>");
+            text(h, String.valueOf(m.get("turn")));
+            h.append("</td><td class=\"n\">").append(m.get("turns")).append("</td>");
+            for (String s : InventoryDrift.STATUSES) {
+                h.append("<td class=\"n\">").append(m.get(s)).append("</td>");
+            }
+            h.append("<td class=\"n\">").append(m.get("incomplete")).append("</td><td class=\"n\">")
+                    .append(m.get("changed")).append("</td></tr>");
+        }
+        h.append("</table>\n</section>\n");
     }
 
     /** A horizontal bar chart: one labelled bar per value, each with {@code data-count}. */

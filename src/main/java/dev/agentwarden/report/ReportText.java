@@ -85,9 +85,49 @@ public final class ReportText {
                         100 * ((Number) ((Map<String, Object>) c).get("would_deny_rate")).doubleValue()));
             }
         }
+        inventoryDrift(out, (Map<String, Object>) r.get("inventory_drift"));
         for (Object m : (List<Object>) r.get("missing")) {
             out.println("not in this report: " + m);
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void inventoryDrift(PrintWriter out, Map<String, Object> drift) {
+        Map<String, Object> total = (Map<String, Object>) drift.get("total");
+        out.printf("inventory drift: %d turn(s) recorded in %d session(s)%n", total.get("turns"), drift.get("sessions"));
+        if ((Long) total.get("turns") == 0) {
+            return;
+        }
+        StringBuilder header = new StringBuilder(String.format("  %-8s %6s", "TURN", "TURNS"));
+        for (String s : InventoryDrift.STATUSES) {
+            header.append(String.format(" %16s", s));
+        }
+        out.println(header.append(String.format(" %10s %8s", "INCOMPLETE", "CHANGED")));
+        List<Object> rows = new java.util.ArrayList<>((List<Object>) drift.get("per_turn"));
+        rows.add(withTurn(total, "(all)"));
+        int shown = 0;
+        for (Object o : rows) {
+            Map<String, Object> row = (Map<String, Object>) o;
+            if (shown++ == 20 && rows.size() > 21) {
+                out.printf("  … %d more turn rows (see --json or --html)%n", rows.size() - 21);
+            }
+            if (shown > 20 && shown < rows.size()) {
+                continue;
+            }
+            StringBuilder line = new StringBuilder(String.format("  %-8s %6d", oneLine((String) row.get("turn"), 8),
+                    (Long) row.get("turns")));
+            for (String s : InventoryDrift.STATUSES) {
+                line.append(String.format(" %16d", (Long) row.get(s)));
+            }
+            out.println(line.append(String.format(" %10d %8d", (Long) row.get("incomplete"), (Long) row.get("changed"))));
+        }
+    }
+
+    private static Map<String, Object> withTurn(Map<String, Object> row, String turn) {
+        Map<String, Object> o = new java.util.LinkedHashMap<>();
+        o.put("turn", turn);
+        o.putAll(row);
+        return o;
     }
 
     static String ms(Object us) {

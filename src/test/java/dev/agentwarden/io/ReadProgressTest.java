@@ -57,9 +57,9 @@ class ReadProgressTest {
         String second = err();
         p.finish();
 
-        assertThat(first).isEqualTo("\rreading: 25% (25 of 100 MB, 1.5 s)");
+        assertThat(first).isEqualTo("\rreading [#####---------------] 25% (25 of 100 MB, 1.5 s)");
         assertThat(throttled).isEqualTo(first);
-        assertThat(second.substring(first.length())).isEqualTo("\rreading: 75% (75 of 100 MB, 2.1 s)");
+        assertThat(second.substring(first.length())).isEqualTo("\rreading [###############-----] 75% (75 of 100 MB, 2.1 s)");
         assertThat(err()).doesNotContain("\n").endsWith("\r" + " ".repeat(first.length() - 1) + "\r");
     }
 }
