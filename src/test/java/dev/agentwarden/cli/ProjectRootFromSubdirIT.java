@@ -7,10 +7,17 @@ import dev.agentwarden.export.OtlpReceiver;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,7 +99,7 @@ class ProjectRootFromSubdirIT {
     /** Project-scoped commands this class does not run, and why (each resolves its root as a command it does run). */
     private static final Map<String, String> NOT_RUN_HERE = Map.ofEntries(
             Map.entry("dispatch", "run for every host by hostEventFromTheSubdirectory"),
-            Map.entry("dashboard", "a foreground server until Ctrl-C; its root is ProjectDirOption's, as log/report/export"),
+            Map.entry("dashboard", "a foreground server: run by dashboardFromTheSubdirectory, which stops it"),
             Map.entry("inventory preflight", "needs a preregistration; its root is ProjectDirOption's, as inventory snapshot"),
             Map.entry("telemetry join", "needs host usage records; its root is ProjectDirOption's, as log"),
             Map.entry("release lookup", "needs a signed trust root and release; its project is WorkspaceRoot's with the"
@@ -371,9 +379,61 @@ class ProjectRootFromSubdirIT {
         return commandRuns().stream().map(run -> Named.of(run.toString(), run));
     }
 
+    /** The dashboard, started from the subdirectory, shows the root's decisions; stopped once its page is read. */
+    @Test
+    @Order(2)
+    void dashboardFromTheSubdirectory_showsTheRootsDecisions() throws Exception {
+        List<String> command = new ArrayList<>(List.of(WardenProcess.java().toString()));
+        command.addAll(WardenProcess.FLAGS);
+        command.addAll(jvm());
+        command.addAll(List.of("-jar", WardenProcess.jar().toString(), "dashboard"));
+        ProcessBuilder pb = new ProcessBuilder(command).directory(deep.toFile()).redirectErrorStream(true);
+        pb.environment().clear();
+        pb.environment().put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        pb.environment().putAll(env);
+        Process dashboard = pb.start();
+        Thread deadline = new Thread(() -> { // a dashboard that never prints its URL is stopped, ending the read
+            try {
+                if (!dashboard.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    dashboard.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                // the test is done with it
+            }
+        });
+        deadline.setDaemon(true);
+        deadline.start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(dashboard.getInputStream(), StandardCharsets.UTF_8))) {
+            List<String> lines = new ArrayList<>();
+            String url = null;
+            for (String line; url == null && (line = out.readLine()) != null; ) { // ends when the dashboard exits
+                lines.add(line);
+                url = line.startsWith("open ") ? line.substring("open ".length()) : null;
+            }
+            assertThat(url).as("the dashboard's URL in %s", lines).isNotNull();
+            HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+                    .connectTimeout(Duration.ofSeconds(WardenProcess.TIMEOUT_SECONDS)).build();
+            HttpResponse<Void> entry = http.send(HttpRequest.newBuilder(URI.create(url))
+                    .timeout(Duration.ofSeconds(WardenProcess.TIMEOUT_SECONDS)).build(), HttpResponse.BodyHandlers.discarding());
+            String cookie = entry.headers().firstValue("set-cookie").orElseThrow().split(";", 2)[0];
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(url).resolve("/"))
+                    .header("Cookie", cookie).timeout(Duration.ofSeconds(WardenProcess.TIMEOUT_SECONDS)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(lines).contains("warden dashboard: 1 project(s)");
+            assertThat(page.body()).contains(root.toString()).contains(TOKEN).doesNotContain(deep.toString());
+        } finally {
+            deadline.interrupt();
+            dashboard.destroy();
+            if (!dashboard.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                dashboard.destroyForcibly();
+            }
+        }
+        assertNothingBelowTheRoot();
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("commandRunsNamed")
-    @Order(2)
+    @Order(3)
     void commandFromTheSubdirectory_actsOnTheRoot(CommandRun run) throws Exception {
         WardenProcess.Result result = warden(run.args().toArray(String[]::new));
         String seen = result.stdout() + result.stderr();
@@ -401,7 +461,7 @@ class ProjectRootFromSubdirIT {
      * project every other command resolves: a monorepo package's own {@code .warden/}.
      */
     @Test
-    @Order(3)
+    @Order(4)
     void launchInAMonorepoPackage_keepsItsEvidenceInThePackagesWarden() throws Exception {
         Path mono = Files.createDirectories(tmp.resolve("mono")).toRealPath();
         Files.createDirectories(mono.resolve(".git"));
