@@ -100,7 +100,6 @@ class ProjectRootFromSubdirIT {
     private static final Map<String, String> NOT_RUN_HERE = Map.ofEntries(
             Map.entry("dispatch", "run for every host by hostEventFromTheSubdirectory"),
             Map.entry("dashboard", "a foreground server: run by dashboardFromTheSubdirectory, which stops it"),
-            Map.entry("inventory preflight", "needs a preregistration; its root is ProjectDirOption's, as inventory snapshot"),
             Map.entry("telemetry join", "needs host usage records; its root is ProjectDirOption's, as log"),
             Map.entry("release lookup", "needs a signed trust root and release; its project is WorkspaceRoot's with the"
                     + " hosts' variables, as ProjectDirOption"));
@@ -358,8 +357,18 @@ class ProjectRootFromSubdirIT {
                         .contains("evidence " + evidence)));
         runs.add(new CommandRun("integrity stats", List.of("integrity", "stats"), (r, seen) ->
                 assertThat(seen).contains("evidence: " + evidence + "  sessions: 2")));
-        runs.add(new CommandRun("inventory snapshot", List.of("inventory", "snapshot", "--host", "claude"), (r, seen) ->
-                assertThat(seen).contains("stored " + state.resolve("inventory"))));
+        Path prereg = tmp.resolve("prereg.yaml");
+        runs.add(new CommandRun("inventory snapshot", List.of("inventory", "snapshot", "--host", "claude"), (r, seen) -> {
+            assertThat(seen).contains("stored " + state.resolve("inventory"));
+            assertThat(snapshots(state)).hasSize(1);
+            // the preregistration the preflight row reads: this inventory as the baseline
+            Files.writeString(prereg, "baseline: " + seen.split(" ", 3)[1] + "\n");
+        }));
+        runs.add(new CommandRun("inventory preflight", List.of("inventory", "preflight", "--prereg", prereg.toString(),
+                "--host", "claude"), (r, seen) -> {
+            assertThat(seen).startsWith("inventory_drift NONE");
+            assertThat(snapshots(state)).as("its snapshot stored beside the first").hasSize(2);
+        }));
         runs.add(new CommandRun("export", List.of("export", "--otlp", receiver.base()), (r, seen) -> {
             assertThat(r.exitCode()).isZero();
             assertThat(seen).startsWith("exported ").doesNotStartWith("exported 0 ");
@@ -373,6 +382,12 @@ class ProjectRootFromSubdirIT {
             }
         }));
         return runs;
+    }
+
+    private static List<Path> snapshots(Path state) throws Exception {
+        try (Stream<Path> files = Files.list(state.resolve("inventory"))) {
+            return files.filter(p -> p.toString().endsWith(".json")).toList();
+        }
     }
 
     Stream<Named<CommandRun>> commandRunsNamed() {
