@@ -2,6 +2,7 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.export.OtlpReceiver;
 import dev.agentwarden.host.Host;
@@ -96,13 +97,11 @@ class ProjectRootFromSubdirIT {
             Map.entry("inventory diff", "two snapshot files named on the command line"),
             Map.entry("telemetry pin", "the file named by --out"));
 
-    /** Project-scoped commands this class does not run, and why (each resolves its root as a command it does run). */
+    /** Project-scoped commands outside the table: run by another test of this class, or not run, and why. */
     private static final Map<String, String> NOT_RUN_HERE = Map.ofEntries(
             Map.entry("dispatch", "run for every host by hostEventFromTheSubdirectory"),
             Map.entry("dashboard", "a foreground server: run by dashboardFromTheSubdirectory, which stops it"),
-            Map.entry("telemetry join", "needs host usage records; its root is ProjectDirOption's, as log"),
-            Map.entry("release lookup", "needs a signed trust root and release; its project is WorkspaceRoot's with the"
-                    + " hosts' variables, as ProjectDirOption"));
+            Map.entry("telemetry join", "needs host usage records; its root is ProjectDirOption's, as log"));
 
     @TempDir
     static Path tmp;
@@ -191,7 +190,7 @@ class ProjectRootFromSubdirIT {
 
     @Test
     @Order(0)
-    void everyCommandOfTheRegistry_isRunHere_orSaysWhyNot() {
+    void everyCommandOfTheRegistry_isRunHere_orSaysWhyNot() throws URISyntaxException {
         Set<String> leaves = new TreeSet<>();
         leaves(WardenCli.commandLine(Map.of()), "", leaves);
         Set<String> listed = new TreeSet<>(NOT_PROJECT_SCOPED.keySet());
@@ -306,7 +305,7 @@ class ProjectRootFromSubdirIT {
     }
 
     /** In order: the read commands find what the host events (run before) wrote at the root; prune goes last. */
-    List<CommandRun> commandRuns() {
+    List<CommandRun> commandRuns() throws URISyntaxException {
         Path manifest = root.resolve(".warden/manifest.yaml");
         Path state = root.resolve(".warden/state");
         List<CommandRun> runs = new ArrayList<>();
@@ -357,6 +356,14 @@ class ProjectRootFromSubdirIT {
                         .contains("evidence " + evidence)));
         runs.add(new CommandRun("integrity stats", List.of("integrity", "stats"), (r, seen) ->
                 assertThat(seen).contains("evidence: " + evidence + "  sessions: 2")));
+        Path release = goldenRoot().resolveSibling("release/v1");
+        runs.add(new CommandRun("release lookup", List.of("release", "lookup", "--root", release.resolve("root.json")
+                .toString(), "--manifest", release.resolve("manifest.json").toString(), "--at", "2030-06-01T00:00:00Z",
+                "--agent-version", "0.13.1", "--client-id", "copilot-cli", "--client-version", "1.0.3"), (r, seen) -> {
+            assertThat(seen).contains("status: FOUND");
+            assertThat(Path.of(env.get("XDG_STATE_HOME"), "agent-warden/release", Sha256.hex(
+                    root.toString().getBytes(StandardCharsets.UTF_8)) + ".json")).as("the floor kept for the root").isRegularFile();
+        }));
         Path prereg = tmp.resolve("prereg.yaml");
         runs.add(new CommandRun("inventory snapshot", List.of("inventory", "snapshot", "--host", "claude"), (r, seen) -> {
             assertThat(seen).contains("stored " + state.resolve("inventory"));
@@ -390,7 +397,7 @@ class ProjectRootFromSubdirIT {
         }
     }
 
-    Stream<Named<CommandRun>> commandRunsNamed() {
+    Stream<Named<CommandRun>> commandRunsNamed() throws URISyntaxException {
         return commandRuns().stream().map(run -> Named.of(run.toString(), run));
     }
 
