@@ -100,8 +100,7 @@ class ProjectRootFromSubdirIT {
     /** Project-scoped commands outside the table: run by another test of this class, or not run, and why. */
     private static final Map<String, String> NOT_RUN_HERE = Map.ofEntries(
             Map.entry("dispatch", "run for every host by hostEventFromTheSubdirectory"),
-            Map.entry("dashboard", "a foreground server: run by dashboardFromTheSubdirectory, which stops it"),
-            Map.entry("telemetry join", "needs host usage records; its root is ProjectDirOption's, as log"));
+            Map.entry("dashboard", "a foreground server: run by dashboardFromTheSubdirectory, which stops it"));
 
     @TempDir
     static Path tmp;
@@ -147,7 +146,11 @@ class ProjectRootFromSubdirIT {
                 + "\"}}}\n");
         WardenProcess.Result trust = warden("trust", "--yes");
         assertThat(trust.exitCode()).as(trust.stdout() + trust.stderr()).isZero();
-        feedTheLedgerAndTheGuard();
+        feedTheReadCommands();
+        WardenProcess.Result pin = warden("telemetry", "pin", "--artifact", tmp.resolve("session.jsonl").toString(),
+                "--client-id", "claude-code", "--client-version", "2.1.0", "--model", "m", "--tokenizer", "t",
+                "--condition", "fresh", "--out", tmp.resolve("pin.json").toString());
+        assertThat(pin.exitCode()).as(pin.stdout() + pin.stderr()).isZero();
         receiver = new OtlpReceiver();
     }
 
@@ -158,7 +161,7 @@ class ProjectRootFromSubdirIT {
         }
     }
 
-    /** A blocking rule on every host's pre-tool event; the claude chain also feeds the ledger and the spawn guard. */
+    /** A blocking rule on every host's pre-tool event; claude's chains also feed the ledger, the spawn guard and the turn records. */
     private static String manifest() {
         StringBuilder m = new StringBuilder("""
                 schema_version: 1
@@ -172,6 +175,9 @@ class ProjectRootFromSubdirIT {
                   subagent-ledger:
                     script: builtin:subagent-ledger
                     posture: shadow
+                  turns:
+                    script: builtin:inventory-turns
+                    posture: shadow
                   spawn-guard:
                     script: builtin:spawn-guard
                     posture: shadow
@@ -180,7 +186,8 @@ class ProjectRootFromSubdirIT {
                 """.formatted(TOKEN, REASON));
         for (String id : Hosts.ids()) {
             m.append("  ").append(id).append(id.equals("claude")
-                    ? ": {pre_tool_use: [project-token, spawn-guard], subagent_start: [subagent-ledger]}\n"
+                    ? ": {pre_tool_use: [project-token, spawn-guard], subagent_start: [subagent-ledger],"
+                            + " user_prompt_submit: [turns]}\n"
                     : ": {pre_tool_use: [project-token]}\n");
         }
         return m.toString();
@@ -365,17 +372,22 @@ class ProjectRootFromSubdirIT {
                     root.toString().getBytes(StandardCharsets.UTF_8)) + ".json")).as("the floor kept for the root").isRegularFile();
         }));
         Path prereg = tmp.resolve("prereg.yaml");
+        int[] stored = new int[1];
         runs.add(new CommandRun("inventory snapshot", List.of("inventory", "snapshot", "--host", "claude"), (r, seen) -> {
             assertThat(seen).contains("stored " + state.resolve("inventory"));
-            assertThat(snapshots(state)).hasSize(1);
+            stored[0] = snapshots(state).size();
             // the preregistration the preflight row reads: this inventory as the baseline
             Files.writeString(prereg, "baseline: " + seen.split(" ", 3)[1] + "\n");
         }));
         runs.add(new CommandRun("inventory preflight", List.of("inventory", "preflight", "--prereg", prereg.toString(),
                 "--host", "claude"), (r, seen) -> {
             assertThat(seen).startsWith("inventory_drift NONE");
-            assertThat(snapshots(state)).as("its snapshot stored beside the first").hasSize(2);
+            assertThat(snapshots(state)).as("its snapshot stored beside the others").hasSize(stored[0] + 1);
         }));
+        runs.add(new CommandRun("telemetry join", List.of("telemetry", "join", "--pin", tmp.resolve("pin.json").toString(),
+                "--turn-records"), (r, seen) ->
+                assertThat(seen).as("the transcript named by the root's turn record")
+                        .contains("\"sources\":[\"" + tmp.resolve("transcript.jsonl") + "\"]")));
         runs.add(new CommandRun("export", List.of("export", "--otlp", receiver.base()), (r, seen) -> {
             assertThat(r.exitCode()).isZero();
             assertThat(seen).startsWith("exported ").doesNotStartWith("exported 0 ");
@@ -464,14 +476,17 @@ class ProjectRootFromSubdirIT {
         assertNothingBelowTheRoot();
     }
 
-    /** A subagent start and a Task spawn from the subdirectory, for the ledger and guard rows to read at the root. */
-    private void feedTheLedgerAndTheGuard() throws Exception {
+    /** A subagent start, a Task spawn and a prompt from the subdirectory, for the ledger, guard and telemetry rows. */
+    private void feedTheReadCommands() throws Exception {
+        Path transcript = Files.writeString(tmp.resolve("transcript.jsonl"), "{\"type\":\"user\"}\n");
         String start = "{\"hook_event_name\":\"SubagentStart\",\"session_id\":\"s1\",\"cwd\":\"" + deep
                 + "\",\"agent_id\":\"a1\",\"agent_type\":\"general-purpose\"}";
         String spawn = "{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"s1\",\"cwd\":\"" + deep
                 + "\",\"tool_name\":\"Task\",\"tool_input\":{\"description\":\"d\",\"prompt\":\"p\","
                 + "\"subagent_type\":\"general-purpose\"}}";
-        for (String[] event : new String[][] {{"SubagentStart", start}, {"PreToolUse", spawn}}) {
+        String prompt = "{\"hook_event_name\":\"UserPromptSubmit\",\"session_id\":\"s2\",\"cwd\":\"" + deep
+                + "\",\"prompt\":\"hi\",\"transcript_path\":\"" + transcript + "\"}";
+        for (String[] event : new String[][] {{"SubagentStart", start}, {"PreToolUse", spawn}, {"UserPromptSubmit", prompt}}) {
             WardenProcess.Result r = WardenProcess.run(jvm(), List.of("dispatch", "--host", "claude", "--native-event",
                     event[0]), env, event[1].getBytes(StandardCharsets.UTF_8), deep);
             assertThat(r.exitCode()).as(r.stdout() + r.stderr()).isZero();
