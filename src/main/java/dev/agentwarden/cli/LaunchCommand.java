@@ -2,6 +2,7 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.event.WorkspaceRoot;
+import dev.agentwarden.host.Hosts;
 import dev.agentwarden.integrity.GateSession.ReadStatus;
 import dev.agentwarden.integrity.IntegrityGate.IntegrityException;
 import dev.agentwarden.integrity.agentfile.AttachForm;
@@ -129,11 +130,14 @@ final class LaunchCommand implements Callable<Integer> {
         IntegrityGate gate;
         try {
             resolution = AgentResolver.resolve(agent, cwd, env);
-            Path stateHome = WorkspaceRoot.stateHome(resolution.root().toString());
+            // the agent is found from the git root, as Copilot CLI does; the evidence and release floor
+            // belong to the project every other command and hook resolves (a monorepo package's .warden/)
+            Path project = Path.of(WorkspaceRoot.resolve(null, Map.of(), env, cwd, Hosts.projectDirVariables()));
+            Path stateHome = WorkspaceRoot.stateHome(project.toString());
             gate = IntegrityGate.builder()
                     .profile(profile.resolve())
                     .release(IntegrityCommand.releaseSource(releaseManifest, trustRoot, requireTrusted,
-                            ReleaseFloor.forProject(resolution.root(), env), err))
+                            ReleaseFloor.forProject(project, env), err))
                     .projectEvidenceLog(stateHome)
                     .clock(Clock.systemUTC())
                     .maxBytes(maxBytes)
