@@ -102,14 +102,16 @@ class GeminiManagedInstallE2EIT {
     }
 
     /**
-     * A known hole, measured so that it is not forgotten: {@code hooksConfig.disabled} merges by union, and a project
-     * listing the name Warden's hook carries ({@code "warden"}) switches the system settings' hook off. When this
-     * fails, Gemini closed it (docs/managed-install.md).
+     * {@code hooksConfig.disabled} merges by union across layers and matches a hook's name: a project listing
+     * {@code "warden"} switched off a managed hook named so (measured on 0.61.0). The managed install names
+     * Warden's hooks {@code warden-} and 16 random hex digits of this machine, which no committed file can know, so
+     * the managed deny holds. (A file that names this machine's exact name still switches it off: only someone who
+     * reads this machine's {@code /etc/gemini-cli/settings.json} can write it; docs/managed-install.md.)
      */
     @Test
-    void projectListingWardensHookAsDisabled_switchesTheManagedHookOff_aKnownHole() throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "managed install: project hooksConfig.disabled [warden] (hole)",
-                "union of disabled names: the managed hook is skipped and the command runs");
+    void projectListingWardensHookAsDisabled_doesNotSwitchTheManagedHookOff() throws Exception {
+        E2eSummary.Row row = SUMMARY.row(host, "managed install: project hooksConfig.disabled [warden]",
+                "managed deny holds: the hook's per-machine name is not the one listed");
         E2eProject project = E2eProject.forScenario(dir, unavailable, row);
         Path gem = Files.createDirectories(project.root().resolve(".gemini"));
         Files.writeString(gem.resolve("settings.json"), "{\"hooksConfig\": {\"disabled\": [\"warden\"]}}\n");
@@ -118,10 +120,7 @@ class GeminiManagedInstallE2EIT {
 
         Result run = session(etc, project);
 
-        row.timing(run.process().millis(), run.firstModelCallMillis());
-        row.observed("denied-marker " + (made(project, "denied-marker") ? "created" : "absent") + "; model told the reason: "
-                + ManagedEtc.modelWasTold(run.server(), REASON));
-        assertThat(made(project, "denied-marker")).as("the managed hook was skipped: " + run.describe()).isTrue();
+        assertManagedDeny(run, project, row);
         row.pass();
     }
 

@@ -70,6 +70,34 @@ public final class ClaudeSettings {
         int keys() {
             return name == null ? 3 : 4;
         }
+
+        /**
+         * Whether {@code written} is this handler's name: the name itself, or the name, a dash and 16
+         * lower-case hex digits, the per-machine name a managed install writes (Gemini:
+         * {@code GeminiSystemSettings}) so that no committed file can name it in {@code hooksConfig.disabled}.
+         */
+        public boolean names(String written) {
+            if (name == null || written == null) {
+                return false;
+            }
+            if (written.equals(name)) {
+                return true;
+            }
+            if (written.length() != name.length() + 1 + MACHINE_ID_DIGITS || !written.startsWith(name)
+                    || written.charAt(name.length()) != '-') {
+                return false;
+            }
+            for (int i = name.length() + 1; i < written.length(); i++) {
+                char c = written.charAt(i);
+                if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f')) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The hex digits of a per-machine handler name ({@link #names}). */
+        public static final int MACHINE_ID_DIGITS = 16;
     }
 
     private static final String DISPATCH = " dispatch --host ";
@@ -445,7 +473,8 @@ public final class ClaudeSettings {
         }
         if (shape.name() != null) {
             List<JsonSpans.Member> name = handler.named("name");
-            if (name.size() != 1 || !name.get(0).value().isString(shape.name())) {
+            if (name.size() != 1 || name.get(0).value().kind() != JsonSpans.Kind.STRING
+                    || !shape.names(name.get(0).value().text())) {
                 return false;
             }
         }

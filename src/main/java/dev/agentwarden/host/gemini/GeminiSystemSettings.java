@@ -5,6 +5,12 @@ import dev.agentwarden.host.JsonSpans;
 import dev.agentwarden.host.JsonSplice;
 import dev.agentwarden.host.SettingsFile.SettingsException;
 import dev.agentwarden.host.claude.ClaudeHooksFile;
+import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.json.Json;
+import java.io.ByteArrayOutputStream;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,6 +30,8 @@ final class GeminiSystemSettings implements Installer {
     static final String CONFIG = "hooksConfig";
     static final String ENABLED = "enabled";
 
+    private static final ClaudeSettings.Handler HANDLER = ClaudeSettings.Handler.GEMINI;
+
     private final ClaudeHooksFile format = new ClaudeHooksFile(GeminiHost.ID, FILE.toString(), ".gemini", "settings.json",
             true, null);
 
@@ -37,9 +45,101 @@ final class GeminiSystemSettings implements Installer {
         return FILE.toString();
     }
 
+    /**
+     * Warden's hooks in, each named {@code warden-} and this machine's 16 hex digits ({@link #machineName}):
+     * Gemini skips a hook whose name any settings layer lists in {@code hooksConfig.disabled}, and those lists
+     * add up across layers, so a hook named plain {@code warden} is one a committed project could switch off.
+     */
     @Override
     public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
-        return pin(format.install(document, launcher, bindings));
+        String name = machineName(document);
+        return renamed(pin(format.install(document, launcher, bindings)), name);
+    }
+
+    /** The per-machine name Warden's hooks already carry in {@code document}, else a new random one. */
+    static String machineName(byte[] document) {
+        for (String written : wardenNames(document)) {
+            if (!written.equals(HANDLER.name())) {
+                return written;
+            }
+        }
+        byte[] id = new byte[ClaudeSettings.Handler.MACHINE_ID_DIGITS / 2];
+        new SecureRandom().nextBytes(id);
+        return HANDLER.name() + "-" + HexFormat.of().formatHex(id);
+    }
+
+    /** The names of Warden's handlers in {@code document}, in written order. */
+    static List<String> wardenNames(byte[] document) {
+        List<String> out = new ArrayList<>();
+        for (JsonSpans.Value name : wardenNameValues(document)) {
+            out.add(name.text());
+        }
+        return out;
+    }
+
+    /** {@code document} with every Warden handler's {@code name} set to {@code name}. */
+    static byte[] renamed(byte[] document, String name) {
+        List<JsonSpans.Value> values = wardenNameValues(document);
+        byte[] quoted = Json.write(name).getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(document.length + values.size() * quoted.length);
+        int at = 0;
+        for (JsonSpans.Value v : values) {
+            out.write(document, at, v.start() - at);
+            out.write(quoted, 0, quoted.length);
+            at = v.end();
+        }
+        out.write(document, at, document.length - at);
+        return out.toByteArray();
+    }
+
+    /** The {@code name} values of Warden's handlers ({@link #entries} recognises them), in document order. */
+    private static List<JsonSpans.Value> wardenNameValues(byte[] document) {
+        List<JsonSpans.Value> out = new ArrayList<>();
+        JsonSpans.Value root;
+        try {
+            root = JsonSpans.parse(document);
+        } catch (RuntimeException e) {
+            return out;
+        }
+        if (root.kind() != JsonSpans.Kind.OBJECT) {
+            return out;
+        }
+        for (JsonSpans.Member hooks : root.named("hooks")) {
+            if (hooks.value().kind() != JsonSpans.Kind.OBJECT) {
+                continue;
+            }
+            for (JsonSpans.Member event : hooks.value().members()) {
+                for (JsonSpans.Value group : event.value().elements()) {
+                    if (group.kind() != JsonSpans.Kind.OBJECT) {
+                        continue;
+                    }
+                    for (JsonSpans.Member list : group.named("hooks")) {
+                        for (JsonSpans.Value handler : list.value().elements()) {
+                            if (handler.kind() != JsonSpans.Kind.OBJECT || !isWardens(handler)) {
+                                continue;
+                            }
+                            for (JsonSpans.Member n : handler.named("name")) {
+                                if (n.value().kind() == JsonSpans.Kind.STRING && HANDLER.names(n.value().text())) {
+                                    out.add(n.value());
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A handler whose command runs Warden for Gemini: {@code dispatch --host gemini} in a command of its own. */
+    private static boolean isWardens(JsonSpans.Value handler) {
+        for (JsonSpans.Member c : handler.named("command")) {
+            String command = c.value().text();
+            if (command != null && command.contains(" dispatch --host " + GeminiHost.ID + " ")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Warden's hooks out, and the pin with them when it is exactly what install adds ({@link #unpin}). */

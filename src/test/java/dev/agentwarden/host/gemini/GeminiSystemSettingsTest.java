@@ -81,4 +81,30 @@ class GeminiSystemSettingsTest {
         byte[] theirs = bytes("{\"hooksConfig\": {\"enabled\": true}}\n");
         assertThat(managed.uninstall(theirs)).isSameAs(theirs);
     }
+
+    @Test
+    void wardensHooks_carryAPerMachineName_thatNoCommittedFileCanKnow_andReinstallKeepsIt() throws Exception {
+        byte[] installed = managed.install(bytes(ADMIN), LAUNCHER, bindings());
+        List<String> names = GeminiSystemSettings.wardenNames(installed);
+
+        assertThat(names).hasSize(2);
+        assertThat(names.get(0)).matches("warden-[0-9a-f]{16}").isEqualTo(names.get(1));
+        assertThat(new String(installed, StandardCharsets.UTF_8)).doesNotContain("\"name\": \"warden\"")
+                .doesNotContain("\"name\":\"warden\"");
+        assertThat(GeminiSystemSettings.wardenNames(managed.install(installed, LAUNCHER, bindings()))).isEqualTo(names);
+        assertThat(GeminiSystemSettings.wardenNames(managed.install(bytes(ADMIN), LAUNCHER, bindings())))
+                .as("another machine's install").doesNotContain(names.get(0));
+        assertThat(managed.entries(installed)).hasSize(2);
+    }
+
+    @Test
+    void anAdministratorsOwnHookNamedWarden_isNotRenamed() throws Exception {
+        String admin = """
+                {"hooks": {"BeforeTool": [{"hooks": [{"name": "warden", "type": "command", "command": "/usr/local/bin/audit"}]}]}}
+                """;
+        byte[] installed = managed.install(bytes(admin), LAUNCHER, bindings());
+        assertThat(new String(installed, StandardCharsets.UTF_8))
+                .contains("{\"name\": \"warden\", \"type\": \"command\", \"command\": \"/usr/local/bin/audit\"}");
+        assertThat(managed.uninstall(installed)).isEqualTo(bytes(admin));
+    }
 }
