@@ -1,12 +1,9 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.dashboard.Dashboard;
-import dev.agentwarden.decision.ProjectRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Clock;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -31,15 +28,8 @@ final class DashboardCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "N", defaultValue = "0", description = "Port on 127.0.0.1; 0 (the default) picks a free one.")
     int port;
 
-    @Option(names = "--since", paramLabel = "AGE|DATE",
-            description = "Only decisions since today, an age ago (30m, 2h, 7d) or a date (2026-11-01, local midnight).")
-    String since;
-
-    @Option(names = "--all-projects", description = "Every project this user's Warden has written decisions for.")
-    boolean allProjects;
-
-    @Option(names = "--utc", description = "Dates of --since at UTC midnight (default: local).")
-    boolean utc;
+    @Mixin
+    DecisionWindow window;
 
     Clock clock = Clock.systemUTC();
 
@@ -52,20 +42,12 @@ final class DashboardCommand implements Callable<Integer> {
             err.println("warden dashboard: --port " + port + " is outside 0..65535");
             return ExitCode.UNREADABLE.code();
         }
-        String sinceIso;
-        try {
-            sinceIso = since == null ? null : LogCommand.sinceIso(since, clock, utc ? ZoneOffset.UTC : ZoneId.systemDefault());
-        } catch (IllegalArgumentException e) {
-            err.println("warden dashboard: " + e.getMessage());
+        DecisionWindow.Resolved chosen = window.resolve("dashboard", project, env, clock, err);
+        if (chosen == null) {
             return ExitCode.UNREADABLE.code();
         }
-        List<String> roots;
-        try {
-            roots = LogCommand.projects(allProjects, project, env);
-        } catch (IOException e) {
-            err.println("warden dashboard: cannot read the project registry " + ProjectRegistry.file(env) + ": " + e.getMessage());
-            return ExitCode.UNREADABLE.code();
-        }
+        String sinceIso = chosen.sinceIso();
+        List<String> roots = chosen.roots();
         Dashboard dashboard;
         try {
             dashboard = Dashboard.start(new Dashboard.Settings(port, roots, sinceIso, clock, Dashboard.MAX_EVENT_CLIENTS));

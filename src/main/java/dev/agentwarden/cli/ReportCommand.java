@@ -1,6 +1,5 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.decision.ProjectRegistry;
 import dev.agentwarden.io.ReadProgress;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.report.Report;
@@ -12,8 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -37,18 +34,11 @@ final class ReportCommand implements Callable<Integer> {
     @Mixin
     ProjectDirOption project;
 
-    @Option(names = "--since", paramLabel = "AGE|DATE",
-            description = "Only decisions since today, an age ago (30m, 2h, 7d) or a date (2026-11-01, local midnight).")
-    String since;
+    @Mixin
+    DecisionWindow window;
 
     @Option(names = "--html", paramLabel = "FILE", description = "Also write the report as one HTML file (no external assets).")
     Path html;
-
-    @Option(names = "--all-projects", description = "Every project this user's Warden has written decisions for.")
-    boolean allProjects;
-
-    @Option(names = "--utc", description = "Dates of --since at UTC midnight (default: local).")
-    boolean utc;
 
     Clock clock = Clock.systemUTC();
 
@@ -57,20 +47,12 @@ final class ReportCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Map<String, String> env = WardenCli.env(spec);
-        String sinceIso;
-        try {
-            sinceIso = since == null ? null : LogCommand.sinceIso(since, clock, utc ? ZoneOffset.UTC : ZoneId.systemDefault());
-        } catch (IllegalArgumentException e) {
-            err.println("warden report: " + e.getMessage());
+        DecisionWindow.Resolved chosen = window.resolve("report", project, env, clock, err);
+        if (chosen == null) {
             return ExitCode.UNREADABLE.code();
         }
-        List<String> roots;
-        try {
-            roots = LogCommand.projects(allProjects, project, env);
-        } catch (IOException e) {
-            err.println("warden report: cannot read the project registry " + ProjectRegistry.file(env) + ": " + e.getMessage());
-            return ExitCode.UNREADABLE.code();
-        }
+        String sinceIso = chosen.sinceIso();
+        List<String> roots = chosen.roots();
         Report report = Report.read(roots, sinceIso, clock, ReadProgress.onStderr("warden report: reading"));
         if (html != null) {
             try {
