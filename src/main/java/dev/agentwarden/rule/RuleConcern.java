@@ -3,12 +3,17 @@ package dev.agentwarden.rule;
 import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
+import dev.agentwarden.event.McpToolName;
+import java.util.List;
 import java.util.Map;
 
 /**
  * A rule run as a concern: evaluates its condition over the event's {@link RuleView} and, when it
  * holds, answers its action with its reason. An evaluation that fails or passes its limits is an
- * error result, so the concern's fail mode decides and dispatch says so on stderr.
+ * error result, so the concern's fail mode decides and dispatch says so on stderr. An MCP tool the
+ * host reads two ways ({@link dev.agentwarden.event.HookEvent#mcpReadings}: its own naming and the
+ * tool name disagree) is evaluated once per reading, and the rule fires with the first reading under
+ * which its condition holds: a rule either reading matches is never skipped.
  */
 final class RuleConcern implements Concern {
     /** Longest one evaluation may take, whatever the concern's {@code timeout_ms}. */
@@ -25,11 +30,13 @@ final class RuleConcern implements Concern {
     @Override
     public ConcernResult evaluate(ConcernContext context) {
         long deadline = System.nanoTime() + Math.min(MAX_EVALUATION_MS, context.spec().timeoutMs()) * 1_000_000L;
-        Map<String, Object> view = RuleView.values(context.event());
+        List<McpToolName> readings = context.event().mcpNames();
+        McpToolName first = readings.isEmpty() ? null : readings.get(0);
+        Map<String, Object> view = RuleView.values(context.event(), first);
         String name = context.spec().name();
         try {
             if (rule.readsDrift()) {
-                McpDrift.fill(view, context.event(), rule.settings().prereg(), context.stateHome());
+                McpDrift.fill(view, context.event(), first, rule.settings().prereg(), context.stateHome());
             }
             Escalation escalate = rule.settings().escalate();
             String session = context.event().sessionId();
@@ -40,7 +47,15 @@ final class RuleConcern implements Concern {
                 strikes = Strikes.count(context.stateHome(), session, now, window);
                 view.put(RuleField.SESSION_STRIKES.wire(), (long) strikes);
             }
-            if (!rule.holds(view, deadline)) {
+            boolean holds = rule.holds(view, deadline);
+            for (int i = 1; !holds && i < readings.size(); i++) {
+                view = RuleView.withMcp(view, readings.get(i));
+                if (rule.readsDrift()) {
+                    McpDrift.fill(view, context.event(), readings.get(i), rule.settings().prereg(), context.stateHome());
+                }
+                holds = rule.holds(view, deadline);
+            }
+            if (!holds) {
                 return ConcernResult.allow();
             }
             String reason = rule.reason(name, view);
