@@ -68,6 +68,9 @@ public record ConcernSpec(String name, String script, List<String> args, boolean
      * matching reading is enough, so a host whose readings disagree never skips a concern either names.
      */
     public boolean appliesTo(HookEvent event) {
+        if (event.toolName() == null || tools.isEmpty()) {
+            return true;
+        }
         return appliesToName(event.toolName(), event.mcpNames());
     }
 

@@ -87,6 +87,9 @@ public record HookEvent(String host, EventName event, String nativeEvent, String
         if (!mcpReadings.isEmpty()) {
             return mcpReadings;
         }
+        if (toolKind != ToolKind.MCP) {
+            return List.of();
+        }
         McpToolName parsed = McpToolName.of(toolName, toolKind);
         return parsed == null ? List.of() : List.of(parsed);
     }

@@ -92,7 +92,8 @@ public final class GeminiAdapter implements HostAdapter {
                                String workspaceRoot) {
         String toolName = str(payload, "tool_name");
         ToolKind kind = TOOLS.kindOf(toolName);
-        List<McpToolName> mcp = toolName == null ? List.of() : GeminiMcpContext.readings(toolName, payload.get("mcp_context"));
+        Object mcpContext = payload.get("mcp_context");
+        List<McpToolName> mcp = toolName == null || mcpContext == null ? List.of() : GeminiMcpContext.readings(toolName, mcpContext);
         if (kind == ToolKind.OTHER && !mcp.isEmpty()) {
             kind = ToolKind.MCP;
         }
