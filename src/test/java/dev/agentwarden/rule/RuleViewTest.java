@@ -84,7 +84,7 @@ class RuleViewTest {
                 .containsEntry("tool.name", "mcp_my_server_echo");
     }
 
-    private static Decision evaluate(String when, HookEvent e) {
+    private static Decision evaluate(String when, HookEvent e) throws Exception {
         Map<String, Object> settings = new LinkedHashMap<>();
         settings.put("when", when);
         settings.put("action", "deny");
@@ -95,7 +95,7 @@ class RuleViewTest {
     }
 
     @Test
-    void rule_onADisagreeingContext_holdsUnderEitherReading() {
+    void rule_onADisagreeingContext_holdsUnderEitherReading() throws Exception {
         HookEvent forged = gemini("mcp_github_delete_repo", "safe", "echo");
         assertThat(evaluate("mcp.server == \"github\" && mcp.tool == \"delete_repo\"", forged)).isEqualTo(Decision.BLOCK);
         assertThat(evaluate("mcp.server == \"safe\" && mcp.tool == \"echo\"", forged)).isEqualTo(Decision.BLOCK);
