@@ -74,6 +74,11 @@ public record ConcernSpec(String name, String script, List<String> args, boolean
         return appliesToName(event.toolName(), event.mcpNames());
     }
 
+    /** Whether this concern runs for a tool named {@code toolName} read as the MCP tool {@code mcp}. */
+    public boolean appliesToMcp(String toolName, McpToolName mcp) {
+        return appliesToName(toolName, List.of(mcp));
+    }
+
     private boolean appliesToName(String toolName, List<McpToolName> mcp) {
         if (toolName == null || tools.isEmpty() || tools.contains("*") || tools.contains(toolName)) {
             return true;

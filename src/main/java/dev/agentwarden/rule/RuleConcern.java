@@ -4,6 +4,7 @@ import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.event.McpToolName;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -12,8 +13,8 @@ import java.util.Map;
  * holds, answers its action with its reason. An evaluation that fails or passes its limits is an
  * error result, so the concern's fail mode decides and dispatch says so on stderr. An MCP tool the
  * host reads two ways ({@link dev.agentwarden.event.HookEvent#mcpReadings}: its own naming and the
- * tool name disagree) is evaluated once per reading, and the rule fires with the first reading under
- * which its condition holds: a rule either reading matches is never skipped.
+ * tool name disagree) is evaluated once per reading its tool filter matches, and the rule fires with
+ * the first reading under which its condition holds: a rule either reading matches is never skipped.
  */
 final class RuleConcern implements Concern {
     /** Longest one evaluation may take, whatever the concern's {@code timeout_ms}. */
@@ -30,7 +31,7 @@ final class RuleConcern implements Concern {
     @Override
     public ConcernResult evaluate(ConcernContext context) {
         long deadline = System.nanoTime() + Math.min(MAX_EVALUATION_MS, context.spec().timeoutMs()) * 1_000_000L;
-        List<McpToolName> readings = context.event().mcpNames();
+        List<McpToolName> readings = readings(context);
         McpToolName first = readings.isEmpty() ? null : readings.get(0);
         Map<String, Object> view = RuleView.values(context.event(), first);
         String name = context.spec().name();
@@ -88,5 +89,23 @@ final class RuleConcern implements Concern {
         } catch (CompiledRule.Failed e) {
             return ConcernResult.error("rule evaluation failed: " + e.getMessage());
         }
+    }
+
+    /**
+     * The event's MCP readings this rule is evaluated under: of two or more, those its tool filter
+     * matches (the concern runs because one does), so a rule reads the reading it was bound to.
+     */
+    private static List<McpToolName> readings(ConcernContext context) {
+        List<McpToolName> all = context.event().mcpNames();
+        if (all.size() < 2) {
+            return all;
+        }
+        List<McpToolName> out = new ArrayList<>(all.size());
+        for (int i = 0; i < all.size(); i++) {
+            if (context.spec().appliesToMcp(context.event().toolName(), all.get(i))) {
+                out.add(all.get(i));
+            }
+        }
+        return out.isEmpty() ? all : out;
     }
 }

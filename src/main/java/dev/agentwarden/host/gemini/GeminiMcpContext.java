@@ -41,7 +41,9 @@ final class GeminiMcpContext {
             return List.of(exact);
         }
         McpToolName named = McpToolName.of(toolName, ToolKind.MCP);
-        return named == null || named.equals(exact) ? List.of(exact) : List.of(exact, named);
+        // fields compared by hand: a record's equals bootstraps through invokedynamic (lambda forms) on the hot path
+        boolean same = named == null || named.server().equals(server) && named.tool().equals(tool);
+        return same ? List.of(exact) : List.of(exact, named);
     }
 
     /**
