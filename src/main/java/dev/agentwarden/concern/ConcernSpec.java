@@ -1,5 +1,6 @@
 package dev.agentwarden.concern;
 
+import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.event.McpToolName;
 import dev.agentwarden.event.ToolKind;
 import java.util.List;
@@ -67,21 +68,47 @@ public record ConcernSpec(String name, String script, List<String> args, boolean
      * name, so one filter matches every host's spelling. Events without a tool name are never filtered.
      */
     public boolean appliesToTool(String toolName, ToolKind kind) {
+        McpToolName mcp = kind == ToolKind.MCP ? McpToolName.of(toolName, kind) : null;
+        return appliesToName(toolName, mcp == null ? List.of() : List.of(mcp));
+    }
+
+    /**
+     * Whether this concern runs for a tool event: as {@link #appliesToTool(String, ToolKind)}, with
+     * the event's every MCP reading ({@link HookEvent#mcpNames}) matched by its canonical name; one
+     * matching reading is enough, so a host whose readings disagree never skips a concern either names.
+     */
+    public boolean appliesTo(HookEvent event) {
+        if (event.toolName() == null || tools.isEmpty()) {
+            return true;
+        }
+        return appliesToName(event.toolName(), event.mcpNames());
+    }
+
+    /** Whether this concern runs for a tool named {@code toolName} read as the MCP tool {@code mcp}. */
+    public boolean appliesToMcp(String toolName, McpToolName mcp) {
+        return appliesToName(toolName, List.of(mcp));
+    }
+
+    private boolean appliesToName(String toolName, List<McpToolName> mcp) {
         if (toolName == null || tools.isEmpty() || tools.contains("*") || tools.contains(toolName)) {
             return true;
         }
-        String canonical = null;
-        if (kind == ToolKind.MCP) {
-            McpToolName mcp = McpToolName.of(toolName, kind);
-            canonical = mcp == null ? null : mcp.canonical();
-            if (canonical != null && tools.contains(canonical)) {
+        for (int i = 0; i < mcp.size(); i++) {
+            if (tools.contains(mcp.get(i).canonical())) {
                 return true;
             }
         }
         for (String pattern : tools) {
-            if (pattern.indexOf('*') >= 0
-                    && (ToolGlob.matches(pattern, toolName) || canonical != null && ToolGlob.matches(pattern, canonical))) {
+            if (pattern.indexOf('*') < 0) {
+                continue;
+            }
+            if (ToolGlob.matches(pattern, toolName)) {
                 return true;
+            }
+            for (int i = 0; i < mcp.size(); i++) {
+                if (ToolGlob.matches(pattern, mcp.get(i).canonical())) {
+                    return true;
+                }
             }
         }
         return false;

@@ -167,7 +167,7 @@ public final class DecisionLine {
             }
             if (o == null) {
                 field(sb, "outcome", "skipped");
-                field(sb, "skipped", !spec.appliesToTool(e.toolName(), e.toolKind()) ? "tools_filter"
+                field(sb, "skipped", !spec.appliesTo(e) ? "tools_filter"
                         : refusalRetry && spec.skipOnRefusalRetry() ? "refusal_retry" : "not_run");
                 sb.append(",\"effective\":null,\"would_block\":false,\"reason\":null,\"reason_sha256\":null"
                         + ",\"note\":null,\"exit_code\":null,\"elapsed_us\":null}");

@@ -76,7 +76,7 @@ public final class Dispatcher {
         // agent-config (dispatch_hook.ts) skips these on stop only, never on subagent_stop
         boolean refusalRetry = event.event() == EventName.STOP && event.stopHookActive();
         for (ConcernSpec spec : manifest.chain(event.host(), event.event(), role)) {
-            if (!spec.appliesToTool(event.toolName(), event.toolKind())) {
+            if (!spec.appliesTo(event)) {
                 continue;
             }
             if (refusalRetry && spec.skipOnRefusalRetry()) {

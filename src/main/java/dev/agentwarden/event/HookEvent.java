@@ -40,12 +40,33 @@ import java.util.Map;
  * @param workspaceRoot        the project root all state is resolved against
  * @param payload              the host payload as an object, for the agent-config envelope only
  * @param rawPayload           the payload bytes exactly as received
+ * @param mcpReadings          the MCP server and tool the host named beside the tool name (Gemini CLI's
+ *                             {@code mcp_context}), the host's exact reading first; a second reading
+ *                             (the tool name's) when the two disagree, so that a filter or rule matching
+ *                             either applies; empty when the host named none, and then the tool name's
+ *                             reading ({@link McpToolName#of}) stands (never {@code null})
  */
 public record HookEvent(String host, EventName event, String nativeEvent, String sessionId, String sessionSource,
                         String agentId, boolean agentIdMalformed, String agentType, String parentAgentId,
                         boolean unopenedParentIsMain, String toolName, ToolKind toolKind, Object toolInput, String shellCommand,
                         List<String> filePaths, String prompt, String lastAssistantMessage, boolean stopHookActive,
-                        String cwd, String transcriptPath, String workspaceRoot, Map<String, Object> payload, byte[] rawPayload) {
+                        String cwd, String transcriptPath, String workspaceRoot, Map<String, Object> payload, byte[] rawPayload,
+                        List<McpToolName> mcpReadings) {
+
+    public HookEvent {
+        mcpReadings = mcpReadings == null ? List.of() : mcpReadings;
+    }
+
+    /** An event whose host names no MCP server and tool beside the tool name. */
+    public HookEvent(String host, EventName event, String nativeEvent, String sessionId, String sessionSource,
+                     String agentId, boolean agentIdMalformed, String agentType, String parentAgentId,
+                     boolean unopenedParentIsMain, String toolName, ToolKind toolKind, Object toolInput, String shellCommand,
+                     List<String> filePaths, String prompt, String lastAssistantMessage, boolean stopHookActive,
+                     String cwd, String transcriptPath, String workspaceRoot, Map<String, Object> payload, byte[] rawPayload) {
+        this(host, event, nativeEvent, sessionId, sessionSource, agentId, agentIdMalformed, agentType, parentAgentId,
+                unopenedParentIsMain, toolName, toolKind, toolInput, shellCommand, filePaths, prompt, lastAssistantMessage,
+                stopHookActive, cwd, transcriptPath, workspaceRoot, payload, rawPayload, List.of());
+    }
 
     /** An event from a host that does not announce every subagent ({@code unopenedParentIsMain} false). */
     public HookEvent(String host, EventName event, String nativeEvent, String sessionId, String sessionSource,
@@ -56,6 +77,21 @@ public record HookEvent(String host, EventName event, String nativeEvent, String
         this(host, event, nativeEvent, sessionId, sessionSource, agentId, agentIdMalformed, agentType, parentAgentId,
                 false, toolName, toolKind, toolInput, shellCommand, filePaths, prompt, lastAssistantMessage,
                 stopHookActive, cwd, transcriptPath, workspaceRoot, payload, rawPayload);
+    }
+
+    /**
+     * Every reading of the MCP tool this tool event calls: the host's {@link #mcpReadings} when it sent
+     * any, else the tool name's ({@link McpToolName#of}); empty when the tool is not an MCP tool.
+     */
+    public List<McpToolName> mcpNames() {
+        if (!mcpReadings.isEmpty()) {
+            return mcpReadings;
+        }
+        if (toolKind != ToolKind.MCP) {
+            return List.of();
+        }
+        McpToolName parsed = McpToolName.of(toolName, toolKind);
+        return parsed == null ? List.of() : List.of(parsed);
     }
 
     /** The normalized tool name ({@code shell}, {@code file_edit}, …), or {@code null} off tool events. */

@@ -5,7 +5,8 @@ package dev.agentwarden.event;
  * {@code mcp__<server>__<tool>} that tool filters and rules match. Host spellings read:
  * {@code mcp__<server>__<tool>} (Claude Code, Codex, Qwen Code, Droid, Windsurf as its adapter builds
  * it), {@code mcp_<server>_<tool>} (Gemini CLI; the server is cut at the first {@code _}, so a
- * server whose name holds {@code _} splits early) and {@code MCP:<server>:<tool>} (Cursor;
+ * server whose name holds {@code _} splits early; where Gemini's {@code mcp_context} names the server
+ * and tool its adapter reads them from there, {@link HookEvent#mcpReadings}) and {@code MCP:<server>:<tool>} (Cursor;
  * {@code MCP:<tool>} has no server). Claude Code's and Gemini CLI's spellings were read from their
  * binaries (docs/rules.md, "MCP tools"); Cursor's from its docs only. Hand-written: no regex on the dispatch path.
  *

@@ -24,8 +24,9 @@ final class McpDrift {
     private McpDrift() {
     }
 
-    static void fill(Map<String, Object> view, HookEvent event, String prereg, Path stateHome) throws CompiledRule.Failed {
-        McpToolName mcp = McpToolName.of(event.toolName(), event.toolKind());
+    /** The drift facts of {@code mcp} (one reading of the event's MCP tool; {@code null}: none) into {@code view}. */
+    static void fill(Map<String, Object> view, HookEvent event, McpToolName mcp, String prereg, Path stateHome)
+            throws CompiledRule.Failed {
         if (mcp == null) {
             return;
         }

@@ -5,13 +5,19 @@ import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.concern.Escalation;
 import dev.agentwarden.concern.Replay;
+import dev.agentwarden.event.McpToolName;
 import dev.agentwarden.strike.Strikes;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
  * A rule run as a concern: evaluates its condition over the event's {@link RuleView} and, when it
  * holds, answers its action with its reason. An evaluation that fails or passes its limits is an
- * error result, so the concern's fail mode decides and dispatch says so on stderr.
+ * error result, so the concern's fail mode decides and dispatch says so on stderr. An MCP tool the
+ * host reads two ways ({@link dev.agentwarden.event.HookEvent#mcpReadings}: its own naming and the
+ * tool name disagree) is evaluated once per reading its tool filter matches, and the rule fires with
+ * the first reading under which its condition holds: a rule either reading matches is never skipped.
  */
 final class RuleConcern implements Concern {
     /** Longest one evaluation may take, whatever the concern's {@code timeout_ms}. */
@@ -25,11 +31,13 @@ final class RuleConcern implements Concern {
     @Override
     public ConcernResult evaluate(ConcernContext context) {
         long deadline = System.nanoTime() + Math.min(MAX_EVALUATION_MS, context.spec().timeoutMs()) * 1_000_000L;
-        Map<String, Object> view = RuleView.values(context.event());
+        List<McpToolName> readings = readings(context);
+        McpToolName first = readings.isEmpty() ? null : readings.get(0);
+        Map<String, Object> view = RuleView.values(context.event(), first);
         String name = context.spec().name();
         try {
             if (rule.readsDrift()) {
-                McpDrift.fill(view, context.event(), rule.settings().prereg(), context.stateHome());
+                McpDrift.fill(view, context.event(), first, rule.settings().prereg(), context.stateHome());
             }
             if (rule.fields().contains(RuleField.SESSION_STRIKES) && !Replay.active(context.env())) {
                 Escalation escalate = context.spec().escalate();
@@ -41,7 +49,15 @@ final class RuleConcern implements Concern {
                     throw new CompiledRule.Failed("session.strikes: " + e.getMessage());
                 }
             }
-            if (!rule.holds(view, deadline)) {
+            boolean holds = rule.holds(view, deadline);
+            for (int i = 1; !holds && i < readings.size(); i++) {
+                view = RuleView.withMcp(view, readings.get(i));
+                if (rule.readsDrift()) {
+                    McpDrift.fill(view, context.event(), readings.get(i), rule.settings().prereg(), context.stateHome());
+                }
+                holds = rule.holds(view, deadline);
+            }
+            if (!holds) {
                 return ConcernResult.allow();
             }
             String reason = rule.reason(name, view);
@@ -65,5 +81,23 @@ final class RuleConcern implements Concern {
         } catch (CompiledRule.Failed e) {
             return ConcernResult.error("rule evaluation failed: " + e.getMessage());
         }
+    }
+
+    /**
+     * The event's MCP readings this rule is evaluated under: of two or more, those its tool filter
+     * matches (the concern runs because one does), so a rule reads the reading it was bound to.
+     */
+    private static List<McpToolName> readings(ConcernContext context) {
+        List<McpToolName> all = context.event().mcpNames();
+        if (all.size() < 2) {
+            return all;
+        }
+        List<McpToolName> out = new ArrayList<>(all.size());
+        for (int i = 0; i < all.size(); i++) {
+            if (context.spec().appliesToMcp(context.event().toolName(), all.get(i))) {
+                out.add(all.get(i));
+            }
+        }
+        return out.isEmpty() ? all : out;
     }
 }

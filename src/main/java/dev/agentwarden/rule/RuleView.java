@@ -24,8 +24,14 @@ public final class RuleView {
     private RuleView() {
     }
 
-    /** The view of {@code event}, keyed by {@link RuleField#wire()}. */
+    /** The view of {@code event}, keyed by {@link RuleField#wire()}, with its first MCP reading. */
     public static Map<String, Object> values(HookEvent event) {
+        List<McpToolName> mcp = event.mcpNames();
+        return values(event, mcp.isEmpty() ? null : mcp.get(0));
+    }
+
+    /** The view of {@code event} with {@code mcp} as its MCP server and tool ({@code null}: none). */
+    static Map<String, Object> values(HookEvent event, McpToolName mcp) {
         Map<String, Object> v = new HashMap<>(32);
         v.put(RuleField.HOST.wire(), nonNull(event.host()));
         v.put(RuleField.EVENT.wire(), event.event().wire());
@@ -55,13 +61,23 @@ public final class RuleView {
         v.put(RuleField.SESSION_ID.wire(), nonNull(event.sessionId()));
         v.put(RuleField.SESSION_STRIKES.wire(), 0L);
         v.put(RuleField.SUBAGENT_DEPTH.wire(), event.agentId() == null ? 0L : 1L);
-        McpToolName mcp = McpToolName.of(event.toolName(), event.toolKind());
+        putMcp(v, mcp);
+        return v;
+    }
+
+    /** A copy of {@code view} with {@code mcp} as its MCP server and tool, drift facts reset. */
+    static Map<String, Object> withMcp(Map<String, Object> view, McpToolName mcp) {
+        Map<String, Object> v = new HashMap<>(view);
+        putMcp(v, mcp);
+        return v;
+    }
+
+    private static void putMcp(Map<String, Object> v, McpToolName mcp) {
         v.put(RuleField.MCP_SERVER.wire(), mcp == null ? "" : mcp.server());
         v.put(RuleField.MCP_TOOL.wire(), mcp == null ? "" : mcp.tool());
         v.put(RuleField.MCP_NAME.wire(), mcp == null ? "" : mcp.canonical());
         v.put(RuleField.MCP_DRIFT_KNOWN_SERVER.wire(), false);
         v.put(RuleField.MCP_DRIFT_CHANGED.wire(), false);
-        return v;
     }
 
     /** The kind a rule reads: shell, edit, read, subagent, mcp or other; "" off tool events. */

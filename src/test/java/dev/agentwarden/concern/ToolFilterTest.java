@@ -2,7 +2,12 @@ package dev.agentwarden.concern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.event.EventName;
+import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.event.ToolKind;
+import dev.agentwarden.host.gemini.GeminiAdapter;
+import dev.agentwarden.json.Json;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -54,5 +59,30 @@ class ToolFilterTest {
         assertThat(filtered("*_file").appliesToTool("write_file", ToolKind.FILE_EDIT)).isTrue();
         assertThat(filtered().appliesToTool("anything", ToolKind.OTHER)).isTrue();
         assertThat(filtered("*").appliesToTool("anything", ToolKind.OTHER)).isTrue();
+    }
+
+    private static HookEvent gemini(String toolName, String server, String tool) {
+        String payload = "{\"hook_event_name\":\"BeforeTool\",\"tool_name\":\"" + toolName + "\",\"tool_input\":{}"
+                + (server == null ? "" : ",\"mcp_context\":{\"server_name\":\"" + server + "\",\"tool_name\":\"" + tool + "\"}")
+                + "}";
+        return new GeminiAdapter().normalize("BeforeTool", EventName.PRE_TOOL_USE, Json.parseObject(payload),
+                payload.getBytes(StandardCharsets.UTF_8), "/home/dev/proj");
+    }
+
+    @Test
+    void mcpGlob_onGeminisUnderscoreServer_matchesByItsMcpContext() {
+        ConcernSpec c = filtered("mcp__my_server__*");
+        assertThat(c.appliesTo(gemini("mcp_my_server_echo", "my_server", "echo"))).isTrue();
+        assertThat(c.appliesTo(gemini("mcp_my_server_echo", null, null))).as("by name alone the server is my").isFalse();
+        assertThat(filtered("mcp__my_server__echo").appliesTo(gemini("mcp_my_server_echo", "my_server", "echo"))).isTrue();
+        assertThat(filtered("mcp__my__*").appliesTo(gemini("mcp_my_server_echo", "my_server", "echo")))
+                .as("an agreeing context is the one reading").isFalse();
+    }
+
+    @Test
+    void mcpGlob_onADisagreeingContext_matchesEitherReading() {
+        assertThat(filtered("mcp__github__delete_*").appliesTo(gemini("mcp_github_delete_repo", "safe", "echo"))).isTrue();
+        assertThat(filtered("mcp__safe__*").appliesTo(gemini("mcp_github_delete_repo", "safe", "echo"))).isTrue();
+        assertThat(filtered("mcp__other__*").appliesTo(gemini("mcp_github_delete_repo", "safe", "echo"))).isFalse();
     }
 }

@@ -28,7 +28,9 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *
  * <p>Observed on 0.61.0: BeforeTool carries {@code tool_name: "mcp_<server>_<tool>"} (the name the
  * model calls) and {@code mcp_context{server_name, tool_name, command, args, cwd}}; a deny reads
- * {@code Tool execution blocked: <reason>} as for a built-in tool.
+ * {@code Tool execution blocked: <reason>} as for a built-in tool. A server named {@code my_everything}
+ * gives {@code mcp_my_everything_echo}, which splits early by name alone; Warden reads
+ * {@code mcp_context}, so a glob {@code mcp__my_everything__*} and a rule on {@code mcp.server} match.
  */
 @Tag("e2e")
 @Execution(ExecutionMode.CONCURRENT)
@@ -114,6 +116,67 @@ class GeminiMcpRulesE2EIT {
         assertThat(echo).contains("Tool execution blocked")
                 .contains("[warden] MCP-CEL-g27: mcp__everything__echo refused (server everything, tool echo,"
                         + " host name mcp_everything_echo)");
+        assertThat(sum).contains("The sum of 2 and 3 is 5.");
+        assertThat(ReferenceMcpServer.calledTools(calls)).as("tools/call that reached the server").containsExactly("get-sum");
+        assertThat(server.problems()).as("scripted model problems").isEmpty();
+        row.pass();
+    }
+
+    @Test
+    void globAndCelRule_onAServerNamedWithAnUnderscore_refuseEcho_andGetSumRuns(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = SUMMARY.row(suite.host(), "MCP: glob mcp__my_everything__* + rule on mcp.tool (server my_everything)",
+                "BeforeTool mcp_my_everything_echo read from mcp_context as mcp__my_everything__echo; echo refused; get-sum runs");
+        E2eProject project = E2eProject.forScenario(dir, unavailable, row);
+        project.manifest("schema_version: 1\nconcerns:\n" + """
+                capture:
+                  script: %s
+                  posture: shadow
+                no-my-echo:
+                  script: builtin:rule
+                  tools: ["mcp__my_everything__*"]
+                  when: 'mcp.server == "my_everything" && mcp.tool == "echo"'
+                  action: deny
+                  reason: "MCP-GLOB-g27: {mcp.name} refused (server {mcp.server}, tool {mcp.tool}, host name {tool.name})"
+                """.formatted(E2eProject.CAPTURE_SCRIPT).indent(2) + "platforms:\n  gemini:\n"
+                + "pre_tool_use: [capture, no-my-echo]\n".indent(4));
+        suite.install(project, gemini.baseEnv(), "gemini", ".gemini/settings.json");
+        Path calls = project.dir().resolve("mcp-calls.jsonl");
+        Path settings = project.root().resolve(".gemini/settings.json");
+        Map<String, Object> withServer = new LinkedHashMap<>(Json.parseObject(Files.readString(settings, StandardCharsets.UTF_8)));
+        withServer.put("mcpServers", Map.of("my_everything", mcp.entry(calls, null)));
+        Files.writeString(settings, Json.writePretty(withServer), StandardCharsets.UTF_8);
+
+        Command.Result process;
+        ScriptedModelServer server;
+        try (ScriptedModelServer s = ScriptedModelServer.start(new GeminiGenerateContentApi(), ModelScript.of(
+                Turn.tool("echo", "mcp_my_everything_echo", Map.of("message", "ECHO-MARK-g27u")),
+                Turn.tool("sum", "mcp_my_everything_get-sum", Map.of("a", 2, "b", 3)),
+                Turn.text("FINAL: done")))) {
+            server = s;
+            process = gemini.run(project, s, "echo, then add");
+        }
+        String echo = String.valueOf(GeminiGenerateContentApi.toolResult(server.steps(), "echo", "mcp_my_everything_echo"));
+        String sum = String.valueOf(GeminiGenerateContentApi.toolResult(server.steps(), "sum", "mcp_my_everything_get-sum"));
+        List<Map<String, Object>> beforeTool = new ArrayList<>();
+        for (Map<String, Object> envelope : project.captured()) {
+            Map<String, Object> payload = E2eProject.payloadOf(envelope);
+            if ("BeforeTool".equals(payload.get("hook_event_name"))) {
+                beforeTool.add(payload);
+            }
+        }
+        row.timing(process.millis(), -1);
+        row.observed("BeforeTool " + beforeTool.stream().map(p -> p.get("tool_name") + " mcp_context="
+                + Json.write(p.get("mcp_context"))).toList() + "; echo " + echo + "; get-sum " + sum
+                + "; server calls " + ReferenceMcpServer.calledTools(calls));
+        assertThat(process.exitCode()).as(process.stdout() + process.stderr()).isZero();
+        assertThat(beforeTool).extracting(p -> p.get("tool_name"))
+                .containsExactly("mcp_my_everything_echo", "mcp_my_everything_get-sum");
+        assertThat(beforeTool.get(0).get("mcp_context")).asInstanceOf(
+                org.assertj.core.api.InstanceOfAssertFactories.MAP).containsEntry("server_name", "my_everything")
+                .containsEntry("tool_name", "echo");
+        assertThat(echo).contains("Tool execution blocked")
+                .contains("[warden] MCP-GLOB-g27: mcp__my_everything__echo refused (server my_everything, tool echo,"
+                        + " host name mcp_my_everything_echo)");
         assertThat(sum).contains("The sum of 2 and 3 is 5.");
         assertThat(ReferenceMcpServer.calledTools(calls)).as("tools/call that reached the server").containsExactly("get-sum");
         assertThat(server.problems()).as("scripted model problems").isEmpty();

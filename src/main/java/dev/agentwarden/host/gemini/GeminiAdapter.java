@@ -2,6 +2,7 @@ package dev.agentwarden.host.gemini;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
+import dev.agentwarden.event.McpToolName;
 import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
@@ -82,25 +83,32 @@ public final class GeminiAdapter implements HostAdapter {
      * parent's {@code session_id}, so {@code agentId} is always {@code null}; on the subagent tool
      * ({@code invoke_agent}) the agent type is its {@code agent_name}. The prompt is BeforeAgent's
      * (AfterAgent repeats it, but it is no longer the subject there); AfterAgent's
-     * {@code prompt_response} is the last assistant message.
+     * {@code prompt_response} is the last assistant message. An MCP tool's server and tool come from
+     * {@code mcp_context} where it is readable ({@link GeminiMcpContext}); a tool so named is an MCP
+     * tool whatever its name, unless the name is one of Gemini's built-in tools.
      */
     @Override
     public HookEvent normalize(String nativeEvent, EventName event, Map<String, Object> payload, byte[] raw,
                                String workspaceRoot) {
         String toolName = str(payload, "tool_name");
         ToolKind kind = TOOLS.kindOf(toolName);
+        Object mcpContext = payload.get("mcp_context");
+        List<McpToolName> mcp = toolName == null || mcpContext == null ? List.of() : GeminiMcpContext.readings(toolName, mcpContext);
+        if (kind == ToolKind.OTHER && !mcp.isEmpty()) {
+            kind = ToolKind.MCP;
+        }
         Object toolInput = payload.get("tool_input");
         Map<?, ?> input = toolInput instanceof Map<?, ?> m ? m : Map.of();
         String agentType = kind == ToolKind.SUBAGENT_DISPATCH && input.get("agent_name") instanceof String s ? s : null;
         String session = str(payload, "session_id");
         return new HookEvent("gemini", event, nativeEvent, session == null ? "" : session,
                 event == EventName.SESSION_START ? str(payload, "source") : null,
-                null, false, agentType, null,
+                null, false, agentType, null, false,
                 toolName, kind, toolInput, input.get("command") instanceof String c ? c : null, filePaths(input),
                 "BeforeAgent".equals(nativeEvent) ? str(payload, "prompt") : null,
                 "AfterAgent".equals(nativeEvent) ? str(payload, "prompt_response") : null,
                 Boolean.TRUE.equals(payload.get("stop_hook_active")),
-                str(payload, "cwd"), str(payload, "transcript_path"), workspaceRoot, payload, raw);
+                str(payload, "cwd"), str(payload, "transcript_path"), workspaceRoot, payload, raw, mcp);
     }
 
     /** The files a Gemini tool input names: {@code file_path} (read_file, write_file, replace). */

@@ -4,6 +4,6 @@
  * and hook-fingerprint gate.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): GeminiAdapter,
- * GeminiHookTrust, GeminiHost.
+ * GeminiHookTrust, GeminiHost, GeminiMcpContext.
  */
 package dev.agentwarden.host.gemini;
