@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.io.AtomicWrite;
+import dev.agentwarden.managed.BundleScripts;
 import dev.agentwarden.managed.PolicyStore;
 import dev.agentwarden.release.PolicyBundle;
 import dev.agentwarden.release.ReleaseException;
@@ -35,7 +36,8 @@ final class PolicyCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    @Command(name = "sign", description = {"Sign DIR's manifest.yaml and settings.json as one policy bundle.",
+    @Command(name = "sign", description = {"Sign DIR's manifest.yaml, settings.json and the scripts the manifest runs by relative path",
+            "as one policy bundle.",
             "Keys are those of a trust root made with 'warden release keygen' and 'warden release root init'."})
     static final class Sign implements Callable<Integer> {
         @Spec
@@ -76,14 +78,17 @@ final class PolicyCommand implements Runnable {
                 if (files.isEmpty()) {
                     throw new ReleaseException("bundle_empty", dir + " holds none of " + PolicyBundle.FILES);
                 }
+                Map<String, PolicyBundle.Script> scripts = files.containsKey("manifest.yaml")
+                        ? BundleScripts.read(dir, files.get("manifest.yaml")) : Map.of();
                 Instant until;
                 try {
                     until = Rfc3339.parseOrRelative(expires, Instant.now());
                 } catch (IllegalArgumentException e) {
                     throw new ReleaseException("time_invalid", "--expires: " + e.getMessage());
                 }
-                AtomicWrite.write(out, PolicyBundle.sign(files, version, until, keys));
+                AtomicWrite.write(out, PolicyBundle.sign(files, scripts, version, until, keys));
                 spec.commandLine().getOut().println("signed policy bundle version " + version + " (" + files.keySet()
+                        + (scripts.isEmpty() ? "" : ", scripts " + scripts.keySet())
                         + ", " + keys.size() + " signature(s), expires " + Rfc3339.format(until) + "): " + out);
                 return ExitCode.OK.code();
             } catch (ReleaseException e) {

@@ -9,7 +9,8 @@ import java.nio.file.Path;
 /**
  * Where a pulled policy bundle lives: {@code /etc/agent-warden/current} is a symlink, owned by root,
  * to {@code bundles/<version>}, a directory holding that bundle's {@code manifest.yaml} and
- * {@code settings.json}. Bundle directories are written whole before the link names them and never
+ * {@code settings.json}, and the script files its manifest runs by relative path (so the managed
+ * layer's own directory, under which {@link LayerScripts} anchors them, is the bundle's). Bundle directories are written whole before the link names them and never
  * changed after; the link is replaced by one {@code rename(2)}.
  */
 final class CurrentBundle {

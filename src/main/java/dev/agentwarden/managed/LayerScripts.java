@@ -32,8 +32,8 @@ public final class LayerScripts {
 
     /**
      * {@code manifest} with every relative script path of a process concern made absolute under
-     * {@code dir}; {@code null} when none was relative. A {@code dir} of {@code null} (a bundle being
-     * verified, which carries no script files) takes no relative path.
+     * {@code dir}; {@code null} when none was relative. A {@code dir} of {@code null} takes no
+     * relative path.
      *
      * @throws IllegalArgumentException naming a concern whose script leads out of {@code dir}
      */
@@ -45,7 +45,7 @@ public final class LayerScripts {
             }
             if (dir == null) {
                 throw new IllegalArgumentException("concern '" + c.name() + "' runs " + c.script() + ", a relative path,"
-                        + " and a policy bundle carries no script files: name an absolute path to a root-owned file");
+                        + " with no layer directory to resolve it under");
             }
             Path script = dir.resolve(c.script()).normalize();
             if (!script.startsWith(dir)) {

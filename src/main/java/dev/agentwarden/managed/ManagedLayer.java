@@ -113,7 +113,8 @@ public final class ManagedLayer {
         if (manifestBytes == null && settingsBytes == null) {
             return State.ABSENT;
         }
-        String sha = (manifestBytes == null ? "-" : Sha256.hex(manifestBytes)) + "/"
+        // keyed by the directory too: relative scripts are anchored under it, and a pull changes it
+        String sha = manifestFile + "|" + (manifestBytes == null ? "-" : Sha256.hex(manifestBytes)) + "/"
                 + (settingsBytes == null ? "-" : Sha256.hex(settingsBytes));
         Loaded known = last;
         if (known != null && known.sha.equals(sha)) {

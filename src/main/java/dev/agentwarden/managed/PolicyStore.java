@@ -30,9 +30,9 @@ import java.util.stream.Stream;
 
 /**
  * {@code warden policy pull} and {@code status}: fetches a signed policy bundle ({@link PolicyFetch}),
- * verifies it against the managed trust root {@code /etc/agent-warden/policy-root.json} (a fixed
+ * verifies it (script files included) against the managed trust root {@code /etc/agent-warden/policy-root.json} (a fixed
  * path, like the managed layer's) with the installed version as the rollback floor, compiles it as
- * the managed layer would, and only then swaps it in ({@link CurrentBundle}): the files go into a
+ * the managed layer would, and only then swaps it in ({@link CurrentBundle}): the files and scripts go into a
  * temporary directory inside {@code /etc/agent-warden/bundles}, are fsynced, the directory is renamed
  * to {@code bundles/<version>}, and the {@code current} link is replaced by one rename. Any failure
  * leaves {@code current} as it was and is recorded in {@code policy-state.json}.
@@ -45,6 +45,7 @@ public final class PolicyStore {
     private static final int MAX_STATE_BYTES = 64 * 1024;
     private static final String FILE_MODE = "rw-r--r--";
     private static final String DIR_MODE = "rwxr-xr-x";
+    private static final String SCRIPT_MODE = "rwxr-xr-x";
 
     private final Path dir;
     private final Clock clock;
@@ -140,7 +141,9 @@ public final class PolicyStore {
         }
         PolicyBundle.Verified bundle = PolicyBundle.verify(response.body(), rootFile, number(state, "version"),
                 number(state, "root_version"), clock.instant());
-        ManagedLayer.State compiled = ManagedLayer.compile(Path.of("bundle:" + CurrentBundle.MANIFEST_NAME),
+        requireScripts(bundle);
+        // a directory stands in for the bundle's, so relative scripts anchor as they will once installed
+        ManagedLayer.State compiled = ManagedLayer.compile(Path.of("bundle:", CurrentBundle.MANIFEST_NAME),
                 bundle.files().get(CurrentBundle.MANIFEST_NAME), Path.of("bundle:" + CurrentBundle.SETTINGS_NAME),
                 bundle.files().get(CurrentBundle.SETTINGS_NAME));
         if (compiled.refused()) {
@@ -164,6 +167,27 @@ public final class PolicyStore {
         retireOld(bundle.version());
         return new PullResult("installed", null, "installed policy bundle version " + bundle.version() + " from " + url
                 + " (signed by " + bundle.signers().size() + " key(s) of root version " + bundle.rootVersion() + ")");
+    }
+
+    /** Refuses a bundle whose manifest runs a relative script the bundle does not carry. */
+    private static void requireScripts(PolicyBundle.Verified bundle) throws PolicyBundle.Refused {
+        byte[] manifest = bundle.files().get(CurrentBundle.MANIFEST_NAME);
+        if (manifest == null) {
+            return;
+        }
+        List<String> named;
+        try {
+            named = BundleScripts.named(manifest);
+        } catch (IllegalArgumentException e) {
+            throw new PolicyBundle.Refused("bundle_policy_invalid", "the bundle's policy does not load: "
+                    + e.getMessage());
+        }
+        for (String name : named) {
+            if (!bundle.scripts().containsKey(name)) {
+                throw new PolicyBundle.Refused("bundle_script_missing", "the bundle's manifest runs " + name
+                        + ", which the bundle does not carry");
+            }
+        }
     }
 
     private void requireRoot() throws IOException {
@@ -190,6 +214,9 @@ public final class PolicyStore {
                 writeDurably(tmp.resolve(f.getKey()), f.getValue());
             }
             writeDurably(tmp.resolve("bundle.json"), envelope);
+            for (Map.Entry<String, PolicyBundle.Script> script : bundle.scripts().entrySet()) {
+                writeScript(tmp, script.getKey(), script.getValue());
+            }
             fsyncDir(tmp);
             Path target = bundles.resolve(Long.toString(bundle.version()));
             if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
@@ -247,13 +274,42 @@ public final class PolicyStore {
         }
     }
 
+    /**
+     * Writes a bundle script under {@code bundleDir} (a fresh directory of ours): each directory on its
+     * path is created here (a name already there that is not a plain directory is refused, so no link is
+     * followed), the file is created new, 0755 when signed executable, else 0644.
+     */
+    private static void writeScript(Path bundleDir, String name, PolicyBundle.Script script) throws IOException {
+        if (PolicyBundle.badScriptName(name) != null) {
+            throw new IOException("bundle script '" + name + "' is not a plain relative path");
+        }
+        String[] segments = name.split("/");
+        Path at = bundleDir;
+        for (int i = 0; i < segments.length - 1; i++) {
+            at = at.resolve(segments[i]);
+            if (!Files.exists(at, LinkOption.NOFOLLOW_LINKS)) {
+                Files.createDirectory(at);
+                Files.setPosixFilePermissions(at, PosixFilePermissions.fromString(DIR_MODE));
+            } else if (!Files.isDirectory(at, LinkOption.NOFOLLOW_LINKS)) {
+                throw new IOException(at + " is not a directory");
+            }
+        }
+        Path file = at.resolve(segments[segments.length - 1]);
+        writeDurably(file, script.bytes(), script.executable() ? SCRIPT_MODE : FILE_MODE);
+        fsyncDir(at);
+    }
+
     private static void writeDurably(Path file, byte[] bytes) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(FILE_MODE)))) {
+        writeDurably(file, bytes, FILE_MODE);
+    }
+
+    private static void writeDurably(Path file, byte[] bytes, String mode) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, java.util.Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(FILE_MODE)))) {
             StateFiles.writeFully(ch, java.nio.ByteBuffer.wrap(bytes), 0);
             ch.force(true);
         }
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(FILE_MODE));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
     }
 
     private static void fsyncDir(Path d) throws IOException {

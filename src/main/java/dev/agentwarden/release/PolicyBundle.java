@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,9 @@ import java.util.Set;
  * as one DSSE envelope, signed by a threshold of the keys of a TUF-style trust root, exactly as a
  * release manifest is ({@link TrustRoot}, {@link Dsse}, root rotation by {@code <N+1>.root.json}
  * beside the root file). The payload is
- * {@code {"_type":"policy-bundle","version":N,"expires":"<RFC 3339>","files":{"manifest.yaml":"<text>",...}}}.
+ * {@code {"_type":"policy-bundle","version":N,"expires":"<RFC 3339>","files":{"manifest.yaml":"<text>",...},
+ * "scripts":{"<relative path>":{"sha256":"<hex>","mode":"0755"|"0644","content":"<base64>"},...}}}:
+ * the script files the manifest names by relative path, so the signature covers their bytes and mode.
  *
  * <p>{@link #verify} checks, at one instant: the root is signed by its own threshold, each rotation
  * by the previous and its own, the last root has not expired and is not older than the root trusted
@@ -35,9 +38,18 @@ import java.util.Set;
 public final class PolicyBundle {
     public static final String PAYLOAD_TYPE = "application/vnd.agent-warden.policy-bundle+json";
     static final String TYPE = "policy-bundle";
-    /** The files a bundle may carry; scripts are not part of the managed layer yet. */
+    /** The files a bundle may carry besides scripts. */
     public static final List<String> FILES = List.of("manifest.yaml", "settings.json");
     public static final int MAX_FILE_BYTES = 1024 * 1024;
+    /** Per script file, all script files together, and how many. */
+    public static final int MAX_SCRIPT_BYTES = 1024 * 1024;
+    public static final int MAX_SCRIPTS_TOTAL_BYTES = 2 * 1024 * 1024;
+    public static final int MAX_SCRIPTS = 64;
+    private static final int MAX_SCRIPT_NAME_CHARS = 255;
+
+    /** A script file carried by a bundle: its bytes and whether it is installed executable (0755) or not (0644). */
+    public record Script(byte[] bytes, boolean executable) {
+    }
 
     private PolicyBundle() {
     }
@@ -49,8 +61,8 @@ public final class PolicyBundle {
      * @param rootSha256  which root signed it (RFC 8785 SHA-256 of its {@code signed})
      * @param sha256      SHA-256 of the envelope bytes
      */
-    public record Verified(long version, Instant expires, Map<String, byte[]> files, List<String> signers,
-                           long rootVersion, String rootSha256, String sha256) {
+    public record Verified(long version, Instant expires, Map<String, byte[]> files, Map<String, Script> scripts,
+                           List<String> signers, long rootVersion, String rootSha256, String sha256) {
     }
 
     /** Why a bundle is refused: a stable code ({@code bundle_rollback}, {@code signature_threshold_not_met}, ...) and the detail. */
@@ -150,8 +162,78 @@ public final class PolicyBundle {
         if (out.isEmpty()) {
             return failed("bundle_empty", "the bundle carries none of " + FILES);
         }
-        return new Verified(version, expires, out, List.copyOf(signers), root.version(), root.signedSha256(),
+        Map<String, Script> scripts = f.map().containsKey("scripts") ? scripts(f.object("scripts")) : Map.of();
+        return new Verified(version, expires, out, scripts, List.copyOf(signers), root.version(), root.signedSha256(),
                 Sha256.hex(bytes));
+    }
+
+    private static Map<String, Script> scripts(Fields<Untrusted> scripts) throws Untrusted, Refused {
+        Map<String, Script> out = new LinkedHashMap<>();
+        long total = 0;
+        for (String name : scripts.map().keySet()) {
+            String bad = badScriptName(name);
+            if (bad != null) {
+                failed("bundle_script_name_invalid", "bundle script '" + name + "': " + bad);
+            }
+            if (out.size() == MAX_SCRIPTS) {
+                failed("bundle_too_many_scripts", "the bundle carries more than " + MAX_SCRIPTS + " scripts");
+            }
+            Fields<Untrusted> entry = scripts.object(name);
+            String mode = entry.string("mode");
+            if (!"0755".equals(mode) && !"0644".equals(mode)) {
+                failed("bundle_script_mode_invalid", "bundle script '" + name + "' has mode '" + mode
+                        + "', not 0755 or 0644");
+            }
+            String content = entry.string("content");
+            if (content.length() > (MAX_SCRIPT_BYTES / 3 + 1) * 4) {
+                failed("bundle_script_too_large", name + " is larger than " + MAX_SCRIPT_BYTES + " bytes");
+            }
+            byte[] bytes;
+            try {
+                bytes = Base64.getDecoder().decode(content);
+            } catch (IllegalArgumentException e) {
+                throw TrustFailure.MANIFEST_MALFORMED.because("bundle script '" + name + "': content is not base64");
+            }
+            if (bytes.length > MAX_SCRIPT_BYTES) {
+                failed("bundle_script_too_large", name + " is larger than " + MAX_SCRIPT_BYTES + " bytes");
+            }
+            total += bytes.length;
+            if (total > MAX_SCRIPTS_TOTAL_BYTES) {
+                failed("bundle_scripts_too_large", "the bundle's scripts together are larger than "
+                        + MAX_SCRIPTS_TOTAL_BYTES + " bytes");
+            }
+            if (!Sha256.hex(bytes).equals(entry.string("sha256"))) {
+                failed("bundle_script_digest_mismatch", "bundle script '" + name + "': content does not match its sha256");
+            }
+            out.put(name, new Script(bytes, "0755".equals(mode)));
+        }
+        return out;
+    }
+
+    /**
+     * Why {@code name} cannot be a bundle script's path, or {@code null}: a relative path of
+     * {@code /}-separated plain segments (no empty, {@code .} or {@code ..} segment, no backslash or
+     * control character), not one of the bundle's own files.
+     */
+    public static String badScriptName(String name) {
+        if (name.isEmpty() || name.length() > MAX_SCRIPT_NAME_CHARS) {
+            return "a path of 1 to " + MAX_SCRIPT_NAME_CHARS + " characters is required";
+        }
+        if (FILES.contains(name) || "bundle.json".equals(name)) {
+            return "is the name of a bundle file";
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < 0x20 || c == 0x7f || c == '\\') {
+                return "holds a control character or backslash";
+            }
+        }
+        for (String segment : name.split("/", -1)) {
+            if (segment.isEmpty() || ".".equals(segment) || "..".equals(segment)) {
+                return "is not a plain relative path (empty, '.' or '..' segment, or a leading '/')";
+            }
+        }
+        return null;
     }
 
     private static TrustRoot rotate(TrustRoot root, Path rootFile) throws Untrusted {
@@ -190,6 +272,12 @@ public final class PolicyBundle {
     /** A bundle of {@code files} (name to UTF-8 text) signed by each of {@code keyFiles}: the envelope's JSON. */
     public static byte[] sign(Map<String, byte[]> files, long version, Instant expires, List<Path> keyFiles)
             throws ReleaseException {
+        return sign(files, Map.of(), version, expires, keyFiles);
+    }
+
+    /** A bundle of {@code files} and {@code scripts} (relative path to script) signed by each of {@code keyFiles}. */
+    public static byte[] sign(Map<String, byte[]> files, Map<String, Script> scripts, long version, Instant expires,
+                              List<Path> keyFiles) throws ReleaseException {
         Map<String, Object> fileMap = new LinkedHashMap<>();
         for (Map.Entry<String, byte[]> e : files.entrySet()) {
             if (!FILES.contains(e.getKey())) {
@@ -202,6 +290,9 @@ public final class PolicyBundle {
         payload.put("version", version);
         payload.put("expires", Rfc3339.format(expires));
         payload.put("files", fileMap);
+        if (!scripts.isEmpty()) {
+            payload.put("scripts", scriptMap(scripts));
+        }
         byte[] body = Json.write(payload).getBytes(StandardCharsets.UTF_8);
         byte[] pae = Dsse.pae(PAYLOAD_TYPE, body);
         List<SignatureEntry> sigs = new ArrayList<>();
@@ -215,5 +306,35 @@ public final class PolicyBundle {
         }
         Map<String, Object> doc = Dsse.document(new Dsse.Envelope(PAYLOAD_TYPE, body, sigs));
         return (Json.write(doc) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, Object> scriptMap(Map<String, Script> scripts) throws ReleaseException {
+        if (scripts.size() > MAX_SCRIPTS) {
+            throw new ReleaseException("bundle_too_many_scripts", "more than " + MAX_SCRIPTS + " scripts");
+        }
+        Map<String, Object> out = new java.util.TreeMap<>();
+        long total = 0;
+        for (Map.Entry<String, Script> e : scripts.entrySet()) {
+            String bad = badScriptName(e.getKey());
+            if (bad != null) {
+                throw new ReleaseException("bundle_script_name_invalid", "script '" + e.getKey() + "': " + bad);
+            }
+            byte[] bytes = e.getValue().bytes();
+            if (bytes.length > MAX_SCRIPT_BYTES) {
+                throw new ReleaseException("bundle_script_too_large", e.getKey() + " is larger than "
+                        + MAX_SCRIPT_BYTES + " bytes");
+            }
+            total += bytes.length;
+            if (total > MAX_SCRIPTS_TOTAL_BYTES) {
+                throw new ReleaseException("bundle_scripts_too_large", "the scripts together are larger than "
+                        + MAX_SCRIPTS_TOTAL_BYTES + " bytes");
+            }
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("sha256", Sha256.hex(bytes));
+            entry.put("mode", e.getValue().executable() ? "0755" : "0644");
+            entry.put("content", Base64.getEncoder().encodeToString(bytes));
+            out.put(e.getKey(), entry);
+        }
+        return new LinkedHashMap<>(out);
     }
 }

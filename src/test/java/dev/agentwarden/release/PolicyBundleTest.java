@@ -96,4 +96,60 @@ class PolicyBundleTest {
         assertThatThrownBy(() -> PolicyBundle.sign(Map.of("hook.sh", new byte[1]), 1, NOW, List.of()))
                 .isInstanceOf(ReleaseException.class).hasMessageContaining("hook.sh");
     }
+
+    private static final Map<String, PolicyBundle.Script> SCRIPTS = Map.of("concerns/deny.sh",
+            new PolicyBundle.Script("#!/bin/sh\nexit 1\n".getBytes(StandardCharsets.UTF_8), true),
+            "lib/words.txt", new PolicyBundle.Script(new byte[] {0, 1, 2, (byte) 0xff}, false));
+
+    private byte[] withScripts(Map<String, PolicyBundle.Script> scripts) throws Exception {
+        return PolicyBundle.sign(FILES, scripts, 3, NOW.plusSeconds(60), List.of(tmp.resolve("alice.key.pem")));
+    }
+
+    @Test
+    void scripts_roundTrip_withTheirBytesAndMode() throws Exception {
+        PolicyBundle.Verified v = PolicyBundle.verify(withScripts(SCRIPTS), root, 0, 0, NOW);
+        assertThat(v.scripts()).containsOnlyKeys("concerns/deny.sh", "lib/words.txt");
+        assertThat(v.scripts().get("concerns/deny.sh").bytes()).isEqualTo(SCRIPTS.get("concerns/deny.sh").bytes());
+        assertThat(v.scripts().get("concerns/deny.sh").executable()).isTrue();
+        assertThat(v.scripts().get("lib/words.txt").bytes()).containsExactly(0, 1, 2, 0xff);
+        assertThat(v.scripts().get("lib/words.txt").executable()).isFalse();
+        assertThat(PolicyBundle.verify(bundle(3, NOW.plusSeconds(60), "alice"), root, 0, 0, NOW).scripts()).isEmpty();
+    }
+
+    @Test
+    void aTamperedScriptByte_orMode_failsTheSignature() throws Exception {
+        String good = new String(withScripts(SCRIPTS), StandardCharsets.UTF_8);
+        String payload = good.replaceAll("(?s).*\"payload\":\"([^\"]+)\".*", "$1");
+        String decoded = new String(java.util.Base64.getDecoder().decode(payload), StandardCharsets.UTF_8);
+        String script = java.util.Base64.getEncoder().encodeToString("#!/bin/sh\nexit 1\n".getBytes(StandardCharsets.UTF_8));
+        String evil = java.util.Base64.getEncoder().encodeToString("#!/bin/sh\nexit 0\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(decoded).contains(script).contains("\"0644\"");
+        for (String tampered : List.of(decoded.replace(script, evil), decoded.replace("\"0644\"", "\"0755\""))) {
+            byte[] envelope = good.replace(payload, java.util.Base64.getEncoder().encodeToString(
+                    tampered.getBytes(StandardCharsets.UTF_8))).getBytes(StandardCharsets.UTF_8);
+            assertThatThrownBy(() -> PolicyBundle.verify(envelope, root, 0, 0, NOW))
+                    .hasFieldOrPropertyWithValue("code", "signature_threshold_not_met");
+        }
+    }
+
+    @Test
+    void scriptNames_leadingOut_orAbsolute_orBundleFiles_cannotBeSigned() {
+        for (String bad : List.of("../x.sh", "/etc/x.sh", "a/../../x.sh", "./x.sh", "a//x.sh", "manifest.yaml",
+                "bundle.json", "a\\b.sh", "")) {
+            assertThatThrownBy(() -> withScripts(Map.of(bad, new PolicyBundle.Script(new byte[1], true))))
+                    .as(bad).isInstanceOf(ReleaseException.class)
+                    .hasFieldOrPropertyWithValue("code", "bundle_script_name_invalid");
+        }
+    }
+
+    @Test
+    void scriptSizes_areBounded_perFileAndInTotal() {
+        byte[] big = new byte[PolicyBundle.MAX_SCRIPT_BYTES + 1];
+        assertThatThrownBy(() -> withScripts(Map.of("big.sh", new PolicyBundle.Script(big, true))))
+                .hasFieldOrPropertyWithValue("code", "bundle_script_too_large");
+        byte[] full = new byte[PolicyBundle.MAX_SCRIPT_BYTES];
+        Map<String, PolicyBundle.Script> three = Map.of("a", new PolicyBundle.Script(full, false),
+                "b", new PolicyBundle.Script(full, false), "c", new PolicyBundle.Script(full, false));
+        assertThatThrownBy(() -> withScripts(three)).hasFieldOrPropertyWithValue("code", "bundle_scripts_too_large");
+    }
 }
