@@ -151,7 +151,7 @@ class PolicyBundleIT {
         serve("/script", PolicyBundle.sign(Map.of("manifest.yaml", ("schema_version: 1\nconcerns:\n  s: {script: ./s.sh}\n"
                 + "platforms:\n  claude:\n    pre_tool_use: [s]\n").getBytes(StandardCharsets.UTF_8)), 8,
                 Instant.now().plus(Duration.ofDays(1)), List.of(key("alice"))));
-        refused("/script", "bundle_policy_invalid");
+        refused("/script", "bundle_script_missing");
         long start = System.nanoTime();
         String slow = ns("policy pull --allow-http-loopback --deadline 2 " + url("/slow"));
         assertThat(slow).contains("refused").contains("deadline").contains("stays in force");
@@ -214,6 +214,78 @@ class PolicyBundleIT {
         System.out.println("PolicyBundleIT swap: " + files.size() + " dispatches during " + (last - 1)
                 + " swaps; verdicts by version " + seen + "; none half, none refused");
         assertThat(dispatch("echo alpha")).contains("policy v" + last + " denies alpha");
+    }
+
+    @Test
+    void aBundleCarriesItsScript_whichRunsOnDispatch_andATamperedScriptIsRefused() throws Exception {
+        Path policy = Files.createDirectories(tmp.resolve("policy/concerns"));
+        Files.writeString(policy.resolve("deny.sh"), "#!/bin/sh\necho 'bundle script says no' >&2\nexit 1\n");
+        Files.setPosixFilePermissions(policy.resolve("deny.sh"), PosixFilePermissions.fromString("rwxr-x---"));
+        String manifest = """
+                schema_version: 1
+                concerns:
+                  admin-check: {script: ./concerns/deny.sh, tools: [Bash], fail_closed: true}
+                platforms:
+                  claude:
+                    pre_tool_use: [admin-check]
+                """;
+        Files.writeString(policy.getParent().resolve("manifest.yaml"), "schema_version: 1\nconcerns:\n"
+                + "  admin-check: {script: concerns/missing.sh, tools: [Bash]}\n"
+                + "platforms:\n  claude:\n    pre_tool_use: [admin-check]\n");
+        Path signed = tmp.resolve("bundle-with-script.json");
+        String missing = local(List.of("policy", "sign", "--key", key("alice").toString(), "--version", "1", "--out",
+                signed.toString(), policy.getParent().toString()));
+        assertThat(missing).contains("bundle_script_missing").contains("concerns/missing.sh");
+        assertThat(Files.exists(signed)).isFalse();
+
+        Files.writeString(policy.getParent().resolve("manifest.yaml"), manifest);
+        assertThat(local(List.of("policy", "sign", "--key", key("alice").toString(), "--version", "1", "--out",
+                signed.toString(), policy.getParent().toString()))).contains("signed policy bundle version 1")
+                .contains("scripts [concerns/deny.sh]");
+        serve("/with-script", Files.readAllBytes(signed));
+        assertThat(ns("policy pull --allow-http-loopback " + url("/with-script")))
+                .contains("installed policy bundle version 1");
+        Path installed = etc.resolve("bundles/1/concerns/deny.sh");
+        assertThat(Files.readString(installed)).contains("bundle script says no");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(installed,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS))).isEqualTo("rwxr-xr-x");
+        assertThat(dispatch("ls")).contains("\"permissionDecision\":\"deny\"").contains("bundle script says no");
+
+        // version 2 signs a script that refuses too; the served copy's script is changed to allow: the signature fails
+        byte[] v2 = PolicyBundle.sign(Map.of("manifest.yaml", manifest.getBytes(StandardCharsets.UTF_8)),
+                Map.of("concerns/deny.sh", new PolicyBundle.Script("#!/bin/sh\necho 'v2 says no' >&2\nexit 1\n"
+                        .getBytes(StandardCharsets.UTF_8), true)), 2, Instant.now().plus(Duration.ofDays(1)),
+                List.of(key("alice")));
+        String text = new String(v2, StandardCharsets.UTF_8);
+        String payload = text.replaceAll("(?s).*\"payload\":\"([^\"]+)\".*", "$1");
+        java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+        String decoded = new String(java.util.Base64.getDecoder().decode(payload), StandardCharsets.UTF_8);
+        String refusing = b64.encodeToString("#!/bin/sh\necho 'v2 says no' >&2\nexit 1\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(decoded).contains(refusing);
+        String allowing = b64.encodeToString("#!/bin/sh\nexit 0\n".getBytes(StandardCharsets.UTF_8));
+        serve("/tampered-script", text.replace(payload, b64.encodeToString(decoded.replace(refusing, allowing)
+                .getBytes(StandardCharsets.UTF_8))).getBytes(StandardCharsets.UTF_8));
+        String out = ns("policy pull --allow-http-loopback " + url("/tampered-script"));
+        assertThat(out).contains("refused").contains("signature_threshold_not_met").contains("stays in force");
+        assertThat(Files.readSymbolicLink(etc.resolve("current")).toString()).isEqualTo("bundles/1");
+        assertThat(Files.exists(etc.resolve("bundles/2"))).isFalse();
+        assertThat(dispatch("ls")).contains("\"permissionDecision\":\"deny\"").contains("bundle script says no");
+        // the untampered version 2 swaps in, with its own script
+        serve("/v2-script", v2);
+        assertThat(ns("policy pull --allow-http-loopback " + url("/v2-script"))).contains("installed policy bundle version 2");
+        assertThat(dispatch("ls")).contains("\"permissionDecision\":\"deny\"").contains("v2 says no");
+    }
+
+    /** Warden run here, outside the namespace (signing needs no root): stdout then stderr. */
+    private String local(List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(WardenProcess.java().toString(), "-jar", WardenProcess.jar().toString()));
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.environment().put("HOME", tmp.resolve("home").toString());
+        Process p = pb.start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        return new String(out, StandardCharsets.UTF_8);
     }
 
     private void refused(String path, String expected) throws Exception {
