@@ -152,4 +152,30 @@ class PolicyBundleTest {
                 "b", new PolicyBundle.Script(full, false), "c", new PolicyBundle.Script(full, false));
         assertThatThrownBy(() -> withScripts(three)).hasFieldOrPropertyWithValue("code", "bundle_scripts_too_large");
     }
+
+    @Test
+    void scriptsAtTheTotalCap_fitInTheFetchLimit_andVerify() throws Exception {
+        byte[] full = new byte[PolicyBundle.MAX_SCRIPT_BYTES];
+        new java.util.Random(7).nextBytes(full);
+        byte[] envelope = withScripts(Map.of("a.sh", new PolicyBundle.Script(full, true),
+                "b.sh", new PolicyBundle.Script(full, false)));
+        System.out.println("PolicyBundleTest: 2 x 1 MiB of scripts make a " + envelope.length + "-byte envelope");
+        assertThat(envelope.length).isLessThan(4 * 1024 * 1024);
+        assertThat(PolicyBundle.verify(envelope, root, 0, 0, NOW).scripts().get("b.sh").bytes()).isEqualTo(full);
+    }
+
+    @Test
+    void aSignedScriptWhoseContentIsNotItsSha256_isRefused() throws Exception {
+        Dsse.Envelope good = Dsse.parse(withScripts(SCRIPTS), "bundle");
+        String body = new String(good.payload(), StandardCharsets.UTF_8);
+        String sha = dev.agentwarden.digest.Sha256.hex(SCRIPTS.get("concerns/deny.sh").bytes());
+        assertThat(body).contains(sha);
+        byte[] changed = body.replace(sha, "0".repeat(64)).getBytes(StandardCharsets.UTF_8);
+        SigningKey alice = KeyFiles.readSigningKey(tmp.resolve("alice.key.pem"));
+        byte[] sig = Ed25519.sign(alice.privateKey(), Dsse.pae(PolicyBundle.PAYLOAD_TYPE, changed));
+        byte[] envelope = dev.agentwarden.json.Json.write(Dsse.document(new Dsse.Envelope(PolicyBundle.PAYLOAD_TYPE,
+                changed, List.of(new SignatureEntry(alice.keyId(), sig))))).getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> PolicyBundle.verify(envelope, root, 0, 0, NOW))
+                .hasFieldOrPropertyWithValue("code", "bundle_script_digest_mismatch");
+    }
 }
