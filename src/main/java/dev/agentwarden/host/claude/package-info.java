@@ -3,6 +3,7 @@
  * managed-settings installer ({@code /etc/claude-code/managed-settings.json}), payload templates and training payloads.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): ClaudeAdapter,
- * ClaudeHooksFile, ClaudeHosts, ClaudeManagedFile, ClaudePayloadTemplate, ClaudeServeHooks, ClaudeTraining.
+ * ClaudeHooksFile, ClaudeHosts, ClaudeManagedFile, ClaudePayloadTemplate, ClaudeServeHooks,
+ * ClaudeTraining.
  */
 package dev.agentwarden.host.claude;

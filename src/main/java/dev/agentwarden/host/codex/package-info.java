@@ -3,6 +3,6 @@
  * Codex's own hook-trust gate.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): CodexAdapter, CodexHookTrust,
- * CodexHost, CodexPayloadTemplate.
+ * CodexHost, CodexPayloadTemplate, CodexRequirementsFile.
  */
 package dev.agentwarden.host.codex;

@@ -30,8 +30,6 @@ final class GeminiSystemSettings implements Installer {
     static final String CONFIG = "hooksConfig";
     static final String ENABLED = "enabled";
 
-    private static final ClaudeSettings.Handler HANDLER = ClaudeSettings.Handler.GEMINI;
-
     private final ClaudeHooksFile format = new ClaudeHooksFile(GeminiHost.ID, FILE.toString(), ".gemini", "settings.json",
             true, null);
 
@@ -59,13 +57,13 @@ final class GeminiSystemSettings implements Installer {
     /** The per-machine name Warden's hooks already carry in {@code document}, else a new random one. */
     static String machineName(byte[] document) {
         for (String written : wardenNames(document)) {
-            if (!written.equals(HANDLER.name())) {
+            if (!written.equals(handler().name())) {
                 return written;
             }
         }
         byte[] id = new byte[ClaudeSettings.Handler.MACHINE_ID_DIGITS / 2];
         new SecureRandom().nextBytes(id);
-        return HANDLER.name() + "-" + HexFormat.of().formatHex(id);
+        return handler().name() + "-" + HexFormat.of().formatHex(id);
     }
 
     /** The names of Warden's handlers in {@code document}, in written order. */
@@ -119,7 +117,7 @@ final class GeminiSystemSettings implements Installer {
                                 continue;
                             }
                             for (JsonSpans.Member n : handler.named("name")) {
-                                if (n.value().kind() == JsonSpans.Kind.STRING && HANDLER.names(n.value().text())) {
+                                if (n.value().kind() == JsonSpans.Kind.STRING && handler().names(n.value().text())) {
                                     out.add(n.value());
                                 }
                             }
@@ -129,6 +127,11 @@ final class GeminiSystemSettings implements Installer {
             }
         }
         return out;
+    }
+
+    /** Warden's Gemini handler shape; read in methods only, so the hook path that loads this class loads no settings editor. */
+    private static ClaudeSettings.Handler handler() {
+        return ClaudeSettings.Handler.GEMINI;
     }
 
     /** A handler whose command runs Warden for Gemini: {@code dispatch --host gemini} in a command of its own. */

@@ -4,6 +4,6 @@
  * and hook-fingerprint gate.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): GeminiAdapter,
- * GeminiHookTrust, GeminiHost, GeminiMcpContext.
+ * GeminiHookTrust, GeminiHost, GeminiMcpContext, GeminiSystemSettings.
  */
 package dev.agentwarden.host.gemini;
