@@ -197,7 +197,7 @@ class ProjectRootFromSubdirIT {
 
     @Test
     @Order(0)
-    void everyCommandOfTheRegistry_isRunHere_orSaysWhyNot() throws URISyntaxException {
+    void everyCommandOfTheRegistry_isRunHere_orSaysWhyNot() throws Exception {
         Set<String> leaves = new TreeSet<>();
         leaves(WardenCli.commandLine(Map.of()), "", leaves);
         Set<String> listed = new TreeSet<>(NOT_PROJECT_SCOPED.keySet());
@@ -312,7 +312,7 @@ class ProjectRootFromSubdirIT {
     }
 
     /** In order: the read commands find what the host events (run before) wrote at the root; prune goes last. */
-    List<CommandRun> commandRuns() throws URISyntaxException {
+    List<CommandRun> commandRuns() throws Exception {
         Path manifest = root.resolve(".warden/manifest.yaml");
         Path state = root.resolve(".warden/state");
         List<CommandRun> runs = new ArrayList<>();
@@ -324,6 +324,13 @@ class ProjectRootFromSubdirIT {
                 assertThat(seen).contains(root.toString())));
         runs.add(new CommandRun("manifest lint", List.of("manifest", "lint"), (r, seen) ->
                 assertThat(seen).contains(manifest + ": ok")));
+        Path keys = Files.createDirectories(tmp.resolve("team-keys"));
+        Path key = Files.exists(keys.resolve("team.key.pem")) ? keys.resolve("team.key.pem")
+                : dev.agentwarden.release.KeyFiles.generate(keys, "team").privateKeyFile();
+        runs.add(new CommandRun("manifest sign", List.of("manifest", "sign", "--key", key.toString()), (r, seen) -> {
+            assertThat(r.exitCode()).as(seen).isZero();
+            assertThat(root.resolve(".warden/manifest.yaml.sig")).isRegularFile();
+        }));
         runs.add(new CommandRun("manifest show", List.of("manifest", "show", "--host", "claude", "--event", "PreToolUse"),
                 (r, seen) -> assertThat(seen).contains("project-token")));
         runs.add(new CommandRun("test", List.of("test"), (r, seen) -> assertThat(seen).contains("1 passed, 0 failed")));
@@ -409,7 +416,7 @@ class ProjectRootFromSubdirIT {
         }
     }
 
-    Stream<Named<CommandRun>> commandRunsNamed() throws URISyntaxException {
+    Stream<Named<CommandRun>> commandRunsNamed() throws Exception {
         return commandRuns().stream().map(run -> Named.of(run.toString(), run));
     }
 
