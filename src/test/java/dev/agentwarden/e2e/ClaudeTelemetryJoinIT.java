@@ -60,6 +60,9 @@ class ClaudeTelemetryJoinIT {
         System.out.println(SUMMARY.render());
     }
 
+    /** Made by the test once Warden's two tool spans reached the receiver; the allowed tool waits for it. */
+    private static final String SPANS_ARRIVED = "spans-arrived";
+
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"claude-code", "claude-code-current"})
     void wardenSpans_joinTheHostsTrace(String hostId, @TempDir Path dir) throws Exception {
@@ -122,6 +125,25 @@ class ClaudeTelemetryJoinIT {
             ClaudeRun run;
             List<Span> live;
             String residentSaid;
+            // the allowed Bash tool (dump-env.sh) waits, up to 30 s, until both tool spans reached the
+            // receiver: the resident sends through a forward that lives only as long as the session
+            Thread spansArrived = new Thread(() -> {
+                long until = System.nanoTime() + 60_000_000_000L;
+                try {
+                    while (System.nanoTime() < until) {
+                        if (receiver.spansOf("agent-warden-live").stream()
+                                .filter(x -> x.getName().startsWith("execute_tool")).count() >= 2) {
+                            Files.writeString(project.root().resolve(SPANS_ARRIVED), "");
+                            return;
+                        }
+                        Thread.sleep(100);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    System.err.println("spans-arrived watcher: " + e);
+                }
+            }, "spans-arrived");
+            spansArrived.setDaemon(true);
+            spansArrived.start();
             try {
                 run = claude.run(project, model, "touch the markers", env, inside);
                 row.timing(run);
@@ -227,7 +249,9 @@ class ClaudeTelemetryJoinIT {
         Files.writeString(project.root().resolve(".claude/settings.local.json"), Json.writePretty(settings),
                 StandardCharsets.UTF_8);
         Path tool = project.root().resolve("dump-env.sh");
-        Files.writeString(tool, "#!/bin/sh\nenv > \"$(dirname \"$0\")/tool-env.txt\"\n", StandardCharsets.UTF_8);
+        Files.writeString(tool, "#!/bin/sh\nenv > \"$(dirname \"$0\")/tool-env.txt\"\n"
+                + "i=0; while [ ! -e \"$(dirname \"$0\")/" + SPANS_ARRIVED + "\" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done\n",
+                StandardCharsets.UTF_8);
         if (!tool.toFile().setExecutable(true)) {
             throw new IOException("cannot make " + tool + " executable");
         }
