@@ -78,48 +78,9 @@ class GeminiMcpRulesE2EIT {
                   reason: "MCP-CEL-g27: {mcp.name} refused (server {mcp.server}, tool {mcp.tool}, host name {tool.name})"
                 """.formatted(E2eProject.CAPTURE_SCRIPT).indent(2) + "platforms:\n  gemini:\n"
                 + "pre_tool_use: [capture, no-echo]\n".indent(4));
-        suite.install(project, gemini.baseEnv(), "gemini", ".gemini/settings.json");
-        Path calls = project.dir().resolve("mcp-calls.jsonl");
-        Path settings = project.root().resolve(".gemini/settings.json");
-        Map<String, Object> withServer = new LinkedHashMap<>(Json.parseObject(Files.readString(settings, StandardCharsets.UTF_8)));
-        withServer.put("mcpServers", Map.of(ReferenceMcpServer.NAME, mcp.entry(calls, null)));
-        Files.writeString(settings, Json.writePretty(withServer), StandardCharsets.UTF_8);
-
-        Command.Result process;
-        ScriptedModelServer server;
-        try (ScriptedModelServer s = ScriptedModelServer.start(new GeminiGenerateContentApi(), ModelScript.of(
-                Turn.tool("echo", "mcp_everything_echo", Map.of("message", "ECHO-MARK-g27")),
-                Turn.tool("sum", "mcp_everything_get-sum", Map.of("a", 2, "b", 3)),
-                Turn.text("FINAL: done")))) {
-            server = s;
-            process = gemini.run(project, s, "echo, then add");
-        }
-        String echo = String.valueOf(GeminiGenerateContentApi.toolResult(server.steps(), "echo", "mcp_everything_echo"));
-        String sum = String.valueOf(GeminiGenerateContentApi.toolResult(server.steps(), "sum", "mcp_everything_get-sum"));
-        List<Map<String, Object>> beforeTool = new ArrayList<>();
-        for (Map<String, Object> envelope : project.captured()) {
-            Map<String, Object> payload = E2eProject.payloadOf(envelope);
-            if ("BeforeTool".equals(payload.get("hook_event_name"))) {
-                beforeTool.add(payload);
-            }
-        }
-        row.timing(process.millis(), -1);
-        row.observed("BeforeTool " + beforeTool.stream().map(p -> p.get("tool_name") + " mcp_context="
-                + Json.write(p.get("mcp_context"))).toList() + "; echo " + echo + "; get-sum " + sum
-                + "; server calls " + ReferenceMcpServer.calledTools(calls));
-        assertThat(process.exitCode()).as(process.stdout() + process.stderr()).isZero();
-        assertThat(beforeTool).extracting(p -> p.get("tool_name"))
-                .containsExactly("mcp_everything_echo", "mcp_everything_get-sum");
-        assertThat(beforeTool.get(0).get("mcp_context")).asInstanceOf(
-                org.assertj.core.api.InstanceOfAssertFactories.MAP).containsEntry("server_name", "everything")
-                .containsEntry("tool_name", "echo");
-        assertThat(echo).contains("Tool execution blocked")
-                .contains("[warden] MCP-CEL-g27: mcp__everything__echo refused (server everything, tool echo,"
+        echoRefusedAndGetSumRuns(project, row, ReferenceMcpServer.NAME, "ECHO-MARK-g27",
+                "[warden] MCP-CEL-g27: mcp__everything__echo refused (server everything, tool echo,"
                         + " host name mcp_everything_echo)");
-        assertThat(sum).contains("The sum of 2 and 3 is 5.");
-        assertThat(ReferenceMcpServer.calledTools(calls)).as("tools/call that reached the server").containsExactly("get-sum");
-        assertThat(server.problems()).as("scripted model problems").isEmpty();
-        row.pass();
     }
 
     @Test
@@ -139,24 +100,37 @@ class GeminiMcpRulesE2EIT {
                   reason: "MCP-GLOB-g27: {mcp.name} refused (server {mcp.server}, tool {mcp.tool}, host name {tool.name})"
                 """.formatted(E2eProject.CAPTURE_SCRIPT).indent(2) + "platforms:\n  gemini:\n"
                 + "pre_tool_use: [capture, no-my-echo]\n".indent(4));
+        echoRefusedAndGetSumRuns(project, row, "my_everything", "ECHO-MARK-g27u",
+                "[warden] MCP-GLOB-g27: mcp__my_everything__echo refused (server my_everything, tool echo,"
+                        + " host name mcp_my_everything_echo)");
+    }
+
+    /**
+     * Installs Warden and the reference server as {@code serverName} in {@code project}, has the model call echo
+     * and then get-sum, and asserts echo was refused with {@code reason} before it reached the server while get-sum ran.
+     */
+    private void echoRefusedAndGetSumRuns(E2eProject project, E2eSummary.Row row, String serverName, String echoMark,
+                                          String reason) throws Exception {
+        String echoTool = "mcp_" + serverName + "_echo";
+        String sumTool = "mcp_" + serverName + "_get-sum";
         suite.install(project, gemini.baseEnv(), "gemini", ".gemini/settings.json");
         Path calls = project.dir().resolve("mcp-calls.jsonl");
         Path settings = project.root().resolve(".gemini/settings.json");
         Map<String, Object> withServer = new LinkedHashMap<>(Json.parseObject(Files.readString(settings, StandardCharsets.UTF_8)));
-        withServer.put("mcpServers", Map.of("my_everything", mcp.entry(calls, null)));
+        withServer.put("mcpServers", Map.of(serverName, mcp.entry(calls, null)));
         Files.writeString(settings, Json.writePretty(withServer), StandardCharsets.UTF_8);
 
         Command.Result process;
         ScriptedModelServer server;
         try (ScriptedModelServer s = ScriptedModelServer.start(new GeminiGenerateContentApi(), ModelScript.of(
-                Turn.tool("echo", "mcp_my_everything_echo", Map.of("message", "ECHO-MARK-g27u")),
-                Turn.tool("sum", "mcp_my_everything_get-sum", Map.of("a", 2, "b", 3)),
+                Turn.tool("echo", echoTool, Map.of("message", echoMark)),
+                Turn.tool("sum", sumTool, Map.of("a", 2, "b", 3)),
                 Turn.text("FINAL: done")))) {
             server = s;
             process = gemini.run(project, s, "echo, then add");
         }
-        String echo = String.valueOf(GeminiGenerateContentApi.toolResult(server.steps(), "echo", "mcp_my_everything_echo"));
-        String sum = String.valueOf(GeminiGenerateContentApi.toolResult(server.steps(), "sum", "mcp_my_everything_get-sum"));
+        String echo = String.valueOf(GeminiGenerateContentApi.toolResult(server.steps(), "echo", echoTool));
+        String sum = String.valueOf(GeminiGenerateContentApi.toolResult(server.steps(), "sum", sumTool));
         List<Map<String, Object>> beforeTool = new ArrayList<>();
         for (Map<String, Object> envelope : project.captured()) {
             Map<String, Object> payload = E2eProject.payloadOf(envelope);
@@ -170,13 +144,11 @@ class GeminiMcpRulesE2EIT {
                 + "; server calls " + ReferenceMcpServer.calledTools(calls));
         assertThat(process.exitCode()).as(process.stdout() + process.stderr()).isZero();
         assertThat(beforeTool).extracting(p -> p.get("tool_name"))
-                .containsExactly("mcp_my_everything_echo", "mcp_my_everything_get-sum");
+                .containsExactly(echoTool, sumTool);
         assertThat(beforeTool.get(0).get("mcp_context")).asInstanceOf(
-                org.assertj.core.api.InstanceOfAssertFactories.MAP).containsEntry("server_name", "my_everything")
+                org.assertj.core.api.InstanceOfAssertFactories.MAP).containsEntry("server_name", serverName)
                 .containsEntry("tool_name", "echo");
-        assertThat(echo).contains("Tool execution blocked")
-                .contains("[warden] MCP-GLOB-g27: mcp__my_everything__echo refused (server my_everything, tool echo,"
-                        + " host name mcp_my_everything_echo)");
+        assertThat(echo).contains("Tool execution blocked").contains(reason);
         assertThat(sum).contains("The sum of 2 and 3 is 5.");
         assertThat(ReferenceMcpServer.calledTools(calls)).as("tools/call that reached the server").containsExactly("get-sum");
         assertThat(server.problems()).as("scripted model problems").isEmpty();
