@@ -134,15 +134,23 @@ final class GeminiSystemSettings implements Installer {
         return ClaudeSettings.Handler.GEMINI;
     }
 
-    /** A handler whose command runs Warden for Gemini: {@code dispatch --host gemini} in a command of its own. */
+    /**
+     * A handler exactly as Warden writes it: {@code name}, {@code type: "command"}, a command running Warden for
+     * Gemini and Warden's {@code timeout}, nothing else; an administrator's handler with more or other keys is
+     * never renamed.
+     */
     private static boolean isWardens(JsonSpans.Value handler) {
-        for (JsonSpans.Member c : handler.named("command")) {
-            String command = c.value().text();
-            if (command != null && command.contains(" dispatch --host " + GeminiHost.ID + " ")) {
-                return true;
-            }
+        if (handler.members().size() != 4 || handler.named("type").size() != 1
+                || !handler.named("type").get(0).value().isString("command")) {
+            return false;
         }
-        return false;
+        List<JsonSpans.Member> timeout = handler.named("timeout");
+        if (timeout.size() != 1 || timeout.get(0).value().kind() != JsonSpans.Kind.NUMBER) {
+            return false;
+        }
+        List<JsonSpans.Member> command = handler.named("command");
+        String text = command.size() == 1 ? command.get(0).value().text() : null;
+        return text != null && text.contains(" dispatch --host " + GeminiHost.ID + " ");
     }
 
     /** Warden's hooks out, and the pin with them when it is exactly what install adds ({@link #unpin}). */

@@ -107,4 +107,14 @@ class GeminiSystemSettingsTest {
                 .contains("{\"name\": \"warden\", \"type\": \"command\", \"command\": \"/usr/local/bin/audit\"}");
         assertThat(managed.uninstall(installed)).isEqualTo(bytes(admin));
     }
+
+    @Test
+    void anAdministratorsHandlerRunningWardenWithKeysOfItsOwn_keepsItsName() throws Exception {
+        String admin = """
+                {"hooks": {"BeforeTool": [{"hooks": [{"name": "warden", "type": "command", "description": "audit",
+                  "command": "/opt/agent-warden/bin/warden dispatch --host gemini --native-event BeforeTool", "timeout": 60000}]}]}}
+                """;
+        byte[] installed = managed.install(bytes(admin), LAUNCHER, bindings());
+        assertThat(new String(installed, StandardCharsets.UTF_8)).contains("{\"name\": \"warden\", \"type\": \"command\", \"description\"");
+    }
 }
