@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.dispatch.WardenProcess;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +45,10 @@ final class ManagedEtc {
             return upper.resolve(relative);
         }
     }
+
+    /** The trained archive folder and the jar time it was trained for, once per JVM; guarded by the class. */
+    private static Path trained;
+    private static FileTime trainedJarTime;
 
     private ManagedEtc() {
     }
@@ -90,7 +98,42 @@ final class ManagedEtc {
         Overlay etc = new Overlay(upper, work);
         Command.Result probe = Command.run(List.of("unshare", "-m", "sh", "-c", etc.mount()), dir, null, Duration.ofSeconds(20));
         Assumptions.assumeTrue(probe.ok(), "mount namespaces with overlayfs are not available here: " + probe.tail());
+        provideArchive(etc, home.resolve("target"), dir);
         return etc;
+    }
+
+    /**
+     * Gives the launcher copy a fresh class-data archive. Without one, its first command inside the namespace trains
+     * one in the background, detached: a training still writing into the overlay (and keeping its namespace alive)
+     * when the test ends made JUnit's clean-up of the test's folder fail. The archive is trained once per JVM, in the
+     * foreground, and copied with its times; each copy of the jar gets the trained jar's time (the launcher's and the
+     * JVM's freshness checks compare it).
+     */
+    private static synchronized void provideArchive(Overlay etc, Path target, Path dir) throws IOException {
+        Path jar = target.resolve("warden.jar");
+        if (trained == null) {
+            Command.Result r = Command.run(List.of("unshare", "-m", "sh", "-c", "set -e; " + etc.mount() + "; exec "
+                    + LAUNCHER + " train-archive"), dir, null, Duration.ofMinutes(3));
+            assertThat(r.ok()).as("train-archive for the launcher copy: " + r.tail()).isTrue();
+            Path keep = Files.createTempDirectory(WardenProcess.jar().getParent(), "managed-etc-cds");
+            copyTree(target.resolve("cds"), keep);
+            trained = keep;
+            trainedJarTime = Files.getLastModifiedTime(jar);
+            return;
+        }
+        copyTree(trained, Files.createDirectories(target.resolve("cds")));
+        Files.setLastModifiedTime(jar, trainedJarTime);
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(from)) {
+            for (Path f : files) {
+                if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.copy(f, to.resolve(f.getFileName()), StandardCopyOption.COPY_ATTRIBUTES,
+                            StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
     }
 
     /** {@code warden install --scope managed --host <host> [extra]} inside the overlay; asserts it succeeded. */
