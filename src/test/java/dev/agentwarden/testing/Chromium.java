@@ -43,29 +43,47 @@ public final class Chromium {
         return Files.isExecutable(BINARY);
     }
 
-    private static List<String> command() throws IOException {
+    private static List<String> command(Path profile) {
         return new ArrayList<>(List.of(BINARY.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                "--user-data-dir=" + Files.createTempDirectory("chromium-profile")));
+                "--user-data-dir=" + profile));
     }
 
     /** Runs Chromium once with {@code args} and returns what it printed (the DOM, for {@code --dump-dom}). */
     public static String run(String... args) throws IOException, InterruptedException {
-        List<String> cmd = command();
-        cmd.addAll(List.of(args));
+        Path profile = Files.createTempDirectory("chromium-profile");
         Path out = Files.createTempFile("chromium", ".out");
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("chromium did not finish within " + TIMEOUT_SECONDS + " s: " + cmd);
+        try {
+            List<String> cmd = command(profile);
+            cmd.addAll(List.of(args));
+            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+                throw new AssertionError("chromium did not finish within " + TIMEOUT_SECONDS + " s: " + cmd);
+            }
+            assertThat(p.exitValue()).as("chromium exit, %s", cmd).isZero();
+            return Files.readString(out, StandardCharsets.UTF_8);
+        } finally {
+            deleteTree(profile);
+            Files.deleteIfExists(out);
         }
-        assertThat(p.exitValue()).as("chromium exit, %s", cmd).isZero();
-        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    /** Deletes {@code dir} and everything in it, as far as it can: a browser's profile is scratch. */
+    static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // Left for the system's temp clean-up; a test's verdict does not depend on it.
+        }
     }
 
     /** Starts Chromium on {@code url} and connects to its page over the DevTools protocol. */
     public static Page open(String url, int width, int height) throws IOException, InterruptedException {
-        List<String> cmd = command();
-        Path profile = Path.of(cmd.get(cmd.size() - 1).substring("--user-data-dir=".length()));
+        Path profile = Files.createTempDirectory("chromium-profile");
+        List<String> cmd = command(profile);
         cmd.addAll(List.of("--remote-debugging-port=0", "--window-size=" + width + "," + height, "--hide-scrollbars", url));
         Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
@@ -94,29 +112,41 @@ public final class Chromium {
                     Thread.sleep(50);
                 }
             }
-            Page page = new Page(p);
+            Page page = new Page(p, profile);
             page.socket = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
                     .buildAsync(URI.create(socketUrl), page).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             return page;
         } catch (IOException | InterruptedException | RuntimeException | AssertionError e) {
-            p.destroyForcibly();
+            stop(p, profile);
             throw e;
         } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            p.destroyForcibly();
+            stop(p, profile);
             throw new IOException("cannot connect to chromium's DevTools socket", e);
         }
     }
 
-    /** A page in a running Chromium, driven over the DevTools protocol; closing it stops the browser. */
+    /** Stops the browser {@code p} and deletes its {@code profile}. */
+    private static void stop(Process p, Path profile) throws InterruptedException {
+        p.destroy();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+        deleteTree(profile);
+    }
+
+    /** A page in a running Chromium, driven over the DevTools protocol; closing it stops the browser and deletes its profile. */
     public static final class Page implements WebSocket.Listener, AutoCloseable {
         private final Process process;
+        private final Path profile;
         private final AtomicInteger ids = new AtomicInteger();
         private final Map<Integer, CompletableFuture<Map<String, Object>>> pending = new ConcurrentHashMap<>();
         private final StringBuilder partial = new StringBuilder();
         private WebSocket socket;
 
-        private Page(Process process) {
+        private Page(Process process, Path profile) {
             this.process = process;
+            this.profile = profile;
         }
 
         /** The value of {@code expression} evaluated in the page (a string, number, boolean or {@code null}). */
@@ -189,11 +219,7 @@ public final class Chromium {
             if (socket != null) {
                 socket.abort();
             }
-            process.destroy();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
+            stop(process, profile);
         }
     }
 
