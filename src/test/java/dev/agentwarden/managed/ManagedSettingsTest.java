@@ -57,8 +57,7 @@ class ManagedSettingsTest {
     }
 
     @Test
-    void signers_takeTheKeygenPem_andRefuseAnythingElse() throws Exception {
-        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("signers");
+    void signers_takeTheKeygenPem_andRefuseAnythingElse(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         dev.agentwarden.release.KeyFiles.generate(dir, "team");
         String pem = java.nio.file.Files.readString(dir.resolve("team.pub.pem"));
         ManagedSettings s = ManagedSettings.parse(dev.agentwarden.json.Json.write(java.util.Map.of("signers", java.util.List.of(pem))));
