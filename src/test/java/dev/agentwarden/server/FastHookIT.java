@@ -78,6 +78,7 @@ class FastHookIT {
     void stopResident() throws Exception {
         if (dir != null) {
             WardenProcess.runLauncher(List.of("resident", "stop"), env, new byte[0], dir);
+            dev.agentwarden.testing.Scratch.delete(dir);
         }
     }
 

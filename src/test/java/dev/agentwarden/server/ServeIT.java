@@ -91,6 +91,9 @@ class ServeIT {
             process.destroy();
             process.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS);
         }
+        dev.agentwarden.testing.Scratch.delete(project);
+        dev.agentwarden.testing.Scratch.delete(cache);
+        dev.agentwarden.testing.Scratch.delete(stdout);
     }
 
     private static Map<String, String> env() {

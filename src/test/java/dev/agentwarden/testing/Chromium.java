@@ -48,6 +48,12 @@ public final class Chromium {
                 "--user-data-dir=" + profile));
     }
 
+    /** Chromium's own scratch files ({@code TMPDIR}) inside {@code profile}, deleted with it. */
+    private static ProcessBuilder inProfile(ProcessBuilder pb, Path profile) throws IOException {
+        pb.environment().put("TMPDIR", Files.createDirectories(profile.resolve("tmp")).toString());
+        return pb;
+    }
+
     /** Runs Chromium once with {@code args} and returns what it printed (the DOM, for {@code --dump-dom}). */
     public static String run(String... args) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory("chromium-profile");
@@ -55,7 +61,8 @@ public final class Chromium {
         try {
             List<String> cmd = command(profile);
             cmd.addAll(List.of(args));
-            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = inProfile(new ProcessBuilder(cmd), profile).redirectOutput(out.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 p.waitFor(10, TimeUnit.SECONDS);
@@ -64,19 +71,8 @@ public final class Chromium {
             assertThat(p.exitValue()).as("chromium exit, %s", cmd).isZero();
             return Files.readString(out, StandardCharsets.UTF_8);
         } finally {
-            deleteTree(profile);
+            Scratch.delete(profile);
             Files.deleteIfExists(out);
-        }
-    }
-
-    /** Deletes {@code dir} and everything in it, as far as it can: a browser's profile is scratch. */
-    static void deleteTree(Path dir) {
-        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | java.io.UncheckedIOException e) {
-            // Left for the system's temp clean-up; a test's verdict does not depend on it.
         }
     }
 
@@ -85,7 +81,7 @@ public final class Chromium {
         Path profile = Files.createTempDirectory("chromium-profile");
         List<String> cmd = command(profile);
         cmd.addAll(List.of("--remote-debugging-port=0", "--window-size=" + width + "," + height, "--hide-scrollbars", url));
-        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        Process p = inProfile(new ProcessBuilder(cmd), profile).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
             Path portFile = profile.resolve("DevToolsActivePort");
@@ -132,7 +128,7 @@ public final class Chromium {
             p.destroyForcibly();
             p.waitFor(10, TimeUnit.SECONDS);
         }
-        deleteTree(profile);
+        Scratch.delete(profile);
     }
 
     /** A page in a running Chromium, driven over the DevTools protocol; closing it stops the browser and deletes its profile. */
