@@ -126,7 +126,8 @@ class ForwardProtocolIT {
         for (String[] e : harnessEnv) {
             harness.add("e" + e[0] + "=" + e[1]);
         }
-        byte[] body = ForwardVectors.body(v.records(), v.payload(), project.toString(), harness, processRecords());
+        byte[] body = ForwardVectors.body(v.records(), client == Client.LAUNCHER ? v.payloadLauncher() : v.payload(),
+                project.toString(), harness, processRecords());
         String head = ForwardVectors.head().replace("{token}", TOKEN).replace("{length}", String.valueOf(body.length));
         assertThat(visible(fake.lastRequest())).as("the request on the wire").isEqualTo(visible(concat(
                 head.getBytes(StandardCharsets.US_ASCII), body)));

@@ -22,9 +22,12 @@ final class ForwardVectors {
     private ForwardVectors() {
     }
 
-    /** One request vector; {@code records} may hold {@code {cwd}}, {@code {harness-env}} and {@code {process}}. */
+    /**
+     * One request vector; {@code records} may hold {@code {cwd}}, {@code {harness-env}} and {@code {process}}.
+     * {@code payloadLauncher}: what {@code bin/warden} sends, which differs only where the payload has NUL bytes.
+     */
     record Request(String name, List<String> argv, List<String[]> env, byte[] stdin, boolean stdinOpen,
-                   List<String> records, byte[] payload) {
+                   List<String> records, byte[] payload, byte[] payloadLauncher) {
         @Override
         public String toString() {
             return name;
@@ -54,7 +57,8 @@ final class ForwardVectors {
         for (Object o : list(load("requests.json").get("vectors"))) {
             Map<String, Object> v = map(o);
             out.add(new Request((String) v.get("name"), strings(v.get("argv")), env(v.get("env")), bytes(v, "stdin"),
-                    Boolean.TRUE.equals(v.get("stdin_open")), strings(v.get("records")), bytes(v, "payload")));
+                    Boolean.TRUE.equals(v.get("stdin_open")), strings(v.get("records")), bytes(v, "payload"),
+                    v.containsKey("payload_launcher") ? bytes(v, "payload_launcher") : bytes(v, "payload")));
         }
         return out;
     }
