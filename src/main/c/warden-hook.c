@@ -8,7 +8,8 @@
  * connect to the resident's Unix socket in its private directory and require the kernel's word
  * (SO_PEERCRED) that the listener is that process before sending anything, forward the event in one
  * write (the same warden-forward/1 records bin/warden sends), print the answer and exit with its
- * code. With no usable socket it uses the resident's loopback port as bin/warden does: connect within
+ * code as the host reads it (host_exit). The protocol, its cases and their shared test vectors:
+ * docs/forward-protocol.md. With no usable socket it uses the resident's loopback port as bin/warden does: connect within
  * 2 s, and the resident's proof within 2 s before sending anything.
  *
  * Whatever it cannot do it leaves to bin/warden, which picks a JVM, trains the archive, builds the
@@ -163,6 +164,35 @@ static void cannot_run(const char *why) {
     dprintf(2, "warden: %s; allowing\n", why);
     no_opinion();
     _exit(0);
+}
+
+/*
+ * A dispatch answered with exit `code`: what the host reads, as bin/warden's host_exit. Most hosts get
+ * the code as it is; to hosts that read some non-zero codes as a deny (HOST_NONZERO_EXITS) a non-zero
+ * code is a failure of Warden itself: the fail mode ("fail-mode"), or exit 1, a warning the host shows
+ * and allows, or 2 under WARDEN_FAIL_MODE=closed ("warning").
+ */
+static int host_exit(int code) {
+    const char *host, *event, *rule = "passed-on";
+    if (code == 0) return 0;
+    dispatch_target(&host, &event);
+    for (const struct host_text *r = HOST_NONZERO_EXITS; r->key; r++)
+        if (!strcmp(r->key, host)) rule = r->text;
+    if (!strcmp(rule, "fail-mode")) {
+        char why[96];
+        snprintf(why, sizeof why, "the JVM exited with status %d; this event was not evaluated", code);
+        cannot_run(why);
+    }
+    if (!strcmp(rule, "warning")) {
+        const char *mode = getenv("WARDEN_FAIL_MODE");
+        if (mode && !strcmp(mode, "closed")) {
+            dprintf(2, "warden: dispatch failed (exit %d); refusing (WARDEN_FAIL_MODE=closed)\n", code);
+            return 2;
+        }
+        dprintf(2, "warden: dispatch failed (exit %d); allowing\n", code);
+        return 1;
+    }
+    return code;
 }
 
 /* Stdin untouched: bin/warden does everything this client does not. */
@@ -789,5 +819,5 @@ int main(int argc, char **argv) {
     close(sock);
     write_all(1, answer, (size_t) out_bytes);
     write_all(2, answer + out_bytes, (size_t) (body_bytes - out_bytes));
-    return (int) code;
+    return host_exit((int) code);
 }

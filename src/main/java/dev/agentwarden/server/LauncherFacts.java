@@ -120,13 +120,14 @@ public final class LauncherFacts {
 
     /**
      * The contracts as C tables for the compiled hook ({@code bin/warden build-hook} appends them to
-     * its {@code hook-facts.h}): texts by {@code "host:native-event"}, closed exit codes by host, each
-     * table ended by a NULL entry.
+     * its {@code hook-facts.h}): texts by {@code "host:native-event"}, closed exit codes by host, and
+     * what a non-zero dispatch exit becomes by host, each table ended by a NULL entry.
      */
     public static String hookHeader() {
         StringBuilder refusals = new StringBuilder();
         StringBuilder noOpinions = new StringBuilder();
         StringBuilder closed = new StringBuilder();
+        StringBuilder nonZero = new StringBuilder();
         for (Host h : Hosts.ALL) {
             LauncherContract c = h.launcher();
             cTexts(refusals, h.id(), c.refusals());
@@ -134,13 +135,20 @@ public final class LauncherFacts {
             if (c.closedExit() != LauncherContract.PLAIN.closedExit()) {
                 closed.append("    {").append(cString(h.id())).append(", ").append(c.closedExit()).append("},\n");
             }
+            if (c.nonZeroExit() != LauncherContract.PLAIN.nonZeroExit()) {
+                nonZero.append("    {").append(cString(h.id())).append(", ").append(cString(c.nonZeroExit().wire()))
+                        .append("},\n");
+            }
         }
         return "/* Each host's launcher contract (dev.agentwarden.server.LauncherFacts), as bin/warden's host block. */\n"
                 + "struct host_text { const char *key, *text; };\n"
                 + "struct host_code { const char *host; int code; };\n"
                 + "static const struct host_text HOST_REFUSALS[] = {\n" + refusals + "    {0, 0}\n};\n"
                 + "static const struct host_text HOST_NO_OPINIONS[] = {\n" + noOpinions + "    {0, 0}\n};\n"
-                + "static const struct host_code HOST_CLOSED_EXITS[] = {\n" + closed + "    {0, 0}\n};\n";
+                + "static const struct host_code HOST_CLOSED_EXITS[] = {\n" + closed + "    {0, 0}\n};\n"
+                + "/* What a dispatch's non-zero exit becomes, by host (unnamed: "
+                + LauncherContract.PLAIN.nonZeroExit().wire() + "). */\n"
+                + "static const struct host_text HOST_NONZERO_EXITS[] = {\n" + nonZero + "    {0, 0}\n};\n";
     }
 
     private static void cTexts(StringBuilder out, String host, Map<String, String> byEvent) {

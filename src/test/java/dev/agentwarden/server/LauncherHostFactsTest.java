@@ -94,6 +94,11 @@ class LauncherHostFactsTest {
                 assertThat(header).contains("{" + LauncherFacts.cString(h.id()) + ", " + c.closedExit() + "},\n");
                 entries++;
             }
+            if (c.nonZeroExit() != LauncherContract.PLAIN.nonZeroExit()) {
+                assertThat(header).contains("{" + LauncherFacts.cString(h.id()) + ", "
+                        + LauncherFacts.cString(c.nonZeroExit().wire()) + "},\n");
+                entries++;
+            }
         }
         assertThat(header.split("\n    \\{\"", -1)).as("table rows").hasSize(entries + 1);
         assertThat(LauncherFacts.cString("a\"b\\c\n??=")).isEqualTo("\"a\\\"b\\\\c\\n\\?\\?=\"");
