@@ -1,4 +1,4 @@
-package dev.agentwarden.init;
+package dev.agentwarden.cli;
 
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
