@@ -98,10 +98,10 @@ final class ConcernSchema {
                     fromPath = script.endsWith("spawn_guard_shadow_hook.ts") ? Posture.SHADOW : null;
                     script = ConcernSpec.BUILTIN_PREFIX + twin;
                 } else if (scriptRoot != null) {
-                    String problem = ScriptCheck.problem(scriptRoot.resolve(script));
+                    ScriptCheck.Problem problem = ScriptCheck.problem(scriptRoot.resolve(script));
                     if (problem != null) {
-                        yaml.error(ScriptCheck.code(problem), scriptNode.getValueNode(), path + ".script", problem
-                                + (problem.startsWith("script not found") ? " (and no built-in twin; built-ins are "
+                        yaml.error(problem.kind().code(), scriptNode.getValueNode(), path + ".script", problem.message()
+                                + (problem.kind() == ScriptCheck.Kind.MISSING ? " (and no built-in twin; built-ins are "
                                 + Builtins.NAMES + ")" : ""), false);
                     }
                 }
