@@ -16,5 +16,5 @@ import java.util.Map;
  *                 where the demo trusts its projects' manifests), so that the resident server the first
  *                 event starts is the demo's own and is stopped when the demo ends
  */
-public record DemoEnv(PrintWriter out, Path workDir, Path home, Path launcher, Map<String, String> hostEnv) {
+record DemoEnv(PrintWriter out, Path workDir, Path home, Path launcher, Map<String, String> hostEnv) {
 }

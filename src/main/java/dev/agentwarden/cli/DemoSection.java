@@ -1,7 +1,7 @@
 package dev.agentwarden.cli;
 
 /** One part of {@code warden demo}: a self-contained scenario that prints what it shows. */
-public interface DemoSection {
+interface DemoSection {
 
     /** A one-line heading. */
     String title();

@@ -1,7 +1,7 @@
 package dev.agentwarden.cli;
 
 /** Exit codes of Warden's commands (dispatch follows each host's protocol instead). */
-public enum ExitCode {
+enum ExitCode {
     /** Success; for checks: clean. */
     OK(0),
     /** A check found errors (lint errors, verification failures). */

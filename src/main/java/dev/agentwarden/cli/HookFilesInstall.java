@@ -103,7 +103,7 @@ final class HookFilesInstall {
             found.add(DoctorCommand.Finding.note("hook file " + f.getKey() + " is " + f.getValue() + " (kept as yours)"));
         }
         if (state.warden().isEmpty()) {
-            found.add(DoctorCommand.Finding.note(DoctorCommand.NOT_INSTALLED + "`" + install + "` installs it)"));
+            found.add(DoctorCommand.Finding.note(InstalledHooksCheck.NOT_INSTALLED + "`" + install + "` installs it)"));
             return found;
         }
         List<String> wanted = fileNames(target, bindings);
@@ -125,7 +125,7 @@ final class HookFilesInstall {
             }
         }
         if (portable != null) {
-            found.add(DoctorCommand.onPathFinding(portable, path));
+            found.add(InstalledHooksCheck.onPathFinding(portable, path));
         }
         for (String e : wanted) {
             if (!state.warden().containsKey(e)) {

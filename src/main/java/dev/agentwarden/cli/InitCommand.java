@@ -1,6 +1,5 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.init.ProjectSkeleton;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.digest.Sha256;

@@ -16,7 +16,7 @@ import java.util.Map;
  * @param dir     the directory holding {@code bin/warden}
  * @param release whether it is an installed release rather than a source checkout
  */
-public record WardenHome(Path dir, boolean release) {
+record WardenHome(Path dir, boolean release) {
     /** This Warden's home, or {@code null} when neither {@code -Dwarden.home} nor the code's location holds {@code bin/warden}. */
     public static WardenHome locate() {
         String given = System.getProperty("warden.home");

@@ -22,7 +22,7 @@ import java.util.Map;
  */
 public record OtlpTarget(String base, Map<String, String> headers, Map<String, String> resource, long timeoutMs,
                          String compression) {
-    public static final String DEFAULT_SERVICE_NAME = "agent-warden";
+    static final String DEFAULT_SERVICE_NAME = "agent-warden";
     /** Longest list read from one {@code OTEL_*} variable. */
     static final int MAX_LIST_CHARS = 8192;
 

@@ -15,7 +15,7 @@ import java.util.Map;
  * @param maxDepth       depth arm threshold, or 0
  * @param maxConcurrent  concurrency arm threshold, or 0
  */
-public record Candidate(String label, long maxDepth, long maxConcurrent) {
+record Candidate(String label, long maxDepth, long maxConcurrent) {
 
     /** The arms that trip ({@code concurrent}, {@code depth}); empty when the spawn would pass. */
     public List<String> trippedArms(long concurrentOpen, Long spawnDepth) {

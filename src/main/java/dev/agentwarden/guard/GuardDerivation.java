@@ -32,11 +32,11 @@ import java.util.TreeMap;
  * false positive.
  */
 public final class GuardDerivation {
-    public static final long MIN_OBSERVATIONS = 100;
-    public static final Duration MIN_WINDOW = Duration.ofDays(14);
-    public static final double MAX_FALSE_POSITIVE_RATE = 0.01;
+    static final long MIN_OBSERVATIONS = 100;
+    static final Duration MIN_WINDOW = Duration.ofDays(14);
+    static final double MAX_FALSE_POSITIVE_RATE = 0.01;
     /** Criteria of the activation policy that no ledger can show; people check them. */
-    public static final List<String> UNCHECKED = List.of(
+    static final List<String> UNCHECKED = List.of(
             "the failure was observed (a runaway fan-out or nesting actually happened)",
             "the cost it avoids exceeds the friction of a refusal",
             "the window includes at least one run of the targeted shape");

@@ -37,14 +37,14 @@ import dev.agentwarden.ledger.TokenShape;
 public record GuardSettings(List<Candidate> candidates, Candidate enforced, Set<String> dispatchTools, long ttlMs,
                             boolean sessionScope) {
     /** Setting keys this concern reads. */
-    public static final Set<String> KEYS = Set.of("candidates", "enforce", "dispatch_tools", "concurrency_scope", "ttl");
-    public static final List<Candidate> DEFAULT_CANDIDATES = List.of(
+    static final Set<String> KEYS = Set.of("candidates", "enforce", "dispatch_tools", "concurrency_scope", "ttl");
+    static final List<Candidate> DEFAULT_CANDIDATES = List.of(
             new Candidate("n2m4", 2, 4), new Candidate("n3m6", 3, 6), new Candidate("n4m8", 4, 8));
     /** No names: a spawn is a tool call the host adapter normalized as a subagent dispatch. */
-    public static final Set<String> DEFAULT_TOOLS = Set.of();
+    static final Set<String> DEFAULT_TOOLS = Set.of();
     static final int MAX_CANDIDATES = 16;
 
-    public static final GuardSettings DEFAULTS = new GuardSettings(DEFAULT_CANDIDATES, DEFAULT_CANDIDATES.get(0),
+    static final GuardSettings DEFAULTS = new GuardSettings(DEFAULT_CANDIDATES, DEFAULT_CANDIDATES.get(0),
             DEFAULT_TOOLS, LedgerSettings.DEFAULT_TTL_MS, true);
 
     /**

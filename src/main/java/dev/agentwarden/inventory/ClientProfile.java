@@ -12,12 +12,12 @@ import java.util.Map;
 public record ClientProfile(String clientName, String clientVersion, Map<String, Object> capabilities) {
 
     /** A client that declares nothing. */
-    public static ClientProfile none() {
+    static ClientProfile none() {
         return new ClientProfile("agent-warden-inventory", "1", new LinkedHashMap<>());
     }
 
     /** Roots (with list_changed), sampling and elicitation: what the coding-agent hosts declare at most. */
-    public static ClientProfile full() {
+    static ClientProfile full() {
         return parse("roots,sampling,elicitation");
     }
 

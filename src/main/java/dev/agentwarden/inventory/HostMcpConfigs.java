@@ -57,7 +57,7 @@ public final class HostMcpConfigs {
     }
 
     /** The files {@link #read} looks at for {@code host} ({@code null}: all), present or not, each once. */
-    public static List<Path> files(Path project, Path home, Map<String, String> env, String host) {
+    static List<Path> files(Path project, Path home, Map<String, String> env, String host) {
         List<Path> out = new ArrayList<>();
         for (Host h : readers()) {
             if (host != null && !host.equals(h.id())) {

@@ -80,7 +80,7 @@ public final class InventoryCache {
     }
 
     /** The process's cache. */
-    public static InventoryCache shared() {
+    static InventoryCache shared() {
         return SHARED;
     }
 

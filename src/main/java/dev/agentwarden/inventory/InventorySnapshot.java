@@ -12,7 +12,7 @@ import java.util.Map;
  * @param turnIndex the turn it was taken before (0: before the first turn)
  */
 public record InventorySnapshot(String takenAt, long turnIndex, String hostFilter, List<ServerSnapshot> servers) {
-    public static final String SCHEMA = "warden.inventory.snapshot/1";
+    static final String SCHEMA = "warden.inventory.snapshot/1";
     public static final String CANONICALIZER = "RFC 8785 JCS (dev.agentwarden.canonical.Jcs)";
     public static final String CANONICALIZER_VERSION = "1";
     public static final String SERIALIZER = "warden-inventory";
@@ -69,7 +69,7 @@ public record InventorySnapshot(String takenAt, long turnIndex, String hostFilte
 
     /** Reads a stored snapshot; refuses one written by another serializer version (its hashes would not compare). */
     @SuppressWarnings("unchecked")
-    public static InventorySnapshot fromJson(Map<String, Object> m) {
+    static InventorySnapshot fromJson(Map<String, Object> m) {
         if (!SCHEMA.equals(m.get("schema")) || !SERIALIZER_VERSION.equals(m.get("serializer_version"))) {
             throw new JsonException("inventory_schema", "not a " + SCHEMA + " snapshot of serializer version "
                     + SERIALIZER_VERSION, 0);

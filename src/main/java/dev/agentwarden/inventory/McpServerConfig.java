@@ -13,7 +13,7 @@ import java.util.Map;
  * @param projectScoped declared by a file inside the project (a cloned repository controls it)
  * @param transport     {@code stdio}, {@code http} (streamable HTTP) or an unsupported kind such as {@code sse}
  */
-public record McpServerConfig(String host, String name, String source, boolean projectScoped, String transport,
+record McpServerConfig(String host, String name, String source, boolean projectScoped, String transport,
                               String command, List<String> args, Map<String, String> env, String cwd,
                               String url, Map<String, String> headers) {
 

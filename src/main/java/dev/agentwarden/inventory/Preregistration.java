@@ -35,7 +35,7 @@ public record Preregistration(String baseline, Map<String, String> variants, Lis
     }
 
     /** @throws IllegalArgumentException naming the field that is wrong */
-    public static Preregistration parse(String yaml, String where) {
+    static Preregistration parse(String yaml, String where) {
         Object doc;
         try {
             LoadSettings settings = LoadSettings.builder().setAllowDuplicateKeys(false).setMaxAliasesForCollections(10)

@@ -16,8 +16,8 @@ import java.util.Map;
  */
 public record TelemetryPin(String artifact, String artifactSha256, String client, String clientVersion, String model,
                            String tokenizer, String condition, String pinnedAt) {
-    public static final String SCHEMA = "warden.telemetry.pin/1";
-    public static final List<String> CONDITIONS = List.of("fresh", "continued");
+    static final String SCHEMA = "warden.telemetry.pin/1";
+    static final List<String> CONDITIONS = List.of("fresh", "continued");
     static final long MAX_ARTIFACT_BYTES = 64L * 1024 * 1024;
 
     /** Hashes the artifact's bytes as they are on disk now. */

@@ -19,19 +19,19 @@ import java.util.TreeMap;
  */
 public final class ToolHashes {
     /** Field left out of every hash. */
-    public static final String VOLATILE_FIELD = "_meta";
+    static final String VOLATILE_FIELD = "_meta";
 
     private ToolHashes() {
     }
 
     /** The tool as hashed: the raw object minus volatile fields. */
-    public static Map<String, Object> hashedForm(Map<String, Object> tool) {
+    static Map<String, Object> hashedForm(Map<String, Object> tool) {
         Map<String, Object> copy = new LinkedHashMap<>(tool);
         copy.remove(VOLATILE_FIELD);
         return copy;
     }
 
-    public static String tool(Map<String, Object> tool) {
+    static String tool(Map<String, Object> tool) {
         return Jcs.sha256Hex(hashedForm(tool));
     }
 

@@ -18,12 +18,12 @@ import java.util.Map;
 public record TurnInventorySettings(String prereg, List<String> hosts, String capabilities, long waitMs, long ttlMs,
                                     boolean allowProject) {
     /** Setting keys, in the order the README lists them. */
-    public static final List<String> KEYS = List.of("prereg", "hosts", "capabilities", "wait_ms", "ttl",
+    static final List<String> KEYS = List.of("prereg", "hosts", "capabilities", "wait_ms", "ttl",
             "allow_project_servers");
-    public static final long DEFAULT_WAIT_MS = 3000;
-    public static final long MAX_WAIT_MS = 30_000;
-    public static final long DEFAULT_TTL_MS = 10 * 60_000L;
-    public static final String DEFAULT_CAPABILITIES = "roots,sampling,elicitation";
+    static final long DEFAULT_WAIT_MS = 3000;
+    static final long MAX_WAIT_MS = 30_000;
+    static final long DEFAULT_TTL_MS = 10 * 60_000L;
+    static final String DEFAULT_CAPABILITIES = "roots,sampling,elicitation";
 
     /** @throws IllegalArgumentException with a message {@code <key>: <what is wrong>} */
     public static TurnInventorySettings from(Map<String, Object> settings) {

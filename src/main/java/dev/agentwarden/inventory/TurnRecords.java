@@ -31,7 +31,7 @@ import java.util.Map;
  */
 public final class TurnRecords {
     public static final String SCHEMA = "warden.inventory.turn/1";
-    public static final String SESSION_START = "session_start";
+    static final String SESSION_START = "session_start";
     public static final String TURN = "turn";
     /**
      * Longest record line read back; a longer one is skipped like a torn one. The file itself has no
@@ -148,7 +148,7 @@ public final class TurnRecords {
      * Fresh or continued, from a SessionStart {@code source}: {@code startup}, {@code new} and
      * {@code clear} start a conversation; {@code resume} and {@code compact} continue one.
      */
-    public static String conditionOf(String source) {
+    static String conditionOf(String source) {
         if (source == null) {
             return "unknown";
         }

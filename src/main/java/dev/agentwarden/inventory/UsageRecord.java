@@ -11,6 +11,6 @@ import java.util.Map;
  * @param duplicateOf {@code file:line} of the record whose usage this repeats (Claude writes one line per
  *                    content block, and a continued session's transcript may copy earlier lines), or {@code null}
  */
-public record UsageRecord(String source, long line, String sessionId, long turn, String client, String clientVersion,
+record UsageRecord(String source, long line, String sessionId, long turn, String client, String clientVersion,
                           String model, Map<String, Object> usage, String duplicateOf) {
 }

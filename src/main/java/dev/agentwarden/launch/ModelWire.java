@@ -20,7 +20,7 @@ import java.util.Map;
  *   {@code systemInstruction.parts[].text}.</li>
  * </ul>
  */
-public enum ModelWire {
+enum ModelWire {
     OPENAI_CHAT("openai-chat"),
     OPENAI_RESPONSES("openai-responses"),
     ANTHROPIC_MESSAGES("anthropic-messages"),

@@ -16,7 +16,7 @@ import java.util.List;
  * and starts the expected length before. The located bytes are exactly the request's bytes: the
  * expected payload only says where to look, never what was found.
  */
-public final class PromptLocator {
+final class PromptLocator {
     private PromptLocator() {
     }
 

@@ -29,7 +29,7 @@ public record OpenRecord(String ref, String session, String agentType, String pa
     /** Deepest nesting a record may claim. */
     static final long MAX_DEPTH = 1000;
 
-    private static final Fields.Failure<IllegalArgumentException> FIELD_TYPE = Fields.illegalArgument("open_record_field_type");
+    private static final Fields.Failure<IllegalArgumentException> FIELD_TYPE = Fields.illegalArgument("");
 
     byte[] toBytes() {
         Map<String, Object> o = new LinkedHashMap<>();
@@ -49,9 +49,9 @@ public record OpenRecord(String ref, String session, String agentType, String pa
      * Reads a record file's bytes. A record is trusted only when its {@code ref} matches the file
      * name and every field has its type and range.
      *
-     * @throws IllegalArgumentException with a stable code as message prefix when it is not trusted
+     * @throws LedgerException with a stable code ({@code open_record_*}) when it is not trusted
      */
-    static OpenRecord parse(String fileRef, byte[] bytes) {
+    static OpenRecord parse(String fileRef, byte[] bytes) throws LedgerException {
         if (bytes.length > MAX_BYTES) {
             throw invalid("open_record_too_large", bytes.length + " bytes, limit " + MAX_BYTES);
         }
@@ -65,22 +65,27 @@ public record OpenRecord(String ref, String session, String agentType, String pa
         if (!(o.get("ref") instanceof String ref) || !ref.equals(fileRef)) {
             throw invalid("open_record_ref_mismatch", "ref does not match the file name");
         }
-        Fields<IllegalArgumentException> f = Fields.of(o, "open record", FIELD_TYPE);
-        String session = f.optionalString("session_id");
-        String agentType = f.optionalString("agent_type");
-        String parentRef = f.optionalString("parent_ref");
-        if (parentRef != null && !AgentRef.isRef(parentRef)) {
-            throw invalid("open_record_field_type", "parent_ref is not a ref");
+        try {
+            Fields<IllegalArgumentException> f = Fields.of(o, "open record", FIELD_TYPE);
+            String session = f.optionalString("session_id");
+            String agentType = f.optionalString("agent_type");
+            String parentRef = f.optionalString("parent_ref");
+            if (parentRef != null && !AgentRef.isRef(parentRef)) {
+                throw invalid("open_record_field_type", "parent_ref is not a ref");
+            }
+            long depth = f.positiveLong("depth", 1);
+            if (depth > MAX_DEPTH) {
+                throw invalid("open_record_field_type", "depth must be an integer in 1.." + MAX_DEPTH);
+            }
+            String basis = f.string("depth_basis");
+            if (!DEPTH_BASES.contains(basis)) {
+                throw invalid("open_record_field_type", "depth_basis must be one of " + DEPTH_BASES);
+            }
+            return new OpenRecord(ref, session, agentType, parentRef, depth, basis, f.positiveLong("started_ms", 0));
+        } catch (IllegalArgumentException wrongType) {
+            // the typed reader's message names the field; the code is the record's
+            throw invalid("open_record_field_type", wrongType.getMessage());
         }
-        long depth = f.positiveLong("depth", 1);
-        if (depth > MAX_DEPTH) {
-            throw invalid("open_record_field_type", "depth must be an integer in 1.." + MAX_DEPTH);
-        }
-        String basis = f.string("depth_basis");
-        if (!DEPTH_BASES.contains(basis)) {
-            throw invalid("open_record_field_type", "depth_basis must be one of " + DEPTH_BASES);
-        }
-        return new OpenRecord(ref, session, agentType, parentRef, depth, basis, f.positiveLong("started_ms", 0));
     }
 
     private static byte[] trimNewline(byte[] bytes) {
@@ -91,7 +96,7 @@ public record OpenRecord(String ref, String session, String agentType, String pa
         return len == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, len);
     }
 
-    private static IllegalArgumentException invalid(String code, String message) {
-        return new IllegalArgumentException(code + ": " + message);
+    private static LedgerException invalid(String code, String message) {
+        return new LedgerException(code, message);
     }
 }

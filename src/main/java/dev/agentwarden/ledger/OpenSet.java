@@ -63,10 +63,8 @@ public record OpenSet(boolean ledgerPresent, List<OpenRecord> live, List<OpenRec
                     String code = "file_too_large".equals(e.code()) ? "open_record_too_large" : "open_record_unsafe";
                     invalid.add(LedgerProblem.warning(code, p.toString(), e.getMessage()));
                     continue;
-                } catch (IllegalArgumentException e) {
-                    String msg = e.getMessage();
-                    int colon = msg.indexOf(':');
-                    invalid.add(LedgerProblem.warning(msg.substring(0, colon), p.toString(), msg.substring(colon + 2)));
+                } catch (LedgerException e) {
+                    invalid.add(LedgerProblem.warning(e.code(), p.toString(), e.detail()));
                     continue;
                 }
                 (nowMs - r.startedMs() > ttlMs ? stale : live).add(r);

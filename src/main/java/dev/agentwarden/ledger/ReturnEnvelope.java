@@ -24,7 +24,7 @@ import java.util.Set;
  * keys but breaks a rule; the first rule broken is recorded as a code); {@code foreign_object} (JSON
  * objects, none with an envelope key); {@code no_envelope} (no JSON object); {@code no_message}.
  */
-public final class ReturnEnvelope {
+final class ReturnEnvelope {
     /** The check's verdicts, as written in {@code envelope_parse}. */
     public enum Verdict {
         OK, FAIL, FOREIGN_OBJECT, NO_ENVELOPE, NO_MESSAGE;

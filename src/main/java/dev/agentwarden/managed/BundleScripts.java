@@ -35,7 +35,7 @@ public final class BundleScripts {
      *
      * @throws IllegalArgumentException when the manifest does not compile or a path leads out of its directory
      */
-    public static List<String> named(byte[] manifestBytes) {
+    static List<String> named(byte[] manifestBytes) {
         ManifestCompiler.Result r;
         try {
             r = ManifestCompiler.compile("bundle:" + CurrentBundle.MANIFEST_NAME,

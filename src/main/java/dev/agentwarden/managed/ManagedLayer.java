@@ -28,9 +28,9 @@ import java.util.List;
 public final class ManagedLayer {
     public static final Path DIR = Path.of("/etc/agent-warden");
     public static final Path MANIFEST = DIR.resolve("manifest.yaml");
-    public static final Path SETTINGS = DIR.resolve("settings.json");
+    static final Path SETTINGS = DIR.resolve("settings.json");
     /** Source name of the managed manifest, as {@code manifest show} and the decision log print it. */
-    public static final String SOURCE = "managed:" + MANIFEST;
+    static final String SOURCE = "managed:" + MANIFEST;
     private static final int MAX_SETTINGS_BYTES = 64 * 1024;
 
     public enum Status { ABSENT, LOADED, REFUSED }

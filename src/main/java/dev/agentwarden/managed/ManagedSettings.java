@@ -26,7 +26,7 @@ import java.util.Map;
 public record ManagedSettings(String failMode, boolean projectScripts, String reasons, String minVersion,
                               int retentionDays, List<String> signers, Telemetry telemetry) {
     /** No settings file: nothing is decided by the administrator. */
-    public static final ManagedSettings NONE = new ManagedSettings(null, true, null, null, 0, List.of(), null);
+    static final ManagedSettings NONE = new ManagedSettings(null, true, null, null, 0, List.of(), null);
 
     /**
      * The fleet's collector: {@code endpoint} (the base URL, as {@code OTEL_EXPORTER_OTLP_ENDPOINT}),

@@ -38,8 +38,8 @@ import java.util.stream.Stream;
  * leaves {@code current} as it was and is recorded in {@code policy-state.json}.
  */
 public final class PolicyStore {
-    public static final String ROOT_FILE = "policy-root.json";
-    public static final String STATE_FILE = "policy-state.json";
+    static final String ROOT_FILE = "policy-root.json";
+    static final String STATE_FILE = "policy-state.json";
     /** Held while a pull runs, so that two pulls (a timer and a person) never install at once. */
     static final String LOCK_FILE = ".policy-pull.lock";
     private static final int MAX_STATE_BYTES = 64 * 1024;

@@ -29,7 +29,7 @@ public final class UserLayer {
     /** Where the file is under the home directory. */
     static final String UNDER_HOME = ".config/agent-warden/manifest.yaml";
     /** The prefix of the user manifest's source name, as {@code manifest show} and the decision log print it. */
-    public static final String SOURCE_PREFIX = "user:";
+    static final String SOURCE_PREFIX = "user:";
 
     public enum Status { ABSENT, LOADED, REFUSED }
 

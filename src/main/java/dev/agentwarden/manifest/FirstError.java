@@ -55,7 +55,7 @@ public final class FirstError {
     }
 
     /** The first error of a manifest that did not load, in one line. */
-    public static String describe(ManifestException e) {
+    static String describe(ManifestException e) {
         for (ManifestProblem p : e.problems()) {
             if (p.isError()) {
                 return clip(p.toString());

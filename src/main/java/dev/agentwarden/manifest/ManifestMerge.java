@@ -23,7 +23,7 @@ public final class ManifestMerge {
     /** Where a concern or chain of a merged manifest came from, as {@code manifest show} prints it. */
     public static final String FROM_DEFAULT = "default";
     public static final String FROM_PROJECT = "project";
-    public static final String OVERRIDES_DEFAULT = "project, replaces the default's";
+    static final String OVERRIDES_DEFAULT = "project, replaces the default's";
 
     private final Manifest base;
     private final Map<String, String> concernOrigins = new LinkedHashMap<>();

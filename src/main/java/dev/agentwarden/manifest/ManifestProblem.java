@@ -16,7 +16,7 @@ public record ManifestProblem(String file, int line, String key, String message,
     public enum Kind { ERROR, WARNING }
 
     /** The manifest file cannot be read at all. */
-    public static final String UNREADABLE = "unreadable";
+    static final String UNREADABLE = "unreadable";
 
     public boolean isError() {
         return kind == Kind.ERROR;

@@ -19,21 +19,43 @@ final class ScriptCheck {
     private ScriptCheck() {
     }
 
+    /** What can be wrong with a script, each with its stable lint code. */
+    enum Kind {
+        MISSING("script-missing"),
+        NOT_A_FILE("script-not-a-file"),
+        NOT_EXECUTABLE("script-not-executable"),
+        INTERPRETER_MISSING("interpreter-missing");
+
+        private final String code;
+
+        Kind(String code) {
+            this.code = code;
+        }
+
+        String code() {
+            return code;
+        }
+    }
+
+    /** What is wrong with a script, and the sentence lint shows. */
+    record Problem(Kind kind, String message) {
+    }
+
     /** What is wrong with the script for dispatch, or {@code null} when it can run. */
-    static String problem(Path script) {
+    static Problem problem(Path script) {
         if (!Files.exists(script)) {
-            return "script not found: " + script;
+            return new Problem(Kind.MISSING, "script not found: " + script);
         }
         if (!Files.isRegularFile(script)) {
-            return "not a regular file: " + script + "; a concern's script is a file Warden runs";
+            return new Problem(Kind.NOT_A_FILE, "not a regular file: " + script + "; a concern's script is a file Warden runs");
         }
         if (!Files.isExecutable(script)) {
-            return "not executable: " + script + "; dispatch cannot run it (chmod +x it)";
+            return new Problem(Kind.NOT_EXECUTABLE, "not executable: " + script + "; dispatch cannot run it (chmod +x it)");
         }
         String interpreter = interpreter(script);
         if (interpreter != null && !resolves(interpreter)) {
-            return "interpreter not found: " + script + " starts with #!" + interpreter
-                    + ", which does not resolve here, so dispatch cannot run it";
+            return new Problem(Kind.INTERPRETER_MISSING, "interpreter not found: " + script + " starts with #!" + interpreter
+                    + ", which does not resolve here, so dispatch cannot run it");
         }
         return null;
     }
@@ -86,19 +108,5 @@ final class ScriptCheck {
             }
         }
         return false;
-    }
-
-    /** The lint code of a {@link #problem}. */
-    static String code(String problem) {
-        if (problem.startsWith("script not found")) {
-            return "script-missing";
-        }
-        if (problem.startsWith("not a regular file")) {
-            return "script-not-a-file";
-        }
-        if (problem.startsWith("not executable")) {
-            return "script-not-executable";
-        }
-        return "interpreter-missing";
     }
 }

@@ -22,7 +22,7 @@ import java.util.Map;
  */
 public final class Captures {
     /** Most events read from one directory or file. */
-    public static final int MAX_EVENTS = 100_000;
+    static final int MAX_EVENTS = 100_000;
     /** Largest line of a session file; the payload cap of dispatch. */
     static final int MAX_LINE_CHARS = CaseFile.MAX_PAYLOAD_BYTES;
     /** Largest session file read. */

@@ -30,11 +30,11 @@ import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
  */
 public final class CaseFile {
     /** Largest test file read. */
-    public static final int MAX_FILE_BYTES = 1024 * 1024;
+    static final int MAX_FILE_BYTES = 1024 * 1024;
     /** Largest payload file read: dispatch's own default payload cap. */
-    public static final int MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
+    static final int MAX_PAYLOAD_BYTES = 8 * 1024 * 1024;
     /** Most cases in one file. */
-    public static final int MAX_CASES = 10_000;
+    static final int MAX_CASES = 10_000;
     static final Set<String> VERDICTS = Set.of("allow", "warn", "ask", "block", "halt");
     private static final List<String> CASE_KEYS = List.of("name", "host", "event", "payload", "payload_file", "env",
             "verdict", "reason_contains", "output");

@@ -25,7 +25,7 @@ public final class Redactor {
     /** Shortest run the entropy rule considers. */
     static final int ENTROPY_MIN_LENGTH = 20;
     /** Longest text redacted; a longer one is cut first, at a word boundary ({@link #redactPrefix}). */
-    public static final int MAX_INPUT_CHARS = 4096;
+    static final int MAX_INPUT_CHARS = 4096;
 
     private static final String[] SECRET_WORDS = {"token", "secret", "password", "passwd", "pwd", "api_key", "apikey",
         "api-key", "access_key", "accesskey", "private_key", "privatekey", "private-key", "credential", "auth",

@@ -36,7 +36,7 @@ import java.util.Set;
  */
 public final class JsonFileReleaseStore implements ReleaseStore {
     /** Largest manifest file read. */
-    public static final int MAX_BYTES = 4 * 1024 * 1024;
+    static final int MAX_BYTES = 4 * 1024 * 1024;
 
     private static final Set<String> KEYS = Set.of("agent_id", "agent_version", "client_id", "client_version", "sha256",
             "length", "normalization", "normalized_sha256");
@@ -59,7 +59,7 @@ public final class JsonFileReleaseStore implements ReleaseStore {
      * @throws ReleaseStoreException {@code release_manifest_unreadable}, {@code release_manifest_too_large},
      *                            {@code release_manifest_invalid} or {@code release_manifest_duplicate_key}
      */
-    public static JsonFileReleaseStore open(Path file) {
+    static JsonFileReleaseStore open(Path file) {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(file)) {
             bytes = in.readNBytes(MAX_BYTES + 1);

@@ -77,7 +77,7 @@ public final class KeyFiles {
     }
 
     /** Reads an Ed25519 SubjectPublicKeyInfo PEM file, or a private key file, as a raw public key. */
-    public static byte[] readPublicKey(Path file) throws ReleaseException {
+    static byte[] readPublicKey(Path file) throws ReleaseException {
         String text = readText(file);
         if (text.contains("-----BEGIN " + PRIVATE_LABEL + "-----")) {
             return readSigningKey(file).publicKey();

@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  * content passes through unchanged. The raw SHA-256 is always recorded beside the normalized one.
  */
 public final class Normalizations {
-    public static final String SQUAD_TEMPLATE = "squad-template";
-    public static final List<String> NAMES = List.of(SQUAD_TEMPLATE);
+    static final String SQUAD_TEMPLATE = "squad-template";
+    static final List<String> NAMES = List.of(SQUAD_TEMPLATE);
 
     private static final String VERSION = "(?:[0-9.]+(?:-[a-z]+(?:\\.\\d+)?)?|\\{version\\})";
     private static final Pattern VERSION_COMMENT = Pattern.compile("<!-- version: " + VERSION + " -->");
@@ -53,7 +53,7 @@ public final class Normalizations {
      *
      * @throws IllegalArgumentException for an unknown profile name
      */
-    public static byte[] apply(String profile, byte[] source) {
+    static byte[] apply(String profile, byte[] source) {
         if (!SQUAD_TEMPLATE.equals(profile)) {
             throw new IllegalArgumentException("unknown normalization profile '" + profile + "'; known: " + NAMES);
         }

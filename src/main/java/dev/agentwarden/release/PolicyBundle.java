@@ -36,15 +36,15 @@ import java.util.Set;
  * no replay of the installed version) and the bundle has not expired.
  */
 public final class PolicyBundle {
-    public static final String PAYLOAD_TYPE = "application/vnd.agent-warden.policy-bundle+json";
+    static final String PAYLOAD_TYPE = "application/vnd.agent-warden.policy-bundle+json";
     static final String TYPE = "policy-bundle";
     /** The files a bundle may carry besides scripts. */
     public static final List<String> FILES = List.of("manifest.yaml", "settings.json");
-    public static final int MAX_FILE_BYTES = 1024 * 1024;
+    static final int MAX_FILE_BYTES = 1024 * 1024;
     /** Per script file, all script files together, and how many. */
     public static final int MAX_SCRIPT_BYTES = 1024 * 1024;
     public static final int MAX_SCRIPTS_TOTAL_BYTES = 2 * 1024 * 1024;
-    public static final int MAX_SCRIPTS = 64;
+    static final int MAX_SCRIPTS = 64;
     private static final int MAX_SCRIPT_NAME_CHARS = 255;
 
     /** A script file carried by a bundle: its bytes and whether it is installed executable (0755) or not (0644). */

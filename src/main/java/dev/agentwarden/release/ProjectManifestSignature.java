@@ -26,7 +26,7 @@ import java.util.Set;
  * force without a per-developer {@code warden trust}; its scripts still run only while they hash as signed.
  */
 public final class ProjectManifestSignature {
-    public static final String PAYLOAD_TYPE = "application/vnd.agent-warden.project-manifest+json";
+    static final String PAYLOAD_TYPE = "application/vnd.agent-warden.project-manifest+json";
     static final String TYPE = "project-manifest";
     /** Largest signature file read. */
     public static final int MAX_BYTES = 256 * 1024;

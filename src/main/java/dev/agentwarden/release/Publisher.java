@@ -30,7 +30,7 @@ import java.util.Set;
  */
 public final class Publisher {
     /** Largest artifact {@link #add} hashes. */
-    public static final long MAX_ARTIFACT_BYTES = 256L * 1024 * 1024;
+    static final long MAX_ARTIFACT_BYTES = 256L * 1024 * 1024;
 
     private Publisher() {
     }

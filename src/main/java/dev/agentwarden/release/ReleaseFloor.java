@@ -27,7 +27,7 @@ import java.util.Map;
  */
 public record ReleaseFloor(Path userFile, Path projectFile) {
     /** Name of the floor file projects kept before the floor moved to the user's state. */
-    public static final String PROJECT_FILE = "trusted.json";
+    static final String PROJECT_FILE = "trusted.json";
 
     /** The floor of the project at {@code projectRoot}, in the user state that {@code env} names. */
     public static ReleaseFloor forProject(Path projectRoot, Map<String, String> env) {

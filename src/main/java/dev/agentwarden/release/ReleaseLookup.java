@@ -12,7 +12,7 @@ public record ReleaseLookup(Status status, ReleaseEntry entry, String reason) {
 
     public enum Status { FOUND, NOT_REGISTERED, UNTRUSTED }
 
-    public static ReleaseLookup found(ReleaseEntry entry) {
+    static ReleaseLookup found(ReleaseEntry entry) {
         return new ReleaseLookup(Status.FOUND, entry, null);
     }
 

@@ -3,7 +3,7 @@ package dev.agentwarden.rule;
 import java.util.Locale;
 
 /** What a rule does when its condition holds. */
-public enum RuleAction {
+enum RuleAction {
     ALLOW, DENY, ASK, WARN, HALT, REWRITE;
 
     /** The word a manifest writes. */

@@ -113,7 +113,7 @@ public enum RuleField {
     }
 
     /** The field a rule names {@code wire}, or {@code null}. */
-    public static RuleField of(String wire) {
+    static RuleField of(String wire) {
         for (RuleField f : values()) {
             if (f.wire.equals(wire)) {
                 return f;
@@ -123,7 +123,7 @@ public enum RuleField {
     }
 
     /** Every field's name. */
-    public static List<String> names() {
+    static List<String> names() {
         List<String> out = new ArrayList<>();
         for (RuleField f : values()) {
             out.add(f.wire);

@@ -17,7 +17,7 @@ import java.util.Map;
  * @param rewrite tool-input field → expression source, in order; empty unless the action rewrites
  * @param prereg  the inventory preregistration file (relative to the project root) the drift fields read, or {@code null}
  */
-public record RuleSettings(String when, RuleAction action, String reason, Map<String, String> rewrite, String prereg) {
+record RuleSettings(String when, RuleAction action, String reason, Map<String, String> rewrite, String prereg) {
     /** Longest condition, reason or rewrite expression accepted, in characters. */
     static final int MAX_SOURCE_CHARS = 4_000;
     /** Most rewritten fields. */

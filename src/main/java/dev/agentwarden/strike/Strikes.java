@@ -43,7 +43,7 @@ public final class Strikes {
     /** Largest strikes file read: {@link #COMPACT_AT} lines of a 19-digit time. */
     static final int MAX_BYTES = COMPACT_AT * 20;
     /** Longest wait for the store's locks before a record fails. */
-    public static final long LOCK_WAIT_MS = 2_000;
+    static final long LOCK_WAIT_MS = 2_000;
 
     /**
      * One JVM's writers, one at a time: POSIX record locks belong to the process, so two threads

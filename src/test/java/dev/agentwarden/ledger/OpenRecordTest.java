@@ -23,7 +23,7 @@ class OpenRecordTest {
     Path project;
 
     @Test
-    void parse_roundTripsWhatIsWritten() {
+    void parse_roundTripsWhatIsWritten() throws LedgerException {
         OpenRecord r = new OpenRecord(REF, "s", "t", "ba9876543210", 3, "observed", 1_777_888_800_000L);
 
         assertThat(OpenRecord.parse(REF, r.toBytes())).isEqualTo(r);
@@ -53,7 +53,8 @@ class OpenRecordTest {
     @MethodSource("untrusted")
     void parse_untrustedRecord_isRejectedWithCode(String name, String text, String code) {
         assertThatThrownBy(() -> OpenRecord.parse(REF, text.getBytes(StandardCharsets.UTF_8)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith(code + ":");
+                .isInstanceOf(LedgerException.class).hasMessageStartingWith(code + ":")
+                .extracting(e -> ((LedgerException) e).code()).isEqualTo(code);
     }
 
     /** The record is read through the typed JSON reader (json.Fields): a wrong-typed field is named with its path. */

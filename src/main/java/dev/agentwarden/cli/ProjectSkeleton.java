@@ -1,4 +1,4 @@
-package dev.agentwarden.init;
+package dev.agentwarden.cli;
 
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
@@ -10,7 +10,7 @@ import java.util.List;
  * an example process concern it binds, and a {@code .gitignore} that keeps Warden's state out of
  * the repository while the manifest and concerns go in.
  */
-public final class ProjectSkeleton {
+final class ProjectSkeleton {
     /** The manifest, relative to the project root. */
     public static final String MANIFEST = ".warden/manifest.yaml";
     /** The example concern, relative to the project root. */
