@@ -72,9 +72,14 @@ final class DecisionLines {
         return Json.write(d);
     }
 
-    /** {@code text} with each per-run temporary project ({@code /tmp/warden-golden-project<digits>}) and session label masked. */
+    /**
+     * {@code text} with each per-run temporary project ({@code /tmp/warden-golden-project<digits>}) and
+     * session label masked. A label ends in a random suffix, so the recorder's redaction may or may not
+     * take it for a secret ({@code [REDACTED:high_entropy]}): either form is the label.
+     */
     private static String maskedText(String text) {
-        return text.replaceAll("warden-golden-project[0-9]+", "<project>").replaceAll("session [^;)]*-[0-9a-f]{8}", "session <session>");
+        return text.replaceAll("warden-golden-project[0-9]+", "<project>")
+                .replaceAll("session (?:[^;)]*-[0-9a-f]{8}|\\[REDACTED:[a-z_]+\\])", "session <session>");
     }
 
     static String transport(String line) {

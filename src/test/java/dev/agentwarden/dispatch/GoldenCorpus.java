@@ -19,9 +19,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -126,6 +129,56 @@ final class GoldenCorpus {
         }
         assertThat(out).as("golden cases under %s", root()).hasSizeGreaterThan(40);
         return out.stream();
+    }
+
+    /**
+     * One case of each kind, for the suites that start a cold JVM per case: the first case, in path
+     * order, of each {@link #kind}. A cold run's start-up, the classes it loads and the way it reads
+     * stdin and writes its answer follow from its kind; the other cases of a kind differ in payload
+     * bytes and verdict only, and those are asserted for every case in-process ({@link GoldenDispatchTest},
+     * {@link GoldenDecisionLineTest}), over HTTP ({@link GoldenServeTest}) and through the launcher and a
+     * resident process ({@link GoldenForwardIT}); the cold run asserts that the in-process run agrees
+     * with it byte for byte, so the in-process path stands for the cold JVM on the rest of its kind.
+     */
+    static Stream<Named<Case>> coldCases() throws IOException {
+        Set<String> seen = new HashSet<>();
+        List<Named<Case>> out = new ArrayList<>();
+        for (Named<Case> c : cases().toList()) {
+            if (seen.add(kind(c.getPayload()))) {
+                out.add(c);
+            }
+        }
+        return out.stream();
+    }
+
+    /**
+     * What a cold run of {@code c} depends on besides its payload: the host, the event as its file name
+     * says it (the corpus names a case {@code <event>-<verdict>-<detail>}, a VS Code flavour
+     * {@code vscode-<event>-...}), the {@code --native-event} and {@code --event} it passes, the
+     * manifest, the variables it sets, and whether its bytes in or out hold non-ASCII text (which the
+     * process encodes as UTF-8 whatever the locale, where the in-process run is handed strings).
+     */
+    static String kind(Case c) {
+        String file = c.name().substring(c.name().indexOf('/') + 1);
+        int dash = file.indexOf('-');
+        String named = dash < 0 ? file : file.substring(0, dash);
+        if (named.equals("vscode")) {
+            int next = file.indexOf('-', dash + 1);
+            named = next < 0 ? file : file.substring(0, next);
+        }
+        return c.host() + " " + named + " " + c.nativeEvent() + " " + c.event() + " " + c.manifest().getFileName()
+                + " " + new TreeMap<>(c.env()) + (nonAscii(c) ? " utf-8" : "");
+    }
+
+    private static boolean nonAscii(Case c) {
+        StringBuilder text = new StringBuilder(new String(c.stdin(), StandardCharsets.UTF_8)).append(c.expected().stdout());
+        c.expected().stderrContains().forEach(text::append);
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) > 0x7f) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @SuppressWarnings("unchecked")

@@ -15,9 +15,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The packaged jar, as its own JVM, writes the decision line the in-process dispatch writes (volatile
- * fields masked). Each run in a project of its own, so the cases run on the parallel pool's threads;
- * all share one compiled-manifest cache, as a host's events do. The jar's run is {@link GoldenRuns}'
- * (compiled once before the first case), shared with the other suites that observe that run.
+ * fields masked), for one case of each kind ({@link GoldenCorpus#coldCases}); the in-process line of
+ * every case is compared with the resident's and serve's ({@link GoldenDecisionLineTest},
+ * {@link GoldenServeTest}). Each run in a project of its own, so the cases run on the parallel pool's
+ * threads; all share one compiled-manifest cache, as a host's events do. The jar's run is
+ * {@link GoldenRuns}' (compiled once before the first case), shared with the other suites that observe
+ * that run.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class GoldenDecisionLineIT {
@@ -26,7 +29,7 @@ class GoldenDecisionLineIT {
     static final GoldenCorpus.Project shared = new GoldenCorpus.Project();
 
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
-        return GoldenCorpus.cases();
+        return GoldenCorpus.coldCases();
     }
 
     @ParameterizedTest(name = "{0}")

@@ -14,7 +14,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -22,10 +25,29 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The golden corpus writes the same decision line, volatile fields masked, whichever transport
  * carries the event: in-process as its own JVM would, forwarded to the resident server ({@code /forward}),
  * and posted to {@code warden serve} ({@code /dispatch}); each line names its transport.
+ *
+ * <p>One resident serves every case, as it serves a host's events (a forwarded event carries its own
+ * working directory and environment). {@code warden serve} takes its project and environment at start,
+ * so each case gets a server of its own. Each run is in a fresh project (a line counts the session's
+ * strikes, which are project state); all share one compiled-manifest cache.
  */
 class GoldenDecisionLineTest {
     private static final String TOKEN = "golden-decisions-token";
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
+    /** Its {@code cache} is every case's manifest cache; its project directory is unused. */
+    @RegisterExtension
+    static final GoldenCorpus.Project shared = new GoldenCorpus.Project();
+    private static WardenServer resident;
+
+    @BeforeAll
+    static void startResident() throws IOException {
+        resident = WardenServer.startResident(TOKEN, "0".repeat(64), 1, Map.of(), GoldenCorpus.CLOCK);
+    }
+
+    @AfterAll
+    static void stopResident() {
+        resident.close();
+    }
 
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
         return GoldenCorpus.cases();
@@ -35,28 +57,23 @@ class GoldenDecisionLineTest {
     @MethodSource("cases")
     void decisionLine_everyTransport_isTheSame(GoldenCorpus.Case c) throws Exception {
         String ownJvm;
-        try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
+        try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
             GoldenCorpus.runInProcess(c, p);
             ownJvm = DecisionLines.only(p.dir);
         }
         assertThat(DecisionLines.transport(ownJvm)).isEqualTo(DecisionLog.OWN_JVM);
 
-        String resident;
-        try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
-            WardenServer server = WardenServer.startResident(TOKEN, "0".repeat(64), 1, Map.of(), GoldenCorpus.CLOCK);
-            try {
-                assertThat(forward(server.port(), forwardFrame(c, p))).startsWith("HTTP/1.1 200");
-            } finally {
-                server.close();
-            }
-            resident = DecisionLines.only(p.dir);
+        String forwarded;
+        try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
+            assertThat(forward(resident.port(), forwardFrame(c, p))).startsWith("HTTP/1.1 200");
+            forwarded = DecisionLines.only(p.dir);
         }
-        assertThat(DecisionLines.transport(resident)).isEqualTo(DecisionLog.RESIDENT);
-        assertThat(DecisionLines.masked(resident)).as("resident").isEqualTo(DecisionLines.masked(ownJvm));
+        assertThat(DecisionLines.transport(forwarded)).isEqualTo(DecisionLog.RESIDENT);
+        assertThat(DecisionLines.masked(forwarded)).as("resident").isEqualTo(DecisionLines.masked(ownJvm));
 
         if (c.event() == null) { // an HTTP hook's path names no canonical event (--event)
             String serve;
-            try (GoldenCorpus.Project p = GoldenCorpus.Project.open()) {
+            try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
                 WardenServer server = WardenServer.start(0, null, c.manifest().toString(), TOKEN, 1,
                         p.env(c), GoldenCorpus.CLOCK);
                 try {

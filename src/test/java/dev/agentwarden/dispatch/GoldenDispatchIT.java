@@ -17,14 +17,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The golden corpus ({@link GoldenCorpus}) through the packaged jar as a process: each case must
  * match its expectation and give byte-identical stdout, the same stderr and the same exit code as
- * the in-process run, in the project the process ran in. One JVM per case, as a host starts one per
- * event (from the class-data archive, as {@code bin/warden} starts it), the cases on the parallel
- * pool's threads; the JVM is {@link GoldenRuns}', shared with the other suites that observe that run.
+ * the in-process run, in the project the process ran in. One JVM per kind of case
+ * ({@link GoldenCorpus#coldCases}), as a host starts one per event (from the class-data archive, as
+ * {@code bin/warden} starts it), the cases on the parallel pool's threads; the JVM is
+ * {@link GoldenRuns}', shared with the other suites that observe that run. The other cases of a kind
+ * are asserted in-process ({@link GoldenDispatchTest}), which this suite shows agrees with the process.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class GoldenDispatchIT {
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
-        return GoldenCorpus.cases();
+        return GoldenCorpus.coldCases();
     }
 
     @ParameterizedTest(name = "{0}")

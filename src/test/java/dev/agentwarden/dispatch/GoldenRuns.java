@@ -14,10 +14,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 /**
- * One packaged-jar JVM per golden case under the corpus manifest, shared by the suites that observe
- * it: {@link GoldenDispatchIT} (stdout, stderr, exit code), {@link GoldenDecisionLineIT} (the decision
- * line) and {@link HotPathClassLoadIT} (the classes loaded). Each ran the very same command in a JVM of
- * its own; now the first suite to reach a case runs it and the others read what it saw.
+ * One packaged-jar JVM per cold golden case ({@link GoldenCorpus#coldCases}: one case of each kind),
+ * shared by the suites that observe it: {@link GoldenDispatchIT} (stdout, stderr, exit code),
+ * {@link GoldenDecisionLineIT} (the decision line) and {@link HotPathClassLoadIT} (the classes loaded).
+ * Each ran the very same command in a JVM of its own; now the first suite to reach a case runs it and
+ * the others read what it saw.
  *
  * <p>A run is {@code java FLAGS} with the class-data archive and {@code -Xlog:class+load} to a file
  * (never to stdout or stderr), in a fresh project of its own, from a compiled-manifest cache shared by
