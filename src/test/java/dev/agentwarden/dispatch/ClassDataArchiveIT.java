@@ -29,6 +29,8 @@ class ClassDataArchiveIT {
                     .singleElement().asString().contains("source: shared objects file");
         } finally {
             Files.deleteIfExists(log);
+            // The JVM's logging moves the (empty) file it found aside as <name>.0 before it writes.
+            Files.deleteIfExists(log.resolveSibling(log.getFileName() + ".0"));
         }
     }
 }

@@ -66,6 +66,8 @@ final class GoldenRuns {
             return new Run(r, p, DecisionLines.all(p.dir), HotPathClassLoadIT.classes(log));
         } finally {
             Files.deleteIfExists(log);
+            // The JVM's logging moves the (empty) file it found aside as <name>.0 before it writes.
+            Files.deleteIfExists(log.resolveSibling(log.getFileName() + ".0"));
         }
     }
 

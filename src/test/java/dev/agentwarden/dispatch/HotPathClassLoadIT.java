@@ -248,6 +248,8 @@ class HotPathClassLoadIT {
             return classes(log);
         } finally {
             Files.deleteIfExists(log);
+            // The JVM's logging moves the (empty) file it found aside as <name>.0 before it writes.
+            Files.deleteIfExists(log.resolveSibling(log.getFileName() + ".0"));
         }
     }
 
@@ -264,6 +266,8 @@ class HotPathClassLoadIT {
             return classes(log);
         } finally {
             Files.deleteIfExists(log);
+            // The JVM's logging moves the (empty) file it found aside as <name>.0 before it writes.
+            Files.deleteIfExists(log.resolveSibling(log.getFileName() + ".0"));
         }
     }
 
