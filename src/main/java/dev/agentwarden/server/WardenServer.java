@@ -1,23 +1,18 @@
 package dev.agentwarden.server;
 
-import dev.agentwarden.decision.DecisionDraft;
-import dev.agentwarden.decision.DecisionLog;
-import dev.agentwarden.decision.OpenSegments;
 import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.export.LiveExport;
 import dev.agentwarden.io.PeerUid;
 import dev.agentwarden.server.ForwardRequest.BadForward;
 import dev.agentwarden.host.HostResponse;
-import dev.agentwarden.trust.ResolvedManifests;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonLimits;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
@@ -33,6 +28,7 @@ import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -134,10 +130,8 @@ public final class WardenServer implements AutoCloseable {
     private final Map<String, String> env;
     /** The caller of every {@code /dispatch}: this process, with {@link #env}. */
     private final Caller caller;
-    /** The decision-log segments this server keeps open while it runs. */
-    private final OpenSegments segments = new OpenSegments();
-    /** The manifest in force per project, kept while nothing it was resolved from changes. */
-    private final ResolvedManifests manifests = new ResolvedManifests();
+    /** Where this server's dispatches run: the decision-log segments it keeps open and the manifests it keeps. */
+    private final DispatchRuntime runtime;
     private final Clock clock;
     private final AtomicLong lastActivity;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -181,6 +175,7 @@ public final class WardenServer implements AutoCloseable {
         this.env = Map.copyOf(env);
         this.caller = Caller.thisProcess(this.env);
         this.clock = clock;
+        this.runtime = DispatchRuntime.longLived(clock);
         this.lastActivity = new AtomicLong(clock.millis());
         this.startedMillis = clock.millis();
         Gate gate = proof != null ? new Gate(Mode.FORWARD, this.token, false) : new Gate(Mode.DISPATCH, this.token, false);
@@ -208,7 +203,7 @@ public final class WardenServer implements AutoCloseable {
         if (LiveExport.wanted(exportEnv)) {
             try {
                 started = LiveExport.start(exportEnv, clock);
-                segments.tap(started);
+                runtime.segments().tap(started);
             } catch (IllegalArgumentException e) {
                 problem = e.getMessage();
                 System.err.println("warden: " + LiveExport.SWITCH + " is on but live export is off: " + problem);
@@ -366,9 +361,9 @@ public final class WardenServer implements AutoCloseable {
         }
         pool.shutdown();
         // a dispatch still running appends its line the one-shot way
-        segments.close();
+        runtime.close();
         if (live != null) {
-            segments.tap(null);
+            runtime.segments().tap(null);
             live.close();
         }
     }
@@ -596,10 +591,10 @@ public final class WardenServer implements AutoCloseable {
 
     private Reply dispatch(Front.Request request) {
         List<String> route = route(request.head().path());
-        DispatchRequest dispatch = new DispatchRequest(route.get(0), null, route.size() == 2 ? route.get(1) : null,
-                manifest, projectDir);
-        HostResponse response = DispatchMain.respond(dispatch, new ByteArrayInputStream(request.body()), caller, clock,
-                new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments, manifests));
+        DispatchRequest.Route dispatch = new DispatchRequest.Route(route.get(0), null,
+                route.size() == 2 ? route.get(1) : null, manifest, projectDir);
+        HostResponse response = runtime.respond(DispatchRequest.of(dispatch, request.body(), caller,
+                DispatchRequest.Transport.SERVE));
         byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
         return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
     }
@@ -624,10 +619,10 @@ public final class WardenServer implements AutoCloseable {
                     : HookCaller.bind(hookProjectsDir, route.projectId(), cwdOf(request.body()), env);
             refusal = bound.refusal();
             if (refusal == null) {
-                DispatchRequest dispatch = new DispatchRequest(route.host(), null, route.nativeEvent(), null,
+                DispatchRequest.Route dispatch = new DispatchRequest.Route(route.host(), null, route.nativeEvent(), null,
                         bound.root().toString());
-                response = DispatchMain.respond(dispatch, new ByteArrayInputStream(request.body()), bound.caller(), clock,
-                        new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments, manifests));
+                response = runtime.respond(DispatchRequest.of(dispatch, request.body(), bound.caller(),
+                        DispatchRequest.Transport.SERVE));
                 return new Reply(200, response.stdout().getBytes(StandardCharsets.UTF_8), response.exitCode(),
                         note(response.stderr()), -1);
             }
@@ -676,19 +671,19 @@ public final class WardenServer implements AutoCloseable {
 
     /** Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams. */
     private Reply forward(byte[] request) throws IOException {
-        Reply reply = forward(request, own, clock, segments, manifests);
+        Reply reply = forward(request, own, runtime);
         forwarded.incrementAndGet();
         return reply;
     }
 
     /**
-     * The answer to the forwarded event {@code request}, run with the decision-log segments and kept
-     * manifests given: the one code path of every forwarded event, and of {@link ResidentWarmup}'s.
+     * The answer to the forwarded event {@code request}, run in {@code runtime}: the one code path of
+     * every forwarded event, and of {@link ResidentWarmup}'s. The body is exactly what the one-shot
+     * process writes: the host response's stdout, then its stderr and a newline when it has one.
      *
      * @param own the resident's umask, nice value and limits
      */
-    static Reply forward(byte[] request, ProcessAttributes own, Clock clock, OpenSegments segments,
-                         ResolvedManifests manifests) throws IOException {
+    static Reply forward(byte[] request, ProcessAttributes own, DispatchRuntime runtime) throws IOException {
         ForwardRequest.Framed framed;
         try {
             framed = ForwardRequest.frame(request);
@@ -697,15 +692,15 @@ public final class WardenServer implements AutoCloseable {
         }
         ForwardRequest forward = framed.request();
         InputStream body = new ByteArrayInputStream(request, framed.payloadAt(), request.length - framed.payloadAt());
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = DispatchMain.run(forward.argv().toArray(String[]::new), forward.stdin(body),
-                new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
-                forward.caller(own), clock, new DecisionDraft(DecisionLog.RESIDENT, clock.millis(), System.nanoTime(), segments,
-                        manifests));
-        int stdoutBytes = out.size();
-        out.write(err.toByteArray());
-        return new Reply(200, out.toByteArray(), code, "", stdoutBytes);
+        HostResponse response = runtime.respond(DispatchRequest.read(
+                DispatchRequest.Route.parse(forward.argv().toArray(new String[0])), forward.stdin(body),
+                forward.caller(own), DispatchRequest.Transport.RESIDENT));
+        byte[] stdout = response.stdout().getBytes(StandardCharsets.UTF_8);
+        byte[] stderr = response.stderr().isEmpty() ? new byte[0]
+                : (response.stderr() + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] answer = Arrays.copyOf(stdout, stdout.length + stderr.length);
+        System.arraycopy(stderr, 0, answer, stdout.length, stderr.length);
+        return new Reply(200, answer, response.exitCode(), "", stdout.length);
     }
 
     /**
