@@ -228,7 +228,7 @@ final class ResidentWarmup implements Runnable {
                     throw new IllegalStateException("a warm-up request the hook socket would refuse: " + e.getMessage(), e);
                 }
                 byte[] body = Arrays.copyOfRange(request, end, end + (int) h.contentLength());
-                WardenServer.forward(body, own, runtime).bytes();
+                ResidentForward.answer(body, own, runtime).bytes();
                 if (socket != null && events % SOCKET_EVERY == 0) {
                     exchange(status);
                 }

@@ -224,7 +224,7 @@ class ServeIT {
         assertThat(r.body()).isEqualTo(expected.stdout());
         assertThat(r.headers().firstValue("X-Warden-Exit")).contains(Integer.toString(expected.exitCode()));
         assertThat(r.headers().firstValue("X-Warden-Note").orElse("")).contains("payload_too_large")
-                .isEqualTo(WardenServer.note(expected.stderr()));
+                .isEqualTo(Reply.note(expected.stderr()));
     }
 
     @Test
