@@ -7,6 +7,7 @@
  * one long-lived {@code DispatchRuntime} (open log segments, kept manifests).
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): BoundedBuiltin, Caller,
- * DispatchMain, DispatchRequest, Dispatcher, HookPortCheck, SessionStrikes, StdinReader.
+ * DispatchMain, DispatchRequest, DispatchRuntime, Dispatcher, FailMode, HookPortCheck,
+ * SessionStrikes, StdinReader.
  */
 package dev.agentwarden.dispatch;
