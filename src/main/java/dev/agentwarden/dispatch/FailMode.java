@@ -4,9 +4,11 @@ import java.util.Map;
 
 /**
  * What a dispatch answers when Warden itself cannot judge the event: the runtime failure mode,
- * {@code WARDEN_FAIL_MODE} in the caller's environment, read once per event ({@link #of}); the
- * managed settings' {@code fail_mode}, where the administrator set one, overrides it
- * ({@code ManagedSettings.failClosed}).
+ * {@code WARDEN_FAIL_MODE} in the caller's environment, read once per event ({@link #of}) into the
+ * {@link DispatchRequest}. The managed settings' {@code fail_mode}, where the administrator set one,
+ * overrides it for the failures met once the managed layer is loaded (an unusable manifest, a refused
+ * user layer; {@code ManagedSettings.failClosed}); an unknown host and an internal error follow the
+ * variable alone.
  *
  * <p>Each failure below is answered in the host's protocol with a note on stderr, never a stack
  * trace; "refuses" means the host's block on an event it lets Warden block, and the
