@@ -1,14 +1,13 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.Caller;
+import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.trust.TrustException;
 import dev.agentwarden.trust.TrustStore;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -56,12 +55,9 @@ final class DemoDispatch {
     }
 
     private static String inProcess(Map<String, String> env, String nativeEvent, String payload) {
-        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-        DispatchMain.run(new String[] {"dispatch", "--host", Hosts.demo().id(), "--native-event", nativeEvent},
-                new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(stdout, true, StandardCharsets.UTF_8),
-                new PrintStream(ByteArrayOutputStream.nullOutputStream(), true, StandardCharsets.UTF_8), env,
-                Clock.systemUTC());
-        return stdout.toString(StandardCharsets.UTF_8);
+        DispatchRequest request = DispatchRequest.of(
+                new DispatchRequest.Route(Hosts.demo().id(), null, nativeEvent, null, null),
+                payload.getBytes(StandardCharsets.UTF_8), Caller.thisProcess(env), DispatchRequest.Transport.OWN_JVM);
+        return DispatchRuntime.oneShot(Clock.systemUTC()).respond(request).stdout();
     }
 }

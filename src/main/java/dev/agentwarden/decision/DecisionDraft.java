@@ -5,7 +5,6 @@ import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.manifest.Manifest;
-import dev.agentwarden.trust.ResolvedManifests;
 
 /**
  * What one dispatch has established so far, filled in as it goes, so that every return (the
@@ -16,10 +15,6 @@ public final class DecisionDraft {
     final String transport;
     final long epochMillis;
     final long startNanos;
-    /** Where a long-lived server keeps the segments open, or {@code null} to open the file for this line alone. */
-    final OpenSegments segments;
-    /** Where a long-lived server keeps the manifest in force per project, or {@code null} to resolve it each time. */
-    final ResolvedManifests manifests;
     String host;
     String root;
     String nativeEvent;
@@ -53,27 +48,9 @@ public final class DecisionDraft {
      * @param startNanos  {@link System#nanoTime()} then, for the elapsed time
      */
     public DecisionDraft(String transport, long epochMillis, long startNanos) {
-        this(transport, epochMillis, startNanos, null);
-    }
-
-    /** @param segments the segments a long-lived server keeps open, or {@code null} */
-    public DecisionDraft(String transport, long epochMillis, long startNanos, OpenSegments segments) {
-        this(transport, epochMillis, startNanos, segments, null);
-    }
-
-    /** @param manifests the resolutions a long-lived server keeps, or {@code null} */
-    public DecisionDraft(String transport, long epochMillis, long startNanos, OpenSegments segments,
-                         ResolvedManifests manifests) {
         this.transport = transport;
         this.epochMillis = epochMillis;
         this.startNanos = startNanos;
-        this.segments = segments;
-        this.manifests = manifests;
-    }
-
-    /** The resolutions the server running this dispatch keeps, or {@code null}. */
-    public ResolvedManifests manifests() {
-        return manifests;
     }
 
     public void host(String host) {
@@ -161,15 +138,11 @@ public final class DecisionDraft {
     }
 
     /**
-     * The final verdict as the decision line records it ({@code allow|warn|block|halt}), for a
-     * dispatch that answered {@code response}.
+     * The final verdict as the decision line records it ({@code allow|warn|block|halt}): the one
+     * the chain reached, or the one an early return answered ({@link #ended}, {@link #answered}).
      */
-    public String verdict(HostResponse response) {
-        if (verdict != null) {
-            return verdict.name().toLowerCase(java.util.Locale.ROOT);
-        }
-        String emitted = Emitted.of(response);
-        return "deny".equals(emitted) || "block".equals(emitted) ? "block" : "allow";
+    public String verdict() {
+        return verdict == null ? null : verdict.name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** The chain's result, or {@code null} when the dispatch ended before the chain ran. */
@@ -192,11 +165,19 @@ public final class DecisionDraft {
      *
      * @param problem  a code: {@code manifest_unusable}, {@code payload_not_json}, {@code unknown_event}, ...
      * @param failMode {@code open} or {@code closed} when the runtime fail mode decided, else {@code null}
-     * @param verdict  the verdict answered, or {@code null} to read it from the answer (a deny or block is a block)
+     * @param verdict  the verdict answered
      */
     public void ended(String problem, String failMode, Verdict.Kind verdict) {
         this.problem = problem;
         this.failMode = failMode;
+        this.verdict = verdict;
+    }
+
+    /**
+     * The dispatch answered {@code verdict} before it knew the project (a command line that does not
+     * parse, a host without an adapter): no line is written, but {@code warden test} reads it.
+     */
+    public void answered(Verdict.Kind verdict) {
         this.verdict = verdict;
     }
 }

@@ -92,7 +92,7 @@ public final class DecisionLine {
         sb.append(",\"concerns\":");
         concerns(sb, d, verbatim);
         String emitted = Emitted.of(response);
-        field(sb, "verdict", d.verdict(response));
+        field(sb, "verdict", d.verdict());
         field(sb, "emitted", emitted);
         sb.append(",\"downgrades\":");
         downgrades(sb, d.downgradeNotes(verbatim), verbatim);

@@ -55,8 +55,11 @@ public final class DecisionLog {
     /**
      * Appends the decision for {@code draft}, answered with {@code response}; returns the response,
      * with a stderr note when the line could not be written. Never throws.
+     *
+     * @param segments the segments a long-lived server keeps open, or {@code null} to open the file for this line
      */
-    public static HostResponse append(DecisionDraft draft, HostResponse response, Map<String, String> env) {
+    public static HostResponse append(DecisionDraft draft, HostResponse response, Map<String, String> env,
+                                      OpenSegments segments) {
         if (draft.root == null || "off".equals(env.get("WARDEN_DECISION_LOG")) || Replay.active(env)) {
             return response;
         }
@@ -65,10 +68,10 @@ public final class DecisionLog {
             String line = DecisionLine.build(draft, response, System.nanoTime());
             byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
             String month = UtcTime.month(draft.epochMillis);
-            boolean created = draft.segments != null ? draft.segments.write(draft.root, month, bytes)
+            boolean created = segments != null ? segments.write(draft.root, month, bytes)
                     : write(draft.root, month, bytes);
-            if (draft.segments != null) {
-                draft.segments.recorded(draft.root, line);
+            if (segments != null) {
+                segments.recorded(draft.root, line);
             }
             if (created) {
                 if (draft.retentionDays > 0) {

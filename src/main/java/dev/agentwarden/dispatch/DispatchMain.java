@@ -37,15 +37,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code warden dispatch} entry point: one host event in, one host response out.
+ * One host event in, one host response out: {@code warden dispatch} in its own JVM ({@link #main}),
+ * and the dispatch every transport reaches through {@link DispatchRuntime#respond}.
  *
  * <p>This is the hot path. It loads only the JDK, Warden's own JSON reader and the compiled
  * manifest: no CLI framework, no YAML (except on a manifest-cache miss), no reflection. It never
  * throws at the host and writes at most one JSON object to stdout.
  *
- * <p>Runtime failure mode ({@code WARDEN_FAIL_MODE}): {@code open} (default) lets the action
- * proceed when Warden itself cannot work (broken manifest, internal error); {@code closed} refuses
- * it on events the host lets us refuse.
+ * <p>Runtime failure mode: {@link FailMode}, which defines what each failure of Warden itself answers.
  *
  * <p>Every answer to a known host, including each early return (bad arguments, unreadable stdin,
  * an unknown event, a broken manifest, an internal error), is that host's adapter's rendering of a
@@ -64,117 +63,48 @@ public final class DispatchMain {
     private DispatchMain() {
     }
 
+    /** {@code warden dispatch} in its own JVM: the one-shot transport. */
     public static void main(String[] argv) {
         // Hook output is UTF-8 JSON whatever the locale; System.out would encode with the platform
         // charset and turn every non-ASCII character into '?' under LANG=C.
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(System.err, false, StandardCharsets.UTF_8);
-        int code = run(argv, System.in, out, err, System.getenv(), Clock.systemUTC());
+        HostResponse response = oneShot(argv, System.in, System.getenv(), Clock.systemUTC());
+        if (!response.stdout().isEmpty()) {
+            out.print(response.stdout());
+        }
+        if (!response.stderr().isEmpty()) {
+            err.println(response.stderr());
+        }
         out.flush();
         err.flush();
         // halt, not exit: from JDK 21 on, Runtime.exit consults a System.Logger, whose bootstrap
         // costs a cold process over 10 ms. Dispatch registers no shutdown hooks and has flushed.
-        Runtime.getRuntime().halt(code);
+        Runtime.getRuntime().halt(response.exitCode());
     }
 
-    /** Runs one dispatch; returns the process exit code. Never throws. */
-    public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
-                          Map<String, String> env, Clock clock) {
-        return run(argv, stdin, out, err, Caller.thisProcess(env), clock);
+    /** What {@link #main} answers for {@code argv} and {@code stdin}; {@code Training} runs the same steps. */
+    static HostResponse oneShot(String[] argv, InputStream stdin, Map<String, String> env, Clock clock) {
+        return DispatchRuntime.oneShot(clock).respond(DispatchRequest.read(DispatchRequest.Route.parse(argv), stdin,
+                Caller.thisProcess(env), DispatchRequest.Transport.OWN_JVM));
     }
 
-    /** Runs one dispatch for {@code caller}; returns the process exit code. Never throws. */
-    public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
-                          Caller caller, Clock clock) {
-        return run(argv, stdin, out, err, caller, clock, DecisionLog.OWN_JVM);
-    }
-
-    /** {@link #run(String[], InputStream, PrintStream, PrintStream, Caller, Clock)} over a named transport. */
-    public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
-                          Caller caller, Clock clock, String transport) {
-        return run(argv, stdin, out, err, caller, clock, new DecisionDraft(transport, clock.millis(), System.nanoTime()));
-    }
-
-    /** {@link #run(String[], InputStream, PrintStream, PrintStream, Caller, Clock, String)} filling in {@code draft}. */
-    public static int run(String[] argv, InputStream stdin, PrintStream out, PrintStream err,
-                          Caller caller, Clock clock, DecisionDraft draft) {
-        HostResponse response = respond(argv, null, stdin, caller, clock, draft);
-        if (!response.stdout().isEmpty()) {
-            out.print(response.stdout());
-            out.flush();
-        }
-        if (!response.stderr().isEmpty()) {
-            err.println(response.stderr());
-            err.flush();
-        }
-        return response.exitCode();
-    }
-
-    /**
-     * One dispatch as a value: what {@link #run} writes and returns, for transports other than a
-     * process ({@code warden serve}). Never throws.
-     */
-    public static HostResponse respond(String[] argv, InputStream stdin, Map<String, String> env, Clock clock) {
-        return respond(argv, stdin, Caller.thisProcess(env), clock);
-    }
-
-    /** {@link #respond(String[], InputStream, Map, Clock)} for a given caller. Never throws. */
-    public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock) {
-        return respond(argv, stdin, caller, clock, DecisionLog.OWN_JVM);
-    }
-
-    /**
-     * One dispatch for {@code caller}, recorded in the decision log as having come over
-     * {@code transport} ({@link DecisionLog#OWN_JVM}, {@link DecisionLog#RESIDENT}, {@link DecisionLog#SERVE}).
-     * Never throws.
-     */
-    public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock, String transport) {
-        return respond(argv, null, stdin, caller, clock, new DecisionDraft(transport, clock.millis(), System.nanoTime()));
-    }
-
-    /** {@link #respond(String[], InputStream, Caller, Clock, String)} for a request a transport built. Never throws. */
-    public static HostResponse respond(DispatchRequest request, InputStream stdin, Caller caller, Clock clock,
-                                       String transport) {
-        return respond(request, stdin, caller, clock, new DecisionDraft(transport, clock.millis(), System.nanoTime()));
-    }
-
-    /** {@link #respond(DispatchRequest, InputStream, Caller, Clock, String)} filling in {@code draft}. Never throws. */
-    public static HostResponse respond(DispatchRequest request, InputStream stdin, Caller caller, Clock clock,
-                                       DecisionDraft draft) {
-        return respond(new String[0], request, stdin, caller, clock, draft);
-    }
-
-    /**
-     * One dispatch that fills in {@code draft}, which the caller may read afterwards ({@code warden
-     * test} and {@code replay} read its verdict). Never throws.
-     */
-    public static HostResponse respond(String[] argv, InputStream stdin, Caller caller, Clock clock, DecisionDraft draft) {
-        return respond(argv, null, stdin, caller, clock, draft);
-    }
-
-    /** One dispatch of {@code request}, or when it is {@code null} of the command line {@code argv}. */
-    private static HostResponse respond(String[] argv, DispatchRequest request, InputStream stdin, Caller caller,
-                                        Clock clock, DecisionDraft draft) {
+    /** One dispatch of {@code request} in {@code runtime}, filling in and recording {@code draft}. Never throws. */
+    static HostResponse respond(DispatchRequest request, DecisionDraft draft, DispatchRuntime runtime) {
         HostResponse response;
         try {
-            response = dispatch(argv, request, stdin, caller, clock, draft);
+            response = dispatch(request, draft, runtime);
         } catch (RuntimeException | Error e) {
             // Any Error too (a linkage error from a damaged jar, say): the host still gets an
             // answer in its protocol rather than a stack trace and no stdout.
-            response = internalError(argv, request, caller.env(), e);
-            draft.ended("internal_error", "closed".equals(caller.env().get("WARDEN_FAIL_MODE")) ? "closed" : "open", null);
+            response = internalError(request, e, draft);
         }
-        return DecisionLog.append(draft, response, caller.env());
+        return DecisionLog.append(draft, response, request.env().map(), runtime.segments());
     }
 
-    static HostResponse dispatch(String[] argv, InputStream stdin, Caller caller, Clock clock, DecisionDraft draft) {
-        return dispatch(argv, null, stdin, caller, clock, draft);
-    }
-
-    private static HostResponse dispatch(String[] argv, DispatchRequest request, InputStream stdin, Caller caller,
-                                         Clock clock, DecisionDraft draft) {
+    private static HostResponse dispatch(DispatchRequest request, DecisionDraft draft, DispatchRuntime runtime) {
         List<String> notes = new ArrayList<>();
-        HostResponse response = dispatch(argv, request, stdin, caller, clock, notes, draft);
+        HostResponse response = dispatch(request, notes, draft, runtime);
         if (notes.isEmpty()) {
             return response;
         }
@@ -184,66 +114,70 @@ public final class DispatchMain {
     }
 
     /** One dispatch; what the manifest in force needs the user to know (trust, cache) goes to {@code notes}. */
-    private static HostResponse dispatch(String[] argv, DispatchRequest request, InputStream stdin, Caller caller,
-                                         Clock clock, List<String> notes, DecisionDraft draft) {
-        Map<String, String> env = caller.env();
-        DispatchRequest args;
-        try {
-            args = request != null ? request : DispatchRequest.parse(Arrays.copyOf(argv, argv.length));
-        } catch (IllegalArgumentException e) {
-            String note = "warden dispatch: " + e.getMessage()
+    private static HostResponse dispatch(DispatchRequest request, List<String> notes, DecisionDraft draft,
+                                         DispatchRuntime runtime) {
+        Caller caller = request.caller();
+        DispatchRequest.Env typed = request.env();
+        Map<String, String> env = typed.map();
+        Clock clock = runtime.clock();
+        DispatchRequest.Route args = request.route();
+        if (args.usage() != null) {
+            String note = "warden dispatch: " + args.usage()
                     + "; usage: warden dispatch --host H [--native-event N] [--event E] [--manifest F] [--project-dir D]";
-            HostAdapter adapter = HostAdapters.forId(String.valueOf(optionValue(argv, "--host")));
+            HostAdapter adapter = HostAdapters.forId(String.valueOf(args.host()));
+            draft.answered(Verdict.Kind.ALLOW);
             return adapter == null ? new HostResponse(0, "", note)
-                    : noOpinion(adapter, optionValue(argv, "--native-event"), note + "; allowing");
+                    : noOpinion(adapter, args.nativeEvent(), note + "; allowing");
         }
         Host host = Hosts.byId(args.host());
         if (host == null) {
-            return noAdapter(args.host(), "closed".equals(env.get("WARDEN_FAIL_MODE")));
+            return noAdapter(args.host(), request.failMode(), draft);
         }
         HostAdapter adapter = host.adapter();
         draft.host(args.host());
-        String role = role(env);
+        String role = typed.role();
         ManagedLayer.State managed = ManagedLayer.load();
-        boolean failClosedRuntime = managed.settings().failClosed("closed".equals(env.get("WARDEN_FAIL_MODE")));
+        boolean failClosedRuntime = managed.settings().failClosed(request.failMode() == FailMode.CLOSED);
+        FailMode runtimeMode = failClosedRuntime ? FailMode.CLOSED : FailMode.OPEN;
         draft.retentionDays(managed.settings().retentionDays());
 
-        byte[] raw;
-        byte[] read = null;
+        DispatchRequest.Payload read = request.payload();
+        if (read.crash() instanceof RuntimeException e) {
+            throw e;
+        }
+        if (read.crash() instanceof Error e) {
+            throw e;
+        }
+        byte[] raw = read.bytes();
         Map<String, Object> payload = null;
-        String payloadProblem = null;
-        try {
-            raw = StdinReader.read(stdin, maxPayloadBytes(env), stdinTimeoutMs(env));
-            read = raw;
-            if (raw == null) {
-                raw = new byte[0];
-                payloadProblem = "payload_too_large: stdin over " + maxPayloadBytes(env) + " bytes";
-            } else {
+        DispatchRequest.PayloadProblem problem = read.problem();
+        String problemDetail = read.detail();
+        if (raw == null) {
+            raw = new byte[0];
+        } else {
+            try {
                 payload = parsePayload(raw);
                 if (payload == null) {
-                    payloadProblem = "payload_not_object: stdin is JSON but not an object";
+                    problem = DispatchRequest.PayloadProblem.NOT_OBJECT;
+                    problemDetail = "stdin is JSON but not an object";
                 }
+            } catch (JsonException e) {
+                raw = new byte[0];
+                problem = DispatchRequest.PayloadProblem.NOT_JSON;
+                problemDetail = e.getMessage();
             }
-        } catch (StdinReader.TimedOut e) {
-            raw = new byte[0];
-            payloadProblem = "payload_timeout: " + e.getMessage();
-        } catch (IOException e) {
-            raw = new byte[0];
-            payloadProblem = "payload_unreadable: " + e.getMessage();
-        } catch (JsonException e) {
-            raw = new byte[0];
-            payloadProblem = "payload_not_json: " + e.getMessage();
         }
+        String payloadProblem = problem == null ? null : problem.code() + ": " + problemDetail;
         Map<String, Object> fields = payload != null ? payload : new LinkedHashMap<>();
         String root = WorkspaceRoot.resolve(args.projectDir(), fields, env, caller.workingDir(),
                 Hosts.projectDirVariables());
         String nativeEvent = adapter.refinedNativeEvent(args.nativeEvent() != null ? args.nativeEvent()
                 : adapter.nativeEventOf(fields), fields);
         draft.at(root, nativeEvent, role);
-        String captureDir = env.get(Capture.DIR_VARIABLE);
-        if (captureDir != null && !captureDir.isEmpty()) {
+        String captureDir = typed.captureDir();
+        if (captureDir != null) {
             String note = Capture.save(caller.workingDir().resolve(captureDir), args.host(), nativeEvent, clock.millis(),
-                    read, payloadProblem);
+                    read.bytes(), payloadProblem);
             if (note != null) {
                 notes.add(note);
             }
@@ -251,23 +185,23 @@ public final class DispatchMain {
 
         if (managed.refused()) {
             boolean canBlock = nativeEvent != null && adapter.capability(nativeEvent).canBlock();
-            draft.ended("managed_refused", "closed", canBlock ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
-            return failRuntime(adapter, nativeEvent, true, "warden: " + managed.problem());
+            draft.ended("managed_refused", FailMode.CLOSED.wire(), canBlock ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
+            return failRuntime(adapter, nativeEvent, FailMode.CLOSED, "warden: " + managed.problem());
         }
         UserLayer.State user = UserLayer.load(env, notes);
         if (user.refused()) {
             draft.userLayer(user.file().toString(), null, user.problem());
             if (failClosedRuntime) {
                 boolean canBlock = nativeEvent != null && adapter.capability(nativeEvent).canBlock();
-                draft.ended("user_refused", "closed", canBlock ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
-                return failRuntime(adapter, nativeEvent, true, "warden: " + user.problem());
+                draft.ended("user_refused", FailMode.CLOSED.wire(), canBlock ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
+                return failRuntime(adapter, nativeEvent, FailMode.CLOSED, "warden: " + user.problem());
             }
             notes.add("warden: " + user.problem() + "; failing open (fail mode open), the other layers are in force");
         }
         Manifest manifest;
         ProjectManifest.Resolution located = null;
         try {
-            ResolvedManifests kept = draft.manifests();
+            ResolvedManifests kept = runtime.manifests();
             // loaded only where the administrator names signers
             ProjectManifest.Resolution signed = args.manifest() != null || managed.settings().signers().isEmpty() ? null
                     : SignedProjectManifest.resolve(root, managed.settings(), notes);
@@ -298,9 +232,9 @@ public final class DispatchMain {
                 manifest = user.manifest() != null ? user.manifest() : managed.manifest();
                 located = new ProjectManifest.Resolution(ManifestLoader.builtinDefault(), dev.agentwarden.trust.ScriptTrust.ANY, List.of());
             } else {
-            draft.ended("manifest_unusable", failClosedRuntime ? "closed" : "open", failClosedRuntime
+            draft.ended("manifest_unusable", runtimeMode.wire(), failClosedRuntime
                     && nativeEvent != null && adapter.capability(nativeEvent).canBlock() ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
-            return failRuntime(adapter, nativeEvent, failClosedRuntime, note);
+            return failRuntime(adapter, nativeEvent, runtimeMode, note);
             }
         }
         manifest = managed.over(user.over(manifest, notes), notes);
@@ -334,15 +268,14 @@ public final class DispatchMain {
                 managed.manifest() == null && user.manifest() == null ? located.scripts()
                         : LayerScripts.over(located.scripts(), managed.manifest(), user.manifest()),
                 caller.commandPrefix());
-        if (payloadProblem != null) {
-            String problem = payloadProblem.substring(0, payloadProblem.indexOf(':'));
+        if (problem != null) {
             if (adapter.capability(nativeEvent).canBlock() && dispatcher.hasFailClosedBlocker(args.host(), event, role)) {
-                draft.ended(problem, "closed", Verdict.Kind.BLOCK);
+                draft.ended(problem.code(), FailMode.CLOSED.wire(), Verdict.Kind.BLOCK);
                 return adapter.render(nativeEvent, Verdict.block("event payload could not be read ("
                         + payloadProblem + ") and a fail_closed concern guards " + nativeEvent))
                         .withStderr("warden: " + payloadProblem + "; refused (fail_closed)");
             }
-            draft.ended(problem, "open", Verdict.Kind.ALLOW);
+            draft.ended(problem.code(), FailMode.OPEN.wire(), Verdict.Kind.ALLOW);
             return noOpinion(adapter, nativeEvent, "warden: " + payloadProblem + "; allowing");
         }
         HookEvent hookEvent = adapter.normalize(nativeEvent, event, payload, raw, root);
@@ -401,35 +334,38 @@ public final class DispatchMain {
 
     /**
      * A host Warden cannot answer in its own protocol (a mistyped name, or a host with no adapter
-     * yet): {@code WARDEN_FAIL_MODE=closed} refuses with exit 2, the generic hook refusal; otherwise allows. Both say why.
+     * yet): {@link FailMode#CLOSED} refuses with exit 2, the generic hook refusal; otherwise allows. Both say why.
      */
-    private static HostResponse noAdapter(String host, boolean closed) {
+    private static HostResponse noAdapter(String host, FailMode mode, DecisionDraft draft) {
         String unknown = Hosts.unknown(host);
         String why = unknown != null ? unknown : "no adapter for host '" + host + "' yet.";
-        return closed ? new HostResponse(2, "", "warden: " + why + " Refused (WARDEN_FAIL_MODE=closed).")
-                : new HostResponse(0, "", "warden: " + why + " Allowing (WARDEN_FAIL_MODE=closed would refuse).");
-    }
-
-    /** An unexpected failure of Warden itself, answered per {@code WARDEN_FAIL_MODE}. */
-    private static HostResponse internalError(String[] argv, DispatchRequest request, Map<String, String> env, Throwable e) {
-        String note = "warden: internal error: " + e;
-        try {
-            DispatchRequest args = request != null ? request : DispatchRequest.parse(argv);
-            HostAdapter adapter = HostAdapters.forId(args.host());
-            if (adapter != null) {
-                return failRuntime(adapter, args.nativeEvent(), "closed".equals(env.get("WARDEN_FAIL_MODE")), note);
-            }
-        } catch (RuntimeException unparsable) {
-            HostAdapter adapter = HostAdapters.forId(String.valueOf(optionValue(argv, "--host")));
-            if (adapter != null) {
-                return noOpinion(adapter, optionValue(argv, "--native-event"), note + "; failing open");
-            }
+        if (mode == FailMode.CLOSED) {
+            draft.answered(Verdict.Kind.BLOCK);
+            return new HostResponse(2, "", "warden: " + why + " Refused (WARDEN_FAIL_MODE=closed).");
         }
-        return new HostResponse(0, "", note + "; failing open");
+        draft.answered(Verdict.Kind.ALLOW);
+        return new HostResponse(0, "", "warden: " + why + " Allowing (WARDEN_FAIL_MODE=closed would refuse).");
     }
 
-    private static HostResponse failRuntime(HostAdapter adapter, String nativeEvent, boolean closed, String note) {
-        if (closed && nativeEvent != null && adapter.capability(nativeEvent).canBlock()) {
+    /**
+     * An unexpected failure of Warden itself, answered per the request's {@link FailMode} where its
+     * route names a host with an adapter, else failing open; {@code draft} ends as an internal error.
+     */
+    private static HostResponse internalError(DispatchRequest request, Throwable e, DecisionDraft draft) {
+        String note = "warden: internal error: " + e;
+        DispatchRequest.Route route = request.route();
+        HostAdapter adapter = HostAdapters.forId(String.valueOf(route.host()));
+        String nativeEvent = route.nativeEvent();
+        FailMode mode = route.usage() == null ? request.failMode() : FailMode.OPEN;
+        boolean blocks = adapter != null && mode == FailMode.CLOSED && nativeEvent != null
+                && adapter.capability(nativeEvent).canBlock();
+        draft.ended("internal_error", request.failMode().wire(), blocks ? Verdict.Kind.BLOCK : Verdict.Kind.ALLOW);
+        return adapter == null ? new HostResponse(0, "", note + "; failing open") : failRuntime(adapter, nativeEvent, mode, note);
+    }
+
+    /** Warden cannot evaluate the event: {@link FailMode#CLOSED} refuses it where the host lets us, else no opinion. */
+    private static HostResponse failRuntime(HostAdapter adapter, String nativeEvent, FailMode mode, String note) {
+        if (mode == FailMode.CLOSED && nativeEvent != null && adapter.capability(nativeEvent).canBlock()) {
             return adapter.render(nativeEvent, Verdict.block("Warden cannot evaluate policy (WARDEN_FAIL_MODE=closed)"))
                     .withStderr(note);
         }
@@ -446,29 +382,6 @@ public final class DispatchMain {
         return silent.withStderr(note);
     }
 
-    /** The value after {@code option} in a command line that did not parse, or {@code null}. */
-    private static String optionValue(String[] argv, String option) {
-        for (int i = 0; i + 1 < argv.length; i++) {
-            if (option.equals(argv[i])) {
-                return argv[i + 1];
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The session role: {@code WARDEN_SESSION_ROLE}, then agent-config's variable, trimmed and in
-     * lower case as agent-config reads it ({@code " WORKER "} is {@code worker}); unset or blank is
-     * the default role.
-     */
-    static String role(Map<String, String> env) {
-        String r = env.get("WARDEN_SESSION_ROLE");
-        if (r == null || r.isBlank()) {
-            r = env.get("AGENT_CONFIG_SESSION_ROLE");
-        }
-        return r == null || r.isBlank() ? Manifest.DEFAULT_ROLE : r.strip().toLowerCase(java.util.Locale.ROOT);
-    }
-
     @SuppressWarnings("unchecked")
     static Map<String, Object> parsePayload(byte[] raw) {
         String text = new String(raw, StandardCharsets.UTF_8);
@@ -477,38 +390,6 @@ public final class DispatchMain {
         }
         Object value = Json.parse(text, JsonLimits.LENIENT);
         return value instanceof Map ? (Map<String, Object>) value : null;
-    }
-
-    private static int maxPayloadBytes(Map<String, String> env) {
-        String v = env.get("WARDEN_MAX_PAYLOAD_BYTES");
-        if (v != null) {
-            try {
-                return Math.max(1, Math.min(MAX_PAYLOAD_BYTES_CEILING, Integer.parseInt(v.trim())));
-            } catch (NumberFormatException ignored) {
-                // keep the default
-            }
-        }
-        return DEFAULT_MAX_PAYLOAD_BYTES;
-    }
-
-    /**
-     * {@code WARDEN_STDIN_TIMEOUT_MS}: plain digits, at least 1, at most
-     * {@link #STDIN_TIMEOUT_CEILING_MS}; anything else is the default.
-     */
-    static long stdinTimeoutMs(Map<String, String> env) {
-        String v = env.get("WARDEN_STDIN_TIMEOUT_MS");
-        if (v == null || v.isEmpty() || v.length() > 9) {
-            return DEFAULT_STDIN_TIMEOUT_MS;
-        }
-        long ms = 0;
-        for (int i = 0; i < v.length(); i++) {
-            char c = v.charAt(i);
-            if (c < '0' || c > '9') {
-                return DEFAULT_STDIN_TIMEOUT_MS;
-            }
-            ms = ms * 10 + (c - '0');
-        }
-        return Math.max(1, Math.min(STDIN_TIMEOUT_CEILING_MS, ms));
     }
 
     /** Reads all of stdin, or returns {@code null} once more than {@code max} bytes arrive. */

@@ -1,6 +1,7 @@
 package dev.agentwarden.dispatch;
 
 import dev.agentwarden.host.Host;
+import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.io.OwnedPath;
 import dev.agentwarden.manifest.ManifestLoader;
@@ -57,9 +58,11 @@ public final class Training {
                                 ? new String[] {"dispatch", "--host", host.id(), "--native-event", e[0]}
                                 : new String[] {"dispatch", "--host", host.id(), "--native-event", e[0],
                                         "--project-dir", project.toString()};
-                        DispatchMain.run(argv,
-                                new ByteArrayInputStream(e[1].getBytes(StandardCharsets.UTF_8)), sink, sink, env,
-                                Clock.systemUTC());
+                        // printed as main prints it, so the archive holds what writing the answer loads
+                        HostResponse r = DispatchMain.oneShot(argv,
+                                new ByteArrayInputStream(e[1].getBytes(StandardCharsets.UTF_8)), env, Clock.systemUTC());
+                        sink.print(r.stdout());
+                        sink.println(r.stderr());
                     }
                 }
             }

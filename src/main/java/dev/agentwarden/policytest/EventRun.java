@@ -2,22 +2,19 @@ package dev.agentwarden.policytest;
 
 import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.decision.DecisionDraft;
-import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.dispatch.Caller;
-import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.dispatch.Dispatcher;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.verdict.Verdict;
-import java.io.ByteArrayInputStream;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * One event through the real dispatch path ({@link DispatchMain#respond}, the entry every transport
+ * One event through the real dispatch path ({@link DispatchRuntime#respond}, the entry every transport
  * uses) for a policy test or a replay, writing no state: replay mode ({@code WARDEN_REPLAY=1},
  * which the ledger, spawn guard, integrity gate and decision log honour, and which concern
  * processes see) and the decision log off. The project root is given explicitly, so the manifest
@@ -64,16 +61,12 @@ public final class EventRun {
         if (failMode != null) {
             env.put("WARDEN_FAIL_MODE", failMode);
         }
-        List<String> argv = new ArrayList<>(List.of("--host", host, "--native-event", nativeEvent,
-                "--project-dir", root.toString()));
-        if (manifestFile != null) {
-            argv.add("--manifest");
-            argv.add(manifestFile);
-        }
-        DecisionDraft draft = new DecisionDraft(DecisionLog.OWN_JVM, clock.millis(), System.nanoTime());
-        HostResponse response = DispatchMain.respond(argv.toArray(new String[0]), new ByteArrayInputStream(payload),
-                Caller.forwarded(env, root), clock, draft);
-        String verdict = draft.verdict(response);
+        DispatchRequest request = DispatchRequest.of(new DispatchRequest.Route(host, null, nativeEvent,
+                manifestFile, root.toString()),
+                payload, Caller.forwarded(env, root), DispatchRequest.Transport.OWN_JVM);
+        DecisionDraft draft = new DecisionDraft(request.transport().wire(), clock.millis(), System.nanoTime());
+        HostResponse response = DispatchRuntime.oneShot(clock).respond(request, draft);
+        String verdict = draft.verdict();
         ChainResult result = draft.result();
         String reason = null;
         if (result != null) {

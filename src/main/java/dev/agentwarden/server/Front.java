@@ -80,7 +80,7 @@ final class Front implements Runnable {
         byte[] greeting(int peerUid);
 
         /** A reply to send instead of reading the body (a refusal), or {@code null} to read it. */
-        WardenServer.Reply check(Head head);
+        Reply check(Head head);
 
         /** A complete, accepted request; the gate now owns its socket (blocking). */
         void accepted(Request request);
@@ -413,7 +413,7 @@ final class Front implements Runnable {
                         break;
                     }
                     if (n < 0 || !c.headBuffer.hasRemaining() && c.headBuffer.capacity() >= HEAD_BYTES) {
-                        refuse(c, n < 0 ? null : WardenServer.Reply.refusal(431, "head_too_large",
+                        refuse(c, n < 0 ? null : Reply.refusal(431, "head_too_large",
                                 "the request head exceeds " + HEAD_BYTES + " bytes"));
                         return false;
                     }
@@ -430,7 +430,7 @@ final class Front implements Runnable {
                     refuse(c, refusal(e));
                     return false;
                 }
-                WardenServer.Reply refusal = gate.check(head);
+                Reply refusal = gate.check(head);
                 if (refusal == null) {
                     refusal = bodyProblem(head);
                     if (refusal != null) {
@@ -514,7 +514,7 @@ final class Front implements Runnable {
      * head deadline passes: closing with unread input would reset the connection and could destroy
      * the refusal before the client reads it.
      */
-    private void refuse(Conn c, WardenServer.Reply reply) {
+    private void refuse(Conn c, Reply reply) {
         if (reply == null) {
             drop(c);
             return;
@@ -559,17 +559,17 @@ final class Front implements Runnable {
         }
     }
 
-    private static WardenServer.Reply bodyProblem(Head head) {
+    private static Reply bodyProblem(Head head) {
         if (head.header("transfer-encoding") != null) {
-            return WardenServer.Reply.refusal(411, "length_required", "send the body with Content-Length, not Transfer-Encoding");
+            return Reply.refusal(411, "length_required", "send the body with Content-Length, not Transfer-Encoding");
         }
         long length = contentLength(head);
         if (length < 0) {
-            return WardenServer.Reply.refusal(400, "bad_request", "Content-Length '" + head.header("content-length")
+            return Reply.refusal(400, "bad_request", "Content-Length '" + head.header("content-length")
                     + "' is not a number of bytes");
         }
         if (length > BODY_BYTES) {
-            return WardenServer.Reply.refusal(413, "body_too_large", "the body exceeds " + BODY_BYTES + " bytes");
+            return Reply.refusal(413, "body_too_large", "the body exceeds " + BODY_BYTES + " bytes");
         }
         return null;
     }
@@ -602,17 +602,17 @@ final class Front implements Runnable {
     }
 
     /** The refusal of a head the codec would not read. */
-    static WardenServer.Reply refusal(RequestHead.Malformed e) {
+    static Reply refusal(RequestHead.Malformed e) {
         switch (e.problem) {
             case BAD_REQUEST_LINE:
             case BAD_HEADER:
-                return WardenServer.Reply.refusal(400, "bad_request", "the request head is not HTTP/1.1");
+                return Reply.refusal(400, "bad_request", "the request head is not HTTP/1.1");
             case TOO_LARGE:
             case LINE_TOO_LONG:
             case TOO_MANY_HEADERS:
-                return WardenServer.Reply.refusal(431, "head_too_large", e.getMessage());
+                return Reply.refusal(431, "head_too_large", e.getMessage());
             default:
-                return WardenServer.Reply.refusal(400, "bad_request", e.getMessage());
+                return Reply.refusal(400, "bad_request", e.getMessage());
         }
     }
 

@@ -217,7 +217,7 @@ final class HookSocket implements AutoCloseable {
             int end;
             while ((end = RequestHead.end(head.array(), 0, head.position())) < 0) {
                 if (!head.hasRemaining()) {
-                    send(WardenServer.Reply.refusal(431, "head_too_large", "the request head exceeds " + HEAD_BYTES + " bytes"));
+                    send(Reply.refusal(431, "head_too_large", "the request head exceeds " + HEAD_BYTES + " bytes"));
                     return;
                 }
                 if (!read(head, deadline)) {
@@ -235,7 +235,7 @@ final class HookSocket implements AutoCloseable {
                 return;
             }
             String path = h.target();
-            WardenServer.Reply refusal = server.checkHookSocket(h.method(), path, h.header("authorization"));
+            Reply refusal = server.checkHookSocket(h.method(), path, h.header("authorization"));
             if (refusal != null) {
                 send(refusal);
                 return;
@@ -248,7 +248,7 @@ final class HookSocket implements AutoCloseable {
                 long length = h.header("transfer-encoding") != null ? -1
                         : RequestHead.digits(h.header("content-length"), 10, 0);
                 if (length < 0 || length > Front.BODY_BYTES || head.position() - end > length) {
-                    send(WardenServer.Reply.refusal(400, "bad_request", "send one request per connection with a Content-Length"
+                    send(Reply.refusal(400, "bad_request", "send one request per connection with a Content-Length"
                             + " of at most " + Front.BODY_BYTES + " bytes"));
                     return;
                 }
@@ -299,7 +299,7 @@ final class HookSocket implements AutoCloseable {
             }
         }
 
-        private void send(WardenServer.Reply reply) throws IOException {
+        private void send(Reply reply) throws IOException {
             write(ByteBuffer.wrap(reply.bytes()), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WRITE_DEADLINE_MS));
             ch.shutdownOutput();
         }

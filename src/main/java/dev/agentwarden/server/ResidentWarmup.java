@@ -1,13 +1,12 @@
 package dev.agentwarden.server;
 
-import dev.agentwarden.decision.OpenSegments;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.http.RequestHead;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.trust.ProjectManifest;
-import dev.agentwarden.trust.ResolvedManifests;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -200,8 +199,7 @@ final class ResidentWarmup implements Runnable {
         ProcessAttributes own = ProcessAttributes.self();
         String stopped = "after " + limits.events() + " events";
         int events = 0;
-        try (OpenSegments segments = new OpenSegments()) {
-            ResolvedManifests manifests = new ResolvedManifests();
+        try (DispatchRuntime runtime = DispatchRuntime.longLived(clock)) {
             while (events < limits.events()) {
                 if (stopping) {
                     stopped = "the resident stopped";
@@ -230,7 +228,7 @@ final class ResidentWarmup implements Runnable {
                     throw new IllegalStateException("a warm-up request the hook socket would refuse: " + e.getMessage(), e);
                 }
                 byte[] body = Arrays.copyOfRange(request, end, end + (int) h.contentLength());
-                WardenServer.forward(body, own, clock, segments, manifests).bytes();
+                ResidentForward.answer(body, own, runtime).bytes();
                 if (socket != null && events % SOCKET_EVERY == 0) {
                     exchange(status);
                 }

@@ -1,23 +1,10 @@
 package dev.agentwarden.server;
 
-import dev.agentwarden.decision.DecisionDraft;
-import dev.agentwarden.decision.DecisionLog;
-import dev.agentwarden.decision.OpenSegments;
-import dev.agentwarden.dispatch.Caller;
-import dev.agentwarden.dispatch.DispatchMain;
-import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.export.LiveExport;
 import dev.agentwarden.io.PeerUid;
-import dev.agentwarden.server.ForwardRequest.BadForward;
-import dev.agentwarden.host.HostResponse;
-import dev.agentwarden.trust.ResolvedManifests;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.json.JsonLimits;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardProtocolFamily;
@@ -32,7 +19,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,8 +35,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * resident server ({@link Resident}) answers {@code POST /forward}, {@code bin/warden dispatch}
  * handing over its event. Each serves only its own endpoint (404 for the other).
  *
- * <p>{@code serve}: a request becomes the argv {@code dispatch --host H [--native-event N]
- * [--manifest F] [--project-dir D]} and its body becomes stdin of {@link DispatchMain#respond}, so
+ * <p>Who does what: the {@link Front}s read requests whole; this class checks their heads, queues
+ * them to workers and answers the resident's {@code /status} and {@code /hand-over};
+ * {@link HttpDispatch} runs {@code /dispatch} and host HTTP hooks, {@link ResidentForward} runs
+ * {@code /forward}, each through the server's one {@link DispatchRuntime}; {@link Reply} is the
+ * answer on the wire.
+ *
+ * <p>{@code serve}: a request becomes a {@link dev.agentwarden.dispatch.DispatchRequest} for
+ * {@code --host H [--native-event N] [--manifest F] [--project-dir D]} with its body as the payload, so
  * payload limits, fail modes and output are those of the command. The answer is status 200, the
  * host response's stdout as body (none for no opinion), its exit code in {@code X-Warden-Exit} and
  * its stderr note, one line and capped, in {@code X-Warden-Note}. The environment is the one the
@@ -81,8 +73,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * fixed pool with a bounded queue, and a request that finds it full gets 503.
  */
 public final class WardenServer implements AutoCloseable {
-    /** Longest {@code X-Warden-Note} value, in characters. */
-    static final int NOTE_CAP = 2000;
     static final int DEFAULT_THREADS = 4;
     /** How long a forwarded event may wait for a worker ({@link #queueWaitNanos}) unless told otherwise. */
     static final long QUEUE_WAIT_MS = 10_000;
@@ -93,9 +83,6 @@ public final class WardenServer implements AutoCloseable {
     private static final int QUEUE = 256;
     /** The kernel's accept queue asked for; Linux caps it at net.core.somaxconn (4096 by default since 5.4). */
     static final int BACKLOG = 65535;
-    private static final String DISPATCH_ENDPOINT = "the endpoint is POST /dispatch/<host>/<NativeEvent>";
-    private static final String HOOK_ENDPOINT = "the endpoint is POST /project/<id>/dispatch/<host>/<NativeEvent>"
-            + " (the URL warden install --transport http writes)";
     private static final String FORWARD_ENDPOINT = "the endpoints are POST /forward, POST /status and POST /hand-over";
     /** The resident's status query ({@link #status}). */
     public static final String STATUS_PATH = "/status";
@@ -104,16 +91,12 @@ public final class WardenServer implements AutoCloseable {
      * proven as every launcher request is: the greeting's proof checked, the endpoint's token sent.
      */
     public static final String HAND_OVER_PATH = "/hand-over";
-    /** Longest segment of a {@code /dispatch} route (a host id, a native event name). */
-    private static final int SEGMENT_CHARS = 64;
 
     private final ServerSocketChannel listener;
     private final Front front;
     private final Thread frontThread;
     /** The resident's host-hook port, or {@code null}. */
     private final ServerSocketChannel hookListener;
-    /** Where the projects bound to hook URLs are registered, or {@code null}. */
-    private final Path hookProjectsDir;
     private final Front hookFront;
     private final Thread hookThread;
     private final ThreadPoolExecutor pool;
@@ -129,15 +112,11 @@ public final class WardenServer implements AutoCloseable {
     private final int ownUid;
     /** This JVM's umask, nice value and limits, which a forwarded event's concerns would otherwise get. */
     private final ProcessAttributes own;
-    private final String projectDir;
-    private final String manifest;
     private final Map<String, String> env;
-    /** The caller of every {@code /dispatch}: this process, with {@link #env}. */
-    private final Caller caller;
-    /** The decision-log segments this server keeps open while it runs. */
-    private final OpenSegments segments = new OpenSegments();
-    /** The manifest in force per project, kept while nothing it was resolved from changes. */
-    private final ResolvedManifests manifests = new ResolvedManifests();
+    /** Where this server's dispatches run: the decision-log segments it keeps open and the manifests it keeps. */
+    private final DispatchRuntime runtime;
+    /** {@code serve}'s {@code /dispatch} and the resident's host HTTP hooks. */
+    private final HttpDispatch http;
     private final Clock clock;
     private final AtomicLong lastActivity;
     private final AtomicInteger inFlight = new AtomicInteger();
@@ -176,11 +155,10 @@ public final class WardenServer implements AutoCloseable {
         this.greeting = proof == null ? null : (GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII);
         this.ownUid = PeerUid.self();
         this.own = ProcessAttributes.self();
-        this.projectDir = projectDir;
-        this.manifest = manifest;
         this.env = Map.copyOf(env);
-        this.caller = Caller.thisProcess(this.env);
         this.clock = clock;
+        this.runtime = DispatchRuntime.longLived(clock);
+        this.http = new HttpDispatch(runtime, this.env, manifest, projectDir, hooks == null ? null : hooks.projectsDir());
         this.lastActivity = new AtomicLong(clock.millis());
         this.startedMillis = clock.millis();
         Gate gate = proof != null ? new Gate(Mode.FORWARD, this.token, false) : new Gate(Mode.DISPATCH, this.token, false);
@@ -189,7 +167,6 @@ public final class WardenServer implements AutoCloseable {
         this.frontThread = new Thread(front, "warden-front");
         frontThread.setDaemon(true);
         this.hookListener = hookListener;
-        this.hookProjectsDir = hooks == null ? null : hooks.projectsDir();
         if (hookListener != null) {
             Gate hookGate = new Gate(Mode.HOOK, hooks.token().getBytes(StandardCharsets.UTF_8), true);
             this.hookFront = new Front(hookListener, hookGate);
@@ -208,7 +185,7 @@ public final class WardenServer implements AutoCloseable {
         if (LiveExport.wanted(exportEnv)) {
             try {
                 started = LiveExport.start(exportEnv, clock);
-                segments.tap(started);
+                runtime.segments().tap(started);
             } catch (IllegalArgumentException e) {
                 problem = e.getMessage();
                 System.err.println("warden: " + LiveExport.SWITCH + " is on but live export is off: " + problem);
@@ -366,9 +343,9 @@ public final class WardenServer implements AutoCloseable {
         }
         pool.shutdown();
         // a dispatch still running appends its line the one-shot way
-        segments.close();
+        runtime.close();
         if (live != null) {
-            segments.tap(null);
+            runtime.segments().tap(null);
             live.close();
         }
     }
@@ -444,7 +421,7 @@ public final class WardenServer implements AutoCloseable {
         public Reply check(Front.Head head) {
             try {
                 accept(head.method(), head.path(), head.header("authorization"), mode, token);
-            } catch (Refusal r) {
+            } catch (Reply.Refusal r) {
                 return Reply.of(r);
             }
             inFlight.incrementAndGet();
@@ -477,21 +454,21 @@ public final class WardenServer implements AutoCloseable {
     /** Refuses a head that is not an authorized request for this front's endpoint. */
     private void accept(String method, String path, String authorization, Mode mode, byte[] token) {
         if (!authorized(authorization, token)) {
-            throw new Refusal(401, "unauthorized", mode == Mode.FORWARD ? "send Authorization: Bearer <token from the endpoint file>"
+            throw new Reply.Refusal(401, "unauthorized", mode == Mode.FORWARD ? "send Authorization: Bearer <token from the endpoint file>"
                     : greeting != null ? "send Authorization: Bearer $WARDEN_HOOK_TOKEN (the token warden install wrote)"
                     : "send Authorization: Bearer <token from serve.json>");
         }
         if (mode == Mode.FORWARD) {
             if (!"/forward".equals(path) && !STATUS_PATH.equals(path) && !HAND_OVER_PATH.equals(path)) {
-                throw new Refusal(404, "not_found", FORWARD_ENDPOINT);
+                throw new Reply.Refusal(404, "not_found", FORWARD_ENDPOINT);
             }
         } else if (mode == Mode.HOOK) {
-            hookRoute(path);
+            HttpDispatch.hookRoute(path);
         } else {
-            route(path);
+            HttpDispatch.serveRoute(path);
         }
         if (!"POST".equals(method)) {
-            throw new Refusal(405, "method_not_allowed", method + " is not allowed; use POST");
+            throw new Reply.Refusal(405, "method_not_allowed", method + " is not allowed; use POST");
         }
     }
 
@@ -502,11 +479,11 @@ public final class WardenServer implements AutoCloseable {
      */
     Reply checkHookSocket(String method, String path, String authorization) {
         if (greeting == null) {
-            return Reply.refusal(404, "not_found", DISPATCH_ENDPOINT);
+            return Reply.refusal(404, "not_found", HttpDispatch.DISPATCH_ENDPOINT);
         }
         try {
             accept(method, path, authorization, Mode.FORWARD, token);
-        } catch (Refusal r) {
+        } catch (Reply.Refusal r) {
             return Reply.of(r);
         }
         inFlight.incrementAndGet();
@@ -560,7 +537,7 @@ public final class WardenServer implements AutoCloseable {
         try {
             Reply reply;
             try {
-                reply = mode == Mode.HOOK ? hookDispatch(request) : mode == Mode.DISPATCH ? dispatch(request)
+                reply = mode == Mode.HOOK ? http.hook(request) : mode == Mode.DISPATCH ? http.serve(request)
                         : forwardReply(request.head().path(), request.body(), System.nanoTime() - queuedNanos);
             } catch (IOException | RuntimeException | StackOverflowError | OutOfMemoryError e) {
                 reply = Reply.of(e);
@@ -594,118 +571,11 @@ public final class WardenServer implements AutoCloseable {
         }
     }
 
-    private Reply dispatch(Front.Request request) {
-        List<String> route = route(request.head().path());
-        DispatchRequest dispatch = new DispatchRequest(route.get(0), null, route.size() == 2 ? route.get(1) : null,
-                manifest, projectDir);
-        HostResponse response = DispatchMain.respond(dispatch, new ByteArrayInputStream(request.body()), caller, clock,
-                new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments, manifests));
-        byte[] body = response.stdout().getBytes(StandardCharsets.UTF_8);
-        return new Reply(200, body, response.exitCode(), note(response.stderr()), -1);
-    }
-
-    /**
-     * A host HTTP hook's event, judged only under what it carries ({@link HookCaller}): the project
-     * its URL is bound to and its payload's {@code cwd}, never the resident's own environment. An
-     * event it cannot bind (an unbound URL, an unknown project, a cwd outside the project) is
-     * refused in the host's protocol, and the refusal goes to the resident's log too.
-     */
-    private Reply hookDispatch(Front.Request request) {
-        String path = request.head().path();
-        HookRoute route = hookRoute(path);
-        String refusal;
-        HostResponse response;
-        if (route.projectId() == null) {
-            refusal = "this HTTP hook is bound to no project (its URL is /dispatch/..., written by an older Warden);"
-                    + " re-run warden install --transport http in the project";
-        } else {
-            HookCaller.Bound bound = hookProjectsDir == null
-                    ? HookCaller.Bound.refused("this resident has no registry of projects bound to HTTP hooks")
-                    : HookCaller.bind(hookProjectsDir, route.projectId(), cwdOf(request.body()), env);
-            refusal = bound.refusal();
-            if (refusal == null) {
-                DispatchRequest dispatch = new DispatchRequest(route.host(), null, route.nativeEvent(), null,
-                        bound.root().toString());
-                response = DispatchMain.respond(dispatch, new ByteArrayInputStream(request.body()), bound.caller(), clock,
-                        new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments, manifests));
-                return new Reply(200, response.stdout().getBytes(StandardCharsets.UTF_8), response.exitCode(),
-                        note(response.stderr()), -1);
-            }
-        }
-        System.err.println("warden resident: refused an HTTP hook event (" + path + "): " + refusal);
-        response = DispatchMain.refused(route.host(), route.nativeEvent(), refusal);
-        return new Reply(200, response.stdout().getBytes(StandardCharsets.UTF_8), response.exitCode(),
-                note(response.stderr()), -1);
-    }
-
-    /** The payload's {@code cwd}, or {@code null} when the body is not a JSON object naming one. */
-    static String cwdOf(byte[] body) {
-        try {
-            Object payload = Json.parse(new String(body, StandardCharsets.UTF_8), JsonLimits.LENIENT);
-            return payload instanceof Map<?, ?> m && m.get("cwd") instanceof String cwd ? cwd : null;
-        } catch (RuntimeException e) {
-            return null;
-        }
-    }
-
-    /** A host HTTP hook's route: the bound project's id ({@code null} on the unbound {@code /dispatch/...}), host, event. */
-    record HookRoute(String projectId, String host, String nativeEvent) {
-    }
-
-    /** {@code /project/<id>/dispatch/<host>[/<NativeEvent>]}, or the unbound {@code /dispatch/<host>[/<NativeEvent>]}. */
-    static HookRoute hookRoute(String path) {
-        String prefix = "/project/";
-        String id = null;
-        String rest = path;
-        if (path != null && path.startsWith(prefix)) {
-            int slash = path.indexOf('/', prefix.length());
-            id = slash < 0 ? "" : path.substring(prefix.length(), slash);
-            if (!dev.agentwarden.io.HookProjects.isId(id)) {
-                throw new Refusal(404, "not_found", HOOK_ENDPOINT);
-            }
-            rest = path.substring(slash);
-        }
-        List<String> route;
-        try {
-            route = route(rest);
-        } catch (Refusal r) {
-            throw new Refusal(404, "not_found", HOOK_ENDPOINT);
-        }
-        return new HookRoute(id, route.get(0), route.size() == 2 ? route.get(1) : null);
-    }
-
-    /** Runs a forwarded event exactly as its launcher's JVM would have, capturing both streams. */
+    /** Runs a forwarded event exactly as its launcher's JVM would have ({@link ResidentForward}). */
     private Reply forward(byte[] request) throws IOException {
-        Reply reply = forward(request, own, clock, segments, manifests);
+        Reply reply = ResidentForward.answer(request, own, runtime);
         forwarded.incrementAndGet();
         return reply;
-    }
-
-    /**
-     * The answer to the forwarded event {@code request}, run with the decision-log segments and kept
-     * manifests given: the one code path of every forwarded event, and of {@link ResidentWarmup}'s.
-     *
-     * @param own the resident's umask, nice value and limits
-     */
-    static Reply forward(byte[] request, ProcessAttributes own, Clock clock, OpenSegments segments,
-                         ResolvedManifests manifests) throws IOException {
-        ForwardRequest.Framed framed;
-        try {
-            framed = ForwardRequest.frame(request);
-        } catch (BadForward e) {
-            throw new Refusal(400, "bad_forward", e.getMessage());
-        }
-        ForwardRequest forward = framed.request();
-        InputStream body = new ByteArrayInputStream(request, framed.payloadAt(), request.length - framed.payloadAt());
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = DispatchMain.run(forward.argv().toArray(String[]::new), forward.stdin(body),
-                new PrintStream(out, false, StandardCharsets.UTF_8), new PrintStream(err, false, StandardCharsets.UTF_8),
-                forward.caller(own), clock, new DecisionDraft(DecisionLog.RESIDENT, clock.millis(), System.nanoTime(), segments,
-                        manifests));
-        int stdoutBytes = out.size();
-        out.write(err.toByteArray());
-        return new Reply(200, out.toByteArray(), code, "", stdoutBytes);
     }
 
     /**
@@ -787,143 +657,11 @@ public final class WardenServer implements AutoCloseable {
         }
     }
 
-    /** {@code [host]} or {@code [host, NativeEvent]} from {@code /dispatch/<host>[/<NativeEvent>]}. */
-    private static List<String> route(String path) {
-        String prefix = "/dispatch/";
-        if (path == null || !path.startsWith(prefix)) {
-            throw new Refusal(404, "not_found", DISPATCH_ENDPOINT);
-        }
-        int from = prefix.length();
-        int slash = path.indexOf('/', from);
-        int hostEnd = slash < 0 ? path.length() : slash;
-        if (!segment(path, from, hostEnd) || slash >= 0 && !segment(path, slash + 1, path.length())) {
-            throw new Refusal(404, "not_found", DISPATCH_ENDPOINT);
-        }
-        return slash < 0 ? List.of(path.substring(from))
-                : List.of(path.substring(from, slash), path.substring(slash + 1));
-    }
-
-    /** Whether {@code path[from, to)} is a route segment: 1 to {@link #SEGMENT_CHARS} of {@code A-Za-z0-9_.-}. */
-    private static boolean segment(String path, int from, int to) {
-        if (to <= from || to - from > SEGMENT_CHARS) {
-            return false;
-        }
-        for (int i = from; i < to; i++) {
-            char c = path.charAt(i);
-            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-')) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private static boolean authorized(String header, byte[] token) {
         String prefix = "Bearer ";
         if (header == null || !header.startsWith(prefix)) {
             return false;
         }
         return MessageDigest.isEqual(token, header.substring(prefix.length()).trim().getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** The stderr note as one printable-ASCII header line of at most {@link #NOTE_CAP} characters. */
-    static String note(String stderr) {
-        StringBuilder b = new StringBuilder(Math.min(stderr.length(), NOTE_CAP));
-        for (int i = 0; i < stderr.length() && b.length() < NOTE_CAP; i++) {
-            char c = stderr.charAt(i);
-            if (c == '\n') {
-                b.append(" | ");
-            } else if (c >= 0x20 && c < 0x7f) {
-                b.append(c);
-            } else if (c != '\r') {
-                b.append('?');
-            }
-        }
-        return b.length() > NOTE_CAP ? b.substring(0, NOTE_CAP) : b.toString();
-    }
-
-    /** A request Warden answers with an HTTP error instead of a dispatch. */
-    static final class Refusal extends RuntimeException {
-        final int status;
-        final String code;
-
-        Refusal(int status, String code, String message) {
-            super(message, null, false, false);
-            this.status = status;
-            this.code = code;
-        }
-    }
-
-    /**
-     * One answer.
-     *
-     * @param exitCode    the dispatch exit code, or -1 when no dispatch ran
-     * @param stdoutBytes for a forwarded event, how many leading body bytes are stdout (the rest is
-     *                    stderr); -1 otherwise
-     */
-    record Reply(int status, byte[] body, int exitCode, String note, int stdoutBytes) {
-        /** The one exception-to-status mapping: a refusal keeps its status, anything else is 500. */
-        static Reply of(Throwable e) {
-            int status = e instanceof Refusal r ? r.status : 500;
-            String code = e instanceof Refusal r ? r.code : "internal_error";
-            String message = e instanceof Refusal ? e.getMessage() : "warden serve could not answer; see the server log";
-            Map<String, Object> error = new LinkedHashMap<>();
-            error.put("error", code);
-            error.put("message", message);
-            return new Reply(status, Json.write(error).getBytes(StandardCharsets.UTF_8), -1, "", -1);
-        }
-
-        static Reply refusal(int status, String code, String message) {
-            return of(new Refusal(status, code, message));
-        }
-
-        /** The whole HTTP/1.1 response: status line, headers, body; the connection closes after it. */
-        byte[] bytes() {
-            return bytes(false);
-        }
-
-        /** The whole HTTP/1.1 response; {@code keepAlive}: the connection stays open for the next request. */
-        byte[] bytes(boolean keepAlive) {
-            StringBuilder h = new StringBuilder(256);
-            h.append("HTTP/1.1 ").append(status).append(' ').append(reason(status)).append("\r\n");
-            if (exitCode >= 0) {
-                h.append("X-Warden-Exit: ").append(exitCode).append("\r\n");
-            }
-            if (stdoutBytes >= 0) {
-                h.append("X-Warden-Stdout-Bytes: ").append(stdoutBytes).append("\r\n");
-            }
-            if (!note.isEmpty()) {
-                h.append("X-Warden-Note: ").append(note).append("\r\n");
-            }
-            if (status == 405) {
-                h.append("Allow: POST\r\n");
-            }
-            if (body.length > 0) {
-                h.append("Content-Type: ").append(stdoutBytes >= 0 ? "application/octet-stream"
-                        : "application/json; charset=utf-8").append("\r\n");
-            }
-            h.append("Content-Length: ").append(body.length).append(keepAlive
-                    ? "\r\nConnection: keep-alive\r\nKeep-Alive: timeout=" + Front.KEEP_ALIVE_ANNOUNCED_S + "\r\n\r\n"
-                    : "\r\nConnection: close\r\n\r\n");
-            byte[] head = h.toString().getBytes(StandardCharsets.US_ASCII);
-            byte[] all = new byte[head.length + body.length];
-            System.arraycopy(head, 0, all, 0, head.length);
-            System.arraycopy(body, 0, all, head.length, body.length);
-            return all;
-        }
-
-        private static String reason(int status) {
-            switch (status) {
-                case 200: return "OK";
-                case 400: return "Bad Request";
-                case 401: return "Unauthorized";
-                case 404: return "Not Found";
-                case 405: return "Method Not Allowed";
-                case 411: return "Length Required";
-                case 413: return "Payload Too Large";
-                case 431: return "Request Header Fields Too Large";
-                case 503: return "Service Unavailable";
-                default: return "Internal Server Error";
-            }
-        }
     }
 }

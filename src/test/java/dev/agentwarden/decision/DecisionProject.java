@@ -1,6 +1,7 @@
 package dev.agentwarden.decision;
 
-import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.testing.DispatchCall;
 import dev.agentwarden.host.HostResponse;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -75,8 +76,17 @@ final class DecisionProject {
 
     HostResponse dispatchAs(String host, String nativeEvent, String payload, String transport) {
         String[] argv = {"dispatch", "--host", host, "--native-event", nativeEvent, "--manifest", manifest.toString()};
-        return DispatchMain.respond(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
-                dev.agentwarden.dispatch.Caller.thisProcess(env), CLOCK, transport);
+        return DispatchCall.respond(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
+                dev.agentwarden.dispatch.Caller.thisProcess(env), CLOCK, transport(transport));
+    }
+
+    private static DispatchRequest.Transport transport(String wire) {
+        for (DispatchRequest.Transport t : DispatchRequest.Transport.values()) {
+            if (t.wire().equals(wire)) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException("no transport " + wire);
     }
 
     Path logDir() {

@@ -108,9 +108,9 @@ class AgentConfigAgreementTest {
     // ---- the checks ----
 
     static void roleIsTrimmedAndCaseInsensitive() {
-        assertThat(DispatchMain.role(Map.of("AGENT_CONFIG_SESSION_ROLE", " WORKER "))).isEqualTo("worker");
-        assertThat(DispatchMain.role(Map.of("WARDEN_SESSION_ROLE", "Reviewer\n"))).isEqualTo("reviewer");
-        assertThat(DispatchMain.role(Map.of("WARDEN_SESSION_ROLE", "  "))).isEqualTo(Manifest.DEFAULT_ROLE);
+        assertThat(new DispatchRequest.Env(Map.of("AGENT_CONFIG_SESSION_ROLE", " WORKER ")).role()).isEqualTo("worker");
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_SESSION_ROLE", "Reviewer\n")).role()).isEqualTo("reviewer");
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_SESSION_ROLE", "  ")).role()).isEqualTo(Manifest.DEFAULT_ROLE);
     }
 
     static void refusalRetrySkipIsForStopOnly() {

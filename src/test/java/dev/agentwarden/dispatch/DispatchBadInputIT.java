@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -52,7 +53,7 @@ class DispatchBadInputIT {
     private static GoldenCorpus.Outcome inProcess(List<String> argv, byte[] stdin, Map<String, String> env) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = DispatchMain.run(argv.toArray(String[]::new), new ByteArrayInputStream(stdin),
+        int code = DispatchCall.run(argv.toArray(String[]::new), new ByteArrayInputStream(stdin),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 env, GoldenCorpus.CLOCK);
         return new GoldenCorpus.Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

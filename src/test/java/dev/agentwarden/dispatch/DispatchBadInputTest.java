@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -220,7 +221,7 @@ class DispatchBadInputTest {
         Map<String, String> env = new java.util.HashMap<>(Map.of("WARDEN_CACHE_DIR", project.cache.toString(),
                 "CLAUDE_PROJECT_DIR", project.dir.toString()));
         env.putAll(extraEnv);
-        int code = DispatchMain.run(argv.toArray(String[]::new), stdin, new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = DispatchCall.run(argv.toArray(String[]::new), stdin, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), env, GoldenCorpus.CLOCK);
         return new GoldenCorpus.Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }

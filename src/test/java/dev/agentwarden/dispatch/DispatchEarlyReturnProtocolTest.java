@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -126,7 +127,7 @@ class DispatchEarlyReturnProtocolTest {
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = DispatchMain.run(argv.toArray(String[]::new), path.stdin().open(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int code = DispatchCall.run(argv.toArray(String[]::new), path.stdin().open(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), env, GoldenCorpus.CLOCK);
 
         boolean jsonRequired = host.equals("codex") && (event.equals("Stop") || event.equals("SubagentStop"));
@@ -137,14 +138,14 @@ class DispatchEarlyReturnProtocolTest {
 
     @org.junit.jupiter.api.Test
     void stdinTimeout_fromEnv_plainDigitsWithinBoundsElseDefault() {
-        assertThat(DispatchMain.stdinTimeoutMs(Map.of())).isEqualTo(5000);
-        assertThat(DispatchMain.stdinTimeoutMs(Map.of("WARDEN_STDIN_TIMEOUT_MS", "250"))).isEqualTo(250);
-        assertThat(DispatchMain.stdinTimeoutMs(Map.of("WARDEN_STDIN_TIMEOUT_MS", "0"))).isEqualTo(1);
-        assertThat(DispatchMain.stdinTimeoutMs(Map.of("WARDEN_STDIN_TIMEOUT_MS", "999999999"))).isEqualTo(600_000);
-        assertThat(DispatchMain.stdinTimeoutMs(Map.of("WARDEN_STDIN_TIMEOUT_MS", "-5"))).isEqualTo(5000);
-        assertThat(DispatchMain.stdinTimeoutMs(Map.of("WARDEN_STDIN_TIMEOUT_MS", " 250"))).isEqualTo(5000);
-        assertThat(DispatchMain.stdinTimeoutMs(Map.of("WARDEN_STDIN_TIMEOUT_MS", "1e3"))).isEqualTo(5000);
-        assertThat(DispatchMain.stdinTimeoutMs(Map.of("WARDEN_STDIN_TIMEOUT_MS", "12345678901"))).isEqualTo(5000);
+        assertThat(new DispatchRequest.Env(Map.of()).stdinTimeoutMs()).isEqualTo(5000);
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_STDIN_TIMEOUT_MS", "250")).stdinTimeoutMs()).isEqualTo(250);
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_STDIN_TIMEOUT_MS", "0")).stdinTimeoutMs()).isEqualTo(1);
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_STDIN_TIMEOUT_MS", "999999999")).stdinTimeoutMs()).isEqualTo(600_000);
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_STDIN_TIMEOUT_MS", "-5")).stdinTimeoutMs()).isEqualTo(5000);
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_STDIN_TIMEOUT_MS", " 250")).stdinTimeoutMs()).isEqualTo(5000);
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_STDIN_TIMEOUT_MS", "1e3")).stdinTimeoutMs()).isEqualTo(5000);
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_STDIN_TIMEOUT_MS", "12345678901")).stdinTimeoutMs()).isEqualTo(5000);
     }
 
     private static InputStream bytes(byte[] b) {

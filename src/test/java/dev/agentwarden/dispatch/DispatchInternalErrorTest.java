@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
@@ -29,7 +30,7 @@ class DispatchInternalErrorTest {
     private static String[] run(Map<String, String> env, String nativeEvent) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", nativeEvent},
+        int code = DispatchCall.run(new String[] {"dispatch", "--host", "claude", "--native-event", nativeEvent},
                 new ExplodingStdin(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8), env, Clock.systemUTC());
         return new String[] {String.valueOf(code), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};

@@ -336,11 +336,11 @@ class DispatcherTest {
 
     @Test
     void role_wardenVariableFirst_thenAgentConfig_elseDefault() {
-        assertThat(DispatchMain.role(Map.of("WARDEN_SESSION_ROLE", "worker", "AGENT_CONFIG_SESSION_ROLE", "reviewer")))
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_SESSION_ROLE", "worker", "AGENT_CONFIG_SESSION_ROLE", "reviewer")).role())
                 .isEqualTo("worker");
-        assertThat(DispatchMain.role(Map.of("AGENT_CONFIG_SESSION_ROLE", "reviewer"))).isEqualTo("reviewer");
-        assertThat(DispatchMain.role(Map.of("WARDEN_SESSION_ROLE", "", "AGENT_CONFIG_SESSION_ROLE", "reviewer")))
+        assertThat(new DispatchRequest.Env(Map.of("AGENT_CONFIG_SESSION_ROLE", "reviewer")).role()).isEqualTo("reviewer");
+        assertThat(new DispatchRequest.Env(Map.of("WARDEN_SESSION_ROLE", "", "AGENT_CONFIG_SESSION_ROLE", "reviewer")).role())
                 .isEqualTo("reviewer");
-        assertThat(DispatchMain.role(Map.of())).isEqualTo(Manifest.DEFAULT_ROLE);
+        assertThat(new DispatchRequest.Env(Map.of()).role()).isEqualTo(Manifest.DEFAULT_ROLE);
     }
 }

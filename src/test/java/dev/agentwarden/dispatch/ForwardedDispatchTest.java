@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -187,7 +188,7 @@ class ForwardedDispatchTest {
         System.arraycopy(extraArgs, 0, argv, 3, extraArgs.length);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = DispatchMain.run(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
+        int code = DispatchCall.run(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 caller, CLOCK);
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

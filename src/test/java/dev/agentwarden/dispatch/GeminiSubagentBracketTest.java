@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -68,7 +69,7 @@ class GeminiSubagentBracketTest {
                 "HOME", project.toString()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        return DispatchMain.run(new String[] {"dispatch", "--host", host, "--native-event", nativeEvent},
+        return DispatchCall.run(new String[] {"dispatch", "--host", host, "--native-event", nativeEvent},
                 new ByteArrayInputStream(Json.write(payload).getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 env, Clock.systemUTC());

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import dev.agentwarden.host.Hosts;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -279,7 +280,7 @@ final class GoldenCorpus {
     static Outcome runInProcess(Case c, Project project) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = DispatchMain.run(c.argv().toArray(String[]::new), new ByteArrayInputStream(c.stdin()),
+        int code = DispatchCall.run(c.argv().toArray(String[]::new), new ByteArrayInputStream(c.stdin()),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 project.env(c), CLOCK);
         return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.TestTrust;
@@ -101,7 +102,7 @@ class GoldenForwardIT {
         assertThat(Files.readAllLines(dir.resolve("runs"))).as("runs of the concern").hasSize(1);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = DispatchMain.run(argv.toArray(String[]::new), new ByteArrayInputStream(stdin),
+        int code = DispatchCall.run(argv.toArray(String[]::new), new ByteArrayInputStream(stdin),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 wardenEnv, GoldenCorpus.CLOCK);
         assertThat(r.stderr()).contains("\0a\0\0b").isEqualTo(err.toString(StandardCharsets.UTF_8));

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -95,7 +96,7 @@ class HookPortTakenTest {
         env.put(HookPortCheck.TOKEN_VARIABLE, TOKEN);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", "SessionStart"},
+        DispatchCall.run(new String[] {"dispatch", "--host", "claude", "--native-event", "SessionStart"},
                 new ByteArrayInputStream(SESSION_START.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 env, Clock.systemUTC());

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayInputStream;
@@ -31,7 +32,7 @@ class ManifestYamlErrorDispatchTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-        DispatchMain.run(new String[] {"dispatch", "--host", "claude", "--native-event", "Stop", "--manifest", manifest.toString()},
+        DispatchCall.run(new String[] {"dispatch", "--host", "claude", "--native-event", "Stop", "--manifest", manifest.toString()},
                 new ByteArrayInputStream("{}".getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8),
                 Map.of("WARDEN_CACHE_DIR", dir.resolve("cache").toString()), GoldenCorpus.CLOCK);

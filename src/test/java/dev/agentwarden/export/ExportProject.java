@@ -2,7 +2,10 @@ package dev.agentwarden.export;
 
 import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.dispatch.Caller;
-import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.dispatch.DispatchRuntime;
+import dev.agentwarden.testing.DispatchCall;
+import dev.agentwarden.testing.MutableClock;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.AgentRef;
 import dev.agentwarden.ledger.LedgerLine;
@@ -67,20 +70,22 @@ final class ExportProject {
         Map<String, String> e = new LinkedHashMap<>(env);
         e.putAll(extraEnv);
         String[] argv = {"dispatch", "--host", "claude", "--native-event", nativeEvent, "--manifest", manifest.toString()};
-        DispatchMain.respond(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
-                Caller.thisProcess(e), Clock.fixed(Instant.parse(at), ZoneOffset.UTC), DecisionLog.OWN_JVM);
+        DispatchCall.respond(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
+                Caller.thisProcess(e), Clock.fixed(Instant.parse(at), ZoneOffset.UTC), DispatchRequest.Transport.OWN_JVM);
     }
 
-    /** {@link #dispatch} as a long-lived server runs it: its line written through {@code segments}. */
+    /**
+     * {@link #dispatch} as a long-lived server runs it: in {@code runtime}, whose clock is
+     * {@code clock}, set to {@code at} first, its line written through the runtime's open segments.
+     */
     void dispatch(String at, Map<String, String> extraEnv, String nativeEvent, String payload,
-                  dev.agentwarden.decision.OpenSegments segments) {
+                  DispatchRuntime runtime, MutableClock clock) {
         Map<String, String> e = new LinkedHashMap<>(env);
         e.putAll(extraEnv);
-        String[] argv = {"dispatch", "--host", "claude", "--native-event", nativeEvent, "--manifest", manifest.toString()};
-        Clock clock = Clock.fixed(Instant.parse(at), ZoneOffset.UTC);
-        DispatchMain.respond(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)),
-                Caller.thisProcess(e), clock, new dev.agentwarden.decision.DecisionDraft(DecisionLog.RESIDENT,
-                        clock.millis(), System.nanoTime(), segments));
+        clock.set(Instant.parse(at));
+        DispatchRequest.Route route = new DispatchRequest.Route("claude", null, nativeEvent, manifest.toString(), null);
+        runtime.respond(DispatchRequest.of(route, payload.getBytes(StandardCharsets.UTF_8), Caller.thisProcess(e),
+                DispatchRequest.Transport.RESIDENT));
     }
 
     /** A ledger line appended by the real store at {@code at}. */

@@ -2,7 +2,8 @@ package dev.agentwarden.export;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.decision.OpenSegments;
+import dev.agentwarden.dispatch.DispatchRuntime;
+import dev.agentwarden.testing.MutableClock;
 import dev.agentwarden.json.Json;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import io.opentelemetry.proto.logs.v1.LogRecord;
@@ -36,17 +37,18 @@ class LiveExportTest {
     @Test
     void eachDecisionTheServerWrites_reachesTheCollector_asTheHistoryExportSendsIt() throws Exception {
         ExportProject p = new ExportProject(tmp, ExportProject.MANIFEST);
+        MutableClock clock = MutableClock.at("2026-11-05T08:30:00.250Z");
         try (OtlpReceiver live = new OtlpReceiver(); OtlpReceiver history = new OtlpReceiver();
-             OpenSegments segments = new OpenSegments()) {
+             DispatchRuntime runtime = DispatchRuntime.longLived(clock)) {
             LiveExport export = LiveExport.start(Map.of(LiveExport.SWITCH, "on", "OTEL_EXPORTER_OTLP_ENDPOINT", live.base(),
                     "OTEL_RESOURCE_ATTRIBUTES", "deployment.environment=test"), Clock.systemUTC());
-            segments.tap(export);
+            runtime.segments().tap(export);
             p.dispatch("2026-11-05T08:30:00.250Z", Map.of(), "PreToolUse", ExportProject.bash("s1", null, "sudo rm -rf /"),
-                    segments);
+                    runtime, clock);
             p.dispatch("2026-11-05T08:30:05.000Z", Map.of("TRACEPARENT", "00-" + HOST_TRACE + "-" + HOST_SPAN + "-01"),
-                    "PreToolUse", ExportProject.bash("s1", null, "ls -la"), segments);
+                    "PreToolUse", ExportProject.bash("s1", null, "ls -la"), runtime, clock);
             p.dispatch("2026-11-05T08:30:06.000Z", Map.of(), "UserPromptSubmit", ExportProject.prompt("s1", "hello"),
-                    segments);
+                    runtime, clock);
 
             // sent by the background thread within its batch wait, without a close or a flush
             List<Span> spans = poll(() -> live.spans(), s -> s.stream().filter(x -> !x.getName().startsWith("apply_guardrail"))

@@ -453,7 +453,7 @@ class FastHookIT {
                         return;
                     }
                     if (behaviour == Behaviour.BUSY) {
-                        out.write(WardenServer.Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
+                        out.write(Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
                         out.flush();
                         return;
                     }

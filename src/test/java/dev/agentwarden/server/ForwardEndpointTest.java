@@ -1,9 +1,9 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.dispatch.Caller;
-import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.MutableClock;
 import java.io.ByteArrayInputStream;
@@ -126,7 +126,7 @@ class ForwardEndpointTest {
 
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = DispatchMain.run(argv, new ByteArrayInputStream(payload),
+        int exit = DispatchCall.run(argv, new ByteArrayInputStream(payload),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 Caller.forwarded(env, dir), CLOCK);
         assertThat(response.statusCode()).isEqualTo(200);

@@ -68,14 +68,14 @@ class FrontAcceptFailureTest {
         }
 
         @Override
-        public WardenServer.Reply check(Front.Head head) {
+        public Reply check(Front.Head head) {
             return null;
         }
 
         @Override
         public void accepted(Front.Request request) {
             try (SocketChannel ch = request.channel()) {
-                ch.write(ByteBuffer.wrap(new WardenServer.Reply(200, new byte[0], 0, "", -1).bytes()));
+                ch.write(ByteBuffer.wrap(new Reply(200, new byte[0], 0, "", -1).bytes()));
             } catch (IOException e) {
                 // the client went away
             }

@@ -397,7 +397,7 @@ class ResidentIT {
                 try (Socket s = busy.accept()) {
                     s.getOutputStream().write((WardenServer.GREETING + proof + "\n").getBytes(StandardCharsets.US_ASCII));
                     String request = readRequest(s);
-                    s.getOutputStream().write(WardenServer.Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
+                    s.getOutputStream().write(Reply.refusal(503, "busy", "every worker is busy; try again").bytes());
                     return request;
                 } catch (IOException e) {
                     return "failed: " + e;

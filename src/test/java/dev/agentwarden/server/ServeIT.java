@@ -3,7 +3,10 @@ package dev.agentwarden.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentwarden.dispatch.Caller;
 import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.testing.DispatchCall;
 import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
@@ -107,7 +110,8 @@ class ServeIT {
     /** The in-process dispatch of the same request the server turns {@code body} into. */
     private static HostResponse inProcess(byte[] body) {
         String[] argv = {"dispatch", "--host", "claude", "--native-event", "PreToolUse", "--project-dir", project.toString()};
-        return DispatchMain.respond(argv, new ByteArrayInputStream(body), env(), Clock.systemUTC());
+        return DispatchCall.respond(argv, new ByteArrayInputStream(body), Caller.thisProcess(env()), Clock.systemUTC(),
+                DispatchRequest.Transport.OWN_JVM);
     }
 
     private static HttpResponse<String> post(String path, String auth, byte[] body) throws Exception {
@@ -223,7 +227,7 @@ class ServeIT {
         assertThat(r.body()).isEqualTo(expected.stdout());
         assertThat(r.headers().firstValue("X-Warden-Exit")).contains(Integer.toString(expected.exitCode()));
         assertThat(r.headers().firstValue("X-Warden-Note").orElse("")).contains("payload_too_large")
-                .isEqualTo(WardenServer.note(expected.stderr()));
+                .isEqualTo(Reply.note(expected.stderr()));
     }
 
     @Test

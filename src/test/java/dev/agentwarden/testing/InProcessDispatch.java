@@ -1,6 +1,5 @@
 package dev.agentwarden.testing;
 
-import dev.agentwarden.dispatch.DispatchMain;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -44,7 +43,7 @@ public final class InProcessDispatch {
         argv.addAll(List.of(extraArgs));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = DispatchMain.run(argv.toArray(String[]::new),
+        int code = DispatchCall.run(argv.toArray(String[]::new),
                 new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 env, clock);

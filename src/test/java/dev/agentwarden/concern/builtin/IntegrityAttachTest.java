@@ -1,12 +1,12 @@
 package dev.agentwarden.concern.builtin;
 
+import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.concern.Decision;
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.Hosts;
@@ -383,7 +383,7 @@ class IntegrityAttachTest {
         Map<String, String> env = Map.of("CLAUDE_PROJECT_DIR", project.toString(),
                 "WARDEN_CACHE_DIR", project.resolve("cache").toString(), "XDG_STATE_HOME", TestTrust.stateHome(project));
         TestTrust.trust(project, env);
-        int code = DispatchMain.run(new String[] {"dispatch", "--host", "claude"},
+        int code = DispatchCall.run(new String[] {"dispatch", "--host", "claude"},
                 new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), env, CLOCK);
         assertThat(code).isZero();
