@@ -3,7 +3,6 @@ package dev.agentwarden.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentwarden.dispatch.DispatchMain;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -94,16 +93,16 @@ class ForwardProtocolVectorsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("writtenByTheResident")
     void answer_residentWritesTheVectorsBytes(ForwardVectors.Answer v) {
-        WardenServer.Reply reply;
+        Reply reply;
         if (v.residentWrites() != null) {
             byte[] out = ((String) v.residentWrites().get("stdout")).getBytes(StandardCharsets.UTF_8);
             byte[] err = ((String) v.residentWrites().get("stderr")).getBytes(StandardCharsets.UTF_8);
             byte[] body = new byte[out.length + err.length];
             System.arraycopy(out, 0, body, 0, out.length);
             System.arraycopy(err, 0, body, out.length, err.length);
-            reply = new WardenServer.Reply(200, body, ((Number) v.residentWrites().get("exit")).intValue(), "", out.length);
+            reply = new Reply(200, body, ((Number) v.residentWrites().get("exit")).intValue(), "", out.length);
         } else {
-            reply = WardenServer.Reply.refusal(((Number) v.residentRefuses().get("status")).intValue(),
+            reply = Reply.refusal(((Number) v.residentRefuses().get("status")).intValue(),
                     (String) v.residentRefuses().get("error"), (String) v.residentRefuses().get("message"));
         }
         assertThat(new String(reply.bytes(), StandardCharsets.UTF_8)).isEqualTo(new String(v.answer(), StandardCharsets.UTF_8));
@@ -124,7 +123,7 @@ class ForwardProtocolVectorsTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-        int code = DispatchMain.run(argv.toArray(String[]::new), new ByteArrayInputStream(v.stdin()),
+        int code = dev.agentwarden.testing.DispatchCall.run(argv.toArray(String[]::new), new ByteArrayInputStream(v.stdin()),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
                 env, Clock.systemUTC());
 
