@@ -3,7 +3,7 @@ package dev.agentwarden.dispatch;
 import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.decision.ConcernOutcome;
 import dev.agentwarden.verdict.Verdict;
-import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.builtin.Builtins;
 import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;

@@ -1,7 +1,7 @@
 package dev.agentwarden.manifest;
 
-import dev.agentwarden.concern.BuiltinDescriptor;
-import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.builtin.BuiltinDescriptor;
+import dev.agentwarden.builtin.Builtins;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.Escalation;
 import dev.agentwarden.concern.Posture;
