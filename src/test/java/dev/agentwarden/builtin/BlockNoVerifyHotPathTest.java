@@ -17,15 +17,15 @@ import org.junit.jupiter.api.Test;
 class BlockNoVerifyHotPathTest {
 
     private static final String[] CLASSES = {
-        "dev/agentwarden/concern/builtin/BlockNoVerify", "dev/agentwarden/concern/builtin/HookBypass",
-        "dev/agentwarden/concern/builtin/GitOptionTable", "dev/agentwarden/concern/builtin/GitOptionTable$Option",
-        "dev/agentwarden/concern/builtin/GitOptionTable$Resolution", "dev/agentwarden/concern/builtin/GitOptionTable$Effect",
-        "dev/agentwarden/concern/builtin/GitOptionTable$Match", "dev/agentwarden/shell/ShellScript",
+        "dev/agentwarden/builtin/BlockNoVerify", "dev/agentwarden/builtin/HookBypass",
+        "dev/agentwarden/builtin/GitOptionTable", "dev/agentwarden/builtin/GitOptionTable$Option",
+        "dev/agentwarden/builtin/GitOptionTable$Resolution", "dev/agentwarden/builtin/GitOptionTable$Effect",
+        "dev/agentwarden/builtin/GitOptionTable$Match", "dev/agentwarden/shell/ShellScript",
         "dev/agentwarden/shell/ShellParser", "dev/agentwarden/shell/ShellParser$Word",
         "dev/agentwarden/shell/ShellParser$Heredoc", "dev/agentwarden/shell/ShellParser$Builder",
         "dev/agentwarden/shell/ShellWord", "dev/agentwarden/shell/SimpleCommand",
-        "dev/agentwarden/shell/BraceExpansion", "dev/agentwarden/concern/builtin/ProtectWarden",
-        "dev/agentwarden/concern/builtin/WardenSelfChange", "dev/agentwarden/shell/CommandWalker",
+        "dev/agentwarden/shell/BraceExpansion", "dev/agentwarden/builtin/ProtectWarden",
+        "dev/agentwarden/builtin/WardenSelfChange", "dev/agentwarden/shell/CommandWalker",
         "dev/agentwarden/shell/CommandWalker$Visitor", "dev/agentwarden/shell/ProgramNames",
     };
 
