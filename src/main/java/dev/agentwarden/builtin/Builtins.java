@@ -10,7 +10,6 @@ import dev.agentwarden.inventory.TurnInventorySettings;
 import dev.agentwarden.ledger.LedgerSettings;
 import dev.agentwarden.rule.Rules;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -192,10 +191,6 @@ public final class Builtins {
     /** Every built-in concern name. */
     public static final List<String> NAMES = names();
 
-    /** Instances kept per (built-in, settings) so a long-lived process parses each setting once. */
-    private static final Map<String, Concern> BUILT = new HashMap<>();
-    private static final int MAX_BUILT = 64;
-
     private static List<String> names() {
         List<String> out = new ArrayList<>();
         for (BuiltinDescriptor d : ALL) {
@@ -229,7 +224,8 @@ public final class Builtins {
     }
 
     /**
-     * The concern a built-in spec runs as, its settings parsed (the compiler checked them already).
+     * A new instance of the concern a built-in spec runs as, its settings parsed (the compiler
+     * checked them already). Dispatch builds each once per manifest ({@code Manifest.built}).
      *
      * @throws IllegalArgumentException for an unknown built-in or settings that do not parse
      */
@@ -238,21 +234,7 @@ public final class Builtins {
         if (d == null) {
             throw new IllegalArgumentException("unknown built-in " + spec.builtinName());
         }
-        String key = d.name() + '\n' + spec.settings();
-        synchronized (BUILT) {
-            Concern built = BUILT.get(key);
-            if (built != null) {
-                return built;
-            }
-        }
-        Concern concern = d.create(d.parse(spec.settings()));
-        synchronized (BUILT) {
-            if (BUILT.size() >= MAX_BUILT) {
-                BUILT.clear();
-            }
-            BUILT.put(key, concern);
-        }
-        return concern;
+        return d.create(d.parse(spec.settings()));
     }
 
     /**

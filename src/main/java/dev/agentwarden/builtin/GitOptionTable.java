@@ -69,8 +69,12 @@ final class GitOptionTable {
 
     final String subcommand;
     private final String longOptions;
-    /** {@link #longOptions} parsed on first use: most commands name no long option. */
-    private Option[] options;
+    /**
+     * {@link #longOptions} parsed on first use: most commands name no long option. The tables are
+     * shared by every thread a resident dispatches on: volatile, so a thread that sees the array
+     * sees its elements (two threads may both parse it, to equal arrays).
+     */
+    private volatile Option[] options;
     private final String shortNoValue;
     private final String shortValue;
     private final String shortOptionalValue;
@@ -121,10 +125,12 @@ final class GitOptionTable {
         Resolution abbreviation = null;
         boolean ambiguous = false;
         boolean maySkip = false;
-        if (options == null) {
-            options = parseLongOptions(longOptions);
+        Option[] parsed = options;
+        if (parsed == null) {
+            parsed = parseLongOptions(longOptions);
+            options = parsed;
         }
-        for (Option o : options) {
+        for (Option o : parsed) {
             String longName = o.name;
             boolean optUnset = false;
             int candidate = NONE;
