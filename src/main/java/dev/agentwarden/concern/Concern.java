@@ -1,6 +1,10 @@
 package dev.agentwarden.concern;
 
-/** A policy check that runs in-process on one event. Implementations must be cheap to construct. */
+/**
+ * A policy check that runs in-process on one event. One instance runs every event its manifest
+ * binds it to, concurrently in a resident: an implementation keeps what an event needs in the
+ * {@link ConcernContext} and local variables, never in its own fields.
+ */
 public interface Concern {
 
     /**

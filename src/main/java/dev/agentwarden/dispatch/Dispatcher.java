@@ -3,7 +3,7 @@ package dev.agentwarden.dispatch;
 import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.decision.ConcernOutcome;
 import dev.agentwarden.verdict.Verdict;
-import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.builtin.Builtins;
 import dev.agentwarden.concern.Concern;
 import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
@@ -34,7 +34,8 @@ import java.util.Map;
  *
  * <p>It never throws for a concern: each run is guarded and a failure becomes the concern's
  * defined outcome. Every concern has a deadline, its {@code timeout_ms}: a process concern is
- * killed past it, a built-in that does file I/O is interrupted ({@link BoundedBuiltin}).
+ * killed past it, a built-in that does file I/O is interrupted ({@link BoundedBuiltin}). Built-in
+ * concerns are the manifest's, built once per manifest ({@link Manifest#built}).
  */
 public final class Dispatcher {
     private final Manifest manifest;
@@ -163,12 +164,11 @@ public final class Dispatcher {
     private ConcernResult runGuarded(ConcernSpec spec, HookEvent event, Path stateHome) {
         try {
             if (spec.isBuiltin()) {
-                Concern concern;
-                try {
-                    concern = Builtins.create(spec);
-                } catch (IllegalArgumentException e) {
-                    return ConcernResult.error("cannot be constructed: " + e.getMessage());
+                Manifest.Built built = manifest.built(spec);
+                if (built.problem() != null) {
+                    return ConcernResult.error(built.problem());
                 }
+                Concern concern = built.concern();
                 ConcernContext context = new ConcernContext(event, spec, clock, stateHome, env);
                 ConcernResult result = Builtins.touchesFiles(spec.builtinName())
                         ? BoundedBuiltin.run(concern, context, spec.timeoutMs()) : concern.evaluate(context);

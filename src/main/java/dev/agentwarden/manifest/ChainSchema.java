@@ -1,7 +1,7 @@
 package dev.agentwarden.manifest;
 
 import dev.agentwarden.concern.ConcernSpec;
-import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.builtin.Builtins;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.text.NearMiss;

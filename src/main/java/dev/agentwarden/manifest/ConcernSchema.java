@@ -4,8 +4,8 @@ import static dev.agentwarden.manifest.ManifestNodes.describe;
 import static dev.agentwarden.manifest.ManifestNodes.plain;
 import static dev.agentwarden.manifest.ManifestNodes.scalar;
 
-import dev.agentwarden.concern.BuiltinDescriptor;
-import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.builtin.BuiltinDescriptor;
+import dev.agentwarden.builtin.Builtins;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.Escalation;
 import dev.agentwarden.concern.Posture;

@@ -95,7 +95,7 @@ class BrokenManifestCorpusTest {
     void corpus_misspellsEveryBuiltinSettingAndConcernKeyOnce() throws Exception {
         List<String> names = cases().toList();
         List<String> missing = new ArrayList<>();
-        for (dev.agentwarden.concern.BuiltinDescriptor d : dev.agentwarden.concern.builtin.Builtins.ALL) {
+        for (dev.agentwarden.builtin.BuiltinDescriptor d : dev.agentwarden.builtin.Builtins.ALL) {
             for (String key : d.keys()) {
                 String want = d.name() + "-" + key.replace('_', '-') + "-misspelled";
                 if (!names.contains(want)) {

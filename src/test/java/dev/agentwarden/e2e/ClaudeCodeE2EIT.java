@@ -3,7 +3,7 @@ package dev.agentwarden.e2e;
 import dev.agentwarden.server.Resident;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.builtin.Builtins;
 import dev.agentwarden.integrity.EvidenceReplay;
 import dev.agentwarden.integrity.Outcome;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;

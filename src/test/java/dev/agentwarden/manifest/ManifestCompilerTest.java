@@ -3,7 +3,7 @@ package dev.agentwarden.manifest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentwarden.concern.builtin.Builtins;
+import dev.agentwarden.builtin.Builtins;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.Posture;
 import dev.agentwarden.event.EventName;
