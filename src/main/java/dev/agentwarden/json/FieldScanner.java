@@ -199,7 +199,9 @@ public final class FieldScanner {
         pos = from + 1;
         int after = startSlot(0);
         while (true) {
-            skipWhitespace();
+            if (pos < this.limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= this.limit) {
                 return pos;
             }
@@ -220,9 +222,13 @@ public final class FieldScanner {
                 pos = keyEnd + 1;
             }
             after = d >= 0 ? d : startSlot(0);
-            skipWhitespace();
+            if (buf[pos] != ':') {
+                skipWhitespace();
+            }
             pos++;
-            skipWhitespace();
+            if (buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (d >= 0 && d < recorded) {
                 readAcceptedValue(d);
             } else {
