@@ -31,9 +31,9 @@ declare -A cmd=(
   [summary]="${warden[*]} log --summary --project-dir $project"
 )
 if [ -n "${BASE_JAR:-}" ]; then
-  # the flags bin/warden gives a bulk command (ParallelGC, full JIT, heap), without this checkout's class-data archive
+  # the flags bin/warden gives `report` (ParallelGC, heap, C1 only), without this checkout's class-data archive
   names=(base report html summary)
-  cmd[base]="java -XX:+UseParallelGC -Xms256m -Xmx2g -XX:-UsePerfData -cp $BASE_JAR dev.agentwarden.Main report --project-dir $project --json"
+  cmd[base]="java -XX:+UseParallelGC -Xms256m -Xmx2g -XX:TieredStopAtLevel=1 -XX:-UsePerfData -cp $BASE_JAR dev.agentwarden.Main report --project-dir $project --json"
 fi
 # time_run NAME: appends wall seconds to $work/NAME and user+sys seconds to $work/NAME.cpu
 time_run() {

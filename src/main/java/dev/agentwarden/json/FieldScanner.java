@@ -1,5 +1,8 @@
 package dev.agentwarden.json;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -24,6 +27,7 @@ import java.util.Arrays;
  * <p>One instance is reused line after line; values are valid until the next {@link #scan}.
  */
 public final class FieldScanner {
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /** Kinds of a recorded value. */
     public static final byte ABSENT = 0;
     public static final byte STRING = 1;
@@ -53,6 +57,14 @@ public final class FieldScanner {
     /** Of each dictionary key: its first and second eight bytes ({@link ByteWords#word}). */
     private final long[] word0;
     private final long[] word1;
+    /**
+     * Of each dictionary key: its length, or -1 when it holds a quote, backslash, control byte or byte
+     * above 0x7f (such a key is never matched in place: {@link #isKeyAt}).
+     */
+    private final int[] keyLength;
+    /** Of each dictionary key: which bits of {@link #word0} and {@link #word1} it fills. */
+    private final long[] mask0;
+    private final long[] mask1;
     private final int[] table;
     private final int mask;
     /**
@@ -78,6 +90,9 @@ public final class FieldScanner {
     private byte[][] sharedBytes;
     private String[] sharedValues;
     private int sharedCount;
+    /** Of each recorded key: the value {@link #sharedString} returned last, and its bytes. */
+    private byte[][] lastShared;
+    private String[] lastSharedValue;
     private byte[] buf;
     private int pos;
     private int limit;
@@ -112,10 +127,16 @@ public final class FieldScanner {
         this.table = new int[size];
         this.mask = size - 1;
         Arrays.fill(table, -1);
+        this.keyLength = new int[dictionary.size()];
+        this.mask0 = new long[dictionary.size()];
+        this.mask1 = new long[dictionary.size()];
         int i = 0;
         for (String key : dictionary) {
             byte[] k = key.getBytes(StandardCharsets.UTF_8);
             this.keys[i] = k;
+            keyLength[i] = ByteWords.stringStop(k, 0, k.length, true) == k.length ? k.length : -1;
+            mask0[i] = k.length >= 8 ? -1L : (1L << (k.length << 3)) - 1;
+            mask1[i] = k.length >= 16 ? -1L : k.length <= 8 ? 0 : (1L << ((k.length - 8) << 3)) - 1;
             word0[i] = ByteWords.word(k, 0, Math.min(k.length, 8));
             word1[i] = ByteWords.word(k, 8, Math.min(k.length - 8, 8));
             int slot = hash(word0[i], k.length) & mask;
@@ -178,7 +199,9 @@ public final class FieldScanner {
         pos = from + 1;
         int after = startSlot(0);
         while (true) {
-            skipWhitespace();
+            if (pos < this.limit && buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (pos >= this.limit) {
                 return pos;
             }
@@ -190,13 +213,22 @@ public final class FieldScanner {
                 continue;
             }
             int keyStart = pos + 1;
-            int keyEnd = ByteWords.indexOf(buf, keyStart, limit, (byte) '"');
-            int d = predictedKey(after, keyStart, keyEnd);
+            int d = follow[after];
+            if (d >= 0 && isKeyAt(d, keyStart)) {
+                pos = keyStart + keyLength[d] + 1;
+            } else {
+                int keyEnd = ByteWords.indexOf(buf, keyStart, limit, (byte) '"');
+                d = predictedKey(after, keyStart, keyEnd);
+                pos = keyEnd + 1;
+            }
             after = d >= 0 ? d : startSlot(0);
-            pos = keyEnd + 1;
-            skipWhitespace();
+            if (buf[pos] != ':') {
+                skipWhitespace();
+            }
             pos++;
-            skipWhitespace();
+            if (buf[pos] <= ' ') {
+                skipWhitespace();
+            }
             if (d >= 0 && d < recorded) {
                 readAcceptedValue(d);
             } else {
@@ -329,6 +361,13 @@ public final class FieldScanner {
         if (sharedBytes == null) {
             sharedBytes = new byte[2 * SHARED_STRINGS][];
             sharedValues = new String[2 * SHARED_STRINGS];
+            lastShared = new byte[kind.length][];
+            lastSharedValue = new String[kind.length];
+        }
+        int len = to - from;
+        byte[] last = lastShared[key];
+        if (last != null && last.length == len && Arrays.equals(buf, from, to, last, 0, len)) {
+            return lastSharedValue[key];
         }
         int h = 0;
         for (int i = from; i < to; i++) {
@@ -336,9 +375,10 @@ public final class FieldScanner {
         }
         int m = sharedBytes.length - 1;
         int slot = (h ^ (h >>> 16)) & m;
-        int len = to - from;
         for (byte[] k = sharedBytes[slot]; k != null; k = sharedBytes[slot]) {
             if (k.length == len && Arrays.equals(buf, from, to, k, 0, len)) {
+                lastShared[key] = k;
+                lastSharedValue[key] = sharedValues[slot];
                 return sharedValues[slot];
             }
             slot = (slot + 1) & m;
@@ -348,6 +388,8 @@ public final class FieldScanner {
             sharedBytes[slot] = Arrays.copyOfRange(buf, from, to);
             sharedValues[slot] = value;
             sharedCount++;
+            lastShared[key] = sharedBytes[slot];
+            lastSharedValue[key] = value;
         }
         return value;
     }
@@ -413,12 +455,17 @@ public final class FieldScanner {
                 return false;
             }
             int keyStart = pos + 1;
-            int keyEnd = ByteWords.stringStop(buf, keyStart, limit, strict);
-            if (keyEnd >= limit || buf[keyEnd] != '"') {
-                return false;
+            int d = follow[after];
+            if (d >= 0 && isKeyAt(d, keyStart)) {
+                pos = keyStart + keyLength[d] + 1;
+            } else {
+                int keyEnd = ByteWords.stringStop(buf, keyStart, limit, strict);
+                if (keyEnd >= limit || buf[keyEnd] != '"') {
+                    return false;
+                }
+                pos = keyEnd + 1;
+                d = predictedKey(after, keyStart, keyEnd);
             }
-            pos = keyEnd + 1;
-            int d = predictedKey(after, keyStart, keyEnd);
             after = d >= 0 ? d : startSlot(depth);
             if (d >= 0 && d < MASKED_KEYS) {
                 long bit = 1L << d;
@@ -426,7 +473,7 @@ public final class FieldScanner {
                     return false;
                 }
                 seen |= bit;
-            } else if (!unique(frame, keyStart, keyEnd)) {
+            } else if (!unique(frame, keyStart, pos - 1)) {
                 return false;
             }
             int index = top && d >= 0 && d < recorded ? d : -1;
@@ -505,6 +552,31 @@ public final class FieldScanner {
             follow[after] = d;
         }
         return d;
+    }
+
+    /**
+     * Whether the string text at {@code buf[from]} is dictionary key {@code i} followed by its closing
+     * quote: what {@link ByteWords#stringStop} and {@link #isKey} find, since a dictionary key holds
+     * no byte that stops a string ({@link #plain}); a key that does is never matched here.
+     */
+    private boolean isKeyAt(int i, int from) {
+        int len = keyLength[i];
+        int close = from + len;
+        if (len < 0 || close >= limit || buf[close] != '"') {
+            return false;
+        }
+        if (close <= buf.length - 8) {
+            if ((((long) LONGS.get(buf, from) ^ word0[i]) & mask0[i]) != 0) {
+                return false;
+            }
+            if (len > 8 && (((long) LONGS.get(buf, from + 8) ^ word1[i]) & mask1[i]) != 0) {
+                return false;
+            }
+        } else if (ByteWords.word(buf, from, Math.min(len, 8)) != word0[i]
+                || len > 8 && ByteWords.word(buf, from + 8, Math.min(len - 8, 8)) != word1[i]) {
+            return false;
+        }
+        return len <= 16 || Arrays.equals(buf, from + 16, close, keys[i], 16, len);
     }
 
     /** Whether {@code buf[from, to)} is dictionary key {@code i}. */

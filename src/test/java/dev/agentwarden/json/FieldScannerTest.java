@@ -76,6 +76,31 @@ class FieldScannerTest {
         assertThat(accepted).as("mutated lines the scanner accepted").isGreaterThan(1000);
     }
 
+    @Test
+    void scan_predictedKey_isTakenOnlyWhenTheWholeKeyAndItsQuoteAreThere() {
+        FieldScanner scanner = new FieldScanner(new String[] {"name", "outcome"}, 32, false);
+        assertThat(scan(scanner, "{\"name\":\"a\",\"outcome\":\"b\"}")).isTrue();
+        assertThat(scanner.string(1)).isEqualTo("b");
+        assertThat(scan(scanner, "{\"name\":\"a\",\"outcomes\":\"b\"}")).isTrue();
+        assertThat(scanner.kind(1)).isEqualTo(FieldScanner.ABSENT);
+        assertThat(scan(scanner, "{\"name\":\"a\",\"outcom\":\"b\"}")).isTrue();
+        assertThat(scanner.kind(1)).isEqualTo(FieldScanner.ABSENT);
+        assertThat(scan(scanner, "{\"name\":\"a\",\"outco\\u006de\":\"b\"}")).as("an escaped key: the parser decides")
+                .isFalse();
+        byte[] cut = "{\"name\":\"a\",\"outcome\":\"b\"}".getBytes(StandardCharsets.US_ASCII);
+        int afterKey = "{\"name\":\"a\",\"outcome".length();
+        assertThat(scanner.scan(cut, 0, afterKey)).as("the key's closing quote lies past the line's end").isFalse();
+        assertThat(scan(scanner, "{\"name\":\"c\",\"outcome\":\"b\"}")).isTrue();
+        assertThat(scanner.sharedString(0)).isEqualTo("c");
+        assertThat(scan(scanner, "{\"name\":\"d\",\"outcome\":\"b\"}")).isTrue();
+        assertThat(scanner.sharedString(0)).as("a value of the same length as the last one").isEqualTo("d");
+    }
+
+    private static boolean scan(FieldScanner scanner, String line) {
+        byte[] b = line.getBytes(StandardCharsets.US_ASCII);
+        return scanner.scan(b, 0, b.length);
+    }
+
     private static byte[] mutate(byte[] line, Random random) {
         byte[] b = line;
         for (int n = random.nextInt(3); n >= 0; n--) {
