@@ -1,7 +1,9 @@
 import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.decision.DecisionDraft;
 import dev.agentwarden.decision.DecisionLog;
-import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.Caller;
+import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.dispatch.Dispatcher;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
@@ -95,8 +97,8 @@ public final class DecisionLogBench {
         }
         PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
         long t0 = System.nanoTime();
-        DispatchMain.run(new String[] {"dispatch", "--host", "claude"}, new ByteArrayInputStream(payload), sink, sink,
-                env, Clock.systemUTC());
+        DispatchRuntime.oneShot(Clock.systemUTC()).respond(DispatchRequest.read(DispatchRequest.Route.parse(new String[] {"dispatch", "--host", "claude"}),
+                new ByteArrayInputStream(payload), Caller.thisProcess(env), DispatchRequest.Transport.OWN_JVM));
         long us = (System.nanoTime() - t0) / 1000;
         System.out.println(us);
     }
@@ -119,7 +121,7 @@ public final class DecisionLogBench {
             d.event("pre_tool_use", "PreToolUse");
             d.ran(event, result, adapter, response);
             long t0 = System.nanoTime();
-            DecisionLog.append(d, response, env);
+            DecisionLog.append(d, response, env, null);
             total += System.nanoTime() - t0;
         }
         return total / 1000.0 / BLOCK;
@@ -131,7 +133,8 @@ public final class DecisionLogBench {
         String[] argv = {"dispatch", "--host", "claude"};
         long t0 = System.nanoTime();
         for (int i = 0; i < BLOCK; i++) {
-            DispatchMain.run(argv, new ByteArrayInputStream(payload), sink, sink, env, Clock.systemUTC());
+            DispatchRuntime.oneShot(Clock.systemUTC()).respond(DispatchRequest.read(DispatchRequest.Route.parse(argv),
+                new ByteArrayInputStream(payload), Caller.thisProcess(env), DispatchRequest.Transport.OWN_JVM));
         }
         return (System.nanoTime() - t0) / 1000.0 / BLOCK;
     }

@@ -1,13 +1,8 @@
 import dev.agentwarden.canonical.Jcs;
 import dev.agentwarden.dispatch.Caller;
-import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.dispatch.DispatchRequest;
-import dev.agentwarden.decision.DecisionDraft;
-import dev.agentwarden.decision.DecisionLog;
-import dev.agentwarden.decision.OpenSegments;
-import dev.agentwarden.trust.ResolvedManifests;
 import dev.agentwarden.digest.Sha256;
-import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +34,9 @@ public final class HotPathBench {
         on.put("HOME", work.toString());
         Map<String, String> off = new HashMap<>(on);
         off.put("WARDEN_DECISION_LOG", "off");
-        DispatchRequest request = new DispatchRequest("claude", null, "PreToolUse", null, project.toString());
+        DispatchRequest.Route route = DispatchRequest.Route.parse(new String[] {"--host", "claude", "--native-event",
+                "PreToolUse", "--project-dir", project.toString()});
+        DispatchRuntime oneShot = DispatchRuntime.oneShot(Clock.systemUTC());
         byte[] doc = document(1 << 20);
         byte[] agent = new byte[83 * 1024];
         for (int i = 0; i < agent.length; i++) {
@@ -49,14 +46,12 @@ public final class HotPathBench {
                 Files.readString(Path.of("/proc/loadavg")).strip(), System.getProperty("java.vm.version"));
         System.out.printf("%-52s %10s%n", "", "µs/op p50");
         System.out.printf("%-52s %10.1f%n", "default chain, decision log on", median(rounds, 2000, () ->
-                DispatchMain.respond(request, new ByteArrayInputStream(payload), Caller.thisProcess(on), Clock.systemUTC(), "serve")));
+                oneShot.respond(DispatchRequest.of(route, payload, Caller.thisProcess(on), DispatchRequest.Transport.SERVE))));
         System.out.printf("%-52s %10.1f%n", "default chain, decision log off", median(rounds, 2000, () ->
-                DispatchMain.respond(request, new ByteArrayInputStream(payload), Caller.thisProcess(off), Clock.systemUTC(), "serve")));
-        OpenSegments segments = new OpenSegments();
-        ResolvedManifests manifests = new ResolvedManifests();
+                oneShot.respond(DispatchRequest.of(route, payload, Caller.thisProcess(off), DispatchRequest.Transport.SERVE))));
+        DispatchRuntime longLived = DispatchRuntime.longLived(Clock.systemUTC());
         Caller server = Caller.thisProcess(on);
-        Runnable served = () -> DispatchMain.respond(request, new ByteArrayInputStream(payload), server, Clock.systemUTC(),
-                new DecisionDraft(DecisionLog.SERVE, System.currentTimeMillis(), System.nanoTime(), segments, manifests));
+        Runnable served = () -> longLived.respond(DispatchRequest.of(route, payload, server, DispatchRequest.Transport.SERVE));
         served.run();
         // the compiled manifest just written is kept only once it has been unchanged for a second
         Thread.sleep(1_200);

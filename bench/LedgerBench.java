@@ -1,4 +1,6 @@
-import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.Caller;
+import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostAdapter;
@@ -192,8 +194,8 @@ public final class LedgerBench {
     }
 
     static void dispatch(String[] argv, PrintStream sink, Map<String, String> env, String payload) {
-        DispatchMain.run(argv, new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)), sink, sink, env,
-                Clock.systemUTC());
+        DispatchRuntime.oneShot(Clock.systemUTC()).respond(DispatchRequest.read(DispatchRequest.Route.parse(argv),
+                new ByteArrayInputStream(payload.getBytes(StandardCharsets.UTF_8)), Caller.thisProcess(env), DispatchRequest.Transport.OWN_JVM));
     }
 
     static Path writeEmptyManifest(Path project) throws Exception {

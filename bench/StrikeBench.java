@@ -1,4 +1,6 @@
-import dev.agentwarden.dispatch.DispatchMain;
+import dev.agentwarden.dispatch.Caller;
+import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.strike.Strikes;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
@@ -83,7 +85,8 @@ public final class StrikeBench {
         String[] argv = {"dispatch", "--host", "claude", "--native-event", "PreToolUse", "--manifest", manifest.toString()};
         long start = System.nanoTime();
         for (int i = 0; i < events; i++) {
-            DispatchMain.run(argv, new ByteArrayInputStream(payload), sink, sink, env, Clock.systemUTC());
+            DispatchRuntime.oneShot(Clock.systemUTC()).respond(DispatchRequest.read(DispatchRequest.Route.parse(argv),
+                new ByteArrayInputStream(payload), Caller.thisProcess(env), DispatchRequest.Transport.OWN_JVM));
         }
         return (System.nanoTime() - start) / 1000.0 / events;
     }

@@ -1,14 +1,9 @@
 package dev.agentwarden.bench;
 
-import dev.agentwarden.decision.DecisionDraft;
-import dev.agentwarden.decision.DecisionLog;
-import dev.agentwarden.decision.OpenSegments;
 import dev.agentwarden.dispatch.Caller;
-import dev.agentwarden.dispatch.DispatchMain;
 import dev.agentwarden.dispatch.DispatchRequest;
+import dev.agentwarden.dispatch.DispatchRuntime;
 import dev.agentwarden.host.HostResponse;
-import dev.agentwarden.trust.ResolvedManifests;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,8 +23,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * One whole dispatch of the captured PreToolUse Bash event as the resident serves it
- * ({@code WardenServer}: {@link DispatchMain#respond} with its open decision-log segments and its
- * kept manifests), under a manifest that extends the shipped default, with no rule ({@code NONE},
+ * ({@code WardenServer}: {@link DispatchRuntime#respond} of a long-lived runtime, which holds the
+ * open decision-log segments and the kept manifests), under a manifest that extends the shipped default, with no rule ({@code NONE},
  * the default chain) or with one {@code builtin:rule} of {@link RuleCases} on pre_tool_use. The
  * rule is compiled when the manifest is first loaded, not per event. The decision log is off
  * ({@code WARDEN_DECISION_LOG=off}), so a run does not fill the disk and the rows differ only by
@@ -43,12 +38,10 @@ public class ResidentDispatchBench {
     public String rule;
 
     private Path work;
-    private DispatchRequest request;
+    private DispatchRequest.Route route;
     private Caller caller;
     private byte[] payload;
-    private final Clock clock = Clock.systemUTC();
-    private final OpenSegments segments = new OpenSegments();
-    private final ResolvedManifests manifests = new ResolvedManifests();
+    private final DispatchRuntime runtime = DispatchRuntime.longLived(Clock.systemUTC());
 
     @Setup
     public void setUp() throws Exception {
@@ -63,7 +56,8 @@ public class ResidentDispatchBench {
         Path manifest = work.resolve("manifest.yaml");
         Files.writeString(manifest, bound == null ? "schema_version: 1\nextends: default\n" : bound.manifest());
         payload = RuleCases.payload();
-        request = new DispatchRequest("claude", null, "PreToolUse", manifest.toString(), project.toString());
+        route = DispatchRequest.Route.parse(new String[] {"--host", "claude", "--native-event", "PreToolUse",
+                "--manifest", manifest.toString(), "--project-dir", project.toString()});
         HostResponse first = dispatch();
         String said = first.stdout() + first.stderr();
         boolean fired = said.contains("bench rule") || said.contains("--dry-run");
@@ -79,12 +73,12 @@ public class ResidentDispatchBench {
 
     @TearDown
     public void tearDown() throws IOException {
+        runtime.close();
         RuleCases.delete(work);
     }
 
     @Benchmark
     public HostResponse dispatch() {
-        return DispatchMain.respond(request, new ByteArrayInputStream(payload), caller, clock,
-                new DecisionDraft(DecisionLog.SERVE, clock.millis(), System.nanoTime(), segments, manifests));
+        return runtime.respond(DispatchRequest.of(route, payload, caller, DispatchRequest.Transport.SERVE));
     }
 }
