@@ -3,7 +3,7 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.export.OtlpReceiver;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;

@@ -3,7 +3,7 @@ package dev.agentwarden.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.Chromium;
 import dev.agentwarden.testing.HostPayloads;

@@ -2,7 +2,9 @@ package dev.agentwarden.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.testing.ResidentProcess;
 import dev.agentwarden.testing.TestTrust;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

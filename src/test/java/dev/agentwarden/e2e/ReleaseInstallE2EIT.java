@@ -11,7 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.testing.WardenProcess;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

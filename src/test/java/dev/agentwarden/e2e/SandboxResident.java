@@ -1,7 +1,7 @@
 package dev.agentwarden.e2e;
 
-import dev.agentwarden.dispatch.ResidentProcess;
-import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.testing.ResidentProcess;
+import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.server.Resident;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.dispatch.DispatchMain;
-import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
 import java.io.ByteArrayInputStream;

@@ -1,4 +1,4 @@
-package dev.agentwarden.dispatch;
+package dev.agentwarden.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

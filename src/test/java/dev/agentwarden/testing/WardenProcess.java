@@ -1,16 +1,19 @@
-package dev.agentwarden.dispatch;
+package dev.agentwarden.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Runs the packaged jar ({@code -Dwarden.jar}, set by failsafe) as a process the way
@@ -171,7 +174,23 @@ public final class WardenProcess {
             return new Result(p.exitValue(), stdout, new String(stdout, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
         } finally {
-            GoldenCorpus.deleteTree(io);
+            deleteTree(io);
+        }
+    }
+
+    /** Deletes {@code root} and everything below it (nothing when it does not exist). */
+    public static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
         }
     }
 }
