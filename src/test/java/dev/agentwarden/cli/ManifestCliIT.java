@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code warden manifest show} and {@code lint} through the packaged jar, with the compiled cache in a temp dir. */
 @Execution(ExecutionMode.CONCURRENT)

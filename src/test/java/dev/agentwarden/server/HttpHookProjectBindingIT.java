@@ -2,9 +2,9 @@ package dev.agentwarden.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.io.HookProjects;
 import dev.agentwarden.testing.ResidentProcess;
 import dev.agentwarden.testing.WardenProcess;
-import dev.agentwarden.io.HookProjects;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

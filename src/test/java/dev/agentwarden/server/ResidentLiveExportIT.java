@@ -2,9 +2,9 @@ package dev.agentwarden.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.export.OtlpReceiver;
 import dev.agentwarden.testing.ResidentProcess;
 import dev.agentwarden.testing.WardenProcess;
-import dev.agentwarden.export.OtlpReceiver;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

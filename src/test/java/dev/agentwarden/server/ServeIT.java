@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.dispatch.DispatchMain;
-import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.ConnectException;
