@@ -2,8 +2,8 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.testing.WardenProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;

@@ -2,13 +2,13 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.dispatch.WardenProcess;
-import dev.agentwarden.host.JsonSplice;
-import dev.agentwarden.host.JsonSpans;
-import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.HookCommand;
+import dev.agentwarden.host.JsonSpans;
+import dev.agentwarden.host.JsonSplice;
+import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.testing.WardenProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code warden install} / {@code uninstall} through the packaged jar, against temporary project

@@ -1,6 +1,6 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,16 +2,16 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.testing.WardenProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code warden manifest show} and {@code lint} through the packaged jar, with the compiled cache in a temp dir. */
 @Execution(ExecutionMode.CONCURRENT)

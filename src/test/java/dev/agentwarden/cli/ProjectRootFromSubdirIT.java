@@ -3,11 +3,11 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.export.OtlpReceiver;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;

@@ -3,10 +3,10 @@ package dev.agentwarden.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.Chromium;
 import dev.agentwarden.testing.HostPayloads;
+import dev.agentwarden.testing.WardenProcess;
 import java.awt.image.BufferedImage;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.WardenProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

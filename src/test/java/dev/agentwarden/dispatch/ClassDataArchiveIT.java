@@ -2,6 +2,7 @@ package dev.agentwarden.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.testing.WardenProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,6 +2,7 @@ package dev.agentwarden.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.testing.WardenProcess;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -5,6 +5,7 @@ import dev.agentwarden.host.Hosts;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

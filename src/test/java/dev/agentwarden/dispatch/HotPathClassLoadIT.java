@@ -3,6 +3,7 @@ package dev.agentwarden.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.EmptyMain;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;

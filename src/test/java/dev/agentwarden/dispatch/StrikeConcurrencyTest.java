@@ -3,6 +3,7 @@ package dev.agentwarden.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.strike.Strikes;
+import dev.agentwarden.testing.WardenProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,13 +49,10 @@ class StrikeConcurrencyTest {
         Path file = Strikes.file(project.resolve(".warden"), "s1");
         Files.createDirectories(file.getParent());
         Files.writeString(file, (now - Duration.ofHours(25).toMillis() + "\n").repeat(STALE));
-        String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<Process> workers = new ArrayList<>();
         for (int w = 0; w < PROCESSES; w++) {
-            workers.add(new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-                    "-cp", classpath, StrikeDispatchWorker.class.getName(), project.toString(), manifest.toString(),
-                    cache.toString(), "s1", String.valueOf(THREADS), String.valueOf(EVENTS))
+            workers.add(new ProcessBuilder(WardenProcess.testClassCommand(StrikeDispatchWorker.class, project.toString(),
+                    manifest.toString(), cache.toString(), "s1", String.valueOf(THREADS), String.valueOf(EVENTS)))
                     .redirectErrorStream(true).redirectOutput(project.resolve("worker-" + w + ".log").toFile()).start());
         }
         boolean here = StrikeDispatchWorker.run(project, manifest, cache, "s1", THREADS, EVENTS);

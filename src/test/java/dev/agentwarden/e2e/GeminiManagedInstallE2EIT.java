@@ -8,97 +8,56 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
- * Issue 26 item 3 on the real Gemini CLI: {@code warden install --scope managed --host gemini}, run as root over an
- * overlay on {@code /etc} ({@link ManagedEtc}), writes {@code /etc/gemini-cli/settings.json} (Warden's hooks and
- * {@code hooksConfig.enabled: true}); the managed Warden policy denies {@code touch …denied-marker}. Each
- * {@code gemini -p} runs in a mount namespace over the same overlay, in the loopback-only sandbox. Markers live in
- * {@code $TMPDIR} (outside the project, as in {@link GeminiE2EIT}): {@code denied-marker} proves whether the denied
- * command ran, {@code project-hook-ran} whether the project's own BeforeTool hook did.
+ * {@link ManagedInstallE2E} on the real Gemini CLI: the managed install writes {@code /etc/gemini-cli/settings.json}
+ * (Warden's hooks and {@code hooksConfig.enabled: true}); the managed Warden policy denies {@code touch …denied-marker}.
+ * Markers live in {@code $TMPDIR} (outside the project, as in {@link GeminiE2EIT}): {@code denied-marker} proves
+ * whether the denied command ran, {@code project-hook-ran} whether the project's own BeforeTool hook did.
  */
-@Tag("e2e")
 @ResourceLock(HostSuite.LOCK_PREFIX + "gemini")
-class GeminiManagedInstallE2EIT {
-    private static final E2eSummary SUMMARY = new E2eSummary();
+class GeminiManagedInstallE2EIT extends ManagedInstallE2E<GeminiManagedInstallE2EIT.Result> {
     private static final String REASON = "MANAGED-26G: denied-marker is refused on this machine";
     private static final String SHELL = "run_shell_command";
-    private static final String MANAGED = ManagedEtc.deny("gemini", SHELL, "touch .*denied-marker", REASON);
 
-    @TempDir
-    static Path suiteDir;
+    private GeminiSession gemini;
 
-    private static GeminiSession gemini;
-    private static String host = "gemini";
-    private static String unavailable;
-
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void setUp() throws IOException {
-        HostSuite suite = HostSuite.open(HostInstall.GEMINI_CLI, "Gemini CLI", "gemini", SUMMARY, suiteDir);
-        host = suite.host();
-        unavailable = suite.unavailable();
-        if (suite.available()) {
-            gemini = new GeminiSession(suite.binary(), suite.sandbox(), suite.wardenCache());
-        }
+    GeminiManagedInstallE2EIT() {
+        super(new ManagedHost(HostInstall.GEMINI_CLI, "Gemini CLI", "gemini", "gemini", REASON,
+                ManagedEtc.deny("gemini", SHELL, "touch .*denied-marker", REASON), "gemini-cli/settings.json",
+                "BeforeTool", "hooksConfig.enabled false",
+                "project hooksConfig.enabled false, no Warden hook anywhere: the command runs",
+                "system settings win: denied with the managed reason",
+                "denied by the system settings' hook; the project's own BeforeTool hook ran too"));
     }
 
-    @AfterAll
-    static void printSummary() {
-        System.out.println(SUMMARY.render());
+    @Override
+    void startSessions(HostSuite suite) {
+        gemini = new GeminiSession(suite.binary(), suite.sandbox(), suite.wardenCache());
     }
 
-    /** The control: the project that turns hooks off, with no managed install, runs the command. */
-    @Test
-    void withoutTheManagedInstall_theCommandRuns() throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "managed install: control, none installed",
-                "project hooksConfig.enabled false, no Warden hook anywhere: the command runs");
-        E2eProject project = project(row, true);
-        Overlay etc = ManagedEtc.overlay(dir, MANAGED);
-
-        Result run = session(etc, project);
-
-        row.timing(run.process().millis(), run.firstModelCallMillis());
-        row.observed("denied-marker " + (made(project, "denied-marker") ? "created" : "ABSENT"));
-        assertThat(made(project, "denied-marker")).as("the command ran: " + run.describe()).isTrue();
-        row.pass();
+    @Override
+    Map<String, String> baseEnv() {
+        return gemini.baseEnv();
     }
 
-    @Test
-    void projectTurningHooksOff_andHavingNoWardenHooks_stillGetsTheManagedDeny() throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "managed install: project hooksConfig.enabled false",
-                "system settings win: denied with the managed reason");
-        E2eProject project = project(row, true);
-        Overlay etc = ManagedEtc.overlay(dir, MANAGED);
-        install(etc, project);
-
-        Result run = session(etc, project);
-
-        assertManagedDeny(run, project, row);
-        row.pass();
+    @Override
+    boolean hooksOffSilencesTheProjectHook() {
+        return false;
     }
 
-    @Test
-    void projectsOwnHook_runsBesideTheManagedOne() throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "managed install: project hook beside",
-                "denied by the system settings' hook; the project's own BeforeTool hook ran too");
-        E2eProject project = project(row, false);
-        Overlay etc = ManagedEtc.overlay(dir, MANAGED);
-        install(etc, project);
+    @Override
+    boolean made(E2eProject project, String marker) {
+        return Files.exists(project.scratch().resolve(marker));
+    }
 
-        Result run = session(etc, project);
-
-        assertManagedDeny(run, project, row);
-        assertThat(made(project, "project-hook-ran")).as("the project's own hook ran beside the managed one").isTrue();
-        row.pass();
+    @Override
+    void assertInstalled(String written) {
+        super.assertInstalled(written);
+        assertThat(written).contains("\"hooksConfig\"");
     }
 
     /**
@@ -109,14 +68,14 @@ class GeminiManagedInstallE2EIT {
      * reads this machine's {@code /etc/gemini-cli/settings.json} can write it; docs/managed-install.md.)
      */
     @Test
-    void projectListingWardensHookAsDisabled_doesNotSwitchTheManagedHookOff() throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "managed install: project hooksConfig.disabled [warden]",
+    void projectListingWardensHookAsDisabled_doesNotSwitchTheManagedHookOff(@TempDir Path dir) throws Exception {
+        E2eSummary.Row row = summary.row(host, "managed install: project hooksConfig.disabled [warden]",
                 "managed deny holds: the hook's per-machine name is not the one listed");
         E2eProject project = E2eProject.forScenario(dir, unavailable, row);
         Path gem = Files.createDirectories(project.root().resolve(".gemini"));
         Files.writeString(gem.resolve("settings.json"), "{\"hooksConfig\": {\"disabled\": [\"warden\"]}}\n");
-        Overlay etc = ManagedEtc.overlay(dir, MANAGED);
-        install(etc, project);
+        Overlay etc = overlay(dir);
+        install(etc, project, List.of());
 
         Result run = session(etc, project);
 
@@ -124,42 +83,39 @@ class GeminiManagedInstallE2EIT {
         row.pass();
     }
 
-    private static void assertManagedDeny(Result run, E2eProject project, E2eSummary.Row row) {
+    @Override
+    void assertCommandRan(Result run, E2eProject project, E2eSummary.Row row) {
+        row.timing(run.process().millis(), run.firstModelCallMillis());
+        row.observed("denied-marker " + (made(project, "denied-marker") ? "created" : "ABSENT"));
+        assertThat(made(project, "denied-marker")).as("the command ran: " + run.describe()).isTrue();
+    }
+
+    @Override
+    void assertManagedDeny(Result run, E2eProject project, E2eSummary.Row row) {
         boolean told = ManagedEtc.modelWasTold(run.server(), REASON);
         row.timing(run.process().millis(), run.firstModelCallMillis());
         row.observed("model told the reason: " + told + "; denied-marker " + (made(project, "denied-marker") ? "CREATED" : "absent")
-                + "; project hook " + (made(project, "project-hook-ran") ? "ran" : "did not run"));
+                + "; project hook " + (made(project, PROJECT_HOOK_RAN) ? "ran" : "did not run"));
         assertThat(made(project, "denied-marker")).as("the denied command ran: " + run.describe()).isFalse();
         assertThat(told).as("the managed reason reached the model: " + run.describe()).isTrue();
         assertThat(run.server().problems()).as("scripted model problems").isEmpty();
-    }
-
-    private static boolean made(E2eProject project, String marker) {
-        return Files.exists(project.scratch().resolve(marker));
     }
 
     /**
      * A project whose {@code .gemini/settings.json} has its own BeforeTool hook (no Warden hook) and
      * {@code "hooksConfig": {"enabled": false}} when asked.
      */
-    private E2eProject project(E2eSummary.Row row, boolean hooksOff) throws IOException {
-        E2eProject project = E2eProject.forScenario(dir, unavailable, row);
+    @Override
+    void arrangeProject(E2eProject project, boolean hooksOff) throws IOException {
         Path gem = Files.createDirectories(project.root().resolve(".gemini"));
         Files.writeString(gem.resolve("settings.json"), "{" + (hooksOff ? "\"hooksConfig\": {\"enabled\": false}, " : "")
                 + "\"hooks\": {\"BeforeTool\": [{\"matcher\": \"" + SHELL + "\", \"hooks\": [{\"name\": \"project-hook\","
-                + " \"type\": \"command\", \"command\": \"touch " + project.scratch().resolve("project-hook-ran")
+                + " \"type\": \"command\", \"command\": \"touch " + project.scratch().resolve(PROJECT_HOOK_RAN)
                 + "\", \"timeout\": 30000}]}]}}\n");
-        return project;
     }
 
-    private static void install(Overlay etc, E2eProject project) throws IOException {
-        ManagedEtc.install(etc, project, gemini.baseEnv(), "gemini", List.of());
-        assertThat(Files.readString(etc.written("gemini-cli/settings.json")))
-                .contains(ManagedEtc.LAUNCHER + " dispatch --host gemini --native-event BeforeTool")
-                .contains("\"hooksConfig\"");
-    }
-
-    private static Result session(Overlay etc, E2eProject project) throws IOException {
+    @Override
+    Result session(Overlay etc, E2eProject project) throws IOException {
         ModelScript script = ModelScript.of(
                 Turn.tool("denied", SHELL, Map.of("command", "touch \"$TMPDIR/denied-marker\"")),
                 Turn.text("FINAL: done"));

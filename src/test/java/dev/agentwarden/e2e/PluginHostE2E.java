@@ -187,7 +187,7 @@ abstract class PluginHostE2E {
                 Turn.text("FINAL: done")));
 
         List<Map<String, Object>> envelopes = new ArrayList<>();
-        for (Map<String, Object> e : capturedWithRootIdle(project, Duration.ofSeconds(20))) {
+        for (Map<String, Object> e : capturedWithRootIdle(project, flavor.rootIdleWait())) {
             envelopes.add(E2eProject.payloadOf(e));
         }
         List<String> trace = new ArrayList<>();

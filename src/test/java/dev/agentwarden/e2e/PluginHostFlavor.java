@@ -21,13 +21,15 @@ import java.util.Map;
  * @param extraEnv      environment beyond the {@code <prefix>DISABLE_*} flags every run sets
  * @param extraConfig   top-level settings added to the project's config file
  * @param limit         how long one run may take
+ * @param rootIdleWait  how long a scenario that reports the root session's {@code session.idle} waits for it
+ *                      after the run has exited (no assertion depends on it: it is best effort, see below)
  *
  * <p>Neither host's one-shot {@code run} reliably waits for the plugins' handlers of the root
  * session's {@code session.idle} before it exits, so Warden's stop chain is best effort on such runs.
  */
 record PluginHostFlavor(String hostId, String name, HostInstall.Host install, String sdkPrefix, String sdkPackage,
                         String projectDir, String userConfigDir, String envPrefix, Map<String, String> extraEnv,
-                        Map<String, Object> extraConfig, Duration limit) {
+                        Map<String, Object> extraConfig, Duration limit, Duration rootIdleWait) {
 
     /**
      * OpenCode 1.18 ({@code opencode-ai}), its SDK {@code @opencode-ai/plugin}. Its limit was 180 s
@@ -38,7 +40,7 @@ record PluginHostFlavor(String hostId, String name, HostInstall.Host install, St
      */
     static final PluginHostFlavor OPENCODE = new PluginHostFlavor("opencode", "OpenCode", HostInstall.OPENCODE,
             "opencode-plugin", "@opencode-ai/plugin", ".opencode", ".config/opencode", "OPENCODE_", Map.of(), Map.of(),
-            Duration.ofSeconds(420));
+            Duration.ofSeconds(420), Duration.ofSeconds(20));
 
     /**
      * Kilo Code 7.7 ({@code @kilocode/cli}), its SDK {@code @kilocode/plugin}. {@code snapshot: false}
@@ -47,11 +49,13 @@ record PluginHostFlavor(String hostId, String name, HostInstall.Host install, St
      * {@code KILO_TELEMETRY_LEVEL=off} keeps it from retrying PostHog. Its start-up costs about 20 s
      * of CPU, so a run may take minutes on a loaded 2-core machine. {@code kilo run} exits at the root
      * session's idle without waiting for the plugins' handlers of it: in CI at load about 5 the
-     * bridge's dispatch of {@code session.idle} did not reach Warden while every other event did.
+     * bridge's dispatch of {@code session.idle} did not reach Warden while every other event did, so a scenario
+     * waits for it only as long as one dispatch already under way takes to land (5 s), not OpenCode's 20 s.
      */
     static final PluginHostFlavor KILO = new PluginHostFlavor("kilo", "Kilo Code", HostInstall.KILO,
             "kilocode-plugin", "@kilocode/plugin", ".kilo", ".config/kilo", "KILO_",
-            Map.of("KILO_TELEMETRY_LEVEL", "off"), Map.of("snapshot", Boolean.FALSE), Duration.ofSeconds(420));
+            Map.of("KILO_TELEMETRY_LEVEL", "off"), Map.of("snapshot", Boolean.FALSE), Duration.ofSeconds(420),
+            Duration.ofSeconds(5));
 
     /** The plugin directory below a project root, where {@code warden install} puts the bridge. */
     String pluginDir() {

@@ -1,5 +1,7 @@
 package dev.agentwarden.e2e;
 
+import static dev.agentwarden.e2e.CommandHookScenarios.check;
+import static dev.agentwarden.e2e.CommandHookScenarios.rethrow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -71,30 +73,6 @@ class QwenE2EIT {
         System.out.println(SUMMARY.render());
     }
 
-    /** One scenario's assertions: on success its row passes; a failure is kept for the method to rethrow. */
-    private interface Check {
-        void run() throws Exception;
-    }
-
-    private static void check(E2eSummary.Row row, List<AssertionError> failures, Check check) throws Exception {
-        try {
-            check.run();
-            row.pass();
-        } catch (AssertionError e) {
-            row.observed("FAILED: " + e.getMessage().lines().findFirst().orElse(""));
-            failures.add(e);
-        }
-    }
-
-    private static void rethrow(List<AssertionError> failures) {
-        if (!failures.isEmpty()) {
-            AssertionError first = failures.get(0);
-            for (int i = 1; i < failures.size(); i++) {
-                first.addSuppressed(failures.get(i));
-            }
-            throw first;
-        }
-    }
 
     /**
      * One session, four scenarios: a blocking concern denies the first {@code run_shell_command} and
@@ -187,50 +165,7 @@ class QwenE2EIT {
     @Test
     @Order(2)
     void oneSession_crashingConcerns_failOpenRuns_failClosedRefuses(@TempDir Path dir) throws Exception {
-        E2eSummary.Row open = SUMMARY.row(host, "fail-open: concern crashes, fail_closed: false",
-                "its command runs");
-        E2eSummary.Row closed = SUMMARY.row(host, "fail-closed: concern crashes, fail_closed: true",
-                "tool_result names the concern and fail_closed; command not run");
-        E2eProject project = project(dir, open, closed);
-        for (String which : List.of("open", "closed")) {
-            project.concern("crash-" + which + ".sh", "#!/bin/sh\ncase \"$(cat)\" in *" + which
-                    + "-marker*) echo 'crashed on purpose' >&2; exit 3 ;; esac\nexit 0\n");
-        }
-        project.manifest(manifest("""
-                crash-open:
-                  script: .warden/concerns/crash-open.sh
-                  severity: blocking
-                  fail_closed: false
-                  timeout_ms: 10000
-                crash-closed:
-                  script: .warden/concerns/crash-closed.sh
-                  severity: blocking
-                  fail_closed: true
-                  timeout_ms: 10000
-                """, "pre_tool_use: [crash-open, crash-closed]\n"));
-        install(project);
-
-        Run run = session(project, "touch the markers", ModelScript.of(
-                Turn.tool("open", SHELL, Map.of("command", "touch open-marker", "description", "touch")),
-                Turn.tool("closed", SHELL, Map.of("command", "touch closed-marker", "description", "touch")),
-                Turn.text("FINAL: done")));
-        open.timing(run.process().millis(), run.firstModelCallMillis());
-        closed.timing(run.process().millis(), run.firstModelCallMillis());
-        List<AssertionError> failures = new ArrayList<>();
-        check(open, failures, () -> {
-            open.observed("marker " + (project.exists("open-marker") ? "created" : "ABSENT"));
-            assertThat(run.process().exitCode()).as(run.describe()).isZero();
-            assertThat(project.exists("open-marker")).as("fail-open: the command ran: " + run.describe()).isTrue();
-        });
-        check(closed, failures, () -> {
-            Optional<String> result = run.toolResult("closed");
-            closed.observed("tool_result=" + result.orElse("(none)") + "; marker "
-                    + (project.exists("closed-marker") ? "CREATED" : "absent"));
-            assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r)
-                    .startsWith("[warden] crash-closed could not run").contains("fail_closed refuses"));
-            assertThat(project.exists("closed-marker")).as("the refused command ran").isFalse();
-        });
-        rethrow(failures);
+        CommandHookScenarios.crashingConcerns(SUMMARY, host, dir, new Moves(), true);
     }
 
     @Test
@@ -375,5 +310,38 @@ class QwenE2EIT {
     /** A project manifest: the given concerns and Qwen chains (Qwen's native event names are Warden's defaults). */
     private static String manifest(String concerns, String chains) {
         return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  qwen:\n" + chains.indent(4);
+    }
+
+    /** This suite's moves, for the scenario bodies every command-hook host shares ({@link CommandHookScenarios}). */
+    private static final class Moves implements CommandHookScenarios.Host<Run> {
+        @Override
+        public E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
+            return QwenE2EIT.project(dir, rows);
+        }
+
+        @Override
+        public String manifest(String concerns, String chains) {
+            return QwenE2EIT.manifest(concerns, chains);
+        }
+
+        @Override
+        public void install(E2eProject project) throws IOException {
+            QwenE2EIT.install(project);
+        }
+
+        @Override
+        public Turn shell(String id, String command) {
+            return Turn.tool(id, SHELL, Map.of("command", command, "description", "touch"));
+        }
+
+        @Override
+        public Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
+            return QwenE2EIT.session(project, prompt, script);
+        }
+
+        @Override
+        public Optional<String> toolResult(Run run, String scriptedId) {
+            return run.toolResult(scriptedId);
+        }
     }
 }

@@ -1,8 +1,9 @@
 package dev.agentwarden.e2e;
 
-import dev.agentwarden.dispatch.ResidentProcess;
-import dev.agentwarden.dispatch.WardenProcess;
+import dev.agentwarden.server.LauncherFacts;
 import dev.agentwarden.server.Resident;
+import dev.agentwarden.testing.ResidentProcess;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -152,10 +153,10 @@ final class SandboxResident {
         return List.of("bash", "-c", """
                 dir="$1"; key="$2"; java="$3"; jar="$4"; shift 4
                 mkdir -p "$dir"
-                LC_ALL=C.UTF-8 "$java" -Dfile.encoding=UTF-8 -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar "$jar" \\
+                LC_ALL=C.UTF-8 "$java" %s -jar "$jar" \\
                     resident start --dir "$dir" --key "$key" --idle-exit 600 </dev/null >>"$dir/e2e-resident.log" 2>&1 &
                 for _ in $(seq 600); do [ -s "$dir/$key.endpoint" ] && break; sleep 0.1; done
-                """ + stall + """
+                """.formatted(String.join(" ", LauncherFacts.RESIDENT_FLAGS)) + stall + """
                 exec "$@"
                 """, "with-resident", dir.toString(), key, WardenProcess.java().toString(),
                 WardenProcess.jar().toString());

@@ -2,6 +2,7 @@ package dev.agentwarden.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.testing.WardenProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -112,11 +113,8 @@ class LedgerMultiProcessTest {
     }
 
     private Process startWorker(int w, int events) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        return new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
-                "-XX:-UsePerfData", "-Xlog:disable", "-Xlog:all=warning:stderr", "-cp", classpath,
-                LedgerAppendMain.class.getName(), project.toString(), String.valueOf(w), String.valueOf(events))
+        return new ProcessBuilder(WardenProcess.testClassCommand(LedgerAppendMain.class, project.toString(),
+                String.valueOf(w), String.valueOf(events)))
                 .redirectError(project.resolve("worker-" + w + ".err").toFile())
                 .start();
     }

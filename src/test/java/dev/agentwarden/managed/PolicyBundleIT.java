@@ -3,10 +3,10 @@ package dev.agentwarden.managed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
-import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.release.KeyFiles;
 import dev.agentwarden.release.PolicyBundle;
 import dev.agentwarden.release.Publisher;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -2,9 +2,9 @@ package dev.agentwarden.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.dispatch.ResidentProcess;
-import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.io.HookProjects;
+import dev.agentwarden.testing.ResidentProcess;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

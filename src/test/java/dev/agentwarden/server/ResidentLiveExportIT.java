@@ -2,9 +2,9 @@ package dev.agentwarden.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.dispatch.ResidentProcess;
-import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.export.OtlpReceiver;
+import dev.agentwarden.testing.ResidentProcess;
+import dev.agentwarden.testing.WardenProcess;
 import io.opentelemetry.proto.trace.v1.Span;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

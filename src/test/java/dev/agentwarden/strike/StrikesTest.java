@@ -3,6 +3,7 @@ package dev.agentwarden.strike;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.agentwarden.testing.WardenProcess;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -83,10 +84,8 @@ class StrikesTest {
         Strikes.record(home(), "s1", T0);
         Path lockFile = Strikes.file(home(), "s1").resolveSibling(
                 Strikes.file(home(), "s1").getFileName().toString().replace(".strikes", ".lock"));
-        String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        Process holder = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-cp", classpath,
-                StrikeLockHolder.class.getName(), lockFile.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process holder = new ProcessBuilder(WardenProcess.testClassCommand(StrikeLockHolder.class, lockFile.toString()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
             assertThat(out.readLine()).isEqualTo("locked");

@@ -1,8 +1,9 @@
-package dev.agentwarden.dispatch;
+package dev.agentwarden.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
+import dev.agentwarden.server.LauncherFacts;
 import dev.agentwarden.server.Resident;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -75,8 +76,7 @@ public final class ResidentProcess implements AutoCloseable {
         Files.createDirectories(dir);
         List<String> command = new ArrayList<>();
         command.add(WardenProcess.java().toString());
-        command.add("-Dfile.encoding=UTF-8");
-        command.addAll(WardenProcess.FLAGS);
+        command.addAll(LauncherFacts.RESIDENT_FLAGS);
         command.addAll(List.of("-jar", WardenProcess.jar().toString(), "resident", "start", "--dir", dir.toString(),
                 "--key", key, "--idle-exit", Long.toString(idleSeconds)));
         Path log = dir.resolve("test-resident.log");

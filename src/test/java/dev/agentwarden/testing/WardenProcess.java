@@ -1,16 +1,20 @@
-package dev.agentwarden.dispatch;
+package dev.agentwarden.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.server.LauncherFacts;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * Runs the packaged jar ({@code -Dwarden.jar}, set by failsafe) as a process the way
@@ -18,9 +22,11 @@ import java.util.concurrent.TimeUnit;
  * non-UTF-8 locale ({@code LANG=C}), as a host may run hooks.
  */
 public final class WardenProcess {
-    /** The JVM flags {@code bin/warden} passes (without the class-data archive, which only costs speed). */
-    public static final List<String> FLAGS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
-            "-Xshare:auto", "-Xlog:disable", "-Xlog:all=warning:stderr");
+    /**
+     * The JVM flags {@code bin/warden} passes a one-event JVM ({@link LauncherFacts#JVM_FLAGS}), without
+     * the class-data archive (which only costs speed) and the crash-log location.
+     */
+    public static final List<String> FLAGS = LauncherFacts.JVM_FLAGS;
 
     /** Long enough for a loaded CI machine; only proves nothing hangs. */
     public static final long TIMEOUT_SECONDS = 60;
@@ -129,6 +135,21 @@ public final class WardenProcess {
         return runCommand(command, env, stdin, workDir);
     }
 
+    /**
+     * {@code java FLAGS -cp <the test class path> main args…}: a test's own {@code main} class in a JVM
+     * started as {@code bin/warden} starts one, for a test that needs several processes (locks, appends).
+     */
+    public static List<String> testClassCommand(Class<?> main, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElse(java().toString()));
+        command.addAll(FLAGS);
+        command.add("-cp");
+        command.add(System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")));
+        command.add(main.getName());
+        command.addAll(List.of(args));
+        return command;
+    }
+
     /** The result of one run; stdout and stderr decoded as UTF-8 (the bytes are also kept). */
     public record Result(int exitCode, byte[] stdoutBytes, String stdout, String stderr) {
     }
@@ -171,7 +192,23 @@ public final class WardenProcess {
             return new Result(p.exitValue(), stdout, new String(stdout, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
         } finally {
-            GoldenCorpus.deleteTree(io);
+            deleteTree(io);
+        }
+    }
+
+    /** Deletes {@code root} and everything below it (nothing when it does not exist). */
+    public static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.delete(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
         }
     }
 }
