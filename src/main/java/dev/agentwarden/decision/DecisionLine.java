@@ -4,7 +4,7 @@ import dev.agentwarden.concern.Decision;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostResponse;
-import dev.agentwarden.host.JsonSpans;
+import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.ledger.AgentRef;

@@ -2,6 +2,8 @@ package dev.agentwarden.host;
 
 import dev.agentwarden.host.SettingsFile.SettingsException;
 import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.json.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,6 +4,8 @@ import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.io.StateFiles;
 import dev.agentwarden.json.JsonException;
+import dev.agentwarden.json.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

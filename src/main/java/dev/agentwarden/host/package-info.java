@@ -44,7 +44,7 @@
  * host's record.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
- * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer, JsonSpans,
+ * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer,
  * LauncherContract, NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolInputs, ToolNames.
  */
 package dev.agentwarden.host;

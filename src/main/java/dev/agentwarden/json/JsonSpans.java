@@ -1,6 +1,5 @@
-package dev.agentwarden.host;
+package dev.agentwarden.json;
 
-import dev.agentwarden.json.JsonException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

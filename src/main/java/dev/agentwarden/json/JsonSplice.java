@@ -1,6 +1,5 @@
-package dev.agentwarden.host;
+package dev.agentwarden.json;
 
-import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

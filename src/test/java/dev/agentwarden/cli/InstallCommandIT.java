@@ -3,8 +3,8 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.dispatch.WardenProcess;
-import dev.agentwarden.host.JsonSplice;
-import dev.agentwarden.host.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
+import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.host.HookCommand;
 import dev.agentwarden.host.claude.ClaudeSettings;

@@ -3,7 +3,7 @@ package dev.agentwarden.decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.host.JsonSpans;
+import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,7 @@
-package dev.agentwarden.host;
+package dev.agentwarden.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.json.JsonException;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,8 @@
-package dev.agentwarden.host;
+package dev.agentwarden.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentwarden.json.JsonException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.agentwarden.host.claude;
 
-import dev.agentwarden.host.JsonSpans;
+import dev.agentwarden.json.JsonSpans;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

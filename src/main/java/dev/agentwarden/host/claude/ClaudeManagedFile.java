@@ -2,8 +2,8 @@ package dev.agentwarden.host.claude;
 
 import dev.agentwarden.host.InstallReport;
 import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.JsonSpans;
-import dev.agentwarden.host.JsonSplice;
+import dev.agentwarden.json.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
 import dev.agentwarden.host.SettingsFile.SettingsException;
 import java.nio.file.Path;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.agentwarden.host.copilot;
 
 import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.Installer.Binding;
-import dev.agentwarden.host.JsonSpans;
-import dev.agentwarden.host.JsonSplice;
+import dev.agentwarden.json.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
 import dev.agentwarden.host.SettingsFile.SettingsException;
 import dev.agentwarden.host.claude.ClaudeSettings;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package dev.agentwarden.host.gemini;
 
 import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.JsonSpans;
-import dev.agentwarden.host.JsonSplice;
+import dev.agentwarden.json.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
 import dev.agentwarden.host.SettingsFile.SettingsException;
 import dev.agentwarden.host.claude.ClaudeHooksFile;
 import dev.agentwarden.host.claude.ClaudeSettings;

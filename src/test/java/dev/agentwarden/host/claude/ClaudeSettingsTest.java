@@ -4,7 +4,7 @@ import dev.agentwarden.host.Installer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentwarden.host.JsonSpans;
+import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.host.SettingsFile;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
