@@ -2,18 +2,19 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.decision.DecisionLog;
 import dev.agentwarden.decision.DecisionReader;
-import dev.agentwarden.host.HookCommand;
-import dev.agentwarden.host.HookFileInstaller;
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.HookFileInstaller;
+import dev.agentwarden.install.HostSetups;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.HostTrustGate;
+import dev.agentwarden.install.HostTrustGate;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.claude.ClaudeHttpHooks;
+import dev.agentwarden.install.claude.ClaudeHttpHooks;
 import dev.agentwarden.server.HookPorts;
 import dev.agentwarden.server.WardenServer;
-import dev.agentwarden.host.InstallReport;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.install.InstallReport;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.managed.ManagedLayer;
@@ -53,7 +54,7 @@ import picocli.CommandLine.Spec;
  * {@code warden doctor}: whether Warden is set up to do what the manifest says, and the command
  * that fixes each thing that is not. For every installable host and scope, the installed entries
  * against what {@code install} would write now (computed by install's own code:
- * {@link InstallCommand#bindings} and the host's {@link dev.agentwarden.host.Installer}), launchers that no longer
+ * {@link InstallCommand#bindings} and the host's {@link dev.agentwarden.install.Installer}), launchers that no longer
  * exist, and the host's own gate ({@link HostTrustGate}); the manifest in force, its lint and
  * trust; the resident (asked through its proven channel, {@link ResidentStatus}); the start-up
  * archive; and the last decisions and errors of the decision log. It changes nothing.
@@ -153,7 +154,7 @@ final class DoctorCommand implements Callable<Integer> {
             List<Section> hostSections = new ArrayList<>();
             boolean anyInstalled = false;
             for (String s : scope == null ? List.of("project", "local", "user") : List.of(scope)) {
-                if (Hosts.byId(h).installer(Host.Scope.named(s)) == null) {
+                if (HostSetups.byId(h).installer(Host.Scope.named(s)) == null) {
                     continue;
                 }
                 Section section = installed(h, s, root, launcher, env);

@@ -1,7 +1,7 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.host.claude.ClaudeHttpHooks;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.claude.ClaudeHttpHooks;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.io.HookProjects;
 import dev.agentwarden.concern.ConcernSpec;

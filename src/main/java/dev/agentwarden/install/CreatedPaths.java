@@ -1,4 +1,4 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import dev.agentwarden.io.AtomicWrite;
 import dev.agentwarden.io.OwnedPath;

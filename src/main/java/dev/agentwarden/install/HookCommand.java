@@ -1,6 +1,10 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
+import dev.agentwarden.host.LauncherContract;
+import dev.agentwarden.install.HostSetups;
 
 /**
  * The program a command hook runs, as {@code install} hands it to an installer: {@code bin/warden}
@@ -151,7 +155,7 @@ public final class HookCommand {
 
     /** Whether the host reads a non-zero exit of the project's entry for {@code nativeEvent} as a refusal (Cursor's failClosed). */
     private static boolean failsClosed(Host host, String nativeEvent) {
-        Installer project = host.installer(Host.Scope.PROJECT);
+        Installer project = HostSetups.of(host).installer(Host.Scope.PROJECT);
         return project != null && project.failsClosedOnError(nativeEvent);
     }
 

@@ -1,5 +1,6 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
+import dev.agentwarden.host.HostAdapter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.io.StateFiles;
 import java.io.IOException;
 import java.io.InputStream;

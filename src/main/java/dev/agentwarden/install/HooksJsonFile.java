@@ -1,7 +1,7 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
-import dev.agentwarden.host.SettingsFile.SettingsException;
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.json.JsonSplice;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -45,9 +45,9 @@ public interface HostTrustGate {
         return List.of();
     }
 
-    /** The gate of {@code host} ({@link Host#trustGate}), or {@code null} when the host runs whatever its settings name. */
+    /** The gate of {@code host} ({@link HostSetup#trustGate}), or {@code null} when the host runs whatever its settings name. */
     static HostTrustGate forHost(String host) {
-        Host h = Hosts.byId(host);
+        HostSetup h = HostSetups.byId(host);
         return h == null ? null : h.trustGate();
     }
 }

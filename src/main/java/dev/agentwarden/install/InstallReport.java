@@ -1,4 +1,4 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

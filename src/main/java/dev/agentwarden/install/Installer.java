@@ -1,6 +1,7 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

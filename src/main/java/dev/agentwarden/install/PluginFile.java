@@ -1,8 +1,8 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.host.SettingsFile.Edit;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.install.SettingsFile.Edit;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.io.OwnedPath;
 import dev.agentwarden.io.StateFiles;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.io.AtomicWrite;
@@ -21,7 +21,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -2,7 +2,7 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.host.claude.ClaudeHosts;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;

@@ -3,7 +3,7 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.dispatch.WardenProcess;
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

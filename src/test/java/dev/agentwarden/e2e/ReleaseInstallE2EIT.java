@@ -201,7 +201,7 @@ class ReleaseInstallE2EIT {
         // user scope keeps the compiled client: the one the release ships, no compiler needed
         Command.Result user = shell("warden install --host claude --scope user --no-train", null);
         assertThat(user.exitCode()).as(user.stdout() + user.stderr()).isZero();
-        String[] fast = dev.agentwarden.host.claude.ClaudeSettings.fastParts(
+        String[] fast = dev.agentwarden.install.claude.ClaudeSettings.fastParts(
                 preToolUseCommand(home.resolve(".claude/settings.json")));
         assertThat(fast).as("a compiled client behind [ -x ], bin/warden behind it").isNotNull();
         assertThat(fast[1]).isEqualTo(npmPackage.toRealPath().resolve("lib/hook/bin/warden").toString());

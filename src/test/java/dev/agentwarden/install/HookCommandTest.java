@@ -1,8 +1,8 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,11 +13,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 13.7: the readers of a host's settings (each {@link HostTrustGate} and each {@code *Settings}
- * class under {@code host/}) read parsed JSON and TOML maps through {@code json.Fields}, not with
+ * class under {@code install/}) read parsed JSON and TOML maps through {@code json.Fields}, not with
  * casts of their own.
  */
 class HostSettingsReadersTest {
-    private static final Path HOST = Path.of("src/main/java/dev/agentwarden/host");
+    private static final Path HOST = Path.of("src/main/java/dev/agentwarden/install");
 
     @Test
     void hostSettingsReaders_castNoMapsOfTheirOwn() throws IOException {

@@ -1,8 +1,11 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
+import dev.agentwarden.install.HostSetups;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -112,7 +115,7 @@ class PortableCommittedHooksTest {
 
     @Test
     void cline_committedFile_wardenMissing_cancelsPreToolUseWithTheInstallLine() throws Exception {
-        HookFileInstaller cline = (HookFileInstaller) Hosts.byId("cline").installer(Host.Scope.PROJECT);
+        HookFileInstaller cline = (HookFileInstaller) HostSetups.byId("cline").installer(Host.Scope.PROJECT);
         Path hook = executable("PreToolUse", cline.content(BLOCK, "PreToolUse"));
         String payload = golden("cline", "PreToolUse-allow-insideSubagent").payload;
 
@@ -127,7 +130,7 @@ class PortableCommittedHooksTest {
 
     @Test
     void cline_committedFile_wardenMissing_detachedEventsAndAllow_printNothing() throws Exception {
-        HookFileInstaller cline = (HookFileInstaller) Hosts.byId("cline").installer(Host.Scope.PROJECT);
+        HookFileInstaller cline = (HookFileInstaller) HostSetups.byId("cline").installer(Host.Scope.PROJECT);
         String payload = golden("cline", "PreToolUse-allow-insideSubagent").payload;
         Ran start = run(executable("TaskStart", cline.content(BLOCK, "TaskStart")), payload, emptyPath());
         Ran allow = run(executable("PreToolUse", cline.content(HookCommand.portable(HookCommand.IfMissing.ALLOW),
@@ -140,7 +143,7 @@ class PortableCommittedHooksTest {
 
     @Test
     void cline_committedFile_namesNoPath_isRecognisedExactly_userFileKeepsTheLauncherPath() throws Exception {
-        HookFileInstaller project = (HookFileInstaller) Hosts.byId("cline").installer(Host.Scope.PROJECT);
+        HookFileInstaller project = (HookFileInstaller) HostSetups.byId("cline").installer(Host.Scope.PROJECT);
         for (HookCommand.IfMissing mode : HookCommand.IfMissing.values()) {
             byte[] file = project.content(HookCommand.portable(mode), "PreToolUse");
             String text = new String(file, StandardCharsets.UTF_8);
@@ -159,7 +162,7 @@ class PortableCommittedHooksTest {
     void hooksJson_portableEntries_idempotent_uninstallLeavesTheUsersBytes_lookalikesKept() throws Exception {
         byte[] mine = ("{\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [{\"command\": \"./audit.sh\"}]\n"
                 + "  }\n}\n").getBytes(StandardCharsets.UTF_8);
-        Installer cursor = Hosts.byId("cursor").installer(Host.Scope.PROJECT);
+        Installer cursor = HostSetups.byId("cursor").installer(Host.Scope.PROJECT);
         List<Installer.Binding> bindings = List.of(new Installer.Binding("beforeShellExecution", null),
                 new Installer.Binding("stop", null));
 
@@ -187,13 +190,13 @@ class PortableCommittedHooksTest {
     @Test
     void augment_portableEntries_recognised_andUninstalledToTheUsersBytes() throws Exception {
         byte[] mine = "{\n  \"model\": \"x\"\n}\n".getBytes(StandardCharsets.UTF_8);
-        Installer augment = Hosts.byId("augment").installer(Host.Scope.PROJECT);
+        Installer augment = HostSetups.byId("augment").installer(Host.Scope.PROJECT);
         List<Installer.Binding> bindings = List.of(new Installer.Binding("PreToolUse", null));
 
         byte[] once = augment.install(mine, BLOCK, bindings);
 
         assertThat(augment.commandRunsInAShell()).isTrue();
-        assertThat(Hosts.byId("augment").installer(Host.Scope.USER).commandRunsInAShell()).isFalse();
+        assertThat(HostSetups.byId("augment").installer(Host.Scope.USER).commandRunsInAShell()).isFalse();
         assertThat(augment.install(once, BLOCK, bindings)).isEqualTo(once);
         assertThat(augment.installedEvents(once)).containsExactly("PreToolUse");
         assertThat(augment.uninstall(once)).isEqualTo(mine);
@@ -217,7 +220,7 @@ class PortableCommittedHooksTest {
     }
 
     private static byte[] committedFile(String host, String event, String launcher) throws Exception {
-        return Hosts.byId(host).installer(Host.Scope.PROJECT).install("{}\n".getBytes(StandardCharsets.UTF_8), launcher,
+        return HostSetups.byId(host).installer(Host.Scope.PROJECT).install("{}\n".getBytes(StandardCharsets.UTF_8), launcher,
                 List.of(new Installer.Binding(event, null)));
     }
 

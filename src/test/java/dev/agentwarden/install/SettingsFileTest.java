@@ -1,9 +1,9 @@
-package dev.agentwarden.host;
+package dev.agentwarden.install;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.json.JsonSplice;
 import java.io.IOException;

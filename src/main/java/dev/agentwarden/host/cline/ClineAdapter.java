@@ -62,7 +62,7 @@ public final class ClineAdapter implements HostAdapter {
     public static final String SUBAGENT_STOP = "SubagentStop";
 
     /** The events whose output Cline reads. */
-    static final Set<String> WAITED_FOR = Set.of("PreToolUse", "PostToolUse");
+    public static final Set<String> WAITED_FOR = Set.of("PreToolUse", "PostToolUse");
 
     private static final String PREFIX = "[warden] ";
 

@@ -1,8 +1,8 @@
-package dev.agentwarden.host.claude;
+package dev.agentwarden.install.claude;
 
-import dev.agentwarden.host.InstallReport;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.install.InstallReport;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

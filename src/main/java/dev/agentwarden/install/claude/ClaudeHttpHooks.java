@@ -1,5 +1,6 @@
-package dev.agentwarden.host.claude;
+package dev.agentwarden.install.claude;
 
+import dev.agentwarden.host.claude.ClaudeHosts;
 import dev.agentwarden.json.JsonSpans;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,12 +1,12 @@
-package dev.agentwarden.host.claude;
+package dev.agentwarden.install.claude;
 
-import dev.agentwarden.host.Host;
+import dev.agentwarden.install.HostSetup;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** Claude Code HTTP hook entries pointing at a running {@code warden serve}. */
-final class ClaudeServeHooks implements Host.ServeHooks {
+final class ClaudeServeHooks implements HostSetup.ServeHooks {
     private final String host;
     private final List<String> events;
 

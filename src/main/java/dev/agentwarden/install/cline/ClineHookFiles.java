@@ -1,8 +1,10 @@
-package dev.agentwarden.host.cline;
+package dev.agentwarden.install.cline;
 
-import dev.agentwarden.host.HookCommand;
-import dev.agentwarden.host.HookFileInstaller;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.cline.ClineAdapter;
+import dev.agentwarden.host.cline.ClineHost;
+import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.HookFileInstaller;
+import dev.agentwarden.install.Installer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,9 +23,6 @@ import java.util.Map;
  */
 public final class ClineHookFiles implements HookFileInstaller {
     private static final String LAUNCHER_LINE = "launcher='";
-
-    /** Cline's cancel of the task when Warden cannot run under {@code WARDEN_FAIL_MODE=closed} (no single quote). */
-    static final String CANNOT_RUN = "{\"cancel\":true,\"errorMessage\":\"[warden] Warden cannot run (WARDEN_FAIL_MODE=closed)\"}";
 
     private final boolean user;
 
@@ -58,7 +57,7 @@ public final class ClineHookFiles implements HookFileInstaller {
     /** Cline's own event names: every key of {@link ClineHost#EVENTS} but the two a subagent's files stand for. */
     @Override
     public List<String> events() {
-        List<String> out = new ArrayList<>(ClineHost.EVENTS.keySet());
+        List<String> out = new ArrayList<>(ClineHost.CLINE.defaultAliases().keySet());
         out.remove(ClineAdapter.SUBAGENT_START);
         out.remove(ClineAdapter.SUBAGENT_STOP);
         return out;
@@ -89,7 +88,7 @@ public final class ClineHookFiles implements HookFileInstaller {
         }
         String refuse = ClineAdapter.WAITED_FOR.contains(nativeEvent)
                 ? "if [ \"${WARDEN_FAIL_MODE:-}\" = closed ]; then\n"
-                + "  printf '%s\\n' '" + CANNOT_RUN + "'\n"
+                + "  printf '%s\\n' '" + ClineHost.CANNOT_RUN + "'\n"
                 + "fi\n"
                 : "";
         return ("#!/bin/sh\n"

@@ -1,6 +1,6 @@
-package dev.agentwarden.host.codex;
+package dev.agentwarden.install.codex;
 
-import dev.agentwarden.host.HostTrustGate;
+import dev.agentwarden.install.HostTrustGate;
 import dev.agentwarden.json.Fields;
 import dev.agentwarden.toml.MiniToml;
 import java.io.IOException;

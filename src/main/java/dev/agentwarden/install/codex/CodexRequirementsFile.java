@@ -1,9 +1,10 @@
-package dev.agentwarden.host.codex;
+package dev.agentwarden.install.codex;
 
-import dev.agentwarden.host.InstallReport;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.host.codex.CodexHost;
+import dev.agentwarden.install.InstallReport;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.agentwarden.host.codex;
+package dev.agentwarden.install.codex;
 
 /**
  * Line-level reading and writing of the TOML that {@link CodexRequirementsFile} splices: whole lines, keys and values

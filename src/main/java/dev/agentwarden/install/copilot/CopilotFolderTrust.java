@@ -1,6 +1,6 @@
-package dev.agentwarden.host.copilot;
+package dev.agentwarden.install.copilot;
 
-import dev.agentwarden.host.HostTrustGate;
+import dev.agentwarden.install.HostTrustGate;
 import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;

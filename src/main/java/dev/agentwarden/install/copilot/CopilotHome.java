@@ -1,6 +1,6 @@
-package dev.agentwarden.host.copilot;
+package dev.agentwarden.install.copilot;
 
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.Installer;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -1,8 +1,8 @@
-package dev.agentwarden.host.cursor;
+package dev.agentwarden.install.cursor;
 
-import dev.agentwarden.host.HooksJsonFile;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.install.HooksJsonFile;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

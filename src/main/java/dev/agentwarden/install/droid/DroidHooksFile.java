@@ -1,9 +1,10 @@
-package dev.agentwarden.host.droid;
+package dev.agentwarden.install.droid;
 
-import dev.agentwarden.host.InstallReport;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.host.droid.DroidHost;
+import dev.agentwarden.install.InstallReport;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

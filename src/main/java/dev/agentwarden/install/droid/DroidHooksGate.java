@@ -1,7 +1,7 @@
-package dev.agentwarden.host.droid;
+package dev.agentwarden.install.droid;
 
-import dev.agentwarden.host.HostTrustGate;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.HostTrustGate;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import java.io.IOException;

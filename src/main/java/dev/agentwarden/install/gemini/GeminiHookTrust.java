@@ -1,15 +1,14 @@
-package dev.agentwarden.host.gemini;
+package dev.agentwarden.install.gemini;
 
-import dev.agentwarden.host.HostTrustGate;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.HostTrustGate;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.Fields;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
 import dev.agentwarden.json.JsonLimits;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,11 +1,12 @@
-package dev.agentwarden.host.gemini;
+package dev.agentwarden.install.gemini;
 
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.gemini.GeminiHost;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.json.JsonSplice;
-import dev.agentwarden.host.SettingsFile.SettingsException;
-import dev.agentwarden.host.claude.ClaudeHooksFile;
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.claude.ClaudeHooksFile;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
 import java.io.ByteArrayOutputStream;
 import java.security.SecureRandom;

@@ -1,6 +1,6 @@
-package dev.agentwarden.host.kilo;
+package dev.agentwarden.install.kilo;
 
-import dev.agentwarden.host.HostTrustGate;
+import dev.agentwarden.install.HostTrustGate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

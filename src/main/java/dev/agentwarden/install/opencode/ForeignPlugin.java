@@ -1,6 +1,6 @@
-package dev.agentwarden.host.opencode;
+package dev.agentwarden.install.opencode;
 
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 
 /**
  * The refusal to overwrite a plugin file Warden did not write. Its own class, so that loading

@@ -1,9 +1,10 @@
-package dev.agentwarden.host.opencode;
+package dev.agentwarden.install.opencode;
 
 import dev.agentwarden.digest.Sha256;
-import dev.agentwarden.host.HookCommand;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.opencode.OpenCodeHost;
+import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +29,7 @@ import java.util.Map;
  */
 public final class OpenCodePlugin implements Installer {
     /** The file name the bridge is written under, in the plugin directory. */
-    public static final String FILE_NAME = "warden-bridge.js";
+    public static final String FILE_NAME = OpenCodeHost.BRIDGE_FILE;
 
     private static final String HEADER = "// warden-bridge sha256:";
     private static final String BOUND_LINE = "const BOUND = new Set(";

@@ -1,8 +1,8 @@
-package dev.agentwarden.host.claude;
+package dev.agentwarden.install.claude;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.Installer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;

@@ -1,11 +1,13 @@
-package dev.agentwarden.host.claude;
+package dev.agentwarden.install.claude;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.claude.ClaudeHosts;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.claude.ClaudeSetups;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +30,7 @@ class ClaudeManagedFileTest {
             }
             """;
 
-    private final Installer managed = ClaudeHosts.CLAUDE.installer(Host.Scope.MANAGED);
+    private final Installer managed = ClaudeSetups.CLAUDE.installer(Host.Scope.MANAGED);
 
     private static List<Installer.Binding> bindings() {
         return List.of(new Installer.Binding("PreToolUse", "*"), new Installer.Binding("SessionStart", null));
@@ -95,6 +97,6 @@ class ClaudeManagedFileTest {
 
     @Test
     void otherHostsHaveNoManagedInstallerYet() {
-        assertThat(ClaudeHosts.COWORK.installer(Host.Scope.MANAGED)).isNull();
+        assertThat(ClaudeSetups.COWORK.installer(Host.Scope.MANAGED)).isNull();
     }
 }

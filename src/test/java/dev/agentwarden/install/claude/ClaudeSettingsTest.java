@@ -1,11 +1,11 @@
-package dev.agentwarden.host.claude;
+package dev.agentwarden.install.claude;
 
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.Installer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.json.JsonSpans;
-import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

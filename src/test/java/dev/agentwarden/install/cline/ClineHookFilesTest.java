@@ -1,10 +1,10 @@
-package dev.agentwarden.host.cline;
+package dev.agentwarden.install.cline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentwarden.host.HookFiles;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.install.HookFiles;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

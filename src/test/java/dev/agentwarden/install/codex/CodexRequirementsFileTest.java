@@ -1,11 +1,13 @@
-package dev.agentwarden.host.codex;
+package dev.agentwarden.install.codex;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.codex.CodexHost;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.codex.CodexSetup;
 import dev.agentwarden.toml.MiniToml;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,7 +29,7 @@ class CodexRequirementsFileTest {
             command = "/usr/local/bin/audit-bash"
             """;
 
-    private final Installer managed = CodexHost.CODEX.installer(Host.Scope.MANAGED);
+    private final Installer managed = CodexSetup.CODEX.installer(Host.Scope.MANAGED);
 
     private static List<Installer.Binding> bindings() {
         return List.of(new Installer.Binding("PreToolUse", "*"), new Installer.Binding("SessionStart", null));

@@ -1,9 +1,9 @@
-package dev.agentwarden.host.copilot;
+package dev.agentwarden.install.copilot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.host.HostTrustGate;
-import dev.agentwarden.host.HostTrustGate.Finding;
+import dev.agentwarden.install.HostTrustGate;
+import dev.agentwarden.install.HostTrustGate.Finding;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,11 +1,11 @@
-package dev.agentwarden.host.copilot;
+package dev.agentwarden.install.copilot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.agentwarden.host.Installer.Binding;
-import dev.agentwarden.host.SettingsFile;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.install.Installer.Binding;
+import dev.agentwarden.install.SettingsFile;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

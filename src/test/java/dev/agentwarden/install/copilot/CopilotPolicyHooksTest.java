@@ -1,9 +1,11 @@
-package dev.agentwarden.host.copilot;
+package dev.agentwarden.install.copilot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.copilot.CopilotHost;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.copilot.CopilotSetup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** Copilot CLI's machine-wide policy hooks file as {@code install --scope managed --host copilot} writes it (issue 26 item 3). */
 class CopilotPolicyHooksTest {
     private static final String LAUNCHER = "/opt/agent-warden/bin/warden";
-    private final Installer managed = CopilotHost.COPILOT.installer(Host.Scope.MANAGED);
+    private final Installer managed = CopilotSetup.COPILOT.installer(Host.Scope.MANAGED);
 
     private static List<Installer.Binding> bindings() {
         return List.of(new Installer.Binding("preToolUse", "*"), new Installer.Binding("sessionStart", null));

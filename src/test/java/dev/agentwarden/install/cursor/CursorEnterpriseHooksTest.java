@@ -1,11 +1,13 @@
-package dev.agentwarden.host.cursor;
+package dev.agentwarden.install.cursor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.cursor.CursorHost;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.cursor.CursorSetup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class CursorEnterpriseHooksTest {
     private static final String LAUNCHER = "/opt/agent-warden/bin/warden";
-    private final Installer managed = CursorHost.CURSOR.installer(Host.Scope.MANAGED);
+    private final Installer managed = CursorSetup.CURSOR.installer(Host.Scope.MANAGED);
 
     private static List<Installer.Binding> bindings() {
         return List.of(new Installer.Binding("beforeShellExecution", null), new Installer.Binding("stop", null));

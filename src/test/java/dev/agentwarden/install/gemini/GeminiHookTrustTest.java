@@ -1,11 +1,13 @@
-package dev.agentwarden.host.gemini;
+package dev.agentwarden.install.gemini;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.HostTrustGate;
-import dev.agentwarden.host.HostTrustGate.Finding;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.host.gemini.GeminiHost;
+import dev.agentwarden.install.HostTrustGate;
+import dev.agentwarden.install.HostTrustGate.Finding;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.gemini.GeminiSetup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,7 +25,7 @@ class GeminiHookTrustTest {
     private Path hooksFile() throws Exception {
         Path file = root.resolve(".gemini/settings.json");
         Files.createDirectories(file.getParent());
-        Files.write(file, GeminiHost.GEMINI.installer(Host.Scope.PROJECT).install("{}".getBytes(), "/opt/w/bin/warden",
+        Files.write(file, GeminiSetup.GEMINI.installer(Host.Scope.PROJECT).install("{}".getBytes(), "/opt/w/bin/warden",
                 List.of(new Installer.Binding("BeforeTool", "*"))));
         return file;
     }

@@ -1,11 +1,13 @@
-package dev.agentwarden.host.gemini;
+package dev.agentwarden.install.gemini;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.gemini.GeminiHost;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.gemini.GeminiSetup;
 import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -18,12 +20,12 @@ class GeminiSettingsTest {
     private static final String LAUNCHER = "/opt/warden/bin/warden";
     private static final List<Installer.Binding> BINDINGS = List.of(new Installer.Binding("BeforeTool", "*"),
             new Installer.Binding("AfterAgent", null));
-    private final Installer project = GeminiHost.GEMINI.installer(Host.Scope.PROJECT);
+    private final Installer project = GeminiSetup.GEMINI.installer(Host.Scope.PROJECT);
 
     @Test
     void settingsFile_perScope_isGeminisOwn() {
         assertThat(project.settingsFile(Path.of("/proj"), Map.of())).isEqualTo(Path.of("/proj/.gemini/settings.json"));
-        assertThat(GeminiHost.GEMINI.installer(Host.Scope.USER).settingsFile(Path.of("/proj"), Map.of("HOME", "/home/u")))
+        assertThat(GeminiSetup.GEMINI.installer(Host.Scope.USER).settingsFile(Path.of("/proj"), Map.of("HOME", "/home/u")))
                 .isEqualTo(Path.of("/home/u/.gemini/settings.json"));
     }
 

@@ -1,11 +1,13 @@
-package dev.agentwarden.host.gemini;
+package dev.agentwarden.install.gemini;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.gemini.GeminiHost;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.gemini.GeminiSetup;
 import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -25,7 +27,7 @@ class GeminiSystemSettingsTest {
             }
             """;
 
-    private final Installer managed = GeminiHost.GEMINI.installer(Host.Scope.MANAGED);
+    private final Installer managed = GeminiSetup.GEMINI.installer(Host.Scope.MANAGED);
 
     private static List<Installer.Binding> bindings() {
         return List.of(new Installer.Binding("BeforeTool", "*"), new Installer.Binding("SessionStart", null));

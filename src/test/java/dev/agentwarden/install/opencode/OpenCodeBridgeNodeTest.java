@@ -1,9 +1,11 @@
-package dev.agentwarden.host.opencode;
+package dev.agentwarden.install.opencode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Installer.Binding;
+import dev.agentwarden.host.opencode.OpenCodeHost;
+import dev.agentwarden.install.Installer.Binding;
+import dev.agentwarden.install.opencode.OpenCodeSetup;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -58,7 +60,7 @@ class OpenCodeBridgeNodeTest {
         List<Binding> bound = List.of(new Binding("tool.execute.before", "*"), new Binding("tool.execute.after", "*"),
                 new Binding("chat.message", null), new Binding("event.subagent.created", null),
                 new Binding("event.subagent.idle", null));
-        var plugin = OpenCodeHost.OPENCODE.installer(Host.Scope.PROJECT);
+        var plugin = OpenCodeSetup.OPENCODE.installer(Host.Scope.PROJECT);
         Files.write(dir.resolve("bridge.mjs"), plugin.install(new byte[0], launcher.toString(), bound));
         Files.write(dir.resolve("missing.mjs"), plugin.install(new byte[0], dir.resolve("nowhere/bin/warden").toString(), bound));
         Path harness = dir.resolve("harness.mjs");

@@ -1,13 +1,15 @@
-package dev.agentwarden.host.opencode;
+package dev.agentwarden.install.opencode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.Installer.Binding;
-import dev.agentwarden.host.PluginFile;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.host.opencode.OpenCodeHost;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.Installer.Binding;
+import dev.agentwarden.install.PluginFile;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.opencode.OpenCodeSetup;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +27,7 @@ class OpenCodePluginTest {
     @TempDir
     Path dir;
 
-    private final Installer project = OpenCodeHost.OPENCODE.installer(Host.Scope.PROJECT);
+    private final Installer project = OpenCodeSetup.OPENCODE.installer(Host.Scope.PROJECT);
 
     @Test
     void install_writesTheLauncherByAbsolutePath_andOnlyTheBoundEvents() throws Exception {

@@ -1,11 +1,13 @@
-package dev.agentwarden.host.opencode;
+package dev.agentwarden.install.opencode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.host.HookCommand;
+import dev.agentwarden.host.opencode.OpenCodeHost;
+import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.Installer.Binding;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.Installer.Binding;
+import dev.agentwarden.install.opencode.OpenCodeSetup;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +44,7 @@ class OpenCodePortableBridgeNodeTest {
     @TempDir
     Path dir;
 
-    private final Installer plugin = OpenCodeHost.OPENCODE.installer(Host.Scope.PROJECT);
+    private final Installer plugin = OpenCodeSetup.OPENCODE.installer(Host.Scope.PROJECT);
     private final List<Binding> bound = List.of(new Binding("tool.execute.before", "*"),
             new Binding("tool.execute.after", "*"), new Binding("chat.message", null));
 
