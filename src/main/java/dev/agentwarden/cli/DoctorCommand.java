@@ -550,9 +550,9 @@ final class DoctorCommand implements Callable<Integer> {
     /** The compiled hook the first fast entry runs first ({@link HookCommand}), or {@code null}. */
     private static String compiledHook(List<Installer.Entry> entries) {
         for (Installer.Entry e : entries) {
-            String[] fast = e.target() == null ? null : ClaudeSettings.fastParts(e.target());
+            HookCommand.Fast fast = e.target() == null ? null : ClaudeSettings.fastParts(e.target());
             if (fast != null) {
-                return fast[1];
+                return fast.hook();
             }
         }
         return null;

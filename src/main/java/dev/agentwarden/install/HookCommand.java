@@ -174,9 +174,26 @@ public final class HookCommand {
         return "'" + s.replace("'", "'\\''") + "'";
     }
 
+    /**
+     * A fast launcher: the compiled hook at {@code hook} when it is there, else {@code launcher}
+     * ({@code bin/warden}); both absolute paths.
+     */
+    public record Fast(String hook, String launcher) {
+        /** This pair as the launcher string an {@link Installer} takes ({@link #command} reads it back). */
+        public String asLauncher() {
+            return hook + PAIR + launcher;
+        }
+
+        /** The pair a launcher string written by {@link #asLauncher} holds, or {@code null} for a plain launcher. */
+        static Fast of(String launcher) {
+            int at = launcher.indexOf(PAIR);
+            return at < 0 ? null : new Fast(launcher.substring(0, at), launcher.substring(at + 1));
+        }
+    }
+
     /** The launcher string for "the compiled hook at {@code hook} when it is there, else {@code launcher}". */
     public static String fast(String hook, String launcher) {
-        return hook + PAIR + launcher;
+        return new Fast(hook, launcher).asLauncher();
     }
 
     /** The command line for one event; {@code launcher} is a path or a {@link #fast} pair. */
@@ -185,20 +202,20 @@ public final class HookCommand {
             IfMissing mode = IfMissing.named(launcher.substring(1));
             return portableCommand(mode == null ? IfMissing.BLOCK : mode, tail);
         }
-        int at = launcher.indexOf(PAIR);
-        if (at < 0) {
+        Fast fast = Fast.of(launcher);
+        if (fast == null) {
             return quote(launcher) + tail;
         }
-        String hook = quote(launcher.substring(0, at));
-        return TEST + hook + THEN + hook + tail + ELSE + quote(launcher.substring(at + 1)) + tail;
+        String hook = quote(fast.hook());
+        return TEST + hook + THEN + hook + tail + ELSE + quote(fast.launcher()) + tail;
     }
 
     /**
-     * The {@code bin/warden} a fast command falls back to, and the compiled hook it runs first:
-     * {@code [launcher, hook]}; {@code null} when {@code command} is not exactly the fast form with
-     * {@code tail}, or either path is not absolute and named {@code .../bin/warden}.
+     * The compiled hook a fast command runs first and the {@code bin/warden} it falls back to;
+     * {@code null} when {@code command} is not exactly the fast form with {@code tail}, or either path
+     * is not absolute and named {@code .../bin/warden}.
      */
-    public static String[] fastParts(String command, String tail) {
+    public static Fast fastParts(String command, String tail) {
         if (!command.startsWith(TEST) || !command.endsWith(tail)) {
             return null;
         }
@@ -213,7 +230,7 @@ public final class HookCommand {
                 || !command(fast(hook, launcher), tail).equals(command)) {
             return null;
         }
-        return new String[] {launcher, hook};
+        return new Fast(hook, launcher);
     }
 
     private static boolean plausible(String path) {

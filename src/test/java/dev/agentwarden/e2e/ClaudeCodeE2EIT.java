@@ -320,11 +320,12 @@ class ClaudeCodeE2EIT {
                 command = e.target();
             }
         }
-        String[] fast = command == null ? null : dev.agentwarden.install.claude.ClaudeSettings.fastParts(command);
+        dev.agentwarden.install.HookCommand.Fast fast = command == null ? null
+                : dev.agentwarden.install.claude.ClaudeSettings.fastParts(command);
         if (fast == null) {
             pending(row, "install wrote no compiled hook here (no cc?): " + command);
         }
-        Files.delete(Path.of(fast[1]));
+        Files.delete(Path.of(fast.hook()));
 
         ClaudeRun run = session(project, "touch the marker", ModelScript.of(
                 Turn.tool("denied", "Bash", Map.of("command", "touch denied-marker", "description", "touch marker")),

@@ -33,7 +33,7 @@ class HookCommandTest {
 
         assertThat(command).startsWith("[ -x '/home/o'\\''neil/my cache/hook/x/bin/warden' ] && exec '");
         assertThat(ClaudeSettings.isWardenCommand(command, "Stop", Set.of("claude"))).isTrue();
-        assertThat(ClaudeSettings.fastParts(command)).containsExactly("/srv/war den/bin/warden", hook);
+        assertThat(ClaudeSettings.fastParts(command)).isEqualTo(new HookCommand.Fast(hook, "/srv/war den/bin/warden"));
     }
 
     @Test

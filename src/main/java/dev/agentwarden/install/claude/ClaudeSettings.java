@@ -251,9 +251,9 @@ public final class ClaudeSettings {
         if (isPortable(command)) {
             return null;
         }
-        String[] fast = fastParts(command);
+        HookCommand.Fast fast = fastParts(command);
         if (fast != null) {
-            return fast[0];
+            return fast.launcher();
         }
         String quoted = command.substring(0, command.lastIndexOf(DISPATCH));
         return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
@@ -277,8 +277,8 @@ public final class ClaudeSettings {
         return portableMode(command) != null;
     }
 
-    /** {@code [bin/warden, compiled hook]} of a fast command Warden wrote, or {@code null} (see {@link HookCommand}). */
-    public static String[] fastParts(String command) {
+    /** The compiled hook and the {@code bin/warden} of a fast command Warden wrote, or {@code null} (see {@link HookCommand}). */
+    public static HookCommand.Fast fastParts(String command) {
         int dispatch = command.indexOf(DISPATCH);
         int event = dispatch < 0 ? -1 : command.indexOf(NATIVE_EVENT, dispatch);
         int end = event < 0 ? -1 : command.indexOf(';', event);
