@@ -32,7 +32,7 @@ import java.util.Set;
  *       rewrite is rendered so.</li>
  * </ul>
  */
-public final class CodexAdapter implements HostAdapter {
+final class CodexAdapter implements HostAdapter {
 
     static final ClaudeAdapter.Dialect DIALECT = new ClaudeAdapter.Dialect(
             Map.of(

@@ -18,7 +18,7 @@ import java.util.Map;
  * them off. {@code allowManagedHooksOnly: true} here makes it ignore user, project and local hooks
  * (measured on 2.1.197; docs/managed-install.md).
  */
-public final class ClaudeManagedFile implements Installer {
+final class ClaudeManagedFile implements Installer {
     /** Where Claude Code reads managed settings on Linux. */
     public static final Path FILE = Path.of("/etc/claude-code/managed-settings.json");
 

@@ -24,7 +24,7 @@ import java.util.Set;
  * the top); everything else is the administrator's and stays byte for byte. A block is Warden's only when it is
  * exactly what Warden writes (re-rendered and compared); any other block under the markers is refused, not replaced.
  */
-public final class CodexRequirementsFile implements Installer {
+final class CodexRequirementsFile implements Installer {
     /** Where Codex reads managed requirements on Linux. */
     public static final Path FILE = Path.of("/etc/codex/requirements.toml");
 

@@ -27,7 +27,7 @@ import java.util.Map;
  * {@code --if-missing} (under {@code block} it throws on {@code tool.execute.before} and
  * {@code chat.message} with what to install, which is how a plugin refuses).
  */
-public final class OpenCodePlugin implements Installer {
+final class OpenCodePlugin implements Installer {
     /** The file name the bridge is written under, in the plugin directory. */
     public static final String FILE_NAME = OpenCodeHost.BRIDGE_FILE;
 
