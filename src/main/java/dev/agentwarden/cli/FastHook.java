@@ -1,7 +1,7 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.host.Host;
+import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.install.HostSetup;
 import dev.agentwarden.install.HostSetups;
 import dev.agentwarden.io.CacheDir;

@@ -1,21 +1,21 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.host.Host;
+import dev.agentwarden.host.Hosts;
+import dev.agentwarden.host.OwnTools;
 import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.install.HookFile;
 import dev.agentwarden.install.HookFileInstaller;
-import dev.agentwarden.host.Host;
 import dev.agentwarden.install.HostSetup;
 import dev.agentwarden.install.HostSetups;
 import dev.agentwarden.install.HostTrustGate;
-import dev.agentwarden.host.Hosts;
 import dev.agentwarden.install.Installer;
-import dev.agentwarden.host.OwnTools;
 import dev.agentwarden.install.PluginFile;
 import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.io.PeerUid;
-import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
 import java.io.IOException;
@@ -32,9 +32,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code warden install --host H}: writes Warden's hook entries into the host's settings through the

@@ -1,9 +1,9 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.install.HookFile;
-import dev.agentwarden.install.HookFileInstaller;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
+import dev.agentwarden.install.HookFile;
+import dev.agentwarden.install.HookFileInstaller;
 import dev.agentwarden.install.HostSetups;
 import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.SettingsFile;
@@ -16,9 +16,9 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code warden uninstall --host H}: removes only Warden's hook entries, through the host's

@@ -3,12 +3,12 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.dispatch.WardenProcess;
-import dev.agentwarden.json.JsonSplice;
-import dev.agentwarden.json.JsonSpans;
-import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code warden install} / {@code uninstall} through the packaged jar, against temporary project

@@ -2,6 +2,7 @@ package dev.agentwarden.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.dispatch.WardenProcess;
 import dev.agentwarden.json.Json;
 import java.io.File;
 import java.io.IOException;
@@ -11,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import dev.agentwarden.dispatch.WardenProcess;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -2,9 +2,9 @@ package dev.agentwarden.host.claude;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
 import java.util.Map;

@@ -2,8 +2,8 @@ package dev.agentwarden.host.opencode;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.OwnFile;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

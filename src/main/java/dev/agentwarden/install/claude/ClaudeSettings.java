@@ -1,11 +1,11 @@
 package dev.agentwarden.install.claude;
 
 import dev.agentwarden.install.HookCommand;
-import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.Installer.Binding;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.json.JsonSplice;
-import dev.agentwarden.install.SettingsFile.SettingsException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,11 +1,11 @@
 package dev.agentwarden.install.copilot;
 
-import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.Installer.Binding;
-import dev.agentwarden.json.JsonSpans;
-import dev.agentwarden.json.JsonSplice;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.install.claude.ClaudeSettings;
+import dev.agentwarden.json.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,8 +1,8 @@
 package dev.agentwarden.install.copilot;
 
+import dev.agentwarden.install.InstallReport;
 import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.SettingsFile.SettingsException;
-import dev.agentwarden.install.InstallReport;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

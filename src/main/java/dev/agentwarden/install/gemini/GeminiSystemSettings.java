@@ -2,18 +2,18 @@ package dev.agentwarden.install.gemini;
 
 import dev.agentwarden.host.gemini.GeminiHost;
 import dev.agentwarden.install.Installer;
-import dev.agentwarden.json.JsonSpans;
-import dev.agentwarden.json.JsonSplice;
 import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.install.claude.ClaudeHooksFile;
 import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 

@@ -2,8 +2,8 @@ package dev.agentwarden.install.copilot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.install.HostTrustGate;
 import dev.agentwarden.install.HostTrustGate.Finding;
+import dev.agentwarden.install.HostTrustGate;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

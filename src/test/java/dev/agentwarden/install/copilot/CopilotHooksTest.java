@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.install.Installer.Binding;
-import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.json.Json;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

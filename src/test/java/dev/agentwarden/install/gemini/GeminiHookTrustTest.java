@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.gemini.GeminiHost;
-import dev.agentwarden.install.HostTrustGate;
 import dev.agentwarden.install.HostTrustGate.Finding;
+import dev.agentwarden.install.HostTrustGate;
 import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.gemini.GeminiSetup;
 import java.nio.file.Files;

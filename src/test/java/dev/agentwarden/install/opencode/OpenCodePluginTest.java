@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.opencode.OpenCodeHost;
-import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.Installer.Binding;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.PluginFile;
 import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.install.opencode.OpenCodeSetup;

@@ -2,11 +2,11 @@ package dev.agentwarden.install.opencode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.host.Host;
 import dev.agentwarden.host.opencode.OpenCodeHost;
 import dev.agentwarden.install.HookCommand;
-import dev.agentwarden.host.Host;
-import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.Installer.Binding;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.opencode.OpenCodeSetup;
 import dev.agentwarden.json.Json;
 import java.io.IOException;
