@@ -47,8 +47,8 @@
  * record when it is first read. {@code HotPathClassLoadIT} fails when a dispatch loads another
  * host's record.
  *
- * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
- * HooksJsonFile, Host, HostAdapter, HostResponse, HostTrustGate, Hosts, Installer,
- * LauncherContract, NativeEvents, OwnFile, PayloadTemplate, SettingsFile, ToolInputs, ToolNames.
+ * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): Host, HostAdapter,
+ * HostResponse, Hosts, LauncherContract, NativeEvents, OwnFile, PayloadTemplate, ToolInputs,
+ * ToolNames.
  */
 package dev.agentwarden.host;

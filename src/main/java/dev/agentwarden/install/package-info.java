@@ -8,5 +8,8 @@
  * ({@link dev.agentwarden.install.HookFiles}, {@link dev.agentwarden.install.PluginFile}), and the hook
  * command lines ({@link dev.agentwarden.install.HookCommand}). Each host's setup classes are in
  * {@code install/<name>/}, named for its folder {@code host/<name>/}; a dispatch loads none of them.
+ *
+ * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): HookFileInstaller,
+ * HooksJsonFile, HostSetup, HostSetups, HostTrustGate, Installer, SettingsFile.
  */
 package dev.agentwarden.install;
