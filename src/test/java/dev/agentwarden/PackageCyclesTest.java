@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * classes: every {@code dev/agentwarden/...} class name in a class file's constant pool (class
  * references, field and method descriptors, generic signatures) is an edge from the class's package
  * to that name's package. Constants the compiler inlines leave no trace, which only hides an edge
- * that carries no behaviour. A host's folder counts as part of {@code host} ({@link #packageOf}). The
+ * that carries no behaviour. A host's folder counts as part of {@code host}, and its setup folder as part of {@code install} ({@link #packageOf}). The
  * graph and every cycle, with one class reference per edge, are printed, so a failure shows what to cut.
  */
 class PackageCyclesTest {
@@ -68,6 +68,12 @@ class PackageCyclesTest {
      * The hosts' records read the inventory's facts from no inventory class: the TOML reader Codex's trust gate
      * uses has a package of its own, so {@code inventory} may read {@code Hosts.ALL} without a cycle.
      */
+    /** Setup reads the hosts' runtime records; a dispatch, which reads those records, never reaches setup. */
+    @Test
+    void host_namesNoInstallClass() throws IOException, URISyntaxException {
+        assertThat(graph(classesDir()).get("host")).doesNotContain("install");
+    }
+
     @Test
     void host_withCodexTomlReader_namesNoInventoryClass() throws IOException, URISyntaxException {
         assertThat(graph(classesDir()).get("host")).doesNotContain("inventory");
@@ -143,12 +149,16 @@ class PackageCyclesTest {
 
     /**
      * The graph's node for a package: {@code host.<name>} is part of {@code host}, since the one list
-     * of hosts names each host's folder and each folder implements the host interface.
+     * of hosts names each host's folder and each folder implements the host interface; likewise
+     * {@code install.<name>} is part of {@code install}, whose one list of setups names each folder.
      */
     private static String packageOf(String relative) {
         String p = relative.endsWith(".") ? relative.substring(0, relative.length() - 1) : relative;
         if (p.startsWith("host.")) {
             return "host";
+        }
+        if (p.startsWith("install.")) {
+            return "install";
         }
         return p.isEmpty() ? "(root)" : p;
     }

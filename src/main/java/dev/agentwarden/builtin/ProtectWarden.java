@@ -5,9 +5,11 @@ import dev.agentwarden.concern.ConcernContext;
 import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.HostSetup;
+import dev.agentwarden.install.HostSetups;
+import dev.agentwarden.install.HostTrustGate;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.io.CacheDir;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -91,7 +93,7 @@ final class ProtectWarden implements Concern {
     /** {@code "Codex's trust in its hooks"} when {@code target} is a file some host's trust gate reads, else null. */
     static String gateFile(Path target, Map<String, String> env) {
         for (int h = 0; h < Hosts.ALL.size(); h++) {
-            Host host = Hosts.ALL.get(h);
+            HostSetup host = HostSetups.ALL.get(h);
             HostTrustGate gate = host.trustGate();
             if (gate == null) {
                 continue;
@@ -99,7 +101,7 @@ final class ProtectWarden implements Concern {
             List<Path> files = gate.decidingFiles(env);
             for (int f = 0; f < files.size(); f++) {
                 if (target.equals(files.get(f).toAbsolutePath().normalize())) {
-                    return host.displayName() + "'s trust in its hooks (a file that decides whether it runs them)";
+                    return host.host().displayName() + "'s trust in its hooks (a file that decides whether it runs them)";
                 }
             }
         }
@@ -113,13 +115,13 @@ final class ProtectWarden implements Concern {
     static String hostSettings(Path target, Map<String, String> env) {
         Path probe = Path.of("/warden-project-probe");
         for (int h = 0; h < Hosts.ALL.size(); h++) {
-            Host host = Hosts.ALL.get(h);
+            HostSetup host = HostSetups.ALL.get(h);
             for (Installer installer : host.installers().values()) {
                 Path file = installer.settingsFile(probe, env);
                 boolean match = file.startsWith(probe) ? target.endsWith(probe.relativize(file))
                         : target.equals(file.toAbsolutePath().normalize());
                 if (match) {
-                    return host.displayName() + "'s hook settings";
+                    return host.host().displayName() + "'s hook settings";
                 }
             }
         }

@@ -2,6 +2,7 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
+import dev.agentwarden.install.HostSetups;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Spec;
  * {@code warden doctor}: whether Warden is set up to do what the manifest says, and the command
  * that fixes each thing that is not. For every installable host and scope, the installed entries
  * against what {@code install} would write now (computed by install's own code:
- * {@link InstallCommand#bindings} and the host's {@link dev.agentwarden.host.Installer}), launchers that no longer
+ * {@link InstallCommand#bindings} and the host's {@link dev.agentwarden.install.Installer}), launchers that no longer
  * exist, and the host's own gate; the manifest in force, its lint and trust; the resident (asked
  * through its proven channel); the start-up archive; and the last decisions and errors of the
  * decision log. It changes nothing.
@@ -137,7 +138,7 @@ final class DoctorCommand implements Callable<Integer> {
             List<Section> hostSections = new ArrayList<>();
             boolean anyInstalled = false;
             for (String s : scope == null ? List.of("project", "local", "user") : List.of(scope)) {
-                if (Hosts.byId(h).installer(Host.Scope.named(s)) == null) {
+                if (HostSetups.byId(h).installer(Host.Scope.named(s)) == null) {
                     continue;
                 }
                 Section section = InstalledHooksCheck.run(h, s, root, launcher, env);

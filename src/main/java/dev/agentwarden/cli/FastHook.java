@@ -1,8 +1,9 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.host.HookCommand;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Hosts;
+import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.HostSetup;
+import dev.agentwarden.install.HostSetups;
 import dev.agentwarden.io.CacheDir;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,8 +29,8 @@ final class FastHook {
      * exists), else {@code launcher}.
      */
     static String launcherFor(String host, Path launcher, boolean dryRun, PrintWriter out) {
-        Host record = Hosts.byId(host);
-        if (record == null || !record.hookShell()) {
+        HostSetup setup = HostSetups.byId(host);
+        if (setup == null || !setup.hookShell()) {
             return launcher.toString();
         }
         if (dryRun) {

@@ -1,10 +1,10 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.host.HookCommand;
-import dev.agentwarden.host.HookFileInstaller;
-import dev.agentwarden.host.HookFiles;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.HookFileInstaller;
+import dev.agentwarden.install.HookFiles;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.io.CacheDir;
 import java.io.PrintWriter;
 import java.nio.file.Files;

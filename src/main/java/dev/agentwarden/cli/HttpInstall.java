@@ -1,11 +1,11 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.host.claude.ClaudeHttpHooks;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.io.CacheDir;
-import dev.agentwarden.io.HookProjects;
 import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.event.EventName;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.claude.ClaudeHttpHooks;
+import dev.agentwarden.io.CacheDir;
+import dev.agentwarden.io.HookProjects;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.server.HookPorts;
 import dev.agentwarden.server.WardenServer;

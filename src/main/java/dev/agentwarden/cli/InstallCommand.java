@@ -1,19 +1,21 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.event.EventName;
-import dev.agentwarden.host.HookCommand;
-import dev.agentwarden.host.HookFile;
-import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.OwnTools;
-import dev.agentwarden.host.PluginFile;
-import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.HookFile;
+import dev.agentwarden.install.HookFileInstaller;
+import dev.agentwarden.install.HostSetup;
+import dev.agentwarden.install.HostSetups;
+import dev.agentwarden.install.HostTrustGate;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.PluginFile;
+import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.io.PeerUid;
-import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestLoader;
 import java.io.IOException;
@@ -30,9 +32,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code warden install --host H}: writes Warden's hook entries into the host's settings through the
@@ -268,7 +270,7 @@ final class InstallCommand implements Callable<Integer> {
                 : manifest.boundNativeEvents(host);
         List<Installer.Binding> out = new ArrayList<>();
         Map<String, EventName> named = manifest.aliases().getOrDefault(host, Map.of());
-        Installer installer = target.installer(allEvents ? Host.Scope.USER : Host.Scope.PROJECT);
+        Installer installer = HostSetups.of(target).installer(allEvents ? Host.Scope.USER : Host.Scope.PROJECT);
         for (String nativeEvent : events) {
             if (Hosts.installedOnlyWhenNamed(host, nativeEvent) && !named.containsKey(nativeEvent)
                     || installer != null && !installer.writes(nativeEvent)) {
@@ -336,12 +338,13 @@ final class InstallCommand implements Callable<Integer> {
                         + ids.get(ids.size() - 1) + " (other hosts are not installable yet)");
                 return null;
             }
-            Host.Scope chosen = scope == null ? host.defaultScope() : Host.Scope.named(scope);
+            HostSetup setup = HostSetups.of(host);
+            Host.Scope chosen = scope == null ? setup.defaultScope() : Host.Scope.named(scope);
             if (chosen == null) {
                 err.println("warden: --scope must be project, user, local or managed, not '" + scope + "'");
                 return null;
             }
-            Installer installer = host.installer(chosen);
+            Installer installer = setup.installer(chosen);
             if (installer == null && chosen == Host.Scope.MANAGED) {
                 err.println("warden: --scope managed is not built for " + host.displayName() + " yet (see"
                         + " docs/managed-install.md for the hosts it is)");
@@ -354,14 +357,14 @@ final class InstallCommand implements Callable<Integer> {
             }
             if (installer == null && chosen == Host.Scope.LOCAL) {
                 err.println("warden: " + host.displayName() + " has no local (uncommitted) settings file; use --scope "
-                        + host.defaultScope().wire() + (host.installer(Host.Scope.USER) != null
-                        && host.defaultScope() != Host.Scope.USER ? " or --scope user" : ""));
+                        + setup.defaultScope().wire() + (setup.installer(Host.Scope.USER) != null
+                        && setup.defaultScope() != Host.Scope.USER ? " or --scope user" : ""));
                 return null;
             }
             if (installer == null) {
-                Installer only = host.installer(host.defaultScope());
-                err.println("warden: " + host.displayName() + " honours only " + host.defaultScope().wire() + " settings ("
-                        + only.describe() + "); use --scope " + host.defaultScope().wire());
+                Installer only = setup.installer(setup.defaultScope());
+                err.println("warden: " + host.displayName() + " honours only " + setup.defaultScope().wire() + " settings ("
+                        + only.describe() + "); use --scope " + setup.defaultScope().wire());
                 return null;
             }
             return new Target(host, installer, chosen == Host.Scope.USER || chosen == Host.Scope.MANAGED,
@@ -380,7 +383,7 @@ final class InstallCommand implements Callable<Integer> {
          */
         boolean portable() {
             return scope == Host.Scope.PROJECT && (installer.ownsWholeFile() || installer instanceof HookFileInstaller
-                    || host.hookShell() || installer.commandRunsInAShell());
+                    || HostSetups.of(host).hookShell() || installer.commandRunsInAShell());
         }
 
         /**

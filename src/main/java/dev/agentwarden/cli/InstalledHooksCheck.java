@@ -2,14 +2,14 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.cli.DoctorCommand.Finding;
 import dev.agentwarden.cli.DoctorCommand.Section;
-import dev.agentwarden.host.HookCommand;
-import dev.agentwarden.host.HookFileInstaller;
-import dev.agentwarden.host.HostTrustGate;
-import dev.agentwarden.host.InstallReport;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile;
-import dev.agentwarden.host.claude.ClaudeHttpHooks;
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.HookFileInstaller;
+import dev.agentwarden.install.HostTrustGate;
+import dev.agentwarden.install.InstallReport;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile;
+import dev.agentwarden.install.claude.ClaudeHttpHooks;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.io.CacheDir;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;
@@ -213,9 +213,9 @@ final class InstalledHooksCheck {
     /** The compiled hook the first fast entry runs first ({@link HookCommand}), or {@code null}. */
     private static String compiledHook(List<Installer.Entry> entries) {
         for (Installer.Entry e : entries) {
-            String[] fast = e.target() == null ? null : ClaudeSettings.fastParts(e.target());
+            HookCommand.Fast fast = e.target() == null ? null : ClaudeSettings.fastParts(e.target());
             if (fast != null) {
-                return fast[1];
+                return fast.hook();
             }
         }
         return null;

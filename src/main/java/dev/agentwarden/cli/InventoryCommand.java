@@ -70,7 +70,7 @@ final class InventoryCommand implements Runnable {
 
         InventorySnapshot take(String root, PrintWriter err) {
             HostMcpConfigs configs = HostMcpConfigs.read(Path.of(root),
-                    userHome != null ? userHome : dev.agentwarden.host.Installer.userHome(System.getenv()),
+                    userHome != null ? userHome : dev.agentwarden.install.Installer.userHome(System.getenv()),
                     System.getenv(), host);
             for (String problem : configs.problems()) {
                 err.println("warden inventory: " + problem);

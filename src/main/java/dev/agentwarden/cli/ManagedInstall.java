@@ -1,8 +1,8 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.host.HookFile;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.install.HookFile;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.managed.RootOwned;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestException;

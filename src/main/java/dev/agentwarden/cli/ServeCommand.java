@@ -1,7 +1,7 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.host.Host;
-import dev.agentwarden.host.Hosts;
+import dev.agentwarden.install.HostSetup;
+import dev.agentwarden.install.HostSetups;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.server.ServeState;
 import dev.agentwarden.server.WardenServer;
@@ -55,10 +55,10 @@ final class ServeCommand implements Callable<Integer> {
         out.println("warden serve: listening on " + server.url() + "dispatch/<host>/<NativeEvent>");
         out.println("state: " + stateFile + " (port, token, pid; mode 0600)");
         out.println("token: export WARDEN_TOKEN=\"$(sed -n 's/.*\"token\":\"\\([0-9a-f]*\\)\".*/\\1/p' " + stateFile + ")\"");
-        for (Host host : Hosts.ALL) {
-            if (host.serveHooks() != null) {
-                out.println(host.serveHooks().heading());
-                out.println(Json.writePretty(host.serveHooks().block(server.port())));
+        for (HostSetup setup : HostSetups.ALL) {
+            if (setup.serveHooks() != null) {
+                out.println(setup.serveHooks().heading());
+                out.println(Json.writePretty(setup.serveHooks().block(server.port())));
             }
         }
         out.flush();

@@ -1,11 +1,12 @@
 package dev.agentwarden.cli;
 
-import dev.agentwarden.host.HookFile;
-import dev.agentwarden.host.HookFileInstaller;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile;
+import dev.agentwarden.install.HookFile;
+import dev.agentwarden.install.HookFileInstaller;
+import dev.agentwarden.install.HostSetups;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -15,9 +16,9 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code warden uninstall --host H}: removes only Warden's hook entries, through the host's
@@ -39,7 +40,7 @@ final class UninstallCommand implements Callable<Integer> {
                 if (scope == Host.Scope.MANAGED) {
                     continue; // the machine's policy, root's: named on its own, never swept up by --all
                 }
-                Installer installer = h.installer(scope);
+                Installer installer = HostSetups.of(h).installer(scope);
                 if (installer != null && files.add(installer.describe())) {
                     out.add(new String[] {h.id(), scope.wire()});
                 }

@@ -1,19 +1,19 @@
 package dev.agentwarden.decision;
 
+import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.concern.Decision;
+import dev.agentwarden.concern.Posture;
+import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostResponse;
-import dev.agentwarden.host.JsonSpans;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.json.JsonException;
+import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.ledger.AgentRef;
 import dev.agentwarden.ledger.SubagentFields;
 import dev.agentwarden.ledger.UtcTime;
-import dev.agentwarden.concern.ConcernSpec;
 import dev.agentwarden.manifest.Manifest;
-import dev.agentwarden.concern.Posture;
-import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.redact.Redactor;
 import dev.agentwarden.verdict.Verdict;
 import java.nio.charset.StandardCharsets;

@@ -8,16 +8,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Everything Warden knows about one host, registered once in {@link Hosts#ALL}. Commands, the
- * default manifest, lint and dispatch read a host's facts from here; nothing outside
- * {@code dev.agentwarden.host} names a host id.
+ * What dispatch, the launcher, lint and inventory know about one host, registered once in
+ * {@link Hosts#ALL}: how to read its payloads and answer it, its events and tools, its own files. How
+ * Warden's hooks get into the host's settings is {@code dev.agentwarden.install.HostSetup}, built only
+ * where a command installs or checks them; nothing outside {@code dev.agentwarden.host} (and the hosts'
+ * folders under {@code install}) names a host id.
  *
  * @param id                  the id manifests and {@code --host} use ({@code claude})
  * @param displayName         the host's name in messages ({@code Claude Code})
  * @param adapter             parses the host's payloads into the one event and renders the one
  *                            verdict; its {@link HostAdapter#capability} is the capability table
- * @param installers          where and how {@code install} writes hooks, per scope the host reads
- * @param defaultScope        the scope {@code install} uses when none is named
  * @param defaultAliases      every native event name the host sends, with its canonical event (the
  *                            default {@code native_event_aliases}; a manifest's add or override)
  * @param toolEvents          native events that carry a tool call (a hook on them takes a tool matcher)
@@ -25,73 +25,51 @@ import java.util.Set;
  * @param projectDirVariables environment variables through which the host names the project root
  * @param outputCapChars      longest string the host keeps in a hook's output without spilling or
  *                            clipping it; 0 for no known cap
- * @param serveHooks          the hook block {@code warden serve} prints for this host, or {@code null}
- *                            when the host has no HTTP hooks
- * @param training            representative payloads the start-up archive is trained on (may be empty)
- * @param trustGate           the host's own gate in front of Warden's hooks ({@code install} and
- *                            {@code doctor} report it), or {@code null} when it runs whatever its settings name
+ * @param training            representative payloads the start-up archive is trained on, or {@code null}
  * @param payloadTemplate     fills in what a policy-test case omits as the host would send it, or
  *                            {@code null} when no payload of the host was captured
  * @param ownFiles            the host's files, besides those its installers write, by which its hooks or
  *                            its trust in them could be changed ({@code protect-warden} refuses edits of them)
- * @param hookShell           whether the host runs a hook's command through a POSIX shell ({@code sh -c},
- *                            {@code bash -c}), so an installed command may test for the compiled hook
- *                            and fall back to {@code bin/warden} at no extra process
  * @param inventoryFiles      the host's MCP server configurations and usage records, which inventory and
  *                            telemetry read, or {@code null} when Warden reads none of the host's files
  * @param launcher            how the launcher answers the host when Warden cannot run, and what a
  *                            dispatch's non-zero exit code becomes (generated into {@code bin/warden})
  */
-public record Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
-                   Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
-                   ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
-                   TrainingPayloads training, HostTrustGate trustGate, PayloadTemplate payloadTemplate,
-                   List<OwnFile> ownFiles, boolean hookShell, InventoryFiles inventoryFiles,
-                   LauncherContract launcher) {
+public record Host(String id, String displayName, HostAdapter adapter, Map<String, EventName> defaultAliases,
+                   Set<String> toolEvents, ToolNames tools, List<String> projectDirVariables, int outputCapChars,
+                   TrainingPayloads training, PayloadTemplate payloadTemplate, List<OwnFile> ownFiles,
+                   InventoryFiles inventoryFiles, LauncherContract launcher) {
 
-    /** A host with no trust gate of its own and no payload template. */
-    public Host(String id, String displayName, HostAdapter adapter, Map<Scope, Installer> installers,
-                Scope defaultScope, Map<String, EventName> defaultAliases, Set<String> toolEvents,
-                ToolNames tools, List<String> projectDirVariables, int outputCapChars, ServeHooks serveHooks,
+    /** A host with no payload template, no own files, no inventory files, and the plain launcher contract. */
+    public Host(String id, String displayName, HostAdapter adapter, Map<String, EventName> defaultAliases,
+                Set<String> toolEvents, ToolNames tools, List<String> projectDirVariables, int outputCapChars,
                 TrainingPayloads training) {
-        this(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, null, null, List.of(), false, null,
-                LauncherContract.PLAIN);
+        this(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars, training,
+                null, List.of(), null, LauncherContract.PLAIN);
     }
 
-    /** This host with {@code gate} and {@code template}, for the host records that have them. */
-    public Host with(HostTrustGate gate, PayloadTemplate template) {
-        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, gate, template, ownFiles, hookShell,
-                inventoryFiles, launcher);
+    /** This host with {@code template} as its {@link #payloadTemplate}. */
+    public Host with(PayloadTemplate template) {
+        return new Host(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars,
+                training, template, ownFiles, inventoryFiles, launcher);
     }
 
     /** This host with {@code files} as its {@link #ownFiles}. */
     public Host protecting(OwnFile... files) {
-        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, List.of(files),
-                hookShell, inventoryFiles, launcher);
-    }
-
-    /** This host as one that runs hook commands through a POSIX shell ({@link #hookShell}). */
-    public Host runningHooksInAShell() {
-        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, true,
-                inventoryFiles, launcher);
+        return new Host(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars,
+                training, payloadTemplate, List.of(files), inventoryFiles, launcher);
     }
 
     /** This host with {@code files} as its {@link #inventoryFiles}. */
     public Host reading(InventoryFiles files) {
-        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, hookShell,
-                files, launcher);
+        return new Host(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars,
+                training, payloadTemplate, ownFiles, files, launcher);
     }
 
     /** This host answered by the launcher per {@code contract} ({@link #launcher}). */
     public Host launching(LauncherContract contract) {
-        return new Host(id, displayName, adapter, installers, defaultScope, defaultAliases, toolEvents, tools,
-                projectDirVariables, outputCapChars, serveHooks, training, trustGate, payloadTemplate, ownFiles, hookShell,
-                inventoryFiles, contract);
+        return new Host(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars,
+                training, payloadTemplate, ownFiles, inventoryFiles, contract);
     }
 
     /** How a person names the host's own file {@code target} (absolute, normalized), or {@code null} when it is none. */
@@ -134,11 +112,6 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
         return tools.kindOf(nativeToolName);
     }
 
-    /** The installer for a scope, or {@code null} when the host reads no hooks there. */
-    public Installer installer(Scope scope) {
-        return installers.get(scope);
-    }
-
     /** Whether hooks on {@code nativeEvent} carry a tool matcher. */
     public boolean isToolEvent(String nativeEvent) {
         return toolEvents.contains(nativeEvent);
@@ -147,15 +120,6 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Scope
     /** What this host can do with a verdict on a native event. */
     public HostAdapter.Capability capability(String nativeEvent) {
         return adapter.capability(nativeEvent);
-    }
-
-    /** The hook block {@code warden serve} prints: HTTP hooks pointing at the running server. */
-    public interface ServeHooks {
-        /** The line printed above the block, saying where to merge it. */
-        String heading();
-
-        /** The settings block sending each covered event to {@code http://127.0.0.1:<port>/dispatch/<id>/<Event>}. */
-        Map<String, Object> block(int port);
     }
 
     /** Training workload for the class-data archive: native event and payload JSON, in dispatch order. */

@@ -8,7 +8,7 @@ import java.util.Map;
  * yet, each with the measured reason, so that {@code --host continue} says why instead of
  * "unknown host" and nobody believes such a host is protected ({@code docs/hosts.md, "Hosts that cannot be governed yet"}).
  */
-public final class UngovernedHosts {
+final class UngovernedHosts {
     private UngovernedHosts() {
     }
 

@@ -3,6 +3,6 @@
  * bulk reads.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): Fields, Json, JsonException,
- * JsonLimits, JsonParser.
+ * JsonLimits, JsonParser, JsonSpans.
  */
 package dev.agentwarden.json;

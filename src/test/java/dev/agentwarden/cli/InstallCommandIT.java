@@ -2,12 +2,12 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.host.HookCommand;
-import dev.agentwarden.host.JsonSpans;
-import dev.agentwarden.host.JsonSplice;
-import dev.agentwarden.host.SettingsFile;
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.SettingsFile;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
+import dev.agentwarden.json.JsonSpans;
+import dev.agentwarden.json.JsonSplice;
 import dev.agentwarden.testing.WardenProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -142,7 +142,7 @@ class InstallCommandIT {
     }
 
     private static String commandOf(Path settings, String event) throws Exception {
-        for (dev.agentwarden.host.Installer.Entry e : ClaudeSettings.wardenEntries(Files.readAllBytes(settings), "claude")) {
+        for (dev.agentwarden.install.Installer.Entry e : ClaudeSettings.wardenEntries(Files.readAllBytes(settings), "claude")) {
             if (e.nativeEvent().equals(event)) {
                 return e.target();
             }

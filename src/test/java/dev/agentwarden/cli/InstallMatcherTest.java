@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.claude.ClaudeHosts;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
 import dev.agentwarden.manifest.ManifestLoader;

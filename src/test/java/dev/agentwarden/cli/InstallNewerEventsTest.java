@@ -2,8 +2,8 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.claude.ClaudeHosts;
+import dev.agentwarden.install.Installer;
 import dev.agentwarden.manifest.Manifest;
 import dev.agentwarden.manifest.ManifestCompiler;
 import java.util.List;

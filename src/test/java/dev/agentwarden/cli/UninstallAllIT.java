@@ -2,7 +2,7 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.agentwarden.host.claude.ClaudeSettings;
+import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.testing.WardenProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;

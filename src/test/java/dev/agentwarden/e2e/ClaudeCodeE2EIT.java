@@ -314,17 +314,18 @@ class ClaudeCodeE2EIT {
         Command.Result installed = project.installWarden(launcher, claude.baseEnv(), List.of("--scope", "local"));
         assertThat(installed.exitCode()).as(installed.stdout() + installed.stderr()).isZero();
         String command = null;
-        for (dev.agentwarden.host.Installer.Entry e : dev.agentwarden.host.claude.ClaudeSettings.wardenEntries(
+        for (dev.agentwarden.install.Installer.Entry e : dev.agentwarden.install.claude.ClaudeSettings.wardenEntries(
                 Files.readAllBytes(project.root().resolve(".claude/settings.local.json")), "claude")) {
             if (e.nativeEvent().equals("PreToolUse")) {
                 command = e.target();
             }
         }
-        String[] fast = command == null ? null : dev.agentwarden.host.claude.ClaudeSettings.fastParts(command);
+        dev.agentwarden.install.HookCommand.Fast fast = command == null ? null
+                : dev.agentwarden.install.claude.ClaudeSettings.fastParts(command);
         if (fast == null) {
             pending(row, "install wrote no compiled hook here (no cc?): " + command);
         }
-        Files.delete(Path.of(fast[1]));
+        Files.delete(Path.of(fast.hook()));
 
         ClaudeRun run = session(project, "touch the marker", ModelScript.of(
                 Turn.tool("denied", "Bash", Map.of("command", "touch denied-marker", "description", "touch marker")),

@@ -318,7 +318,7 @@ class ClineE2EIT {
         Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
 
         // today's form, as a teammate's clone had it: another machine's launcher path
-        Files.write(hook, new dev.agentwarden.host.cline.ClineHookFiles(false)
+        Files.write(hook, new dev.agentwarden.install.cline.ClineHookFiles(false)
                 .content("/home/alice/src/warden/bin/warden", "PreToolUse"));
         Session old = session(project, "touch the marker", noWarden, ModelScript.of(
                 Turn.tool("old", "run_commands", Map.of("commands", List.of("touch denied-marker"))),

@@ -263,8 +263,8 @@ class GeminiE2EIT {
         install(project);
         Path settings = project.root().resolve(".gemini/settings.json");
         String committed = Files.readString(settings);
-        String entry = dev.agentwarden.host.claude.ClaudeSettings.command(dev.agentwarden.host.HookCommand.portable(
-                dev.agentwarden.host.HookCommand.IfMissing.BLOCK), "gemini", "BeforeTool").replace("\\", "\\\\");
+        String entry = dev.agentwarden.install.claude.ClaudeSettings.command(dev.agentwarden.install.HookCommand.portable(
+                dev.agentwarden.install.HookCommand.IfMissing.BLOCK), "gemini", "BeforeTool").replace("\\", "\\\\");
         assertThat(committed).contains(entry);
         Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
 

@@ -361,11 +361,11 @@ abstract class PluginHostE2E {
         Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
 
         // today's form, as a teammate's clone had it: another machine's launcher path
-        dev.agentwarden.host.Installer plugin = dev.agentwarden.host.Hosts.byId(flavor.hostId())
+        dev.agentwarden.install.Installer plugin = dev.agentwarden.install.HostSetups.byId(flavor.hostId())
                 .installer(dev.agentwarden.host.Host.Scope.PROJECT);
-        List<dev.agentwarden.host.Installer.Binding> bound = new ArrayList<>();
+        List<dev.agentwarden.install.Installer.Binding> bound = new ArrayList<>();
         for (String event : plugin.installedEvents(portable)) {
-            bound.add(new dev.agentwarden.host.Installer.Binding(event, null));
+            bound.add(new dev.agentwarden.install.Installer.Binding(event, null));
         }
         java.nio.file.Files.write(bridge, plugin.install(new byte[0], "/home/alice/src/warden/bin/warden", bound));
         Session old = session(project, "touch the marker", noWarden, ModelScript.of(

@@ -201,11 +201,11 @@ class ReleaseInstallE2EIT {
         // user scope keeps the compiled client: the one the release ships, no compiler needed
         Command.Result user = shell("warden install --host claude --scope user --no-train", null);
         assertThat(user.exitCode()).as(user.stdout() + user.stderr()).isZero();
-        String[] fast = dev.agentwarden.host.claude.ClaudeSettings.fastParts(
+        dev.agentwarden.install.HookCommand.Fast fast = dev.agentwarden.install.claude.ClaudeSettings.fastParts(
                 preToolUseCommand(home.resolve(".claude/settings.json")));
         assertThat(fast).as("a compiled client behind [ -x ], bin/warden behind it").isNotNull();
-        assertThat(fast[1]).isEqualTo(npmPackage.toRealPath().resolve("lib/hook/bin/warden").toString());
-        assertThat(fast[0]).isEqualTo(npmPackage.toRealPath().resolve("bin/warden").toString());
+        assertThat(fast.hook()).isEqualTo(npmPackage.toRealPath().resolve("lib/hook/bin/warden").toString());
+        assertThat(fast.launcher()).isEqualTo(npmPackage.toRealPath().resolve("bin/warden").toString());
         assertThat(project.resolve("target")).as("nothing built in the project").doesNotExist();
         assertNoDecoyRan();
         row.pass();

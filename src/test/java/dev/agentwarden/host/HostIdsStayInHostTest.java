@@ -17,9 +17,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Host specifics stay in {@code dev.agentwarden.host}: no main source outside it (and its host
- * folders) spells a host id, or a host's dot-directory ({@code ".claude"}), as a string literal, so a
- * new host is its own folder plus one line in {@link Hosts#ALL}. The few places that legitimately do
- * are named in {@link #ALLOWED}, each with its reason.
+ * folders, and each host's setup folder {@code install/<host>/}) spells a host id, or a host's
+ * dot-directory ({@code ".claude"}), as a string literal, so a new host is its own folder (and its setup
+ * folder) plus one line in {@link Hosts#ALL}. The few places that legitimately do are named in
+ * {@link #ALLOWED}, each with its reason.
  */
 class HostIdsStayInHostTest {
     private static final Path MAIN = Path.of("src/main/java/dev/agentwarden");
@@ -35,6 +36,25 @@ class HostIdsStayInHostTest {
             "launch/AgentResolver.java", new Allowed(Set.of("\".copilot\"", "\".claude\""),
                     "where `warden launch` finds a custom agent's file: issue 13.5 places Copilot's agent"
                             + " resolution in launch, and it is the gate's input, not a host hook"));
+
+    /** Whether {@code rel} is in a host's setup folder {@code install/<host>/}, named for a registered host. */
+    private static boolean isHostSetupFolder(String rel) {
+        String[] parts = rel.split("/");
+        return parts.length == 3 && parts[0].equals("install") && Files.isDirectory(MAIN.resolve("host").resolve(parts[1]));
+    }
+
+    @Test
+    void hostSetupFolders_areNamedForAHostFolder() throws IOException {
+        List<String> strays = new ArrayList<>();
+        try (Stream<Path> dirs = Files.list(MAIN.resolve("install"))) {
+            for (Path d : (Iterable<Path>) dirs.filter(Files::isDirectory).sorted()::iterator) {
+                if (!Files.isDirectory(MAIN.resolve("host").resolve(d.getFileName()))) {
+                    strays.add(d.getFileName().toString());
+                }
+            }
+        }
+        assertThat(strays).as("folders under install/ that are no host's setup folder (host/<name>/ missing)").isEmpty();
+    }
 
     private record Allowed(Set<String> literals, String reason) {
     }
@@ -54,7 +74,7 @@ class HostIdsStayInHostTest {
         try (Stream<Path> files = Files.walk(MAIN)) {
             for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".java")).sorted()::iterator) {
                 String rel = MAIN.relativize(f).toString().replace('\\', '/');
-                if (rel.startsWith("host/")) {
+                if (rel.startsWith("host/") || isHostSetupFolder(rel)) {
                     continue;
                 }
                 Allowed allowed = ALLOWED.get(rel);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.ToolKind;
+import dev.agentwarden.install.HostSetup;
+import dev.agentwarden.install.HostSetups;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -51,7 +53,9 @@ class HostsTest {
         if (host.defaultAliases().containsKey("Stop")) {
             assertThat(host.defaultAliases()).containsEntry("Stop", EventName.STOP);
         }
-        assertThat(host.installer(host.defaultScope())).as("installable at its default scope").isNotNull();
+        HostSetup setup = HostSetups.of(host);
+        assertThat(setup.host()).isSameAs(host);
+        assertThat(setup.installer(setup.defaultScope())).as("installable at its default scope").isNotNull();
     }
 
     /** Each host's MCP configuration files, from its own record: project files, then home files or their variable's. */
@@ -124,13 +128,13 @@ class HostsTest {
     @ParameterizedTest(name = "{0} {1} {3}")
     @MethodSource("settingsFiles")
     void installer_settingsFile_isTheHostsOwn(String id, Host.Scope scope, Map<String, String> env, String expected) {
-        assertThat(Hosts.byId(id).installer(scope).settingsFile(Path.of("/proj"), env)).isEqualTo(Path.of(expected));
+        assertThat(HostSetups.byId(id).installer(scope).settingsFile(Path.of("/proj"), env)).isEqualTo(Path.of(expected));
     }
 
     @Test
     void cowork_hasOnlyUserScope() {
-        assertThat(Hosts.byId("cowork").installer(Host.Scope.PROJECT)).isNull();
-        assertThat(Hosts.byId("cowork").defaultScope()).isEqualTo(Host.Scope.USER);
+        assertThat(HostSetups.byId("cowork").installer(Host.Scope.PROJECT)).isNull();
+        assertThat(HostSetups.byId("cowork").defaultScope()).isEqualTo(Host.Scope.USER);
     }
 
     static Stream<Arguments> toolKinds() {
@@ -215,7 +219,7 @@ class HostsTest {
     @Test
     @SuppressWarnings("unchecked")
     void serveHooks_claude_coverTheSixEventsOnTheServersPort() {
-        Map<String, Object> block = Hosts.byId("claude").serveHooks().block(4242);
+        Map<String, Object> block = HostSetups.byId("claude").serveHooks().block(4242);
         Map<String, Object> events = (Map<String, Object>) block.get("hooks");
         assertThat(events.keySet()).containsExactly("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
                 "SubagentStop", "SessionStart");
@@ -223,7 +227,7 @@ class HostsTest {
         Map<String, Object> hook = ((List<Map<String, Object>>) group.get("hooks")).get(0);
         assertThat(hook).containsEntry("url", "http://127.0.0.1:4242/dispatch/claude/Stop").containsEntry("type", "http");
         Set<String> withServe = new HashSet<>();
-        for (Host h : Hosts.ALL) {
+        for (HostSetup h : HostSetups.ALL) {
             if (h.serveHooks() != null) {
                 withServe.add(h.id());
             }
@@ -240,7 +244,7 @@ class HostsTest {
     @Test
     void hookShell_isSetForTheHostsWhoseShippedCodeRunsHooksThroughAShell() {
         Set<String> shell = new HashSet<>();
-        for (Host host : Hosts.ALL) {
+        for (HostSetup host : HostSetups.ALL) {
             if (host.hookShell()) {
                 shell.add(host.id());
             }

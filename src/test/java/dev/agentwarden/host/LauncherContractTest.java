@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.agentwarden.host.cline.ClineHost;
 import dev.agentwarden.host.copilot.CopilotHost;
+import dev.agentwarden.install.HookFileInstaller;
+import dev.agentwarden.install.cline.ClineSetup;
 import dev.agentwarden.verdict.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -53,7 +55,7 @@ class LauncherContractTest {
         Host cline = ClineHost.CLINE;
         assertThat(cline.launcher().refusals()).isNotEmpty();
         for (Map.Entry<String, String> e : cline.launcher().refusals().entrySet()) {
-            String file = new String(cline.installer(Host.Scope.PROJECT) instanceof HookFileInstaller files
+            String file = new String(ClineSetup.CLINE.installer(Host.Scope.PROJECT) instanceof HookFileInstaller files
                     ? files.content("/w/bin/warden", e.getKey()) : new byte[0], StandardCharsets.UTF_8);
             assertThat(e.getValue()).endsWith("\n");
             assertThat(file).as(e.getKey()).contains("printf '%s\\n' '" + e.getValue().strip() + "'\n");

@@ -5,8 +5,8 @@ import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.ToolNames;
-import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.host.claude.ClaudeAdapter.BlockChannel;
+import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.verdict.Verdict;
 import java.util.LinkedHashMap;
@@ -28,7 +28,7 @@ import java.util.Set;
  *   <li>{@code continue: false} stops on any event: a block on PromptSubmit, and a halt everywhere.</li>
  * </ul>
  */
-public final class AugmentAdapter implements HostAdapter {
+final class AugmentAdapter implements HostAdapter {
     /** Augment's tool names by kind (MCP tools are flagged {@code is_mcp_tool}, not prefixed). */
     public static final ToolNames TOOLS = new ToolNames(Set.of("launch-process"), Set.of("sub-agent"),
             Set.of("str-replace-editor", "save-file", "remove-files"), Set.of("view"), null);

@@ -5,7 +5,6 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.claude.ClaudeAdapter;
-import dev.agentwarden.host.claude.ClaudeHooksFile;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,11 +36,7 @@ public final class AugmentHost {
     public static final String ID = "augment";
 
     public static final Host AUGMENT = new Host(ID, "Augment", new AugmentAdapter(),
-            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("augment", ".augment/settings.json", ".augment",
-                            "settings.json", false, null).shellWhenTheCommandNeedsOne(),
-                    Host.Scope.USER, new ClaudeHooksFile("augment", "~/.augment/settings.json", ".augment",
-                            "settings.json", true, null)),
-            Host.Scope.PROJECT, EVENTS, Set.of(), AugmentAdapter.TOOLS, List.of("AUGMENT_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
+            EVENTS, Set.of(), AugmentAdapter.TOOLS, List.of("AUGMENT_PROJECT_DIR"),
+            ClaudeAdapter.OUTPUT_CAP_CHARS, null)
             .protecting(OwnFile.matching("Augment's hook settings", ".augment", "settings", ".json"));
 }

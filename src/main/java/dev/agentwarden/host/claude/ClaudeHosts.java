@@ -2,10 +2,9 @@ package dev.agentwarden.host.claude;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.OwnFile;
-import dev.agentwarden.host.Installer;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
 import java.util.Map;
@@ -61,32 +60,21 @@ public final class ClaudeHosts implements Host.InventoryFiles {
             "DirectoryAdded");
 
     /** The events the hook block {@code warden serve} prints covers. */
-    static final List<String> SERVE_EVENTS = List.of("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
+    public static final List<String> SERVE_EVENTS = List.of("PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop",
             "SubagentStop", "SessionStart");
 
     public static final Host CLAUDE = new Host(CLAUDE_ID, "Claude Code", new ClaudeAdapter(CLAUDE_ID),
-            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile(CLAUDE_ID, ".claude/settings.json", ".claude", "settings.json",
-                            false, null),
-                    Host.Scope.LOCAL, new ClaudeHooksFile(CLAUDE_ID, ".claude/settings.local.json", ".claude",
-                            "settings.local.json", false, null),
-                    Host.Scope.USER, new ClaudeHooksFile(CLAUDE_ID, "~/.claude/settings.json", ".claude", "settings.json",
-                            true, null),
-                    Host.Scope.MANAGED, new ClaudeManagedFile()),
-            Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeServeHooks(CLAUDE_ID, SERVE_EVENTS), new ClaudeTraining())
-            .with(null, new ClaudePayloadTemplate())
+            EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
+            ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeTraining())
+            .with(new ClaudePayloadTemplate())
             .protecting(OwnFile.matching("Claude Code's hook settings", ".claude", "settings", ".json"))
-            .runningHooksInAShell()
             .reading(new ClaudeHosts(false));
 
     /** Cowork honours only the user's {@code ~/.claude/settings.json} (it runs the CLI with {@code --setting-sources user}). */
     public static final Host COWORK = new Host(COWORK_ID, "Cowork", new ClaudeAdapter(COWORK_ID),
-            Map.<Host.Scope, Installer>of(Host.Scope.USER, new ClaudeHooksFile(COWORK_ID, "~/.claude/settings.json",
-                    ".claude", "settings.json", true, null)),
-            Host.Scope.USER, EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
-            .with(null, new ClaudePayloadTemplate())
-            .runningHooksInAShell()
+            EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
+            ClaudeAdapter.OUTPUT_CAP_CHARS, null)
+            .with(new ClaudePayloadTemplate())
             .reading(new ClaudeHosts(true));
 
     /**

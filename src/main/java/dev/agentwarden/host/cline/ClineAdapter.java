@@ -5,8 +5,8 @@ import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
-import dev.agentwarden.host.ToolNames;
 import dev.agentwarden.host.ToolInputs;
+import dev.agentwarden.host.ToolNames;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.verdict.Verdict;
 import java.util.ArrayList;
@@ -62,7 +62,7 @@ public final class ClineAdapter implements HostAdapter {
     public static final String SUBAGENT_STOP = "SubagentStop";
 
     /** The events whose output Cline reads. */
-    static final Set<String> WAITED_FOR = Set.of("PreToolUse", "PostToolUse");
+    public static final Set<String> WAITED_FOR = Set.of("PreToolUse", "PostToolUse");
 
     private static final String PREFIX = "[warden] ";
 

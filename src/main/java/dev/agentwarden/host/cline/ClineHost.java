@@ -3,8 +3,8 @@ package dev.agentwarden.host.cline;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.LauncherContract;
-import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.OwnFile;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +19,7 @@ public final class ClineHost {
      * (TaskStart and TaskResume start a session, TaskComplete ends it, TaskCancel is a stop), and the
      * two a subagent's own hook files stand for ({@link ClineAdapter#refinedNativeEvent}):
      * {@code SubagentStart} (its TaskStart) and {@code SubagentStop} (its TaskComplete, TaskError or
-     * SessionShutdown), which Cline runs no file of their own for ({@link ClineHookFiles#filesFor}).
+     * SessionShutdown), which Cline runs no file of their own for ({@code ClineHookFiles.filesFor}).
      */
     static final Map<String, EventName> EVENTS = NativeEvents.of(
             "TaskStart", EventName.SESSION_START,
@@ -35,6 +35,9 @@ public final class ClineHost {
             ClineAdapter.SUBAGENT_START, EventName.SUBAGENT_START,
             ClineAdapter.SUBAGENT_STOP, EventName.SUBAGENT_STOP);
 
+    /** Cline's cancel of the task when Warden cannot run under {@code WARDEN_FAIL_MODE=closed} (no single quote). */
+    public static final String CANNOT_RUN = "{\"cancel\":true,\"errorMessage\":\"[warden] Warden cannot run (WARDEN_FAIL_MODE=closed)\"}";
+
     /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
     public static final String ID = "cline";
 
@@ -43,10 +46,9 @@ public final class ClineHost {
      * exit code: under the closed fail mode the events it waits for get their cancel on stdout.
      */
     public static final Host CLINE = new Host(ID, "Cline", new ClineAdapter(),
-            Map.of(Host.Scope.PROJECT, new ClineHookFiles(false), Host.Scope.USER, new ClineHookFiles(true)),
-            Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse"), ClineAdapter.TOOLS, List.of(),
-            ClineAdapter.OUTPUT_CAP_CHARS, null, null)
+            EVENTS, Set.of("PreToolUse", "PostToolUse"), ClineAdapter.TOOLS, List.of(),
+            ClineAdapter.OUTPUT_CAP_CHARS, null)
             .protecting(OwnFile.matching("a Cline hook file", "hooks", "", "").under(".clinerules", ".cline"))
-            .launching(LauncherContract.PLAIN.refusing(ClineHookFiles.CANNOT_RUN + "\n",
+            .launching(LauncherContract.PLAIN.refusing(CANNOT_RUN + "\n",
                     ClineAdapter.WAITED_FOR.toArray(new String[0])));
 }

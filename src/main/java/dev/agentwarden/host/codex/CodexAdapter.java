@@ -1,13 +1,13 @@
 package dev.agentwarden.host.codex;
 
-import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.HostAdapter;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.ToolNames;
-import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.host.claude.ClaudeAdapter.BlockChannel;
+import dev.agentwarden.host.claude.ClaudeAdapter;
+import dev.agentwarden.verdict.Verdict;
 import java.util.Map;
 import java.util.Set;
 
@@ -32,7 +32,7 @@ import java.util.Set;
  *       rewrite is rendered so.</li>
  * </ul>
  */
-public final class CodexAdapter implements HostAdapter {
+final class CodexAdapter implements HostAdapter {
 
     static final ClaudeAdapter.Dialect DIALECT = new ClaudeAdapter.Dialect(
             Map.of(

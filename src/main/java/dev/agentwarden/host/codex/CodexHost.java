@@ -4,11 +4,10 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.McpConfigLocation;
-import dev.agentwarden.host.UsageFileLocation;
-import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.host.claude.ClaudeAdapter;
-import dev.agentwarden.host.claude.ClaudeHooksFile;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,17 +39,12 @@ public final class CodexHost implements Host.InventoryFiles {
      * SubagentStop answers as JSON, so "no opinion" there is {@code {}}.
      */
     public static final Host CODEX = new Host(ID, "Codex", new CodexAdapter(),
-            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("codex", ".codex/hooks.json", ".codex", "hooks.json", false, null),
-                    Host.Scope.USER, new ClaudeHooksFile("codex", "$CODEX_HOME/hooks.json", ".codex", "hooks.json", true,
-                            "CODEX_HOME"),
-                    Host.Scope.MANAGED, new CodexRequirementsFile()),
-            Host.Scope.PROJECT, EVENTS, Set.of("PreToolUse", "PostToolUse", "PermissionRequest"), CodexAdapter.TOOLS,
-            List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
-            .with(new CodexHookTrust(), new CodexPayloadTemplate())
+            EVENTS, Set.of("PreToolUse", "PostToolUse", "PermissionRequest"), CodexAdapter.TOOLS,
+            List.of(), ClaudeAdapter.OUTPUT_CAP_CHARS, null)
+            .with(new CodexPayloadTemplate())
             .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"),
                     OwnFile.named("Codex's configuration (hooks on or off, project trust, hook review)", ".codex",
                             "config.toml"))
-            .runningHooksInAShell()
             .launching(LauncherContract.PLAIN.noOpinion("{}", "Stop", "SubagentStop"))
             .reading(new CodexHost());
 

@@ -11,7 +11,7 @@ import java.util.Map;
  * {@code model} and {@code permission_mode}; all but SessionStart a {@code turn_id}; a tool's
  * response is a string.
  */
-public final class CodexPayloadTemplate implements PayloadTemplate {
+final class CodexPayloadTemplate implements PayloadTemplate {
     private static final String TOOL_USE_ID = "call_0000000000000test";
 
     @Override

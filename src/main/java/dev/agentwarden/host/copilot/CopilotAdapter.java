@@ -46,7 +46,7 @@ import java.util.Map;
  *   <li>every other event has no channel Copilot reads: a verdict there is a stderr note.</li>
  * </ul>
  */
-public final class CopilotAdapter implements HostAdapter {
+final class CopilotAdapter implements HostAdapter {
 
     /** Longest string Warden writes into an output field. */
     public static final int OUTPUT_CAP_CHARS = 10_000;

@@ -4,10 +4,10 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.McpConfigLocation;
-import dev.agentwarden.host.UsageFileLocation;
-import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.ToolNames;
+import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,11 +82,9 @@ public final class CopilotHost implements Host.InventoryFiles {
     public static final String ID = "copilot";
 
     public static final Host COPILOT = new Host(ID, "Copilot CLI", new CopilotAdapter(),
-            Map.of(Host.Scope.PROJECT, new CopilotHooksFile(false), Host.Scope.USER, new CopilotHooksFile(true),
-                    Host.Scope.MANAGED, CopilotHooksFile.policy()),
-            Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("COPILOT_PROJECT_DIR"),
-            CopilotAdapter.OUTPUT_CAP_CHARS, null, null)
-            .with(new CopilotFolderTrust(), new CopilotPayloadTemplate())
+            EVENTS, TOOL_EVENTS, TOOLS, List.of("COPILOT_PROJECT_DIR"),
+            CopilotAdapter.OUTPUT_CAP_CHARS, null)
+            .with(new CopilotPayloadTemplate())
             .protecting(OwnFile.matching("Copilot CLI's hook settings", "hooks", "", ".json").under(".github", ".copilot"),
                     OwnFile.named("Copilot CLI's configuration (its trustedFolders)", ".copilot", "config.json"))
             .launching(LAUNCHER)

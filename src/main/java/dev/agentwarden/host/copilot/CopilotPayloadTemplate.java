@@ -10,7 +10,7 @@ import java.util.Map;
  * one the VS Code format's {@code hook_event_name}, {@code session_id}, an ISO {@code timestamp}
  * and {@code cwd}. Tool events add the tool and its input, stops their reason.
  */
-public final class CopilotPayloadTemplate implements PayloadTemplate {
+final class CopilotPayloadTemplate implements PayloadTemplate {
     private static final long TEST_TIMESTAMP_MS = 1796108968434L;
 
     @Override

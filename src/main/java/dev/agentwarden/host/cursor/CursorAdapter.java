@@ -27,7 +27,7 @@ import java.util.Set;
  * {@code additional_context} on {@code sessionStart} and {@code postToolUse}. A halt is a block:
  * Cursor has no way for a hook to end the session. Every downgrade says so on stderr.
  */
-public final class CursorAdapter implements HostAdapter {
+final class CursorAdapter implements HostAdapter {
     /** Cursor's tool names by kind ({@code MCP:<server>:<tool>} for MCP tools). */
     public static final ToolNames TOOLS = new ToolNames(Set.of("Shell"), Set.of("Task"),
             Set.of("Write", "Edit", "StrReplace", "Delete"), Set.of("Read"), "MCP:");

@@ -3,9 +3,8 @@ package dev.agentwarden.host.cursor;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.McpConfigLocation;
-import dev.agentwarden.host.UsageFileLocation;
-import dev.agentwarden.host.HooksJsonFile;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,36 +42,11 @@ public final class CursorHost implements Host.InventoryFiles {
             "stop", EventName.STOP,
             "preCompact", EventName.PRE_COMPACT);
 
-    /** Events where a failed hook should refuse the action: those whose output can. */
-    static final Set<String> FAIL_CLOSED = Set.of("preToolUse", "beforeShellExecution", "beforeMCPExecution",
-            "beforeReadFile", "beforeSubmitPrompt", "subagentStart");
-
-    /** {@code failClosed} per event (a class, not a lambda: the registry loads on the dispatch hot path). */
-    private static final class FailClosedExtras implements HooksJsonFile.EntryExtras {
-        @Override
-        public Map<String, Object> of(String nativeEvent) {
-            return Map.of("failClosed", FAIL_CLOSED.contains(nativeEvent));
-        }
-
-        @Override
-        public boolean failsClosed(String nativeEvent) {
-            return FAIL_CLOSED.contains(nativeEvent);
-        }
-    }
-
-    private static final HooksJsonFile.EntryExtras EXTRAS = new FailClosedExtras();
-
     /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
     public static final String ID = "cursor";
 
     public static final Host CURSOR = new Host(ID, "Cursor", new CursorAdapter(),
-            Map.of(Host.Scope.PROJECT, new HooksJsonFile("cursor", ".cursor/hooks.json", ".cursor", "hooks.json", false,
-                            Map.of("version", 1L), EXTRAS),
-                    Host.Scope.USER, new HooksJsonFile("cursor", "~/.cursor/hooks.json", ".cursor", "hooks.json", true,
-                            Map.of("version", 1L), EXTRAS),
-                    Host.Scope.MANAGED, new CursorEnterpriseHooks(new HooksJsonFile("cursor", "/etc/cursor/hooks.json",
-                            ".cursor", "hooks.json", true, Map.of("version", 1L), EXTRAS))),
-            Host.Scope.PROJECT, EVENTS, Set.of(), CursorAdapter.TOOLS, List.of("CURSOR_PROJECT_DIR"), 0, null, null)
+            EVENTS, Set.of(), CursorAdapter.TOOLS, List.of("CURSOR_PROJECT_DIR"), 0, null)
             .reading(new CursorHost());
 
     /** Cursor's MCP servers: {@code mcpServers} in the project's {@code .cursor/mcp.json}, then the user's. */

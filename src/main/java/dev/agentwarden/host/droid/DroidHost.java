@@ -6,8 +6,8 @@ import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.ToolNames;
-import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.host.claude.ClaudeAdapter.BlockChannel;
+import dev.agentwarden.host.claude.ClaudeAdapter;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,11 +22,11 @@ import java.util.Set;
  * <ul>
  *   <li>A {@code {"hooks": …}} wrapper in {@code hooks.json} is ignored; the events are the file's
  *       own members. Without a {@code hooks.json}, Droid reads {@code hooks} from the same folder's
- *       {@code settings.json}, so writing {@code hooks.json} switches those off ({@link DroidHooksGate}
+ *       {@code settings.json}, so writing {@code hooks.json} switches those off ({@code DroidHooksGate}
  *       says so).</li>
  *   <li>A project's or user's {@code "hooksDisabled": true} in {@code hooks.json} turns off every hook,
  *       Warden's included, unless the organisation file sets {@code allowManagedHooksOnly}, which in
- *       turn drops every project and user hook ({@link DroidHooksGate}).</li>
+ *       turn drops every project and user hook ({@code DroidHooksGate}).</li>
  *   <li>The shell tool is {@code Execute{command, summary, riskLevel, riskLevelReason}}; subagents
  *       are started by {@code Task}; files are written by {@code Edit}, {@code MultiEdit},
  *       {@code Create} and {@code ApplyPatch}. Payloads carry no {@code tool_use_id}, and
@@ -83,14 +83,12 @@ public final class DroidHost {
     public static final String ALIAS = "factory";
 
     public static final Host DROID = new Host(ID, "Factory Droid", new ClaudeAdapter(ID, DIALECT, TOOLS),
-            Map.of(Host.Scope.PROJECT, new DroidHooksFile(false), Host.Scope.USER, new DroidHooksFile(true)),
-            Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS,
+            EVENTS, TOOL_EVENTS, TOOLS,
             List.of("FACTORY_PROJECT_DIR", "DROID_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
-            .with(new DroidHooksGate(), new DroidPayloadTemplate())
+            ClaudeAdapter.OUTPUT_CAP_CHARS, null)
+            .with(new DroidPayloadTemplate())
             .protecting(OwnFile.named("Factory Droid's hook settings", ".factory", "hooks.json", "settings.json",
                             "settings.local.json"),
                     OwnFile.named("Factory Droid's legacy hook settings", "hooks", "hooks.json").under(".factory"))
-            .runningHooksInAShell()
             .launching(LauncherContract.PLAIN.exitingNonZero(LauncherContract.NonZeroExit.WARNING));
 }

@@ -3,7 +3,7 @@
  * {@code .factory/hooks.json}, the {@code Execute} shell tool, and the gate of {@code hooksDisabled}
  * and {@code allowManagedHooksOnly}.
  *
- * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): DroidHooksFile,
- * DroidHooksGate, DroidHost, DroidPayloadTemplate.
+ * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): DroidHost,
+ * DroidPayloadTemplate.
  */
 package dev.agentwarden.host.droid;

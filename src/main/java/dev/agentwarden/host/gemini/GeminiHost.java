@@ -4,10 +4,9 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.McpConfigLocation;
-import dev.agentwarden.host.UsageFileLocation;
-import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
-import dev.agentwarden.host.claude.ClaudeHooksFile;
+import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,17 +46,9 @@ public final class GeminiHost implements Host.InventoryFiles {
      * with 0 always: the launcher makes any other code a warning (1), or 2 under the closed fail mode.
      */
     public static final Host GEMINI = new Host(ID, "Gemini CLI", new GeminiAdapter(),
-            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("gemini", ".gemini/settings.json", ".gemini", "settings.json",
-                            false, null),
-                    Host.Scope.USER, new ClaudeHooksFile("gemini", "~/.gemini/settings.json", ".gemini", "settings.json",
-                            true, null),
-                    Host.Scope.MANAGED, new GeminiSystemSettings()),
-            Host.Scope.PROJECT, EVENTS, Set.of("BeforeTool", "AfterTool"), GeminiAdapter.TOOLS,
-            List.of("GEMINI_PROJECT_DIR"), 0, null, null)
-            .with(new GeminiHookTrust(), null)
+            EVENTS, Set.of("BeforeTool", "AfterTool"), GeminiAdapter.TOOLS, List.of("GEMINI_PROJECT_DIR"), 0, null)
             .protecting(OwnFile.named("Gemini CLI's hook settings or trust", ".gemini", "settings.json",
                     "trusted_hooks.json", "trustedFolders.json"))
-            .runningHooksInAShell()
             .launching(LauncherContract.PLAIN.exitingNonZero(LauncherContract.NonZeroExit.WARNING))
             .reading(new GeminiHost());
 

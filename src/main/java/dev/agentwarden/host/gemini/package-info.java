@@ -3,7 +3,7 @@
  * {@code settings.json} hooks installer (named handler, timeout in milliseconds), and its folder-trust
  * and hook-fingerprint gate.
  *
- * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): GeminiAdapter,
- * GeminiHookTrust, GeminiHost, GeminiMcpContext, GeminiSystemSettings.
+ * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): GeminiAdapter, GeminiHost,
+ * GeminiMcpContext.
  */
 package dev.agentwarden.host.gemini;

@@ -32,7 +32,8 @@ public final class KiloHost {
     /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
     public static final String ID = "kilo";
 
-    /** Kilo Code 7.7: {@code .kilo/plugin/} and {@code ~/.config/kilo/plugin/}, behind the plugin gate {@link KiloPluginGate}. */
-    public static final Host KILO = OpenCodeHost.pluginHost(new PluginHostFacts(ID, "Kilo Code", ".kilo/plugin",
-            "kilo", TOOLS)).with(new KiloPluginGate(), null);
+    /** Kilo Code 7.7: {@code .kilo/plugin/} and {@code ~/.config/kilo/plugin/}, behind the plugin gate {@code KiloPluginGate}. */
+    public static final PluginHostFacts FACTS = new PluginHostFacts(ID, "Kilo Code", ".kilo/plugin", "kilo", TOOLS);
+
+    public static final Host KILO = OpenCodeHost.pluginHost(FACTS);
 }

@@ -2,15 +2,15 @@ package dev.agentwarden.host.opencode;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.OwnFile;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
  * OpenCode (npm {@code opencode-ai}): no command hooks, so {@code install} writes Warden's bridge
- * plugin ({@link OpenCodePlugin}) into the plugin directory the host loads, and the bridge hands each
+ * plugin ({@code OpenCodePlugin}) into the plugin directory the host loads, and the bridge hands each
  * bound callback to {@code warden dispatch}. A fork that loads OpenCode's plugins (Kilo Code) is
  * {@link #pluginHost} of its own {@link PluginHostFacts}: the same adapter, bridge and events.
  */
@@ -37,12 +37,17 @@ public final class OpenCodeHost {
 
     private static final Set<String> TOOL_EVENTS = Set.of("tool.execute.before", "tool.execute.after");
 
+    /** The file name of Warden's bridge plugin in a {@code plugin/} directory. */
+    public static final String BRIDGE_FILE = "warden-bridge.js";
+
     /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
     public static final String ID = "opencode";
 
     /** OpenCode 1.18: project plugins in {@code .opencode/plugin/}, the user's in {@code ~/.config/opencode/plugin/}. */
-    public static final Host OPENCODE = pluginHost(new PluginHostFacts(ID, "OpenCode", ".opencode/plugin",
-            "opencode", OpenCodeAdapter.TOOLS));
+    public static final PluginHostFacts OPENCODE_FACTS = new PluginHostFacts(ID, "OpenCode", ".opencode/plugin",
+            "opencode", OpenCodeAdapter.TOOLS);
+
+    public static final Host OPENCODE = pluginHost(OPENCODE_FACTS);
 
     /**
      * The host record of a host that loads OpenCode plugins: OpenCode's adapter, bridge plugin,
@@ -52,12 +57,8 @@ public final class OpenCodeHost {
     public static Host pluginHost(PluginHostFacts facts) {
         String id = facts.id();
         return new Host(id, facts.displayName(), new OpenCodeAdapter(id, facts.tools()),
-                Map.of(Host.Scope.PROJECT, new OpenCodePlugin(id, facts.displayName(), facts.projectPluginDir(), false,
-                                facts.configDirName()),
-                        Host.Scope.USER, new OpenCodePlugin(id, facts.displayName(), "plugin", true, facts.configDirName())),
-                Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, facts.tools(), List.of(),
-                OpenCodeAdapter.OUTPUT_CAP_CHARS, null, null)
+                EVENTS, TOOL_EVENTS, facts.tools(), List.of(), OpenCodeAdapter.OUTPUT_CAP_CHARS, null)
                 .protecting(OwnFile.named("Warden's bridge plugin (" + facts.displayName() + ")", "plugin",
-                        OpenCodePlugin.FILE_NAME));
+                        BRIDGE_FILE));
     }
 }

@@ -5,6 +5,6 @@
  * {@code PluginHostFacts}.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): OpenCodeAdapter, OpenCodeHost,
- * OpenCodePlugin, PluginHostFacts.
+ * PluginHostFacts.
  */
 package dev.agentwarden.host.opencode;

@@ -5,9 +5,8 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
 import dev.agentwarden.host.ToolNames;
-import dev.agentwarden.host.claude.ClaudeAdapter;
 import dev.agentwarden.host.claude.ClaudeAdapter.BlockChannel;
-import dev.agentwarden.host.claude.ClaudeHooksFile;
+import dev.agentwarden.host.claude.ClaudeAdapter;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -87,12 +86,7 @@ public final class QwenHost {
     public static final String ID = "qwen";
 
     public static final Host QWEN = new Host(ID, "Qwen Code", new ClaudeAdapter("qwen", DIALECT, TOOLS),
-            Map.of(Host.Scope.PROJECT, new ClaudeHooksFile("qwen", ".qwen/settings.json", ".qwen", "settings.json",
-                            false, null),
-                    Host.Scope.USER, new ClaudeHooksFile("qwen", "~/.qwen/settings.json", ".qwen", "settings.json",
-                            true, "QWEN_HOME")),
-            Host.Scope.PROJECT, EVENTS, TOOL_EVENTS, TOOLS, List.of("QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
-            ClaudeAdapter.OUTPUT_CAP_CHARS, null, null)
-            .protecting(OwnFile.named("Qwen Code's folder trust", ".qwen", "trustedFolders.json"))
-            .runningHooksInAShell();
+            EVENTS, TOOL_EVENTS, TOOLS, List.of("QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
+            ClaudeAdapter.OUTPUT_CAP_CHARS, null)
+            .protecting(OwnFile.named("Qwen Code's folder trust", ".qwen", "trustedFolders.json"));
 }

@@ -21,7 +21,7 @@ import java.util.Set;
  * <p>Tool names are Warden's for the action ({@code run_command}, {@code write_code},
  * {@code read_code}); an MCP call is {@code mcp__<server>__<tool>}.
  */
-public final class WindsurfAdapter implements HostAdapter {
+final class WindsurfAdapter implements HostAdapter {
     public static final ToolNames TOOLS = new ToolNames(Set.of("run_command"), Set.of(), Set.of("write_code"),
             Set.of("read_code"), "mcp__");
 

@@ -2,7 +2,6 @@ package dev.agentwarden.host.windsurf;
 
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
-import dev.agentwarden.host.HooksJsonFile;
 import dev.agentwarden.host.NativeEvents;
 import java.util.List;
 import java.util.Map;
@@ -31,23 +30,9 @@ public final class WindsurfHost {
             "post_mcp_tool_use", EventName.POST_TOOL_USE,
             "post_cascade_response", EventName.STOP);
 
-    /** {@code show_output: true} on every entry (a class, not a lambda: the registry loads on the hot path). */
-    private static final class ShowOutput implements HooksJsonFile.EntryExtras {
-        @Override
-        public Map<String, Object> of(String nativeEvent) {
-            return Map.of("show_output", Boolean.TRUE);
-        }
-    }
-
-    private static final HooksJsonFile.EntryExtras EXTRAS = new ShowOutput();
-
     /** The host's id: a constant, so {@link dev.agentwarden.host.Hosts#byId} finds it without building any record. */
     public static final String ID = "windsurf";
 
     public static final Host WINDSURF = new Host(ID, "Windsurf", new WindsurfAdapter(),
-            Map.of(Host.Scope.PROJECT, new HooksJsonFile("windsurf", ".windsurf/hooks.json", ".windsurf", "hooks.json",
-                            false, Map.of(), EXTRAS),
-                    Host.Scope.USER, new HooksJsonFile("windsurf", "~/.codeium/windsurf/hooks.json", ".codeium/windsurf",
-                            "hooks.json", true, Map.of(), EXTRAS)),
-            Host.Scope.PROJECT, EVENTS, Set.of(), WindsurfAdapter.TOOLS, List.of(), 0, null, null);
+            EVENTS, Set.of(), WindsurfAdapter.TOOLS, List.of(), 0, null);
 }

@@ -8,7 +8,8 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostAdapter.Capability;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.augment.AugmentSetup;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.verdict.Verdict;
 import java.nio.charset.StandardCharsets;
@@ -65,9 +66,9 @@ class AugmentHostTest {
     /** Augment reads a handler's timeout in milliseconds: Claude's 60 would kill Warden after 60 ms. */
     @Test
     void install_writesTheTimeoutInMilliseconds_andNoStarMatcher() throws Exception {
-        Installer installer = AUGMENT.installer(Host.Scope.PROJECT);
+        Installer installer = AugmentSetup.AUGMENT.installer(Host.Scope.PROJECT);
         assertThat(installer.settingsFile(Path.of("/p"), Map.of())).isEqualTo(Path.of("/p/.augment/settings.json"));
-        assertThat(AUGMENT.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
+        assertThat(AugmentSetup.AUGMENT.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
                 .isEqualTo(Path.of("/h/.augment/settings.json"));
         byte[] once = installer.install("{}".getBytes(StandardCharsets.UTF_8), "/opt/warden/bin/warden",
                 List.of(new Installer.Binding("PreToolUse", null)));

@@ -9,7 +9,8 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostAdapter.Capability;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.cursor.CursorSetup;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.verdict.Verdict;
 import java.nio.charset.StandardCharsets;
@@ -89,9 +90,9 @@ class CursorHostTest {
 
     @Test
     void install_writesVersionOneAndFailClosedOnGatingEvents_andUninstallRestoresTheFile() throws Exception {
-        Installer installer = CURSOR.installer(Host.Scope.PROJECT);
+        Installer installer = CursorSetup.CURSOR.installer(Host.Scope.PROJECT);
         assertThat(installer.settingsFile(Path.of("/p"), Map.of())).isEqualTo(Path.of("/p/.cursor/hooks.json"));
-        assertThat(CURSOR.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
+        assertThat(CursorSetup.CURSOR.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
                 .isEqualTo(Path.of("/h/.cursor/hooks.json"));
         byte[] doc = "{\"hooks\": {\"stop\": [{\"command\": \"./mine.sh\"}]}}\n".getBytes(StandardCharsets.UTF_8);
         List<Installer.Binding> bindings = List.of(new Installer.Binding("beforeShellExecution", null),
@@ -114,7 +115,7 @@ class CursorHostTest {
 
     @Test
     void lookalike_withAnExtraKey_isTheUsers_andStays() {
-        Installer installer = CURSOR.installer(Host.Scope.PROJECT);
+        Installer installer = CursorSetup.CURSOR.installer(Host.Scope.PROJECT);
         byte[] doc = ("{\"version\":1,\"hooks\":{\"stop\":[{\"command\":\"/opt/warden/bin/warden dispatch --host cursor"
                 + " --native-event stop\",\"failClosed\":false,\"timeout\":5}]}}").getBytes(StandardCharsets.UTF_8);
         assertThat(installer.uninstall(doc)).isEqualTo(doc);

@@ -9,20 +9,18 @@ import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostAdapter.Capability;
 import dev.agentwarden.host.HostResponse;
-import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.SettingsFile.SettingsException;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile.SettingsException;
+import dev.agentwarden.install.droid.DroidSetup;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.HostPayloads;
 import dev.agentwarden.verdict.Verdict;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Factory Droid 0.225.2 as a host: its captured payloads normalize to the one event, its installer
@@ -99,9 +97,9 @@ class DroidHostTest {
 
     @Test
     void install_writesEventsAtTheTopLevel_keepsTheUsersBytes_andUninstallRestoresThem() throws Exception {
-        Installer installer = DROID.installer(Host.Scope.PROJECT);
+        Installer installer = DroidSetup.DROID.installer(Host.Scope.PROJECT);
         assertThat(installer.settingsFile(Path.of("/p"), Map.of())).isEqualTo(Path.of("/p/.factory/hooks.json"));
-        assertThat(DROID.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
+        assertThat(DroidSetup.DROID.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
                 .isEqualTo(Path.of("/h/.factory/hooks.json"));
         String users = "{\n  \"PreToolUse\": [ {\"matcher\": \"Execute\", \"hooks\": [{\"type\": \"command\","
                 + " \"command\": \"./mine.sh\"}]} ],\n  \"hooksDisabled\": false\n}\n";
@@ -119,7 +117,7 @@ class DroidHostTest {
 
     @Test
     void recognition_isExact_aLookalikeAndAHooksWrapperStayTheUsers() throws Exception {
-        Installer installer = DROID.installer(Host.Scope.PROJECT);
+        Installer installer = DroidSetup.DROID.installer(Host.Scope.PROJECT);
         String doc = "{\"hooks\": {\"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"" + LAUNCHER
                 + " dispatch --host droid --native-event Stop\", \"timeout\": 60}]}]},\n \"Stop\": [{\"hooks\":"
                 + " [{\"type\": \"command\", \"command\": \"X=1 " + LAUNCHER + " dispatch --host droid --native-event Stop\","
@@ -132,37 +130,11 @@ class DroidHostTest {
 
     @Test
     void install_refusesAnEventThatIsNotAList() {
-        Installer installer = DROID.installer(Host.Scope.PROJECT);
+        Installer installer = DroidSetup.DROID.installer(Host.Scope.PROJECT);
         assertThatThrownBy(() -> installer.install("{\"PreToolUse\": {}}".getBytes(StandardCharsets.UTF_8), LAUNCHER,
                 BINDINGS)).isInstanceOf(SettingsException.class).hasMessageContaining("PreToolUse is an object");
     }
 
-    @Test
-    void gate_reportsHooksDisabled_andTheOrganisationsManagedOnlySwitch(@TempDir Path dir) throws Exception {
-        Path project = Files.createDirectories(dir.resolve("proj"));
-        Path home = Files.createDirectories(dir.resolve("home"));
-        Path hooks = Files.createDirectories(project.resolve(".factory")).resolve("hooks.json");
-        Files.writeString(hooks, "{\"hooksDisabled\": true}");
-        Path org = dir.resolve("org-settings.json");
-        HostTrustGate gate = new DroidHooksGate(org);
-        Map<String, String> env = Map.of("HOME", home.toString());
-        List<HostTrustGate.Finding> findings = gate.check(hooks, false, project, env);
-        assertThat(findings).anySatisfy(f -> {
-            assertThat(f.problem()).isTrue();
-            assertThat(f.text()).contains("hooksDisabled").contains(hooks.toString());
-        });
-        Files.writeString(org, "{\"allowManagedHooksOnly\": true}");
-        assertThat(gate.check(hooks, false, project, env)).singleElement().satisfies(f -> {
-            assertThat(f.problem()).isTrue();
-            assertThat(f.text()).contains("allowManagedHooksOnly");
-        });
-        Files.writeString(org, "{}");
-        Files.writeString(hooks, "{\"PreToolUse\": []}");
-        assertThat(gate.check(hooks, false, project, env)).noneMatch(HostTrustGate.Finding::problem);
-        Files.writeString(hooks.resolveSibling("settings.json"), "{\"hooks\": {\"Stop\": []}}");
-        assertThat(gate.installNotes(hooks, false, project, env)).singleElement()
-                .satisfies(n -> assertThat(n).contains("settings.json names hooks"));
-    }
 
     @Test
     void ungovernedHosts_sayWhy_insteadOfUnknownHost() {

@@ -8,15 +8,16 @@ import dev.agentwarden.event.ToolKind;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostAdapter.Capability;
 import dev.agentwarden.host.HostResponse;
-import dev.agentwarden.host.HostTrustGate;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
-import dev.agentwarden.host.Installer.Binding;
-import dev.agentwarden.host.PluginFile;
 import dev.agentwarden.host.opencode.OpenCodeHost;
+import dev.agentwarden.install.HostSetup;
+import dev.agentwarden.install.HostSetups;
+import dev.agentwarden.install.Installer.Binding;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.PluginFile;
 import dev.agentwarden.json.Json;
-import dev.agentwarden.verdict.Verdict;
 import dev.agentwarden.verdict.Verdict.Kind;
+import dev.agentwarden.verdict.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,6 +44,7 @@ class KiloHostTest {
     Path dir;
 
     private final Host kilo = Hosts.byId("kilo");
+    private final HostSetup setup = HostSetups.byId("kilo");
 
     /** On main before this change Kilo was unregistered: `warden install --host kilo` named no host. */
     @Test
@@ -52,9 +54,9 @@ class KiloHostTest {
         assertThat(kilo.displayName()).isEqualTo("Kilo Code");
         assertThat(kilo.defaultAliases()).isEqualTo(OpenCodeHost.OPENCODE.defaultAliases());
         assertThat(kilo.toolEvents()).isEqualTo(OpenCodeHost.OPENCODE.toolEvents());
-        assertThat(kilo.defaultScope()).isEqualTo(Host.Scope.PROJECT);
+        assertThat(setup.defaultScope()).isEqualTo(Host.Scope.PROJECT);
         assertThat(Hosts.KNOWN).contains("kilo");
-        assertThat(kilo.trustGate()).isInstanceOf(KiloPluginGate.class);
+        assertThat(setup.trustGate()).isNotNull();
     }
 
     static Stream<Arguments> pluginFiles() {
@@ -67,25 +69,25 @@ class KiloHostTest {
     @ParameterizedTest(name = "{0} {2}")
     @MethodSource("pluginFiles")
     void installer_pluginFile_isInKilosOwnConfigDirectory(Host.Scope scope, Map<String, String> env, String expected) {
-        assertThat(kilo.installer(scope).settingsFile(Path.of("/proj"), env)).isEqualTo(Path.of(expected));
+        assertThat(setup.installer(scope).settingsFile(Path.of("/proj"), env)).isEqualTo(Path.of(expected));
     }
 
     @Test
     void install_writesTheBridgeDispatchingAsKilo() throws Exception {
-        Installer project = kilo.installer(Host.Scope.PROJECT);
+        Installer project = setup.installer(Host.Scope.PROJECT);
         String text = new String(project.install(new byte[0], "/opt/warden/bin/warden", BINDINGS), StandardCharsets.UTF_8);
         assertThat(text).contains("const HOST = \"kilo\";").contains("Agent Warden's bridge for Kilo Code")
                 .contains("`warden install --host kilo`").doesNotContain("@@");
         assertThat(project.installedEvents(text.getBytes(StandardCharsets.UTF_8)))
                 .containsExactly("tool.execute.before", "chat.message");
         assertThat(project.describe()).isEqualTo(".kilo/plugin/warden-bridge.js");
-        assertThat(kilo.installer(Host.Scope.USER).describe()).isEqualTo("~/.config/kilo/plugin/warden-bridge.js");
+        assertThat(setup.installer(Host.Scope.USER).describe()).isEqualTo("~/.config/kilo/plugin/warden-bridge.js");
     }
 
     /** Install creates .kilo/plugin/ and the bridge; uninstall removes exactly those and keeps what Kilo wrote beside. */
     @Test
     void installThenUninstall_removesExactlyWhatInstallCreated() throws Exception {
-        Installer project = kilo.installer(Host.Scope.PROJECT);
+        Installer project = setup.installer(Host.Scope.PROJECT);
         Path root = Files.createDirectories(dir.resolve("proj"));
         Path file = project.settingsFile(root, Map.of());
         PluginFile plugin = new PluginFile(file, dir.resolve("locks"), root);
@@ -101,7 +103,7 @@ class KiloHostTest {
 
     @Test
     void uninstall_afterAHandEdit_leavesTheFile() throws Exception {
-        Installer project = kilo.installer(Host.Scope.PROJECT);
+        Installer project = setup.installer(Host.Scope.PROJECT);
         byte[] ours = project.install(new byte[0], "/w/bin/warden", BINDINGS);
         byte[] edited = (new String(ours, StandardCharsets.UTF_8) + "// mine\n").getBytes(StandardCharsets.UTF_8);
         assertThat(project.uninstall(ours)).isEmpty();
@@ -162,43 +164,9 @@ class KiloHostTest {
         assertThat(e.shellCommand()).isEqualTo("echo hi");
     }
 
-    @Test
-    void gate_underKiloPure_isAProblem_forEveryScope() {
-        KiloPluginGate gate = new KiloPluginGate();
-        Path file = dir.resolve(".kilo/plugin/warden-bridge.js");
-        assertThat(gate.check(file, false, dir, Map.of("KILO_PURE", "TRUE"))).anySatisfy(f -> {
-            assertThat(f.problem()).isTrue();
-            assertThat(f.text()).contains("KILO_PURE");
-        });
-        assertThat(gate.check(file, true, dir, Map.of("KILO_PURE", "1"))).anyMatch(HostTrustGate.Finding::problem);
-        assertThat(gate.check(file, false, dir, Map.of("KILO_PURE", "0"))).noneMatch(HostTrustGate.Finding::problem);
-    }
 
-    @Test
-    void gate_projectConfigDisabled_isAProblemForTheProjectsBridgeOnly() {
-        KiloPluginGate gate = new KiloPluginGate();
-        Path file = dir.resolve(".kilo/plugin/warden-bridge.js");
-        Map<String, String> env = Map.of("KILO_DISABLE_PROJECT_CONFIG", "true");
-        assertThat(gate.check(file, false, dir, env)).anySatisfy(f -> {
-            assertThat(f.problem()).isTrue();
-            assertThat(f.text()).contains("KILO_DISABLE_PROJECT_CONFIG");
-        });
-        assertThat(gate.check(file, true, dir, env)).noneMatch(HostTrustGate.Finding::problem);
-    }
 
-    @Test
-    void gate_configDirWithoutNodeModules_notesKilosNpmInstall() throws Exception {
-        KiloPluginGate gate = new KiloPluginGate();
-        Path file = dir.resolve(".kilo/plugin/warden-bridge.js");
-        assertThat(gate.check(file, false, dir, Map.of())).anySatisfy(f -> {
-            assertThat(f.problem()).isFalse();
-            assertThat(f.text()).contains("@kilocode/plugin").contains("80 s");
-        });
-        Files.createDirectories(dir.resolve(".kilo/node_modules"));
-        assertThat(gate.check(file, false, dir, Map.of())).noneMatch(f -> f.text().contains("@kilocode/plugin"));
-    }
 
-    /** Kilo's reading of its flags: 1 or true, in any case; anything else is unset. */
     /** Kilo's background_process runs a command too: the shell chains (block-no-verify) must see it. */
     @Test
     void toolKinds_backgroundProcessIsAShell_besideOpenCodesTools() {
@@ -211,12 +179,4 @@ class KiloHostTest {
         assertThat(OpenCodeHost.OPENCODE.toolKind("background_process")).isEqualTo(ToolKind.OTHER);
     }
 
-    @Test
-    void isSet_isKilosReading() {
-        assertThat(KiloPluginGate.isSet("1")).isTrue();
-        assertThat(KiloPluginGate.isSet("True")).isTrue();
-        assertThat(KiloPluginGate.isSet("yes")).isFalse();
-        assertThat(KiloPluginGate.isSet("")).isFalse();
-        assertThat(KiloPluginGate.isSet(null)).isFalse();
-    }
 }

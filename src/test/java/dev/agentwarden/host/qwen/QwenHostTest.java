@@ -9,7 +9,8 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostAdapter.Capability;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.qwen.QwenSetup;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.HostPayloads;
 import dev.agentwarden.verdict.Verdict;
@@ -120,18 +121,18 @@ class QwenHostTest {
     @Test
     void projectInstaller_writesQwensSettings_andUserScopeFollowsQwenHome() {
         Path project = Path.of("/p");
-        assertThat(QWEN.installer(Host.Scope.PROJECT).settingsFile(project, Map.of()))
+        assertThat(QwenSetup.QWEN.installer(Host.Scope.PROJECT).settingsFile(project, Map.of()))
                 .isEqualTo(Path.of("/p/.qwen/settings.json"));
-        assertThat(QWEN.installer(Host.Scope.USER).settingsFile(project, Map.of("HOME", "/h")))
+        assertThat(QwenSetup.QWEN.installer(Host.Scope.USER).settingsFile(project, Map.of("HOME", "/h")))
                 .isEqualTo(Path.of("/h/.qwen/settings.json"));
-        assertThat(QWEN.installer(Host.Scope.USER).settingsFile(project, Map.of("HOME", "/h", "QWEN_HOME", "/q")))
+        assertThat(QwenSetup.QWEN.installer(Host.Scope.USER).settingsFile(project, Map.of("HOME", "/h", "QWEN_HOME", "/q")))
                 .isEqualTo(Path.of("/q/settings.json"));
     }
 
     /** Before Qwen had its own file, only claude and cowork entries were recognised: a reinstall doubled them. */
     @Test
     void install_twiceForQwen_leavesOneEntryPerEvent_andUninstallRemovesThem() throws Exception {
-        Installer installer = QWEN.installer(Host.Scope.PROJECT);
+        Installer installer = QwenSetup.QWEN.installer(Host.Scope.PROJECT);
         byte[] doc = "{\"selectedType\": \"anthropic\"}\n".getBytes(StandardCharsets.UTF_8);
         List<Installer.Binding> bindings = List.of(new Installer.Binding("PreToolUse", "*"),
                 new Installer.Binding("SubagentStart", null));

@@ -9,7 +9,8 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostAdapter.Capability;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.host.Installer;
+import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.windsurf.WindsurfSetup;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.verdict.Verdict;
 import java.nio.charset.StandardCharsets;
@@ -79,9 +80,9 @@ class WindsurfHostTest {
 
     @Test
     void install_writesShowOutputEntries_perScope() throws Exception {
-        Installer installer = WINDSURF.installer(Host.Scope.PROJECT);
+        Installer installer = WindsurfSetup.WINDSURF.installer(Host.Scope.PROJECT);
         assertThat(installer.settingsFile(Path.of("/p"), Map.of())).isEqualTo(Path.of("/p/.windsurf/hooks.json"));
-        assertThat(WINDSURF.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
+        assertThat(WindsurfSetup.WINDSURF.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
                 .isEqualTo(Path.of("/h/.codeium/windsurf/hooks.json"));
         byte[] once = installer.install("{}".getBytes(StandardCharsets.UTF_8), "/opt/warden/bin/warden",
                 List.of(new Installer.Binding("pre_run_command", null)));
