@@ -6,14 +6,10 @@ import dev.agentwarden.concern.ConcernResult;
 import dev.agentwarden.event.HookEvent;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
-import dev.agentwarden.install.HostSetup;
-import dev.agentwarden.install.HostSetups;
-import dev.agentwarden.install.HostTrustGate;
-import dev.agentwarden.install.Installer;
+import dev.agentwarden.host.SetupFileLocation;
 import dev.agentwarden.io.CacheDir;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -76,8 +72,8 @@ final class ProtectWarden implements Concern {
      * How a person names {@code target} when it is a host's own file ({@link Host#ownFiles}: Claude
      * Code's {@code .claude/settings*.json}, a Cline hook file, Gemini CLI's trust files, Codex's
      * {@code config.toml}, …), a file a host's trust gate reads where the environment puts it
-     * ({@link HostTrustGate#decidingFiles}: {@code $CODEX_HOME/config.toml},
-     * {@code $COPILOT_HOME/config.json}), or a file some host's installer writes, else {@code null}.
+     * ({@code $CODEX_HOME/config.toml}, {@code $COPILOT_HOME/config.json}), or a file some host's
+     * installer writes ({@link Host#setupFiles}), else {@code null}.
      */
     static String hostFile(Path target, Map<String, String> env) {
         for (int h = 0; h < Hosts.ALL.size(); h++) {
@@ -90,19 +86,15 @@ final class ProtectWarden implements Concern {
         return gated != null ? gated : hostSettings(target, env);
     }
 
-    /** {@code "Codex's trust in its hooks"} when {@code target} is a file some host's trust gate reads, else null. */
+    /**
+     * {@code "Codex's trust in its hooks"} when {@code target} is a file some host's trust gate reads
+     * ({@link SetupFileLocation#decidesTrust}), else null.
+     */
     static String gateFile(Path target, Map<String, String> env) {
         for (int h = 0; h < Hosts.ALL.size(); h++) {
-            HostSetup host = HostSetups.ALL.get(h);
-            HostTrustGate gate = host.trustGate();
-            if (gate == null) {
-                continue;
-            }
-            List<Path> files = gate.decidingFiles(env);
-            for (int f = 0; f < files.size(); f++) {
-                if (target.equals(files.get(f).toAbsolutePath().normalize())) {
-                    return host.host().displayName() + "'s trust in its hooks (a file that decides whether it runs them)";
-                }
+            Host host = Hosts.ALL.get(h);
+            if (host.isSetupFile(target, env, true)) {
+                return host.displayName() + "'s trust in its hooks (a file that decides whether it runs them)";
             }
         }
         return null;
@@ -113,16 +105,10 @@ final class ProtectWarden implements Concern {
      * (a project-scope file in any project, a user-scope file where that host's home puts it), else null.
      */
     static String hostSettings(Path target, Map<String, String> env) {
-        Path probe = Path.of("/warden-project-probe");
         for (int h = 0; h < Hosts.ALL.size(); h++) {
-            HostSetup host = HostSetups.ALL.get(h);
-            for (Installer installer : host.installers().values()) {
-                Path file = installer.settingsFile(probe, env);
-                boolean match = file.startsWith(probe) ? target.endsWith(probe.relativize(file))
-                        : target.equals(file.toAbsolutePath().normalize());
-                if (match) {
-                    return host.host().displayName() + "'s hook settings";
-                }
+            Host host = Hosts.ALL.get(h);
+            if (host.isSetupFile(target, env, false)) {
+                return host.displayName() + "'s hook settings";
             }
         }
         return null;

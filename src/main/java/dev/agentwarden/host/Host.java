@@ -30,6 +30,8 @@ import java.util.Set;
  *                            {@code null} when no payload of the host was captured
  * @param ownFiles            the host's files, besides those its installers write, by which its hooks or
  *                            its trust in them could be changed ({@code protect-warden} refuses edits of them)
+ * @param setupFiles          where the files lie that the host's installers write and its trust gate reads
+ *                            ({@code protect-warden} refuses edits of them without building the host's setup)
  * @param inventoryFiles      the host's MCP server configurations and usage records, which inventory and
  *                            telemetry read, or {@code null} when Warden reads none of the host's files
  * @param launcher            how the launcher answers the host when Warden cannot run, and what a
@@ -38,38 +40,44 @@ import java.util.Set;
 public record Host(String id, String displayName, HostAdapter adapter, Map<String, EventName> defaultAliases,
                    Set<String> toolEvents, ToolNames tools, List<String> projectDirVariables, int outputCapChars,
                    TrainingPayloads training, PayloadTemplate payloadTemplate, List<OwnFile> ownFiles,
-                   InventoryFiles inventoryFiles, LauncherContract launcher) {
+                   List<SetupFileLocation> setupFiles, InventoryFiles inventoryFiles, LauncherContract launcher) {
 
-    /** A host with no payload template, no own files, no inventory files, and the plain launcher contract. */
+    /** A host with no payload template, no own files, no setup files, no inventory files, and the plain launcher contract. */
     public Host(String id, String displayName, HostAdapter adapter, Map<String, EventName> defaultAliases,
                 Set<String> toolEvents, ToolNames tools, List<String> projectDirVariables, int outputCapChars,
                 TrainingPayloads training) {
         this(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars, training,
-                null, List.of(), null, LauncherContract.PLAIN);
+                null, List.of(), List.of(), null, LauncherContract.PLAIN);
     }
 
     /** This host with {@code template} as its {@link #payloadTemplate}. */
     public Host with(PayloadTemplate template) {
         return new Host(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars,
-                training, template, ownFiles, inventoryFiles, launcher);
+                training, template, ownFiles, setupFiles, inventoryFiles, launcher);
     }
 
     /** This host with {@code files} as its {@link #ownFiles}. */
     public Host protecting(OwnFile... files) {
         return new Host(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars,
-                training, payloadTemplate, List.of(files), inventoryFiles, launcher);
+                training, payloadTemplate, List.of(files), setupFiles, inventoryFiles, launcher);
+    }
+
+    /** This host with {@code files} as its {@link #setupFiles}. */
+    public Host settingUp(SetupFileLocation... files) {
+        return new Host(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars,
+                training, payloadTemplate, ownFiles, List.of(files), inventoryFiles, launcher);
     }
 
     /** This host with {@code files} as its {@link #inventoryFiles}. */
     public Host reading(InventoryFiles files) {
         return new Host(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars,
-                training, payloadTemplate, ownFiles, files, launcher);
+                training, payloadTemplate, ownFiles, setupFiles, files, launcher);
     }
 
     /** This host answered by the launcher per {@code contract} ({@link #launcher}). */
     public Host launching(LauncherContract contract) {
         return new Host(id, displayName, adapter, defaultAliases, toolEvents, tools, projectDirVariables, outputCapChars,
-                training, payloadTemplate, ownFiles, inventoryFiles, contract);
+                training, payloadTemplate, ownFiles, setupFiles, inventoryFiles, contract);
     }
 
     /** How a person names the host's own file {@code target} (absolute, normalized), or {@code null} when it is none. */
@@ -80,6 +88,20 @@ public record Host(String id, String displayName, HostAdapter adapter, Map<Strin
             }
         }
         return null;
+    }
+
+    /**
+     * Whether {@code target} (absolute, normalized) is one of this host's {@link #setupFiles} where
+     * {@code env} puts it: with {@code decidingTrust}, one its trust gate reads; without, one its installers write.
+     */
+    public boolean isSetupFile(Path target, Map<String, String> env, boolean decidingTrust) {
+        for (int i = 0; i < setupFiles.size(); i++) {
+            SetupFileLocation f = setupFiles.get(i);
+            if (f.decidesTrust() == decidingTrust && f.matches(target, env)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

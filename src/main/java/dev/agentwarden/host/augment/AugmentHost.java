@@ -4,6 +4,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.SetupFileLocation;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import java.util.List;
 import java.util.Map;
@@ -38,5 +39,6 @@ public final class AugmentHost {
     public static final Host AUGMENT = new Host(ID, "Augment", new AugmentAdapter(),
             EVENTS, Set.of(), AugmentAdapter.TOOLS, List.of("AUGMENT_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, null)
-            .protecting(OwnFile.matching("Augment's hook settings", ".augment", "settings", ".json"));
+            .protecting(OwnFile.matching("Augment's hook settings", ".augment", "settings", ".json"))
+            .settingUp(SetupFileLocation.inProject(".augment/settings.json"), SetupFileLocation.inHome(".augment/settings.json"));
 }

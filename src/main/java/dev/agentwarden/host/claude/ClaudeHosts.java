@@ -5,6 +5,7 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.SetupFileLocation;
 import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +69,9 @@ public final class ClaudeHosts implements Host.InventoryFiles {
             ClaudeAdapter.OUTPUT_CAP_CHARS, new ClaudeTraining())
             .with(new ClaudePayloadTemplate())
             .protecting(OwnFile.matching("Claude Code's hook settings", ".claude", "settings", ".json"))
+            .settingUp(SetupFileLocation.inProject(".claude/settings.json"),
+                    SetupFileLocation.inProject(".claude/settings.local.json"), SetupFileLocation.inHome(".claude/settings.json"),
+                    SetupFileLocation.onMachine("/etc/claude-code/managed-settings.json"))
             .reading(new ClaudeHosts(false));
 
     /** Cowork honours only the user's {@code ~/.claude/settings.json} (it runs the CLI with {@code --setting-sources user}). */
@@ -75,6 +79,7 @@ public final class ClaudeHosts implements Host.InventoryFiles {
             EVENTS, TOOL_EVENTS, ClaudeAdapter.TOOLS, List.of("CLAUDE_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, null)
             .with(new ClaudePayloadTemplate())
+            .settingUp(SetupFileLocation.inHome(".claude/settings.json"))
             .reading(new ClaudeHosts(true));
 
     /**

@@ -5,6 +5,7 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.SetupFileLocation;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,6 +50,8 @@ public final class ClineHost {
             EVENTS, Set.of("PreToolUse", "PostToolUse"), ClineAdapter.TOOLS, List.of(),
             ClineAdapter.OUTPUT_CAP_CHARS, null)
             .protecting(OwnFile.matching("a Cline hook file", "hooks", "", "").under(".clinerules", ".cline"))
+            .settingUp(SetupFileLocation.inProject(".clinerules/hooks"), SetupFileLocation.inHome(".cline/hooks")
+                    .unless("CLINE_DIR", SetupFileLocation.VariableRule.NOT_BLANK_TRIMMED, "hooks"))
             .launching(LauncherContract.PLAIN.refusing(CANNOT_RUN + "\n",
                     ClineAdapter.WAITED_FOR.toArray(new String[0])));
 }

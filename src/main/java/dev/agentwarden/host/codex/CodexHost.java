@@ -6,6 +6,7 @@ import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.SetupFileLocation;
 import dev.agentwarden.host.UsageFileLocation;
 import dev.agentwarden.host.claude.ClaudeAdapter;
 import java.util.List;
@@ -45,6 +46,10 @@ public final class CodexHost implements Host.InventoryFiles {
             .protecting(OwnFile.named("Codex's hook settings", ".codex", "hooks.json"),
                     OwnFile.named("Codex's configuration (hooks on or off, project trust, hook review)", ".codex",
                             "config.toml"))
+            .settingUp(SetupFileLocation.inProject(".codex/hooks.json"),
+                    SetupFileLocation.inHome(".codex/hooks.json").unless("CODEX_HOME", "hooks.json"),
+                    SetupFileLocation.onMachine("/etc/codex/requirements.toml"),
+                    SetupFileLocation.inHome(".codex/config.toml").unless("CODEX_HOME", "config.toml").decidingTrust())
             .launching(LauncherContract.PLAIN.noOpinion("{}", "Stop", "SubagentStop"))
             .reading(new CodexHost());
 

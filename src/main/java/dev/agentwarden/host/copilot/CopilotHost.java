@@ -6,6 +6,7 @@ import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.SetupFileLocation;
 import dev.agentwarden.host.ToolNames;
 import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
@@ -87,6 +88,10 @@ public final class CopilotHost implements Host.InventoryFiles {
             .with(new CopilotPayloadTemplate())
             .protecting(OwnFile.matching("Copilot CLI's hook settings", "hooks", "", ".json").under(".github", ".copilot"),
                     OwnFile.named("Copilot CLI's configuration (its trustedFolders)", ".copilot", "config.json"))
+            .settingUp(SetupFileLocation.inProject(".github/hooks/warden.json"),
+                    SetupFileLocation.inHome(".copilot/hooks/warden.json").unless("COPILOT_HOME", "hooks/warden.json"),
+                    SetupFileLocation.onMachine("/etc/github-copilot/policy.d/warden.json"),
+                    SetupFileLocation.inHome(".copilot/config.json").unless("COPILOT_HOME", "config.json").decidingTrust())
             .launching(LAUNCHER)
             .reading(new CopilotHost());
 

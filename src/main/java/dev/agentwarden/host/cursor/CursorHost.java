@@ -4,6 +4,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.SetupFileLocation;
 import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +48,8 @@ public final class CursorHost implements Host.InventoryFiles {
 
     public static final Host CURSOR = new Host(ID, "Cursor", new CursorAdapter(),
             EVENTS, Set.of(), CursorAdapter.TOOLS, List.of("CURSOR_PROJECT_DIR"), 0, null)
+            .settingUp(SetupFileLocation.inProject(".cursor/hooks.json"), SetupFileLocation.inHome(".cursor/hooks.json"),
+                    SetupFileLocation.onMachine("/etc/cursor/hooks.json"))
             .reading(new CursorHost());
 
     /** Cursor's MCP servers: {@code mcpServers} in the project's {@code .cursor/mcp.json}, then the user's. */

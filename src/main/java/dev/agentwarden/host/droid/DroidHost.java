@@ -5,6 +5,7 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.SetupFileLocation;
 import dev.agentwarden.host.ToolNames;
 import dev.agentwarden.host.claude.ClaudeAdapter.BlockChannel;
 import dev.agentwarden.host.claude.ClaudeAdapter;
@@ -90,5 +91,6 @@ public final class DroidHost {
             .protecting(OwnFile.named("Factory Droid's hook settings", ".factory", "hooks.json", "settings.json",
                             "settings.local.json"),
                     OwnFile.named("Factory Droid's legacy hook settings", "hooks", "hooks.json").under(".factory"))
+            .settingUp(SetupFileLocation.inProject(".factory/hooks.json"), SetupFileLocation.inHome(".factory/hooks.json"))
             .launching(LauncherContract.PLAIN.exitingNonZero(LauncherContract.NonZeroExit.WARNING));
 }

@@ -6,6 +6,7 @@ import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.host.McpConfigLocation;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.SetupFileLocation;
 import dev.agentwarden.host.UsageFileLocation;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +50,12 @@ public final class GeminiHost implements Host.InventoryFiles {
             EVENTS, Set.of("BeforeTool", "AfterTool"), GeminiAdapter.TOOLS, List.of("GEMINI_PROJECT_DIR"), 0, null)
             .protecting(OwnFile.named("Gemini CLI's hook settings or trust", ".gemini", "settings.json",
                     "trusted_hooks.json", "trustedFolders.json"))
+            .settingUp(SetupFileLocation.inProject(".gemini/settings.json"), SetupFileLocation.inHome(".gemini/settings.json"),
+                    SetupFileLocation.onMachine("/etc/gemini-cli/settings.json"),
+                    SetupFileLocation.inHome(".gemini/settings.json").decidingTrust(),
+                    SetupFileLocation.inHome(".gemini/trusted_hooks.json").decidingTrust(),
+                    SetupFileLocation.inHome(".gemini/trustedFolders.json").unless("GEMINI_CLI_TRUSTED_FOLDERS_PATH", "")
+                            .decidingTrust())
             .launching(LauncherContract.PLAIN.exitingNonZero(LauncherContract.NonZeroExit.WARNING))
             .reading(new GeminiHost());
 

@@ -4,6 +4,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.SetupFileLocation;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,9 +57,13 @@ public final class OpenCodeHost {
      */
     public static Host pluginHost(PluginHostFacts facts) {
         String id = facts.id();
+        String userPlugin = facts.configDirName() + "/plugin/" + BRIDGE_FILE;
         return new Host(id, facts.displayName(), new OpenCodeAdapter(id, facts.tools()),
                 EVENTS, TOOL_EVENTS, facts.tools(), List.of(), OpenCodeAdapter.OUTPUT_CAP_CHARS, null)
                 .protecting(OwnFile.named("Warden's bridge plugin (" + facts.displayName() + ")", "plugin",
-                        BRIDGE_FILE));
+                        BRIDGE_FILE))
+                .settingUp(SetupFileLocation.inProject(facts.projectPluginDir() + "/" + BRIDGE_FILE),
+                        SetupFileLocation.inHome(".config/" + userPlugin).unless("XDG_CONFIG_HOME",
+                                SetupFileLocation.VariableRule.ABSOLUTE, userPlugin));
     }
 }

@@ -4,6 +4,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.NativeEvents;
 import dev.agentwarden.host.OwnFile;
+import dev.agentwarden.host.SetupFileLocation;
 import dev.agentwarden.host.ToolNames;
 import dev.agentwarden.host.claude.ClaudeAdapter.BlockChannel;
 import dev.agentwarden.host.claude.ClaudeAdapter;
@@ -88,5 +89,7 @@ public final class QwenHost {
     public static final Host QWEN = new Host(ID, "Qwen Code", new ClaudeAdapter("qwen", DIALECT, TOOLS),
             EVENTS, TOOL_EVENTS, TOOLS, List.of("QWEN_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
             ClaudeAdapter.OUTPUT_CAP_CHARS, null)
-            .protecting(OwnFile.named("Qwen Code's folder trust", ".qwen", "trustedFolders.json"));
+            .protecting(OwnFile.named("Qwen Code's folder trust", ".qwen", "trustedFolders.json"))
+            .settingUp(SetupFileLocation.inProject(".qwen/settings.json"),
+                    SetupFileLocation.inHome(".qwen/settings.json").unless("QWEN_HOME", "settings.json"));
 }

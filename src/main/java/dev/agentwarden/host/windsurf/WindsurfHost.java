@@ -3,6 +3,7 @@ package dev.agentwarden.host.windsurf;
 import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.NativeEvents;
+import dev.agentwarden.host.SetupFileLocation;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -34,5 +35,7 @@ public final class WindsurfHost {
     public static final String ID = "windsurf";
 
     public static final Host WINDSURF = new Host(ID, "Windsurf", new WindsurfAdapter(),
-            EVENTS, Set.of(), WindsurfAdapter.TOOLS, List.of(), 0, null);
+            EVENTS, Set.of(), WindsurfAdapter.TOOLS, List.of(), 0, null)
+            .settingUp(SetupFileLocation.inProject(".windsurf/hooks.json"),
+                    SetupFileLocation.inHome(".codeium/windsurf/hooks.json"));
 }
