@@ -48,7 +48,7 @@
  * host's record.
  *
  * <p>On the dispatch hot path (HotPathClassLoadIT checks this list): Host, HostAdapter,
- * HostResponse, Hosts, LauncherContract, NativeEvents, OwnFile, PayloadTemplate, ToolInputs,
- * ToolNames.
+ * HostResponse, Hosts, LauncherContract, NativeEvents, OwnFile, PayloadTemplate, SetupFileLocation,
+ * ToolInputs, ToolNames.
  */
 package dev.agentwarden.host;

@@ -5,8 +5,9 @@ import java.util.Map;
 
 /**
  * How Warden's hooks get into one host's settings, beside that host's runtime facts ({@link Host}): read
- * by {@code install}, {@code uninstall}, {@code doctor}, {@code serve} and {@code protect-warden}, one per
- * host in {@link HostSetups}, built only where one of those asks for it (a dispatch builds none).
+ * by {@code install}, {@code uninstall}, {@code doctor} and {@code serve}, one per host in {@link HostSetups},
+ * built only where one of those asks for it (a dispatch builds none: {@code protect-warden} reads where the
+ * installers' files lie from {@link Host#setupFiles}).
  *
  * @param host         the host's runtime record
  * @param installers   where and how {@code install} writes hooks, per scope the host reads

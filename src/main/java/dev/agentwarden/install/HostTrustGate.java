@@ -39,7 +39,8 @@ public interface HostTrustGate {
     /**
      * The files this gate reads, where {@code env} puts them: each decides whether the host runs
      * Warden's hooks (its folder or project trust, hook review records, a switch that turns hooks
-     * off), so {@code protect-warden} refuses an agent's edit of any of them. None by default.
+     * off). {@code protect-warden} refuses an agent's edit of any of them, knowing them from the host's
+     * {@link dev.agentwarden.host.Host#setupFiles} (a test holds the two equal). None by default.
      */
     default List<Path> decidingFiles(Map<String, String> env) {
         return List.of();
