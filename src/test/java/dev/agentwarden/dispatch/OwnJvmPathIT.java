@@ -18,7 +18,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -33,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * <p>A copy of the launcher home (bin/warden, the jar, the hook's source) with a {@code java}
  * wrapper that notes which program started it ({@code /proc/PPID/exe}: bash for bin/warden, the
  * compiled hook for a plan) and dies (SIGSEGV) on an archive while a crash switch exists. Needs a
- * C compiler.
+ * C compiler. The cases share the copy (its paths name the archive and are compiled into the hook): each starts
+ * from the archive trained and the hook built once, copied back with their times.
  */
 class OwnJvmPathIT {
     private static final String NO_VERIFY = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
@@ -41,43 +44,86 @@ class OwnJvmPathIT {
     private static final List<String> DISPATCH = List.of("dispatch", "--host", "claude", "--native-event", "PreToolUse");
     private static final long DEADLINE_MS = 60_000;
 
-    private Path dir;
-    private Path home;
+    /*
+     * One launcher home per class: its archive trained and its hook built once (no case here tests the first
+     * training or build), kept aside with their times; each case starts from them again (see freshState).
+     */
+    private static Path dir;
+    private static Path home;
+    private static Path cache;
+    private static Path hook;
+    private static Path parents;
+    private static Path trainedArchive;
+    private static Path builtHook;
+
     private Path java;
-    private Path cache;
-    private Path hook;
-    private Path parents;
     private Map<String, String> env;
 
-    @BeforeEach
-    void copyHomeTrainAndBuildHook() throws Exception {
+    @BeforeAll
+    static void copyHomeTrainAndBuildHook() throws Exception {
         assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler: the compiled hook cannot be built here");
         dir = Files.createTempDirectory("warden-own-jvm-it");
         home = WardenProcess.copyLauncherHome(dir);
         Files.createDirectories(home.resolve("src/main/c"));
         Files.copy(WardenProcess.home().resolve("src/main/c/warden-hook.c"), home.resolve("src/main/c/warden-hook.c"));
         parents = dir.resolve("parents");
+        cache = dir.resolve("cache");
+        Map<String, String> env = baseEnv(writeJava(""));
+        WardenProcess.Result trained = run(home.resolve("bin/warden"), List.of("train-archive"), "", env, dir);
+        assertThat(trained.exitCode()).as(trained.stderr()).isZero();
+        WardenProcess.Result built = run(home.resolve("bin/warden"), List.of("build-hook"), "", env, dir);
+        assertThat(built.exitCode()).as(built.stderr()).isZero();
+        hook = Path.of(built.stdout().strip());
+        assertThat(hook.toString()).startsWith(cache.toString());
+        trainedArchive = copyWithTimes(home.resolve("target/cds"), Files.createDirectory(dir.resolve("trained-cds")));
+        builtHook = Files.createDirectory(dir.resolve("built-hook")).resolve("warden");
+        copyWithTimes(hook, builtHook);
+    }
+
+    /**
+     * What a case may have changed, as the class's set-up left it: a new java wrapper, an empty cache holding only
+     * the built hook (no plans), the trained archive (no failure count, nothing set aside), no switches.
+     */
+    @BeforeEach
+    void freshState() throws Exception {
+        for (String scratch : List.of("parents", "crash", "cds-log", "cds.log", "other", "real-plan", "project", "cache")) {
+            GoldenCorpus.deleteTree(dir.resolve(scratch));
+        }
+        Path cds = home.resolve("target/cds");
+        GoldenCorpus.deleteTree(cds);
+        copyWithTimes(trainedArchive, Files.createDirectory(cds));
         java = writeJava("");
-        cache = Files.createDirectory(dir.resolve("cache"), PosixFilePermissions.asFileAttribute(
+        env = baseEnv(java);
+        Files.createDirectories(hook.getParent(), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
+        for (Path d = hook.getParent(); !d.equals(dir); d = d.getParent()) {
+            Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx------"));
+        }
+        copyWithTimes(builtHook, hook);
+    }
+
+    private static Map<String, String> baseEnv(Path java) throws IOException {
+        Files.createDirectories(cache, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path project = Files.createDirectories(dir.resolve("project"));
-        env = new LinkedHashMap<>();
+        Map<String, String> env = new LinkedHashMap<>();
         env.put("WARDEN_JAVA", java.toString());
         env.put("WARDEN_RESIDENT", "off");
         env.put("WARDEN_CACHE_DIR", cache.toString());
         env.put("CLAUDE_PROJECT_DIR", project.toString());
         env.put("HOME", dir.toString());
-        WardenProcess.Result trained = launcher(List.of("train-archive"), "");
-        assertThat(trained.exitCode()).as(trained.stderr()).isZero();
-        WardenProcess.Result built = launcher(List.of("build-hook"), "");
-        assertThat(built.exitCode()).as(built.stderr()).isZero();
-        hook = Path.of(built.stdout().strip());
+        return env;
     }
 
     @AfterEach
-    void deleteCopy() throws Exception {
+    void awaitTraining() throws Exception {
         if (dir != null) {
             poll("no archive training in progress", () -> trainingDirs().isEmpty());
+        }
+    }
+
+    @AfterAll
+    static void deleteCopy() throws Exception {
+        if (dir != null) {
             GoldenCorpus.deleteTree(dir);
         }
     }
@@ -226,7 +272,8 @@ class OwnJvmPathIT {
     // ---- helpers ---------------------------------------------------------------------------------
 
     /** The java wrapper (see the class comment); {@code variant} is a comment that makes it another file. */
-    private Path writeJava(String variant) throws IOException {
+    private static Path writeJava(String variant) throws IOException {
+        Files.deleteIfExists(dir.resolve("jdk/bin/java"));
         Path jdk = Files.createDirectories(dir.resolve("jdk/bin")).getParent();
         Path release = Path.of(System.getProperty("java.home"), "release");
         if (Files.exists(release) && !Files.exists(jdk.resolve("release"))) {
@@ -281,7 +328,21 @@ class OwnJvmPathIT {
         }
     }
 
-    private List<Path> trainingDirs() {
+    /**
+     * {@code from} (a file, or a folder's files) copied to {@code to} with its mode and times, by {@code cp -p}: the
+     * launcher and the JVM take an archive whose mtime is the jar's to the nanosecond (this JVM's own copy keeps
+     * microseconds), and a hook no older than its source, as current.
+     */
+    private static Path copyWithTimes(Path from, Path to) throws Exception {
+        String source = Files.isDirectory(from) ? from + "/." : from.toString();
+        Process cp = new ProcessBuilder("cp", "-pR", source, to.toString()).redirectErrorStream(true).start();
+        String out = new String(cp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(cp.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("cp " + from).isTrue();
+        assertThat(cp.exitValue()).as("cp -pR " + source + " " + to + ": " + out).isZero();
+        return to;
+    }
+
+    private static List<Path> trainingDirs() {
         try (Stream<Path> files = Files.list(home.resolve("target/cds"))) {
             return files.filter(f -> f.getFileName().toString().startsWith(".training-")).toList();
         } catch (IOException e) {

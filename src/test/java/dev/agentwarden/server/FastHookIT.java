@@ -28,7 +28,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
@@ -50,14 +52,38 @@ class FastHookIT {
             + "\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}";
     private static final List<String> DISPATCH = List.of("dispatch", "--host", "claude", "--native-event", "PreToolUse");
 
+    /** The hook built once for the class (no case here tests the build), and where in a cache it lies. */
+    private static Path buildDir;
+    private static Path builtHook;
+    private static Path hookInCache;
+
     private Path dir;
     private Path residentDir;
     private Path hook;
     private Map<String, String> env;
 
-    @BeforeEach
-    void buildHook() throws Exception {
+    @BeforeAll
+    static void buildHookOnce() throws Exception {
         assumeTrue(onPath("cc") || onPath("gcc"), "no C compiler: the compiled hook cannot be built here");
+        buildDir = Files.createTempDirectory("warden-fasthook-it-build");
+        Path cache = Files.createDirectory(buildDir.resolve("cache"), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwx------")));
+        Map<String, String> env = Map.of("WARDEN_CACHE_DIR", cache.toString(), "HOME", buildDir.toString());
+        WardenProcess.Result built = WardenProcess.runLauncher(List.of("build-hook"), env, new byte[0], buildDir);
+        assertThat(built.exitCode()).as(built.stderr()).isZero();
+        builtHook = Path.of(built.stdout().strip());
+        assertThat(builtHook.toString()).startsWith(cache.toString()).endsWith("/bin/warden");
+        hookInCache = cache.relativize(builtHook);
+    }
+
+    @AfterAll
+    static void deleteBuild() {
+        dev.agentwarden.testing.Scratch.delete(buildDir);
+    }
+
+    /** A fresh cache holding the class's hook where {@code build-hook} puts it, with its times (so it is current). */
+    @BeforeEach
+    void copyHook() throws Exception {
         dir = Files.createTempDirectory("warden-fasthook-it");
         Path cache = Files.createDirectory(dir.resolve("cache"), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwx------")));
@@ -68,10 +94,17 @@ class FastHookIT {
         env.put("WARDEN_CACHE_DIR", cache.toString());
         env.put("CLAUDE_PROJECT_DIR", project.toString());
         env.put("HOME", dir.toString());
-        WardenProcess.Result built = WardenProcess.runLauncher(List.of("build-hook"), env, new byte[0], dir);
-        assertThat(built.exitCode()).as(built.stderr()).isZero();
-        hook = Path.of(built.stdout().strip());
-        assertThat(hook.toString()).startsWith(cache.toString()).endsWith("/bin/warden");
+        hook = cache.resolve(hookInCache);
+        for (Path d = cache; !d.equals(hook.getParent()); ) {
+            d = d.resolve(hook.getParent().getName(d.getNameCount()));
+            Files.createDirectory(d, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        }
+        // cp -p: its mode and times to the nanosecond (this JVM's own copy keeps microseconds), by a process of its own
+        // (see WardenProcess.copyExecutable).
+        Process cp = new ProcessBuilder("cp", "-p", builtHook.toString(), hook.toString()).redirectErrorStream(true).start();
+        String out = new String(cp.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(cp.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("cp -p " + builtHook).isTrue();
+        assertThat(cp.exitValue()).as("cp -p " + builtHook + ": " + out).isZero();
     }
 
     @AfterEach
