@@ -2,8 +2,10 @@ package dev.agentwarden.install.cursor;
 
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.cursor.CursorHost;
+import dev.agentwarden.install.AtMachinePath;
 import dev.agentwarden.install.HooksJsonFile;
 import dev.agentwarden.install.HostSetup;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 
@@ -31,12 +33,20 @@ public final class CursorSetup {
 
     private static final HooksJsonFile.EntryExtras EXTRAS = new FailClosedExtras();
 
+    /**
+     * Cursor's enterprise hooks on Linux: the same {@code {"version": 1, "hooks": …}} format as the project's and
+     * user's {@code hooks.json}, at the path Cursor's published hooks documentation gives for enterprise
+     * (machine-wide) hooks. No Cursor binary was available to confirm it (docs/managed-install.md), so only the file
+     * writer is tested.
+     */
+    static final Path ENTERPRISE_HOOKS = Path.of("/etc/cursor/hooks.json");
+
     public static final HostSetup CURSOR = new HostSetup(CursorHost.CURSOR,
             Map.of(Host.Scope.PROJECT, new HooksJsonFile("cursor", ".cursor/hooks.json", ".cursor", "hooks.json", false,
                             Map.of("version", 1L), EXTRAS),
                     Host.Scope.USER, new HooksJsonFile("cursor", "~/.cursor/hooks.json", ".cursor", "hooks.json", true,
                             Map.of("version", 1L), EXTRAS),
-                    Host.Scope.MANAGED, new CursorEnterpriseHooks(new HooksJsonFile("cursor", "/etc/cursor/hooks.json",
+                    Host.Scope.MANAGED, new AtMachinePath(ENTERPRISE_HOOKS, new HooksJsonFile("cursor", ENTERPRISE_HOOKS.toString(),
                             ".cursor", "hooks.json", true, Map.of("version", 1L), EXTRAS))),
             Host.Scope.PROJECT);
 }

@@ -33,6 +33,18 @@ class CursorEnterpriseHooksTest {
     }
 
     @Test
+    void everyOtherAnswer_isTheFormats_asTheUsersFileGivesIt() {
+        Installer user = CursorSetup.CURSOR.installer(Host.Scope.USER);
+        assertThat(managed.commandRunsInAShell()).isEqualTo(user.commandRunsInAShell()).isTrue();
+        for (String event : List.of("beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "stop")) {
+            assertThat(managed.failsClosedOnError(event)).as(event).isEqualTo(user.failsClosedOnError(event));
+            assertThat(managed.writes(event)).as(event).isEqualTo(user.writes(event));
+        }
+        assertThat(managed.ownsWholeFile()).isEqualTo(user.ownsWholeFile());
+        assertThat(managed.failsClosedOnError("beforeShellExecution")).as("Cursor's failClosed refusing events").isTrue();
+    }
+
+    @Test
     void anEmptyFile_getsVersionOneAndWardensHooks_andUninstallGivesTheAdministratorsFileBack() throws Exception {
         byte[] fresh = managed.install("{}\n".getBytes(StandardCharsets.UTF_8), LAUNCHER, bindings());
         String t = new String(fresh, StandardCharsets.UTF_8);
