@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.host.Host;
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.install.HostSetup;
 import dev.agentwarden.install.HostSetups;
@@ -24,22 +25,22 @@ final class FastHook {
     }
 
     /**
-     * The launcher {@code host}'s hooks should run: a {@link HookCommand#fast} pair when the host
+     * The launcher {@code host}'s hooks should run: a {@link HookLauncher#fast} pair when the host
      * runs commands through a shell and the hook can be built (or, for a dry run, a compiler
      * exists), else {@code launcher}.
      */
-    static String launcherFor(String host, Path launcher, boolean dryRun, PrintWriter out) {
+    static HookLauncher launcherFor(String host, Path launcher, boolean dryRun, PrintWriter out) {
         HostSetup setup = HostSetups.byId(host);
         if (setup == null || !setup.hookShell()) {
-            return launcher.toString();
+            return HookLauncher.plain(launcher.toString());
         }
         if (dryRun) {
             Path hook = path(launcher);
-            return Files.isExecutable(hook) || compilerOnPath() ? HookCommand.fast(hook.toString(), launcher.toString())
-                    : launcher.toString();
+            return Files.isExecutable(hook) || compilerOnPath() ? HookLauncher.fast(hook.toString(), launcher.toString())
+                    : HookLauncher.plain(launcher.toString());
         }
         String built = build(launcher, out);
-        return built.equals(launcher.toString()) ? built : HookCommand.fast(built, launcher.toString());
+        return built.equals(launcher.toString()) ? HookLauncher.plain(built) : HookLauncher.fast(built, launcher.toString());
     }
 
     /**

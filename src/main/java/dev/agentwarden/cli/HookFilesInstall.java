@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.install.HookFileInstaller;
 import dev.agentwarden.install.HookFiles;
@@ -28,7 +29,7 @@ final class HookFilesInstall {
     }
 
     /** Writes one file per binding; {@code 0} when written, else the exit code, having said why. */
-    static int install(InstallCommand.Target target, String launcher, List<Installer.Binding> bindings, boolean dryRun,
+    static int install(InstallCommand.Target target, HookLauncher launcher, List<Installer.Binding> bindings, boolean dryRun,
                        PrintWriter out, PrintWriter err) {
         List<String> events = fileNames(target, bindings);
         HookFiles files = files(target);
@@ -109,12 +110,11 @@ final class HookFilesInstall {
         List<String> wanted = fileNames(target, bindings);
         boolean ok = true;
         HookCommand.IfMissing portable = null;
-        for (Map.Entry<String, String> f : state.warden().entrySet()) {
-            HookCommand.IfMissing mode = HookCommand.portableMode(f.getValue(), null);
-            if (mode != null) {
-                portable = mode;
-            } else if (!Files.isExecutable(java.nio.file.Path.of(f.getValue()))) {
-                found.add(DoctorCommand.Finding.problem("hook file " + f.getKey() + " runs " + f.getValue()
+        for (Map.Entry<String, HookLauncher> f : state.warden().entrySet()) {
+            if (f.getValue().isPortable()) {
+                portable = f.getValue().missing();
+            } else if (!Files.isExecutable(java.nio.file.Path.of(f.getValue().launcher()))) {
+                found.add(DoctorCommand.Finding.problem("hook file " + f.getKey() + " runs " + f.getValue().launcher()
                         + ", which no longer exists: the host lets those events through", install));
                 ok = false;
             }

@@ -5,6 +5,7 @@ import dev.agentwarden.event.EventName;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.host.OwnTools;
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.install.HookFile;
 import dev.agentwarden.install.HookFileInstaller;
@@ -135,8 +136,8 @@ final class InstallCommand implements Callable<Integer> {
             return ExitCode.UNREADABLE.code();
         }
         if (target.installer() instanceof HookFileInstaller) {
-            int code = HookFilesInstall.install(target, target.portable() ? HookCommand.portable(missing)
-                    : launcher.toString(), bindings, dryRun, out, err);
+            int code = HookFilesInstall.install(target, target.portable() ? HookLauncher.portable(missing)
+                    : HookLauncher.plain(launcher.toString()), bindings, dryRun, out, err);
             if (code == ExitCode.OK.code() && !dryRun) {
                 if (target.portable()) {
                     reportPortable(missing, launcher, out);
@@ -148,8 +149,9 @@ final class InstallCommand implements Callable<Integer> {
         HookFile file = target.settingsFile();
         // Committed settings: warden from PATH, answering the host itself where it is missing (HookCommand).
         // Else the compiled client, with bin/warden behind it, where one can be built (FastHook); else bin/warden.
-        String hookLauncher = target.portable() ? HookCommand.portable(missing)
-                : fastHook ? FastHook.launcherFor(target.host().id(), launcher, dryRun, out) : launcher.toString();
+        HookLauncher hookLauncher = target.portable() ? HookLauncher.portable(missing)
+                : fastHook ? FastHook.launcherFor(target.host().id(), launcher, dryRun, out)
+                : HookLauncher.plain(launcher.toString());
         List<Installer.Binding> written = bindings;
         byte[][] before = new byte[1][];
         SettingsFile.Edit edit = doc -> target.installer().install(before[0] = doc, hookLauncher, written);

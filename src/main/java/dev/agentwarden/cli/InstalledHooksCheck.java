@@ -2,6 +2,7 @@ package dev.agentwarden.cli;
 
 import dev.agentwarden.cli.DoctorCommand.Finding;
 import dev.agentwarden.cli.DoctorCommand.Section;
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.install.HookFileInstaller;
 import dev.agentwarden.install.HostTrustGate;
@@ -125,10 +126,10 @@ final class InstalledHooksCheck {
         }
         byte[] wanted;
         try {
-            String wantedLauncher = portable != null ? HookCommand.portable(portable)
-                    : target.portable() ? HookCommand.portable(HookCommand.IfMissing.BLOCK)
-                    : hook != null ? HookCommand.fast(FastHook.path(launcher).toString(), launcher.toString())
-                    : launcher.toString();
+            HookLauncher wantedLauncher = portable != null ? HookLauncher.portable(portable)
+                    : target.portable() ? HookLauncher.portable(HookCommand.IfMissing.BLOCK)
+                    : hook != null ? HookLauncher.fast(FastHook.path(launcher).toString(), launcher.toString())
+                    : HookLauncher.plain(launcher.toString());
             wanted = target.installer().install(current, wantedLauncher, bindings);
         } catch (SettingsFile.SettingsException e) {
             found.add(Finding.problem("install could not rewrite it: " + e.getMessage(), "fix " + target.settings()));

@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.HookFile;
 import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.SettingsFile;
@@ -59,7 +60,7 @@ final class ManagedInstall {
                     + " without --managed-only");
             return ExitCode.UNREADABLE.code();
         }
-        String launcher = home.launcher().toString();
+        HookLauncher launcher = HookLauncher.plain(home.launcher().toString());
         HookFile file = target.settingsFile();
         byte[][] before = new byte[1][];
         SettingsFile.Edit edit = doc -> {

@@ -30,7 +30,7 @@ public final class AtMachinePath implements Installer {
     }
 
     @Override
-    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    public byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         return format.install(document, launcher, bindings);
     }
 

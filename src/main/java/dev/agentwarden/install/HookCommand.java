@@ -27,15 +27,11 @@ import dev.agentwarden.install.HostSetups;
  * action (a tool call, a permission, a prompt), and lets every other event pass with a note on stderr.
  */
 public final class HookCommand {
-    /** Separates the compiled hook from {@code bin/warden} in a fast launcher: no path holds a NUL. */
-    private static final char PAIR = '\0';
     private static final String TEST = "[ -x ";
     private static final String THEN = " ] && exec ";
     private static final String ELSE = "; exec ";
     private static final String LAUNCHER_SUFFIX = "/bin/warden";
 
-    /** Marks a launcher string as the portable form; no path starts with it. */
-    private static final char PORTABLE = '\u0001';
     private static final String ON_PATH = "command -v warden >/dev/null 2>&1 && exec warden";
     private static final String HOST_FLAG = " --host ";
     private static final String EVENT_FLAG = " --native-event ";
@@ -78,22 +74,19 @@ public final class HookCommand {
     private HookCommand() {
     }
 
-    /** The launcher string for the portable form, answering per {@code mode} where {@code warden} is missing. */
-    public static String portable(IfMissing mode) {
-        return PORTABLE + mode.wire();
+    /** The portable form, answering per {@code mode} where {@code warden} is missing. */
+    public static HookLauncher portable(IfMissing mode) {
+        return HookLauncher.portable(mode);
     }
 
-    /** The mode of a portable launcher string or command, or {@code null} when it is not the portable form. */
-    public static IfMissing portableMode(String launcherOrCommand, String tail) {
-        if (launcherOrCommand.length() > 1 && launcherOrCommand.charAt(0) == PORTABLE) {
-            return IfMissing.named(launcherOrCommand.substring(1));
-        }
-        if (tail == null || !launcherOrCommand.startsWith(ON_PATH + tail + ";")) {
+    /** The mode of a portable command for {@code tail}, or {@code null} when it is not exactly the portable form. */
+    public static IfMissing portableMode(String command, String tail) {
+        if (tail == null || !command.startsWith(ON_PATH + tail + ";")) {
             return null;
         }
         IfMissing[] modes = IfMissing.values();
         for (int i = 0; i < modes.length; i++) {
-            if (command(portable(modes[i]), tail).equals(launcherOrCommand)) {
+            if (command(portable(modes[i]), tail).equals(command)) {
                 return modes[i];
             }
         }
@@ -175,39 +168,27 @@ public final class HookCommand {
     }
 
     /**
-     * A fast launcher: the compiled hook at {@code hook} when it is there, else {@code launcher}
-     * ({@code bin/warden}); both absolute paths.
+     * The two paths a fast command names: the compiled hook at {@code hook} when it is there, else
+     * {@code launcher} ({@code bin/warden}); both absolute.
      */
     public record Fast(String hook, String launcher) {
-        /** This pair as the launcher string an {@link Installer} takes ({@link #command} reads it back). */
-        public String asLauncher() {
-            return hook + PAIR + launcher;
-        }
-
-        /** The pair a launcher string written by {@link #asLauncher} holds, or {@code null} for a plain launcher. */
-        static Fast of(String launcher) {
-            int at = launcher.indexOf(PAIR);
-            return at < 0 ? null : new Fast(launcher.substring(0, at), launcher.substring(at + 1));
-        }
     }
 
-    /** The launcher string for "the compiled hook at {@code hook} when it is there, else {@code launcher}". */
-    public static String fast(String hook, String launcher) {
-        return new Fast(hook, launcher).asLauncher();
+    /** "The compiled hook at {@code hook} when it is there, else {@code launcher}". */
+    public static HookLauncher fast(String hook, String launcher) {
+        return HookLauncher.fast(hook, launcher);
     }
 
-    /** The command line for one event; {@code launcher} is a path or a {@link #fast} pair. */
-    public static String command(String launcher, String tail) {
-        if (!launcher.isEmpty() && launcher.charAt(0) == PORTABLE) {
-            IfMissing mode = IfMissing.named(launcher.substring(1));
-            return portableCommand(mode == null ? IfMissing.BLOCK : mode, tail);
+    /** The command line for one event running {@code launcher}. */
+    public static String command(HookLauncher launcher, String tail) {
+        if (launcher.isPortable()) {
+            return portableCommand(launcher.missing(), tail);
         }
-        Fast fast = Fast.of(launcher);
-        if (fast == null) {
-            return quote(launcher) + tail;
+        if (launcher.hook() == null) {
+            return quote(launcher.launcher()) + tail;
         }
-        String hook = quote(fast.hook());
-        return TEST + hook + THEN + hook + tail + ELSE + quote(fast.launcher()) + tail;
+        String hook = quote(launcher.hook());
+        return TEST + hook + THEN + hook + tail + ELSE + quote(launcher.launcher()) + tail;
     }
 
     /**
@@ -234,7 +215,7 @@ public final class HookCommand {
     }
 
     private static boolean plausible(String path) {
-        return path.startsWith("/") && path.endsWith(LAUNCHER_SUFFIX) && path.indexOf(PAIR) < 0;
+        return path.startsWith("/") && path.endsWith(LAUNCHER_SUFFIX);
     }
 
     /** A path as one shell word: bare when it is plain, else single-quoted. */

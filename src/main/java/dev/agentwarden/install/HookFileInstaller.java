@@ -38,13 +38,13 @@ public interface HookFileInstaller extends Installer {
     }
 
     /** Exactly the bytes Warden writes for {@code nativeEvent}, running {@code launcher}. */
-    byte[] content(String launcher, String nativeEvent);
+    byte[] content(HookLauncher launcher, String nativeEvent);
 
     /**
      * The launcher a file named for {@code nativeEvent} runs when the file is exactly what
      * {@link #content} writes for that launcher; {@code null} for any other file (the user's own).
      */
-    String launcherOf(byte[] file, String nativeEvent);
+    HookLauncher launcherOf(byte[] file, String nativeEvent);
 
     @Override
     default Path settingsFile(Path projectRoot, Map<String, String> env) {
@@ -53,7 +53,7 @@ public interface HookFileInstaller extends Installer {
 
     /** A caller's mistake: such a host's hooks go through {@link HookFiles}. */
     @Override
-    default byte[] install(byte[] document, String launcher, List<Binding> bindings) {
+    default byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) {
         throw new IllegalStateException(describe() + " holds hook files, not a settings document");
     }
 

@@ -63,13 +63,13 @@ public final class HookFiles {
      * @param warden  event → launcher, for each file that is exactly Warden's
      * @param foreign event → what the file is, for each other file under an event's name
      */
-    public record State(Map<String, String> warden, Map<String, String> foreign) {
+    public record State(Map<String, HookLauncher> warden, Map<String, String> foreign) {
     }
 
     /** The files under the host's event names now. */
     public State read() throws SettingsException {
         checkDirectory();
-        Map<String, String> warden = new LinkedHashMap<>();
+        Map<String, HookLauncher> warden = new LinkedHashMap<>();
         Map<String, String> foreign = new LinkedHashMap<>();
         for (String event : installer.events()) {
             Path file = dir.resolve(event);
@@ -84,7 +84,7 @@ public final class HookFiles {
             } else if (!attrs.isRegularFile()) {
                 foreign.put(event, "not a regular file");
             } else {
-                String launcher = attrs.size() > MAX_FILE_BYTES ? null : installer.launcherOf(readFile(file), event);
+                HookLauncher launcher = attrs.size() > MAX_FILE_BYTES ? null : installer.launcherOf(readFile(file), event);
                 if (launcher == null) {
                     foreign.put(event, "not the file Warden writes");
                 } else {
@@ -100,7 +100,7 @@ public final class HookFiles {
      * event; returns one line per file touched or kept. Refuses, changing nothing, when a name it
      * needs holds a file that is not Warden's.
      */
-    public List<String> install(String launcher, List<String> events, boolean dryRun) throws SettingsException {
+    public List<String> install(HookLauncher launcher, List<String> events, boolean dryRun) throws SettingsException {
         List<String> report = new ArrayList<>();
         try (Lock ignored = lock()) {
             State state = read();

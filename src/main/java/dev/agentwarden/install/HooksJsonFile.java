@@ -88,7 +88,7 @@ public final class HooksJsonFile implements Installer {
     }
 
     @Override
-    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    public byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         byte[] doc = uninstall(document);
         if (bindings.isEmpty()) {
             return doc;
@@ -197,7 +197,7 @@ public final class HooksJsonFile implements Installer {
         return out;
     }
 
-    private Map<String, Object> entry(String launcher, String nativeEvent) {
+    private Map<String, Object> entry(HookLauncher launcher, String nativeEvent) {
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("command", ClaudeSettings.command(launcher, host, nativeEvent));
         entry.putAll(extras.of(nativeEvent));

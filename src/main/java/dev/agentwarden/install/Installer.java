@@ -48,7 +48,7 @@ public interface Installer {
     String describe();
 
     /** {@code document} with Warden's previous entries replaced by one per binding. */
-    byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException;
+    byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException;
 
     /** {@code document} without Warden's entries. */
     byte[] uninstall(byte[] document);

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.claude;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.InstallReport;
 import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.SettingsFile.SettingsException;
@@ -74,7 +75,7 @@ public final class ClaudeHooksFile implements Installer {
     }
 
     @Override
-    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    public byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         return ClaudeSettings.install(document, launcher, host, bindings);
     }
 

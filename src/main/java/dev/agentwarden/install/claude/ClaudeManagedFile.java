@@ -1,5 +1,6 @@
 package dev.agentwarden.install.claude;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.host.claude.ClaudeHosts;
 import dev.agentwarden.install.InstallReport;
 import dev.agentwarden.install.Installer;
@@ -36,7 +37,7 @@ final class ClaudeManagedFile implements Installer {
     }
 
     @Override
-    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    public byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         return ClaudeSettings.install(document, launcher, ClaudeHosts.CLAUDE_ID, bindings);
     }
 

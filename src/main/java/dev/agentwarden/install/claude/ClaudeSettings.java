@@ -1,5 +1,6 @@
 package dev.agentwarden.install.claude;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.install.Installer.Binding;
 import dev.agentwarden.install.Installer;
@@ -113,7 +114,7 @@ public final class ClaudeSettings {
     }
 
     /** The command line the host runs for one event. */
-    public static String command(String launcher, String host, String nativeEvent) {
+    public static String command(HookLauncher launcher, String host, String nativeEvent) {
         return HookCommand.command(launcher, DISPATCH + host + NATIVE_EVENT + nativeEvent);
     }
 
@@ -158,7 +159,7 @@ public final class ClaudeSettings {
      * @throws SettingsException when {@code hooks}, or a bound event's entry, is not of the shape
      *                           Warden can add to (or is named twice), since adding would mean replacing it
      */
-    public static byte[] install(byte[] document, String launcher, String host, List<Binding> bindings)
+    public static byte[] install(byte[] document, HookLauncher launcher, String host, List<Binding> bindings)
             throws SettingsException {
         return install(document, launcher, host, bindings, false);
     }
@@ -168,7 +169,7 @@ public final class ClaudeSettings {
      * {@code settings.json}) or as the document's own members ({@code topLevel} true: Factory Droid's
      * {@code hooks.json}, which ignores a {@code hooks} wrapper).
      */
-    public static byte[] install(byte[] document, String launcher, String host, List<Binding> bindings, boolean topLevel)
+    public static byte[] install(byte[] document, HookLauncher launcher, String host, List<Binding> bindings, boolean topLevel)
             throws SettingsException {
         byte[] doc = uninstall(document, host, topLevel);
         if (bindings.isEmpty()) {
@@ -194,7 +195,7 @@ public final class ClaudeSettings {
     }
 
     /** One group per binding, each at the end of its event's list in the events' object ({@code path} names it). */
-    private static byte[] addEvents(byte[] document, String launcher, String host, List<Binding> bindings, String path)
+    private static byte[] addEvents(byte[] document, HookLauncher launcher, String host, List<Binding> bindings, String path)
             throws SettingsException {
         byte[] doc = document;
         for (Binding b : bindings) {
@@ -355,7 +356,7 @@ public final class ClaudeSettings {
         return out;
     }
 
-    private static Map<String, Object> group(String launcher, String host, Binding b) {
+    private static Map<String, Object> group(HookLauncher launcher, String host, Binding b) {
         Map<String, Object> handler;
         if (b.httpPort() > 0) {
             handler = ClaudeHttpHooks.handler(b.httpPort(), b.httpProject(), host, b.nativeEvent());

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.cline;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.host.cline.ClineAdapter;
 import dev.agentwarden.host.cline.ClineHost;
 import dev.agentwarden.install.HookCommand;
@@ -81,10 +82,9 @@ public final class ClineHookFiles implements HookFileInstaller {
      * task, since Cline treats a failed or silent hook as "proceed".
      */
     @Override
-    public byte[] content(String launcher, String nativeEvent) {
-        HookCommand.IfMissing mode = HookCommand.portableMode(launcher, null);
-        if (mode != null) {
-            return portable(mode, nativeEvent);
+    public byte[] content(HookLauncher launcher, String nativeEvent) {
+        if (launcher.isPortable()) {
+            return portable(launcher.missing(), nativeEvent);
         }
         String refuse = ClineAdapter.WAITED_FOR.contains(nativeEvent)
                 ? "if [ \"${WARDEN_FAIL_MODE:-}\" = closed ]; then\n"
@@ -94,7 +94,7 @@ public final class ClineHookFiles implements HookFileInstaller {
         return ("#!/bin/sh\n"
                 + "# Agent Warden's Cline hook for " + nativeEvent + ", written by `warden install --host cline`;\n"
                 + "# `warden uninstall --host cline` removes it. Once edited it is yours, and Warden leaves it alone.\n"
-                + LAUNCHER_LINE + launcher.replace("'", "'\\''") + "'\n"
+                + LAUNCHER_LINE + launcher.launcher().replace("'", "'\\''") + "'\n"
                 + "if [ -x \"$launcher\" ]; then\n"
                 + "  exec \"$launcher\" dispatch --host cline --native-event " + nativeEvent + "\n"
                 + "fi\n"
@@ -120,7 +120,7 @@ public final class ClineHookFiles implements HookFileInstaller {
     }
 
     @Override
-    public String launcherOf(byte[] file, String nativeEvent) {
+    public HookLauncher launcherOf(byte[] file, String nativeEvent) {
         for (HookCommand.IfMissing mode : HookCommand.IfMissing.values()) {
             if (java.util.Arrays.equals(file, portable(mode, nativeEvent))) {
                 return HookCommand.portable(mode);
@@ -136,7 +136,7 @@ public final class ClineHookFiles implements HookFileInstaller {
         if (end < 0) {
             return null;
         }
-        String launcher = text.substring(start, end).replace("'\\''", "'");
+        HookLauncher launcher = HookLauncher.plain(text.substring(start, end).replace("'\\''", "'"));
         return java.util.Arrays.equals(file, content(launcher, nativeEvent)) ? launcher : null;
     }
 

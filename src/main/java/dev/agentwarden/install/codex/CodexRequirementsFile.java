@@ -1,5 +1,6 @@
 package dev.agentwarden.install.codex;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.host.codex.CodexHost;
 import dev.agentwarden.install.InstallReport;
 import dev.agentwarden.install.Installer;
@@ -61,7 +62,7 @@ final class CodexRequirementsFile implements Installer {
     }
 
     @Override
-    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    public byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         String text = utf8(document);
         Block old = block(text);
         String base = old == null ? text : text.substring(0, old.from()) + text.substring(old.to());

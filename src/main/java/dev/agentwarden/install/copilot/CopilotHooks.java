@@ -1,5 +1,6 @@
 package dev.agentwarden.install.copilot;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.Installer.Binding;
 import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.SettingsFile.SettingsException;
@@ -40,7 +41,7 @@ final class CopilotHooks {
     private CopilotHooks() {
     }
 
-    static byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    static byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         byte[] doc = uninstall(document);
         if (bindings.isEmpty()) {
             return doc;
@@ -137,7 +138,7 @@ final class CopilotHooks {
         return quoted.startsWith("'") ? quoted.substring(1, quoted.length() - 1).replace("'\\''", "'") : quoted;
     }
 
-    private static Map<String, Object> entry(String launcher, Binding b) {
+    private static Map<String, Object> entry(HookLauncher launcher, Binding b) {
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("type", "command");
         e.put("bash", ClaudeSettings.command(launcher, "copilot", b.nativeEvent()));

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.copilot;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.InstallReport;
 import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.SettingsFile.SettingsException;
@@ -69,7 +70,7 @@ final class CopilotHooksFile implements Installer {
     }
 
     @Override
-    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    public byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         return CopilotHooks.install(document, launcher, bindings);
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.droid;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.host.droid.DroidHost;
 import dev.agentwarden.install.InstallReport;
 import dev.agentwarden.install.Installer;
@@ -35,7 +36,7 @@ final class DroidHooksFile implements Installer {
     }
 
     @Override
-    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    public byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         return ClaudeSettings.install(document, launcher, DroidHost.ID, bindings, true);
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.gemini;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.host.gemini.GeminiHost;
 import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.SettingsFile.SettingsException;
@@ -50,7 +51,7 @@ final class GeminiSystemSettings implements Installer {
      * add up across layers, so a hook named plain {@code warden} is one a committed project could switch off.
      */
     @Override
-    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    public byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         String name = machineName(document);
         return renamed(pin(format.install(document, launcher, bindings)), name);
     }

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.opencode;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.digest.Sha256;
 import dev.agentwarden.host.opencode.OpenCodeHost;
 import dev.agentwarden.install.HookCommand;
@@ -79,7 +80,7 @@ final class OpenCodePlugin implements Installer {
     }
 
     @Override
-    public byte[] install(byte[] document, String launcher, List<Binding> bindings) throws SettingsException {
+    public byte[] install(byte[] document, HookLauncher launcher, List<Binding> bindings) throws SettingsException {
         if (document.length > 0 && !isOurs(document)) {
             ForeignPlugin.refuse(describe());
         }
@@ -89,9 +90,9 @@ final class OpenCodePlugin implements Installer {
                 events.add(b.nativeEvent());
             }
         }
-        HookCommand.IfMissing missing = HookCommand.portableMode(launcher, null);
+        HookCommand.IfMissing missing = launcher.missing();
         String body = template()
-                .replace("@@LAUNCHER@@", missing == null ? Json.write(launcher) : "null")
+                .replace("@@LAUNCHER@@", missing == null ? Json.write(launcher.launcher()) : "null")
                 .replace("@@IF_MISSING@@", missing == null ? "null" : Json.write(missing.wire()))
                 .replace("@@MISSING@@", Json.write(HookCommand.MISSING))
                 .replace("@@HOST_JSON@@", Json.write(hostId))
