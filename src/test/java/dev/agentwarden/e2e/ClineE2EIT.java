@@ -1,5 +1,6 @@
 package dev.agentwarden.e2e;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -319,7 +320,7 @@ class ClineE2EIT {
 
         // today's form, as a teammate's clone had it: another machine's launcher path
         Files.write(hook, new dev.agentwarden.install.cline.ClineHookFiles(false)
-                .content("/home/alice/src/warden/bin/warden", "PreToolUse"));
+                .content(HookLauncher.plain("/home/alice/src/warden/bin/warden"), "PreToolUse"));
         Session old = session(project, "touch the marker", noWarden, ModelScript.of(
                 Turn.tool("old", "run_commands", Map.of("commands", List.of("touch denied-marker"))),
                 Turn.text("FINAL: done")));

@@ -1,5 +1,6 @@
 package dev.agentwarden.e2e;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.ledger.AgentRef;
@@ -367,7 +368,7 @@ abstract class PluginHostE2E {
         for (String event : plugin.installedEvents(portable)) {
             bound.add(new dev.agentwarden.install.Installer.Binding(event, null));
         }
-        java.nio.file.Files.write(bridge, plugin.install(new byte[0], "/home/alice/src/warden/bin/warden", bound));
+        java.nio.file.Files.write(bridge, plugin.install(new byte[0], HookLauncher.plain("/home/alice/src/warden/bin/warden"), bound));
         Session old = session(project, "touch the marker", noWarden, ModelScript.of(
                 Turn.tool("old", "bash", Map.of("command", "touch denied-marker", "description", "touch")),
                 Turn.text("FINAL: done")));

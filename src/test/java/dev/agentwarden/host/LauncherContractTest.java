@@ -1,5 +1,6 @@
 package dev.agentwarden.host;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -56,7 +57,7 @@ class LauncherContractTest {
         assertThat(cline.launcher().refusals()).isNotEmpty();
         for (Map.Entry<String, String> e : cline.launcher().refusals().entrySet()) {
             String file = new String(ClineSetup.CLINE.installer(Host.Scope.PROJECT) instanceof HookFileInstaller files
-                    ? files.content("/w/bin/warden", e.getKey()) : new byte[0], StandardCharsets.UTF_8);
+                    ? files.content(HookLauncher.plain("/w/bin/warden"), e.getKey()) : new byte[0], StandardCharsets.UTF_8);
             assertThat(e.getValue()).endsWith("\n");
             assertThat(file).as(e.getKey()).contains("printf '%s\\n' '" + e.getValue().strip() + "'\n");
         }

@@ -15,14 +15,14 @@ import org.junit.jupiter.api.Test;
 class HookCommandTest {
     private static final String LAUNCHER = "/opt/agent-warden/bin/warden";
     private static final String HOOK = "/home/u/.cache/agent-warden/hook/_opt_agent-warden/bin/warden";
-    private static final String FAST = HookCommand.fast(HOOK, LAUNCHER);
+    private static final HookLauncher FAST = HookCommand.fast(HOOK, LAUNCHER);
 
     @Test
     void fastCommand_testsTheHookThenFallsBackToTheLauncher() {
         assertThat(ClaudeSettings.command(FAST, "claude", "PreToolUse")).isEqualTo("[ -x " + HOOK + " ] && exec " + HOOK
                 + " dispatch --host claude --native-event PreToolUse; exec " + LAUNCHER
                 + " dispatch --host claude --native-event PreToolUse");
-        assertThat(ClaudeSettings.command(LAUNCHER, "claude", "PreToolUse"))
+        assertThat(ClaudeSettings.command(HookLauncher.plain(LAUNCHER), "claude", "PreToolUse"))
                 .isEqualTo(LAUNCHER + " dispatch --host claude --native-event PreToolUse");
     }
 
@@ -73,7 +73,7 @@ class HookCommandTest {
         assertThat(ClaudeSettings.installedEvents(fast, "claude")).containsExactly("PreToolUse");
         assertThat(ClaudeSettings.wardenEntries(fast, "claude").get(0).launcher()).isEqualTo(LAUNCHER);
         assertThat(new String(ClaudeSettings.uninstall(fast, "claude"), StandardCharsets.UTF_8)).isEqualTo("{}\n");
-        byte[] plain = ClaudeSettings.install(fast, LAUNCHER, "claude", bindings);
+        byte[] plain = ClaudeSettings.install(fast, HookLauncher.plain(LAUNCHER), "claude", bindings);
         assertThat(new String(plain, StandardCharsets.UTF_8)).doesNotContain(HOOK).contains(LAUNCHER + " dispatch");
         assertThat(ClaudeSettings.wardenEntries(plain, "claude")).hasSize(1);
     }

@@ -30,8 +30,8 @@ class PortableCommittedHooksTest {
     @TempDir
     Path dir;
 
-    private static final String BLOCK = HookCommand.portable(HookCommand.IfMissing.BLOCK);
-    private static final String WARN = HookCommand.portable(HookCommand.IfMissing.WARN);
+    private static final HookLauncher BLOCK = HookCommand.portable(HookCommand.IfMissing.BLOCK);
+    private static final HookLauncher WARN = HookCommand.portable(HookCommand.IfMissing.WARN);
     private static final Path GOLDEN = Path.of("src/test/resources/golden");
 
     @Test
@@ -153,9 +153,9 @@ class PortableCommittedHooksTest {
             assertThat(project.launcherOf(file, "PostToolUse")).as("another event's file").isNull();
             assertThat(project.launcherOf((text + "# mine\n").getBytes(StandardCharsets.UTF_8), "PreToolUse")).isNull();
         }
-        byte[] user = project.content("/opt/warden/bin/warden", "PreToolUse");
+        byte[] user = project.content(HookLauncher.plain("/opt/warden/bin/warden"), "PreToolUse");
         assertThat(new String(user, StandardCharsets.UTF_8)).contains("launcher='/opt/warden/bin/warden'");
-        assertThat(project.launcherOf(user, "PreToolUse")).isEqualTo("/opt/warden/bin/warden");
+        assertThat(project.launcherOf(user, "PreToolUse")).isEqualTo(HookLauncher.plain("/opt/warden/bin/warden"));
     }
 
     @Test
@@ -212,14 +212,14 @@ class PortableCommittedHooksTest {
     }
 
     /** The command a project install writes for {@code host}'s {@code event}, read back from the file it writes. */
-    private static String committed(String host, String event, String launcher) throws Exception {
+    private static String committed(String host, String event, HookLauncher launcher) throws Exception {
         byte[] file = committedFile(host, event, launcher);
         String command = ClaudeSettings.command(launcher, host, event);
         assertThat(new String(file, StandardCharsets.UTF_8)).contains(Json.write(command));
         return command;
     }
 
-    private static byte[] committedFile(String host, String event, String launcher) throws Exception {
+    private static byte[] committedFile(String host, String event, HookLauncher launcher) throws Exception {
         return HostSetups.byId(host).installer(Host.Scope.PROJECT).install("{}\n".getBytes(StandardCharsets.UTF_8), launcher,
                 List.of(new Installer.Binding(event, null)));
     }

@@ -25,7 +25,7 @@ class PortableHookCommandTest {
     @TempDir
     Path dir;
 
-    private static final String BLOCK = HookCommand.portable(HookCommand.IfMissing.BLOCK);
+    private static final HookLauncher BLOCK = HookCommand.portable(HookCommand.IfMissing.BLOCK);
 
     @Test
     void portableCommand_namesNoPathOfThisMachine() {

@@ -40,7 +40,7 @@ class SettingsFileTest {
     private static final List<Installer.Binding> BINDINGS = List.of(
             new Installer.Binding("PreToolUse", "*"), new Installer.Binding("Stop", null));
 
-    private static final SettingsFile.Edit INSTALL = doc -> ClaudeSettings.install(doc, "/w/bin/warden", "claude", BINDINGS);
+    private static final SettingsFile.Edit INSTALL = doc -> ClaudeSettings.install(doc, HookLauncher.plain("/w/bin/warden"), "claude", BINDINGS);
     private static final SettingsFile.Edit UNINSTALL = doc -> ClaudeSettings.uninstall(doc, "claude");
 
     private SettingsFile settings(Path file) {
@@ -154,7 +154,7 @@ class SettingsFileTest {
     void update_newFile_createdWithParentAndReadableMode() throws Exception {
         Path file = dir.resolve("home/.claude/settings.json");
 
-        settings(file).update(doc -> ClaudeSettings.install(doc, "/w/bin/warden", "cowork", BINDINGS));
+        settings(file).update(doc -> ClaudeSettings.install(doc, HookLauncher.plain("/w/bin/warden"), "cowork", BINDINGS));
 
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-r--r--");
         assertThat(ClaudeSettings.installedEvents(settings(file).read(), "cowork")).containsExactly("PreToolUse", "Stop");

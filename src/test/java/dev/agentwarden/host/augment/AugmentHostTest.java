@@ -1,5 +1,6 @@
 package dev.agentwarden.host.augment;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.event.EventName;
@@ -70,12 +71,12 @@ class AugmentHostTest {
         assertThat(installer.settingsFile(Path.of("/p"), Map.of())).isEqualTo(Path.of("/p/.augment/settings.json"));
         assertThat(AugmentSetup.AUGMENT.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
                 .isEqualTo(Path.of("/h/.augment/settings.json"));
-        byte[] once = installer.install("{}".getBytes(StandardCharsets.UTF_8), "/opt/warden/bin/warden",
+        byte[] once = installer.install("{}".getBytes(StandardCharsets.UTF_8), HookLauncher.plain("/opt/warden/bin/warden"),
                 List.of(new Installer.Binding("PreToolUse", null)));
         String text = new String(once, StandardCharsets.UTF_8);
         assertThat(text).contains("\"timeout\": 60000").doesNotContain("\"matcher\"")
                 .contains("dispatch --host augment --native-event PreToolUse");
-        assertThat(installer.install(once, "/opt/warden/bin/warden", List.of(new Installer.Binding("PreToolUse", null))))
+        assertThat(installer.install(once, HookLauncher.plain("/opt/warden/bin/warden"), List.of(new Installer.Binding("PreToolUse", null))))
                 .isEqualTo(once);
         assertThat(new String(installer.uninstall(once), StandardCharsets.UTF_8)).isEqualTo("{}");
     }

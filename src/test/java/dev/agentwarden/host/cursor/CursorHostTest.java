@@ -1,5 +1,6 @@
 package dev.agentwarden.host.cursor;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.event.EventName;
@@ -97,7 +98,7 @@ class CursorHostTest {
         byte[] doc = "{\"hooks\": {\"stop\": [{\"command\": \"./mine.sh\"}]}}\n".getBytes(StandardCharsets.UTF_8);
         List<Installer.Binding> bindings = List.of(new Installer.Binding("beforeShellExecution", null),
                 new Installer.Binding("stop", null));
-        byte[] once = installer.install(doc, "/opt/warden/bin/warden", bindings);
+        byte[] once = installer.install(doc, HookLauncher.plain("/opt/warden/bin/warden"), bindings);
         Map<String, Object> written = Json.parseObject(new String(once, StandardCharsets.UTF_8));
         assertThat(written).containsEntry("version", 1L);
         @SuppressWarnings("unchecked")
@@ -106,7 +107,7 @@ class CursorHostTest {
                 "/opt/warden/bin/warden dispatch --host cursor --native-event beforeShellExecution", "failClosed", true)));
         assertThat(hooks.get("stop")).isEqualTo(List.of(Map.of("command", "./mine.sh"), Map.of("command",
                 "/opt/warden/bin/warden dispatch --host cursor --native-event stop", "failClosed", false)));
-        assertThat(installer.install(once, "/opt/warden/bin/warden", bindings)).isEqualTo(once);
+        assertThat(installer.install(once, HookLauncher.plain("/opt/warden/bin/warden"), bindings)).isEqualTo(once);
         assertThat(installer.installedEvents(once)).containsExactly("stop", "beforeShellExecution");
         byte[] removed = installer.uninstall(once);
         assertThat(installer.installedEvents(removed)).isEmpty();

@@ -1,5 +1,6 @@
 package dev.agentwarden.host.droid;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -103,7 +104,7 @@ class DroidHostTest {
                 .isEqualTo(Path.of("/h/.factory/hooks.json"));
         String users = "{\n  \"PreToolUse\": [ {\"matcher\": \"Execute\", \"hooks\": [{\"type\": \"command\","
                 + " \"command\": \"./mine.sh\"}]} ],\n  \"hooksDisabled\": false\n}\n";
-        byte[] installed = installer.install(users.getBytes(StandardCharsets.UTF_8), LAUNCHER, BINDINGS);
+        byte[] installed = installer.install(users.getBytes(StandardCharsets.UTF_8), HookLauncher.plain(LAUNCHER), BINDINGS);
         Map<String, Object> doc = Json.parseObject(new String(installed, StandardCharsets.UTF_8));
         assertThat(doc).doesNotContainKey("hooks").containsKeys("PreToolUse", "SessionStart", "hooksDisabled");
         assertThat((List<?>) doc.get("PreToolUse")).hasSize(2);
@@ -111,7 +112,7 @@ class DroidHostTest {
         assertThat(installer.entries(installed)).extracting(Installer.Entry::target)
                 .containsExactly(LAUNCHER + " dispatch --host droid --native-event PreToolUse",
                         LAUNCHER + " dispatch --host droid --native-event SessionStart");
-        assertThat(installer.install(installed, LAUNCHER, BINDINGS)).isEqualTo(installed);
+        assertThat(installer.install(installed, HookLauncher.plain(LAUNCHER), BINDINGS)).isEqualTo(installed);
         assertThat(new String(installer.uninstall(installed), StandardCharsets.UTF_8)).isEqualTo(users);
     }
 
@@ -131,7 +132,7 @@ class DroidHostTest {
     @Test
     void install_refusesAnEventThatIsNotAList() {
         Installer installer = DroidSetup.DROID.installer(Host.Scope.PROJECT);
-        assertThatThrownBy(() -> installer.install("{\"PreToolUse\": {}}".getBytes(StandardCharsets.UTF_8), LAUNCHER,
+        assertThatThrownBy(() -> installer.install("{\"PreToolUse\": {}}".getBytes(StandardCharsets.UTF_8), HookLauncher.plain(LAUNCHER),
                 BINDINGS)).isInstanceOf(SettingsException.class).hasMessageContaining("PreToolUse is an object");
     }
 

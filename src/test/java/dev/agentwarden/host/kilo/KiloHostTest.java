@@ -1,5 +1,6 @@
 package dev.agentwarden.host.kilo;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.event.EventName;
@@ -75,7 +76,7 @@ class KiloHostTest {
     @Test
     void install_writesTheBridgeDispatchingAsKilo() throws Exception {
         Installer project = setup.installer(Host.Scope.PROJECT);
-        String text = new String(project.install(new byte[0], "/opt/warden/bin/warden", BINDINGS), StandardCharsets.UTF_8);
+        String text = new String(project.install(new byte[0], HookLauncher.plain("/opt/warden/bin/warden"), BINDINGS), StandardCharsets.UTF_8);
         assertThat(text).contains("const HOST = \"kilo\";").contains("Agent Warden's bridge for Kilo Code")
                 .contains("`warden install --host kilo`").doesNotContain("@@");
         assertThat(project.installedEvents(text.getBytes(StandardCharsets.UTF_8)))
@@ -91,7 +92,7 @@ class KiloHostTest {
         Path root = Files.createDirectories(dir.resolve("proj"));
         Path file = project.settingsFile(root, Map.of());
         PluginFile plugin = new PluginFile(file, dir.resolve("locks"), root);
-        plugin.update(doc -> project.install(doc, "/w/bin/warden", BINDINGS));
+        plugin.update(doc -> project.install(doc, HookLauncher.plain("/w/bin/warden"), BINDINGS));
         assertThat(file).exists();
         Files.writeString(root.resolve(".kilo/.gitignore"), "node_modules\n");
         List<Path> removed = new ArrayList<>();
@@ -104,7 +105,7 @@ class KiloHostTest {
     @Test
     void uninstall_afterAHandEdit_leavesTheFile() throws Exception {
         Installer project = setup.installer(Host.Scope.PROJECT);
-        byte[] ours = project.install(new byte[0], "/w/bin/warden", BINDINGS);
+        byte[] ours = project.install(new byte[0], HookLauncher.plain("/w/bin/warden"), BINDINGS);
         byte[] edited = (new String(ours, StandardCharsets.UTF_8) + "// mine\n").getBytes(StandardCharsets.UTF_8);
         assertThat(project.uninstall(ours)).isEmpty();
         assertThat(project.uninstall(edited)).isEqualTo(edited);

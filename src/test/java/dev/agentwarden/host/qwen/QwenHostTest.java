@@ -1,5 +1,6 @@
 package dev.agentwarden.host.qwen;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.event.EventName;
@@ -136,8 +137,8 @@ class QwenHostTest {
         byte[] doc = "{\"selectedType\": \"anthropic\"}\n".getBytes(StandardCharsets.UTF_8);
         List<Installer.Binding> bindings = List.of(new Installer.Binding("PreToolUse", "*"),
                 new Installer.Binding("SubagentStart", null));
-        byte[] once = installer.install(doc, "/opt/warden/bin/warden", bindings);
-        byte[] twice = installer.install(once, "/opt/warden/bin/warden", bindings);
+        byte[] once = installer.install(doc, HookLauncher.plain("/opt/warden/bin/warden"), bindings);
+        byte[] twice = installer.install(once, HookLauncher.plain("/opt/warden/bin/warden"), bindings);
         assertThat(new String(twice, StandardCharsets.UTF_8)).isEqualTo(new String(once, StandardCharsets.UTF_8));
         assertThat(installer.installedEvents(twice)).containsExactly("PreToolUse", "SubagentStart");
         assertThat(new String(once, StandardCharsets.UTF_8)).contains("dispatch --host qwen --native-event PreToolUse");

@@ -1,5 +1,6 @@
 package dev.agentwarden.host.windsurf;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.event.EventName;
@@ -84,7 +85,7 @@ class WindsurfHostTest {
         assertThat(installer.settingsFile(Path.of("/p"), Map.of())).isEqualTo(Path.of("/p/.windsurf/hooks.json"));
         assertThat(WindsurfSetup.WINDSURF.installer(Host.Scope.USER).settingsFile(Path.of("/p"), Map.of("HOME", "/h")))
                 .isEqualTo(Path.of("/h/.codeium/windsurf/hooks.json"));
-        byte[] once = installer.install("{}".getBytes(StandardCharsets.UTF_8), "/opt/warden/bin/warden",
+        byte[] once = installer.install("{}".getBytes(StandardCharsets.UTF_8), HookLauncher.plain("/opt/warden/bin/warden"),
                 List.of(new Installer.Binding("pre_run_command", null)));
         assertThat(new String(once, StandardCharsets.UTF_8)).contains("\"show_output\": true").doesNotContain("version");
         assertThat(installer.installedEvents(once)).containsExactly("pre_run_command");

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.claude;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.install.Installer;
@@ -16,7 +17,7 @@ class ClaudeHttpHooksTest {
     @Test
     void install_httpBinding_writesAnHttpHandlerWithTheTokenFromTheEnvironment_andUninstallRemovesIt() throws Exception {
         byte[] before = "{\"model\": \"x\"}\n".getBytes(StandardCharsets.UTF_8);
-        byte[] after = ClaudeSettings.install(before, LAUNCHER, "claude", List.of(
+        byte[] after = ClaudeSettings.install(before, HookLauncher.plain(LAUNCHER), "claude", List.of(
                 new Installer.Binding("SessionStart", null), new Installer.Binding("PreToolUse", "Bash", 27123, ID)));
         String text = new String(after, StandardCharsets.UTF_8);
         assertThat(text).contains("\"type\":\"http\"").contains("\"url\":\"http://127.0.0.1:27123/project/" + ID + "/dispatch/claude/PreToolUse\"")
@@ -40,7 +41,7 @@ class ClaudeHttpHooksTest {
         String old = "{\"hooks\":{\"PreToolUse\":[{\"matcher\":\"Bash\",\"hooks\":[{\"type\":\"http\",\"url\":\"http://127.0.0.1:27123/dispatch/claude/PreToolUse\","
                 + "\"headers\":{\"Authorization\":\"Bearer $WARDEN_HOOK_TOKEN\"},\"allowedEnvVars\":[\"WARDEN_HOOK_TOKEN\"],\"timeout\":"
                 + ClaudeSettings.HOOK_TIMEOUT_SECONDS + "}]}]}}";
-        byte[] after = ClaudeSettings.install(old.getBytes(StandardCharsets.UTF_8), LAUNCHER, "claude",
+        byte[] after = ClaudeSettings.install(old.getBytes(StandardCharsets.UTF_8), HookLauncher.plain(LAUNCHER), "claude",
                 List.of(new Installer.Binding("PreToolUse", "Bash", 27123, ID)));
         String text = new String(after, StandardCharsets.UTF_8);
         assertThat(text).contains("/project/" + ID + "/dispatch/claude/PreToolUse").doesNotContain("27123/dispatch/");

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.claude;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,7 +47,7 @@ class ClaudeManagedFileTest {
     @Test
     void installThenUninstall_givesBackTheAdministratorsFileByteForByte() throws Exception {
         byte[] original = ADMIN.getBytes(StandardCharsets.UTF_8);
-        byte[] installed = managed.install(original, LAUNCHER, bindings());
+        byte[] installed = managed.install(original, HookLauncher.plain(LAUNCHER), bindings());
         String text = new String(installed, StandardCharsets.UTF_8);
 
         assertThat(text).contains("\"permissions\": {\"deny\": [\"Bash(curl:*)\"]}")
@@ -54,7 +55,7 @@ class ClaudeManagedFileTest {
                 .contains("\"command\": \"/opt/agent-warden/bin/warden dispatch --host claude --native-event PreToolUse\"")
                 .contains("\"command\": \"/opt/agent-warden/bin/warden dispatch --host claude --native-event SessionStart\"");
         assertThat(managed.installedEvents(installed)).containsExactly("PreToolUse", "SessionStart");
-        assertThat(managed.install(installed, LAUNCHER, bindings())).as("idempotent").isEqualTo(installed);
+        assertThat(managed.install(installed, HookLauncher.plain(LAUNCHER), bindings())).as("idempotent").isEqualTo(installed);
         assertThat(managed.uninstall(installed)).isEqualTo(original);
     }
 
@@ -72,7 +73,7 @@ class ClaudeManagedFileTest {
         byte[] original = withLookalike.getBytes(StandardCharsets.UTF_8);
         assertThat(managed.installedEvents(original)).isEmpty();
         assertThat(managed.lookalikes(original)).hasSize(1);
-        byte[] installed = managed.install(original, LAUNCHER, bindings());
+        byte[] installed = managed.install(original, HookLauncher.plain(LAUNCHER), bindings());
         assertThat(managed.uninstall(installed)).isEqualTo(original);
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.claude;
 
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.Installer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -110,7 +111,7 @@ class ClaudeSettingsTest {
     void install_newBindings_replaceOldWardenEntries() throws Exception {
         String first = install(USER_SETTINGS, "claude");
 
-        String second = new String(ClaudeSettings.install(bytes(first), "/elsewhere/bin/warden", "cowork",
+        String second = new String(ClaudeSettings.install(bytes(first), HookLauncher.plain("/elsewhere/bin/warden"), "cowork",
                 List.of(new Installer.Binding("SessionStart", null))), StandardCharsets.UTF_8);
 
         assertThat(ClaudeSettings.installedEvents(bytes(second), "claude")).containsExactly("SessionStart");
@@ -174,7 +175,7 @@ class ClaudeSettingsTest {
     @MethodSource("unsupportedShapes")
     void install_unsupportedHooksShape_refused(String name, String settings, String code) {
         for (String host : List.of("claude", "codex")) {
-            assertThatThrownBy(() -> ClaudeSettings.install(bytes(settings), LAUNCHER, host, BINDINGS))
+            assertThatThrownBy(() -> ClaudeSettings.install(bytes(settings), HookLauncher.plain(LAUNCHER), host, BINDINGS))
                     .isInstanceOfSatisfying(SettingsFile.SettingsException.class, e -> {
                         assertThat(e.code()).isEqualTo(code);
                         assertThat(e.getMessage()).contains("left unchanged");
@@ -305,8 +306,8 @@ class ClaudeSettingsTest {
     void installThenUninstall_corpusFile_originalBytesBack(String name, String host) throws Exception {
         byte[] original = Files.readAllBytes(CORPUS.resolve(name));
 
-        byte[] installed = ClaudeSettings.install(original, LAUNCHER, host, BINDINGS);
-        byte[] twice = ClaudeSettings.install(installed, LAUNCHER, host, BINDINGS);
+        byte[] installed = ClaudeSettings.install(original, HookLauncher.plain(LAUNCHER), host, BINDINGS);
+        byte[] twice = ClaudeSettings.install(installed, HookLauncher.plain(LAUNCHER), host, BINDINGS);
         byte[] back = ClaudeSettings.uninstall(installed, host);
 
         assertThat(JsonSpans.parse(installed).kind()).isEqualTo(JsonSpans.Kind.OBJECT);
@@ -341,7 +342,7 @@ class ClaudeSettingsTest {
     void install_invalidUtf8InOtherString_keepsBytes() throws Exception {
         byte[] original = {'{', '"', 'a', '"', ':', '"', (byte) 0xff, (byte) 0xc3, '"', '}'};
 
-        byte[] installed = ClaudeSettings.install(original, LAUNCHER, "claude", BINDINGS);
+        byte[] installed = ClaudeSettings.install(original, HookLauncher.plain(LAUNCHER), "claude", BINDINGS);
 
         assertThat(java.util.Arrays.copyOf(installed, 9)).isEqualTo(java.util.Arrays.copyOf(original, 9));
         assertThat(ClaudeSettings.uninstall(installed, "claude")).isEqualTo(original);
@@ -366,7 +367,7 @@ class ClaudeSettingsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("launchers")
     void command_anyLauncherPath_shellReadsItBackExactly(String launcher) throws Exception {
-        String command = ClaudeSettings.command(launcher, "claude", "Stop");
+        String command = ClaudeSettings.command(HookLauncher.plain(launcher), "claude", "Stop");
         String probe = command.replace(" dispatch --host claude --native-event Stop", "");
 
         Process p = new ProcessBuilder("/bin/sh", "-c", "printf '%s' " + probe).start();
@@ -378,7 +379,7 @@ class ClaudeSettingsTest {
     }
 
     private static String install(String settings, String host) throws SettingsFile.SettingsException {
-        return new String(ClaudeSettings.install(bytes(settings), LAUNCHER, host, BINDINGS), StandardCharsets.UTF_8);
+        return new String(ClaudeSettings.install(bytes(settings), HookLauncher.plain(LAUNCHER), host, BINDINGS), StandardCharsets.UTF_8);
     }
 
     private static String uninstall(String settings, String host) {

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.cline;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -31,15 +32,15 @@ class ClineHookFilesTest {
     @Test
     void install_writesOneExecutableFilePerEvent_thatExecsTheLauncherByAbsolutePath() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("p"));
-        List<String> report = project(root).install(LAUNCHER, List.of("PreToolUse", "PostToolUse"), false);
+        List<String> report = project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse", "PostToolUse"), false);
         Path pre = root.resolve(".clinerules/hooks/PreToolUse");
         assertThat(report).contains("wrote " + pre + " (mode 0755)");
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(pre))).isEqualTo("rwxr-xr-x");
         assertThat(Files.readString(pre)).startsWith("#!/bin/sh\n")
                 .contains("launcher='" + LAUNCHER + "'\n")
                 .contains("exec \"$launcher\" dispatch --host cline --native-event PreToolUse\n");
-        assertThat(project(root).read().warden()).containsOnlyKeys("PreToolUse", "PostToolUse").containsValue(LAUNCHER);
-        assertThat(project(root).install(LAUNCHER, List.of("PreToolUse", "PostToolUse"), false))
+        assertThat(project(root).read().warden()).containsOnlyKeys("PreToolUse", "PostToolUse").containsValue(HookLauncher.plain(LAUNCHER));
+        assertThat(project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse", "PostToolUse"), false))
                 .containsExactly("unchanged " + pre, "unchanged " + root.resolve(".clinerules/hooks/PostToolUse"));
     }
 
@@ -48,7 +49,7 @@ class ClineHookFilesTest {
         Path root = Files.createDirectories(tmp.resolve("p"));
         Path hooks = Files.createDirectories(root.resolve(".clinerules/hooks"));
         Files.writeString(hooks.resolve("PreToolUse"), "#!/bin/sh\necho mine\n");
-        assertThatThrownBy(() -> project(root).install(LAUNCHER, List.of("PostToolUse", "PreToolUse"), false))
+        assertThatThrownBy(() -> project(root).install(HookLauncher.plain(LAUNCHER), List.of("PostToolUse", "PreToolUse"), false))
                 .isInstanceOf(SettingsException.class)
                 .hasMessageContaining(hooks.resolve("PreToolUse") + " (not the file Warden writes) is yours")
                 .hasMessageContaining("nothing was installed")
@@ -61,7 +62,7 @@ class ClineHookFilesTest {
     @Test
     void wardensFile_onceEdited_isTheUsers() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("p"));
-        project(root).install(LAUNCHER, List.of("PreToolUse"), false);
+        project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse"), false);
         Path pre = root.resolve(".clinerules/hooks/PreToolUse");
         Files.writeString(pre, Files.readString(pre) + "# my tweak\n");
         assertThat(project(root).read().foreign()).containsOnlyKeys("PreToolUse");
@@ -73,13 +74,13 @@ class ClineHookFilesTest {
     void uninstall_removesExactlyWhatInstallWrote_andTheDirectoriesItCreated() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("p"));
         Path hooks = root.resolve(".clinerules/hooks");
-        project(root).install(LAUNCHER, List.of("PreToolUse", "PostToolUse"), false);
+        project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse", "PostToolUse"), false);
         Files.writeString(hooks.resolve("PreToolUse.sh"), "#!/bin/sh\n");
         List<String> report = project(root).uninstall();
         assertThat(report).contains("removed " + hooks.resolve("PreToolUse"), "removed " + hooks.resolve("PostToolUse"));
         assertThat(hooks.resolve("PreToolUse.sh")).as("the user's file beside Warden's").exists();
         Files.delete(hooks.resolve("PreToolUse.sh"));
-        project(root).install(LAUNCHER, List.of("PreToolUse"), false);
+        project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse"), false);
         project(root).uninstall();
         assertThat(root.resolve(".clinerules")).as("created by install, left empty").doesNotExist();
     }
@@ -88,7 +89,7 @@ class ClineHookFilesTest {
     void uninstall_keepsADirectoryThatExistedBefore() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("p"));
         Path rules = Files.createDirectories(root.resolve(".clinerules"));
-        project(root).install(LAUNCHER, List.of("PreToolUse"), false);
+        project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse"), false);
         project(root).uninstall();
         assertThat(rules).isDirectory();
         assertThat(rules.resolve("hooks")).doesNotExist();
@@ -97,8 +98,8 @@ class ClineHookFilesTest {
     @Test
     void install_rebound_removesWardensFileForAnEventNoLongerBound() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("p"));
-        project(root).install(LAUNCHER, List.of("PreToolUse", "PostToolUse"), false);
-        List<String> report = project(root).install(LAUNCHER, List.of("PreToolUse"), false);
+        project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse", "PostToolUse"), false);
+        List<String> report = project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse"), false);
         assertThat(report).contains("removed " + root.resolve(".clinerules/hooks/PostToolUse") + " (no longer bound)");
         assertThat(root.resolve(".clinerules/hooks/PostToolUse")).doesNotExist();
     }
@@ -109,7 +110,7 @@ class ClineHookFilesTest {
         Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
         Files.createDirectories(root.resolve(".clinerules"));
         Files.createSymbolicLink(root.resolve(".clinerules/hooks"), elsewhere);
-        assertThatThrownBy(() -> project(root).install(LAUNCHER, List.of("PreToolUse"), false))
+        assertThatThrownBy(() -> project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse"), false))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("is a symbolic link")
                 .extracting(e -> ((SettingsException) e).code()).isEqualTo("hook_dir_symlink");
         try (var files = Files.list(elsewhere)) {
@@ -123,7 +124,7 @@ class ClineHookFilesTest {
         Path hooks = Files.createDirectories(root.resolve(".clinerules/hooks"));
         Path target = Files.writeString(tmp.resolve("victim"), "keep\n");
         Files.createSymbolicLink(hooks.resolve("PreToolUse"), target);
-        assertThatThrownBy(() -> project(root).install(LAUNCHER, List.of("PreToolUse"), false))
+        assertThatThrownBy(() -> project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse"), false))
                 .hasMessageContaining("(a symbolic link) is yours");
         assertThat(Files.readString(target)).isEqualTo("keep\n");
         assertThat(Files.isSymbolicLink(hooks.resolve("PreToolUse"))).isTrue();
@@ -132,7 +133,7 @@ class ClineHookFilesTest {
     @Test
     void dryRun_writesNothing() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("p"));
-        assertThat(project(root).install(LAUNCHER, List.of("PreToolUse"), true))
+        assertThat(project(root).install(HookLauncher.plain(LAUNCHER), List.of("PreToolUse"), true))
                 .containsExactly("would write " + root.resolve(".clinerules/hooks/PreToolUse") + " (mode 0755)");
         assertThat(root.resolve(".clinerules")).doesNotExist();
     }
@@ -141,8 +142,8 @@ class ClineHookFilesTest {
     void launcherOf_quotedLauncher_roundTrips_andAnyOtherFileIsNotWardens() {
         ClineHookFiles files = new ClineHookFiles(false);
         String odd = "/opt/it's here/bin/warden";
-        assertThat(files.launcherOf(files.content(odd, "PreToolUse"), "PreToolUse")).isEqualTo(odd);
-        assertThat(files.launcherOf(files.content(LAUNCHER, "PreToolUse"), "PostToolUse"))
+        assertThat(files.launcherOf(files.content(HookLauncher.plain(odd), "PreToolUse"), "PreToolUse")).isEqualTo(HookLauncher.plain(odd));
+        assertThat(files.launcherOf(files.content(HookLauncher.plain(LAUNCHER), "PreToolUse"), "PostToolUse"))
                 .as("a file under another event's name").isNull();
         assertThat(files.launcherOf("#!/bin/sh\nlauncher='/x'\n".getBytes(StandardCharsets.UTF_8), "PreToolUse")).isNull();
     }
@@ -163,7 +164,7 @@ class ClineHookFilesTest {
     @Test
     void hookFile_launcherMissing_failClosedCancels_failOpenPrintsNothing() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("p"));
-        project(root).install(tmp.resolve("gone/bin/warden").toString(), List.of("PreToolUse", "TaskStart"), false);
+        project(root).install(HookLauncher.plain(tmp.resolve("gone/bin/warden").toString()), List.of("PreToolUse", "TaskStart"), false);
         Path pre = root.resolve(".clinerules/hooks/PreToolUse");
         String[] closed = run(pre, "closed");
         assertThat(closed[0]).isEqualTo("{\"cancel\":true,\"errorMessage\":\"[warden] Warden cannot run (WARDEN_FAIL_MODE=closed)\"}\n");

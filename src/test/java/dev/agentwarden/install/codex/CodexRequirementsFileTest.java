@@ -1,5 +1,6 @@
 package dev.agentwarden.install.codex;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -52,7 +53,7 @@ class CodexRequirementsFileTest {
     @Test
     void install_appendsOneMarkedBlock_pinningHooksOn_andUninstallGivesTheFileBackByteForByte() throws Exception {
         byte[] original = bytes(ADMIN);
-        byte[] installed = managed.install(original, LAUNCHER, bindings());
+        byte[] installed = managed.install(original, HookLauncher.plain(LAUNCHER), bindings());
         String t = text(installed);
 
         assertThat(t).startsWith(ADMIN + "\n" + CodexRequirementsFile.BEGIN + "\n[features]\nhooks = true\n\n[[hooks.PreToolUse]]\n"
@@ -63,7 +64,7 @@ class CodexRequirementsFileTest {
         assertThat(managed.installedEvents(installed)).containsExactly("PreToolUse", "SessionStart");
         assertThat(managed.entries(installed).get(0).launcher()).isEqualTo(LAUNCHER);
         assertThat(MiniToml.parse(t)).as("still TOML that a reader takes").containsKey("features");
-        assertThat(managed.install(installed, LAUNCHER, bindings())).as("idempotent").isEqualTo(installed);
+        assertThat(managed.install(installed, HookLauncher.plain(LAUNCHER), bindings())).as("idempotent").isEqualTo(installed);
         assertThat(managed.uninstall(installed)).isEqualTo(original);
     }
 
@@ -71,7 +72,7 @@ class CodexRequirementsFileTest {
     void byteForByte_forAFileWithoutAFinalNewline_anEmptyFile_andOneEndingInABlankLine() throws Exception {
         for (String admin : List.of("", "allow_managed_hooks_only = false", "x = 1\n\n", "[features]\nshell_snapshot = true")) {
             byte[] original = bytes(admin);
-            byte[] installed = managed.install(original, LAUNCHER, bindings());
+            byte[] installed = managed.install(original, HookLauncher.plain(LAUNCHER), bindings());
             assertThat(managed.uninstall(installed)).as("[%s]", admin).isEqualTo(original);
         }
     }
@@ -79,7 +80,7 @@ class CodexRequirementsFileTest {
     @Test
     void anAdministratorsFeaturesTable_getsWardensMarkedPinLine_whichUninstallTakesOut() throws Exception {
         String admin = "[features]\nshell_snapshot = true\n";
-        byte[] installed = managed.install(bytes(admin), LAUNCHER, bindings());
+        byte[] installed = managed.install(bytes(admin), HookLauncher.plain(LAUNCHER), bindings());
         String t = text(installed);
 
         assertThat(t).startsWith("[features]\n" + CodexRequirementsFile.PIN + "\nshell_snapshot = true\n");
@@ -91,30 +92,30 @@ class CodexRequirementsFileTest {
     @Test
     void anAdministratorsOwnHooksTrue_isLeft_andTheirFalse_isRefused() throws Exception {
         String pinned = "[features]\nhooks = true\n";
-        byte[] installed = managed.install(bytes(pinned), LAUNCHER, bindings());
+        byte[] installed = managed.install(bytes(pinned), HookLauncher.plain(LAUNCHER), bindings());
         assertThat(text(installed)).doesNotContain(CodexRequirementsFile.PIN).doesNotContain(CodexRequirementsFile.BEGIN + "\n[features]");
         assertThat(managed.uninstall(installed)).isEqualTo(bytes(pinned));
 
-        assertThatThrownBy(() -> managed.install(bytes("[features]\nhooks = false\n"), LAUNCHER, bindings()))
+        assertThatThrownBy(() -> managed.install(bytes("[features]\nhooks = false\n"), HookLauncher.plain(LAUNCHER), bindings()))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("[features] hooks is not true");
-        assertThatThrownBy(() -> managed.install(bytes("features = { hooks = true }\n"), LAUNCHER, bindings()))
+        assertThatThrownBy(() -> managed.install(bytes("features = { hooks = true }\n"), HookLauncher.plain(LAUNCHER), bindings()))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("[features] table");
     }
 
     @Test
     void hooksInAFormAnArrayOfTablesCannotJoin_areRefused() {
         for (String admin : List.of("hooks = {}\n", "[hooks]\nPreToolUse = []\n", "[hooks.PreToolUse]\nmatcher = \"x\"\n")) {
-            assertThatThrownBy(() -> managed.install(bytes(admin), LAUNCHER, bindings())).as(admin)
+            assertThatThrownBy(() -> managed.install(bytes(admin), HookLauncher.plain(LAUNCHER), bindings())).as(admin)
                     .isInstanceOf(SettingsException.class).hasMessageContaining("hooks.PreToolUse");
         }
     }
 
     @Test
     void anEditedBlock_isNotWardens_installRefusesIt_andUninstallLeavesIt() throws Exception {
-        byte[] installed = managed.install(bytes(ADMIN), LAUNCHER, bindings());
+        byte[] installed = managed.install(bytes(ADMIN), HookLauncher.plain(LAUNCHER), bindings());
         byte[] edited = bytes(text(installed).replace("timeout = 60", "timeout = 5"));
 
-        assertThatThrownBy(() -> managed.install(edited, LAUNCHER, bindings()))
+        assertThatThrownBy(() -> managed.install(edited, HookLauncher.plain(LAUNCHER), bindings()))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("not exactly what Warden writes");
         assertThat(managed.uninstall(edited)).isSameAs(edited);
         assertThat(managed.installedEvents(edited)).isEmpty();
@@ -124,7 +125,7 @@ class CodexRequirementsFileTest {
     void aLookalikeOutsideTheBlock_isTheAdministrators_andStays() throws Exception {
         String admin = ADMIN.replace("/usr/local/bin/audit-bash",
                 "/opt/agent-warden/bin/warden dispatch --host codex --native-event PreToolUse --verbose");
-        byte[] installed = managed.install(bytes(admin), LAUNCHER, bindings());
+        byte[] installed = managed.install(bytes(admin), HookLauncher.plain(LAUNCHER), bindings());
 
         assertThat(managed.lookalikes(installed)).hasSize(1);
         assertThat(managed.uninstall(installed)).isEqualTo(bytes(admin));
@@ -132,7 +133,7 @@ class CodexRequirementsFileTest {
 
     @Test
     void managedOnly_addsAMarkedLineFirst_leavesTheAdministratorsTrue_refusesTheirFalse() throws Exception {
-        byte[] hooked = managed.install(bytes(ADMIN), LAUNCHER, bindings());
+        byte[] hooked = managed.install(bytes(ADMIN), HookLauncher.plain(LAUNCHER), bindings());
         byte[] only = managed.managedHooksOnly(hooked);
 
         assertThat(text(only)).startsWith(CodexRequirementsFile.MANAGED_ONLY_LINE + "\n# Fleet requirements");
@@ -149,7 +150,7 @@ class CodexRequirementsFileTest {
     @Test
     void aLauncherPathWithQuotes_isEscapedAsTomlAndRecognisedBack() throws Exception {
         String odd = "/opt/a \"w\"\\x/bin/warden";
-        byte[] installed = managed.install(new byte[0], odd, bindings());
+        byte[] installed = managed.install(new byte[0], HookLauncher.plain(odd), bindings());
 
         assertThat(managed.entries(installed)).extracting(Installer.Entry::launcher).containsOnly(odd);
         assertThat(managed.uninstall(installed)).isEmpty();
@@ -157,7 +158,7 @@ class CodexRequirementsFileTest {
 
     @Test
     void notUtf8_isRefused() {
-        assertThatThrownBy(() -> managed.install(new byte[] {(byte) 0xff, 'x'}, LAUNCHER, bindings()))
+        assertThatThrownBy(() -> managed.install(new byte[] {(byte) 0xff, 'x'}, HookLauncher.plain(LAUNCHER), bindings()))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("UTF-8");
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.copilot;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -33,7 +34,7 @@ class CopilotHooksTest {
     @Test
     @SuppressWarnings("unchecked")
     void install_emptyFile_writesVersionOneAndCopilotsEntryShape() throws Exception {
-        byte[] doc = CopilotHooks.install(b("{}\n"), LAUNCHER, BINDINGS);
+        byte[] doc = CopilotHooks.install(b("{}\n"), HookLauncher.plain(LAUNCHER), BINDINGS);
         Map<String, Object> o = Json.parseObject(s(doc));
         assertThat(o.get("version")).isEqualTo(1L);
         Map<String, Object> hooks = (Map<String, Object>) o.get("hooks");
@@ -49,7 +50,7 @@ class CopilotHooksTest {
     @Test
     @SuppressWarnings("unchecked")
     void install_everyToolMatcher_writesNoMatcher() throws Exception {
-        byte[] doc = CopilotHooks.install(b("{}"), LAUNCHER, List.of(new Binding("preToolUse", "*")));
+        byte[] doc = CopilotHooks.install(b("{}"), HookLauncher.plain(LAUNCHER), List.of(new Binding("preToolUse", "*")));
         Map<String, Object> entry = (Map<String, Object>) ((List<Object>) ((Map<String, Object>) Json.parseObject(s(doc))
                 .get("hooks")).get("preToolUse")).get(0);
         assertThat(entry).doesNotContainKey("matcher");
@@ -60,8 +61,8 @@ class CopilotHooksTest {
     @Test
     void installThenUninstall_givesBackTheBytesFromBefore_andInstallIsIdempotent() throws Exception {
         for (String before : List.of("{}\n", "{\n  \"version\": 1,\n  \"hooks\": {\n    \"preToolUse\": [\n      {\"type\": \"command\", \"bash\": \"./mine.sh\"}\n    ]\n  }\n}\n")) {
-            byte[] once = CopilotHooks.install(b(before), LAUNCHER, BINDINGS);
-            assertThat(s(CopilotHooks.install(once, LAUNCHER, BINDINGS))).as("idempotent").isEqualTo(s(once));
+            byte[] once = CopilotHooks.install(b(before), HookLauncher.plain(LAUNCHER), BINDINGS);
+            assertThat(s(CopilotHooks.install(once, HookLauncher.plain(LAUNCHER), BINDINGS))).as("idempotent").isEqualTo(s(once));
             assertThat(s(CopilotHooks.uninstall(once))).as("exact uninstall").isEqualTo(before);
         }
     }
@@ -70,7 +71,7 @@ class CopilotHooksTest {
     void install_keepsTheUsersEntriesAndLookalikes_byteForByte() throws Exception {
         String mine = "{\"version\":1,\"hooks\":{\"preToolUse\":[{\"type\":\"command\",\"bash\":\"env X=1 /opt/warden/bin/warden"
                 + " dispatch --host copilot --native-event preToolUse\",\"timeoutSec\":60}]}}";
-        byte[] doc = CopilotHooks.install(b(mine), LAUNCHER, BINDINGS);
+        byte[] doc = CopilotHooks.install(b(mine), HookLauncher.plain(LAUNCHER), BINDINGS);
         assertThat(s(doc)).contains("env X=1 /opt/warden/bin/warden");
         assertThat(CopilotHooks.lookalikes(doc)).containsExactly(
                 "hooks.preToolUse: env X=1 /opt/warden/bin/warden dispatch --host copilot --native-event preToolUse");
@@ -79,11 +80,11 @@ class CopilotHooksTest {
 
     @Test
     void install_unknownVersionOrHooksNotAnObject_isRefused() {
-        assertThatThrownBy(() -> CopilotHooks.install(b("{\"version\":2}"), LAUNCHER, BINDINGS))
+        assertThatThrownBy(() -> CopilotHooks.install(b("{\"version\":2}"), HookLauncher.plain(LAUNCHER), BINDINGS))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("not 1");
-        assertThatThrownBy(() -> CopilotHooks.install(b("{\"version\":1,\"hooks\":[]}"), LAUNCHER, BINDINGS))
+        assertThatThrownBy(() -> CopilotHooks.install(b("{\"version\":1,\"hooks\":[]}"), HookLauncher.plain(LAUNCHER), BINDINGS))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("not an object");
-        assertThatThrownBy(() -> CopilotHooks.install(b("{\"version\":1,\"hooks\":{\"preToolUse\":{}}}"), LAUNCHER, BINDINGS))
+        assertThatThrownBy(() -> CopilotHooks.install(b("{\"version\":1,\"hooks\":{\"preToolUse\":{}}}"), HookLauncher.plain(LAUNCHER), BINDINGS))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("not a list");
     }
 
@@ -103,12 +104,12 @@ class CopilotHooksTest {
         Path file = Files.createDirectories(dir.resolve(".github/hooks")).resolve("warden.json");
         Files.writeString(file, "{\"version\":1,");
         SettingsFile settings = new SettingsFile(file, dir.resolve("locks"), dir);
-        assertThatThrownBy(() -> settings.update(d -> CopilotHooks.install(d, LAUNCHER, BINDINGS)))
+        assertThatThrownBy(() -> settings.update(d -> CopilotHooks.install(d, HookLauncher.plain(LAUNCHER), BINDINGS)))
                 .isInstanceOf(SettingsException.class);
         assertThat(Files.readString(file)).isEqualTo("{\"version\":1,");
         List<Path> removed = new ArrayList<>();
         Files.delete(file);
-        settings.update(d -> CopilotHooks.install(d, LAUNCHER, BINDINGS));
+        settings.update(d -> CopilotHooks.install(d, HookLauncher.plain(LAUNCHER), BINDINGS));
         settings.updateAndTidy(CopilotHooks::uninstall, removed);
         assertThat(file).as("a file install created and uninstall emptied is removed").doesNotExist();
     }

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.copilot;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
@@ -42,12 +43,12 @@ class CopilotPolicyHooksTest {
                 }
                 """;
         byte[] original = admin.getBytes(StandardCharsets.UTF_8);
-        byte[] installed = managed.install(original, LAUNCHER, bindings());
+        byte[] installed = managed.install(original, HookLauncher.plain(LAUNCHER), bindings());
 
         assertThat(new String(installed, StandardCharsets.UTF_8)).contains("/usr/local/bin/audit")
                 .contains(LAUNCHER + " dispatch --host copilot --native-event preToolUse");
         assertThat(managed.installedEvents(installed)).containsExactly("preToolUse", "sessionStart");
-        assertThat(managed.install(installed, LAUNCHER, bindings())).isEqualTo(installed);
+        assertThat(managed.install(installed, HookLauncher.plain(LAUNCHER), bindings())).isEqualTo(installed);
         assertThat(managed.uninstall(installed)).isEqualTo(original);
     }
 
@@ -56,7 +57,7 @@ class CopilotPolicyHooksTest {
         String admin = "{\"version\": 1, \"hooks\": {\"preToolUse\": [{\"type\": \"command\", \"bash\": \"" + LAUNCHER
                 + " dispatch --host copilot --native-event preToolUse --debug\", \"timeoutSec\": 60}]}}\n";
         byte[] original = admin.getBytes(StandardCharsets.UTF_8);
-        byte[] installed = managed.install(original, LAUNCHER, bindings());
+        byte[] installed = managed.install(original, HookLauncher.plain(LAUNCHER), bindings());
 
         assertThat(managed.lookalikes(installed)).hasSize(1);
         assertThat(managed.uninstall(installed)).isEqualTo(original);

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.cursor;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,21 +47,21 @@ class CursorEnterpriseHooksTest {
 
     @Test
     void anEmptyFile_getsVersionOneAndWardensHooks_andUninstallGivesTheAdministratorsFileBack() throws Exception {
-        byte[] fresh = managed.install("{}\n".getBytes(StandardCharsets.UTF_8), LAUNCHER, bindings());
+        byte[] fresh = managed.install("{}\n".getBytes(StandardCharsets.UTF_8), HookLauncher.plain(LAUNCHER), bindings());
         String t = new String(fresh, StandardCharsets.UTF_8);
         assertThat(t).contains("\"version\": 1").contains(LAUNCHER + " dispatch --host cursor --native-event beforeShellExecution");
 
         String admin = "{\n  \"version\": 1,\n  \"hooks\": {\n    \"beforeShellExecution\": [{\"command\": \"/usr/local/bin/audit\"}]\n  }\n}\n";
         byte[] original = admin.getBytes(StandardCharsets.UTF_8);
-        byte[] installed = managed.install(original, LAUNCHER, bindings());
+        byte[] installed = managed.install(original, HookLauncher.plain(LAUNCHER), bindings());
         assertThat(managed.installedEvents(installed)).containsExactly("beforeShellExecution", "stop");
-        assertThat(managed.install(installed, LAUNCHER, bindings())).isEqualTo(installed);
+        assertThat(managed.install(installed, HookLauncher.plain(LAUNCHER), bindings())).isEqualTo(installed);
         assertThat(managed.uninstall(installed)).isEqualTo(original);
     }
 
     @Test
     void aHooksMemberOfAnotherShape_isRefused() {
-        assertThatThrownBy(() -> managed.install("{\"version\": 1, \"hooks\": []}".getBytes(StandardCharsets.UTF_8), LAUNCHER,
+        assertThatThrownBy(() -> managed.install("{\"version\": 1, \"hooks\": []}".getBytes(StandardCharsets.UTF_8), HookLauncher.plain(LAUNCHER),
                 bindings())).isInstanceOf(SettingsException.class);
     }
 }

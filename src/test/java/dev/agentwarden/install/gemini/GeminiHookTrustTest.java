@@ -1,5 +1,6 @@
 package dev.agentwarden.install.gemini;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
@@ -25,7 +26,7 @@ class GeminiHookTrustTest {
     private Path hooksFile() throws Exception {
         Path file = root.resolve(".gemini/settings.json");
         Files.createDirectories(file.getParent());
-        Files.write(file, GeminiSetup.GEMINI.installer(Host.Scope.PROJECT).install("{}".getBytes(), "/opt/w/bin/warden",
+        Files.write(file, GeminiSetup.GEMINI.installer(Host.Scope.PROJECT).install("{}".getBytes(), HookLauncher.plain("/opt/w/bin/warden"),
                 List.of(new Installer.Binding("BeforeTool", "*"))));
         return file;
     }

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.gemini;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -31,7 +32,7 @@ class GeminiSettingsTest {
 
     @Test
     void install_emptySettings_writesNamedHandlerWithTimeoutInMilliseconds() throws Exception {
-        byte[] after = project.install(bytes("{}"), LAUNCHER, BINDINGS);
+        byte[] after = project.install(bytes("{}"), HookLauncher.plain(LAUNCHER), BINDINGS);
         assertThat(Json.parse(new String(after, StandardCharsets.UTF_8))).isEqualTo(Json.parse("{\"hooks\":{"
                 + "\"BeforeTool\":[{\"matcher\":\"*\",\"hooks\":[{\"name\":\"warden\",\"type\":\"command\","
                 + "\"command\":\"/opt/warden/bin/warden dispatch --host gemini --native-event BeforeTool\",\"timeout\":60000}]}],"
@@ -45,8 +46,8 @@ class GeminiSettingsTest {
         String mine = "{\n  \"model\": {\"name\": \"gemini-2.5-flash\"},\n  \"hooks\": {\n    \"BeforeTool\": [\n"
                 + "      {\"matcher\": \"run_shell_command\", \"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]}\n"
                 + "    ]\n  }\n}\n";
-        byte[] once = project.install(bytes(mine), LAUNCHER, BINDINGS);
-        byte[] twice = project.install(once, LAUNCHER, BINDINGS);
+        byte[] once = project.install(bytes(mine), HookLauncher.plain(LAUNCHER), BINDINGS);
+        byte[] twice = project.install(once, HookLauncher.plain(LAUNCHER), BINDINGS);
         assertThat(twice).isEqualTo(once);
         assertThat(new String(project.uninstall(twice), StandardCharsets.UTF_8)).isEqualTo(mine);
     }
@@ -62,7 +63,7 @@ class GeminiSettingsTest {
 
     @Test
     void install_hooksNotAnObject_isRefusedAndLeftAlone() {
-        assertThatThrownBy(() -> project.install(bytes("{\"hooks\": []}"), LAUNCHER, BINDINGS))
+        assertThatThrownBy(() -> project.install(bytes("{\"hooks\": []}"), HookLauncher.plain(LAUNCHER), BINDINGS))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("not an object of events");
     }
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.gemini;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -47,21 +48,21 @@ class GeminiSystemSettingsTest {
     @SuppressWarnings("unchecked")
     void install_addsWardensHooksAndPinsHooksOn_uninstallGivesTheFileBackByteForByte() throws Exception {
         byte[] original = bytes(ADMIN);
-        byte[] installed = managed.install(original, LAUNCHER, bindings());
+        byte[] installed = managed.install(original, HookLauncher.plain(LAUNCHER), bindings());
         Map<String, Object> parsed = (Map<String, Object>) Json.parse(new String(installed, StandardCharsets.UTF_8));
 
         assertThat(parsed.get("hooksConfig")).isEqualTo(Map.of("enabled", true));
         assertThat(new String(installed, StandardCharsets.UTF_8)).contains("/usr/local/bin/audit")
                 .contains(LAUNCHER + " dispatch --host gemini --native-event BeforeTool");
         assertThat(managed.installedEvents(installed)).containsExactly("BeforeTool", "SessionStart");
-        assertThat(managed.install(installed, LAUNCHER, bindings())).isEqualTo(installed);
+        assertThat(managed.install(installed, HookLauncher.plain(LAUNCHER), bindings())).isEqualTo(installed);
         assertThat(managed.uninstall(installed)).isEqualTo(original);
     }
 
     @Test
     void anAdministratorsHooksConfig_getsEnabledLast_andUninstallTakesOnlyThatOut() throws Exception {
         String admin = "{\"hooksConfig\": {\"notifications\": false}}\n";
-        byte[] installed = managed.install(bytes(admin), LAUNCHER, bindings());
+        byte[] installed = managed.install(bytes(admin), HookLauncher.plain(LAUNCHER), bindings());
 
         assertThat(new String(installed, StandardCharsets.UTF_8)).contains("\"notifications\": false");
         assertThat(managed.uninstall(installed)).isEqualTo(bytes(admin));
@@ -70,11 +71,11 @@ class GeminiSystemSettingsTest {
     @Test
     void anAdministratorsEnabledTrue_isLeft_theirFalse_isRefused() throws Exception {
         byte[] theirs = bytes("{\"hooksConfig\": {\"enabled\": true, \"notifications\": false}}\n");
-        assertThat(managed.uninstall(managed.install(theirs, LAUNCHER, bindings()))).isEqualTo(theirs);
+        assertThat(managed.uninstall(managed.install(theirs, HookLauncher.plain(LAUNCHER), bindings()))).isEqualTo(theirs);
 
-        assertThatThrownBy(() -> managed.install(bytes("{\"hooksConfig\": {\"enabled\": false}}"), LAUNCHER, bindings()))
+        assertThatThrownBy(() -> managed.install(bytes("{\"hooksConfig\": {\"enabled\": false}}"), HookLauncher.plain(LAUNCHER), bindings()))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("enabled");
-        assertThatThrownBy(() -> managed.install(bytes("{\"hooksConfig\": true}"), LAUNCHER, bindings()))
+        assertThatThrownBy(() -> managed.install(bytes("{\"hooksConfig\": true}"), HookLauncher.plain(LAUNCHER), bindings()))
                 .isInstanceOf(SettingsException.class).hasMessageContaining("hooksConfig");
     }
 
@@ -86,15 +87,15 @@ class GeminiSystemSettingsTest {
 
     @Test
     void wardensHooks_carryAPerMachineName_thatNoCommittedFileCanKnow_andReinstallKeepsIt() throws Exception {
-        byte[] installed = managed.install(bytes(ADMIN), LAUNCHER, bindings());
+        byte[] installed = managed.install(bytes(ADMIN), HookLauncher.plain(LAUNCHER), bindings());
         List<String> names = GeminiSystemSettings.wardenNames(installed);
 
         assertThat(names).hasSize(2);
         assertThat(names.get(0)).matches("warden-[0-9a-f]{16}").isEqualTo(names.get(1));
         assertThat(new String(installed, StandardCharsets.UTF_8)).doesNotContain("\"name\": \"warden\"")
                 .doesNotContain("\"name\":\"warden\"");
-        assertThat(GeminiSystemSettings.wardenNames(managed.install(installed, LAUNCHER, bindings()))).isEqualTo(names);
-        assertThat(GeminiSystemSettings.wardenNames(managed.install(bytes(ADMIN), LAUNCHER, bindings())))
+        assertThat(GeminiSystemSettings.wardenNames(managed.install(installed, HookLauncher.plain(LAUNCHER), bindings()))).isEqualTo(names);
+        assertThat(GeminiSystemSettings.wardenNames(managed.install(bytes(ADMIN), HookLauncher.plain(LAUNCHER), bindings())))
                 .as("another machine's install").doesNotContain(names.get(0));
         assertThat(managed.entries(installed)).hasSize(2);
     }
@@ -104,7 +105,7 @@ class GeminiSystemSettingsTest {
         String admin = """
                 {"hooks": {"BeforeTool": [{"hooks": [{"name": "warden", "type": "command", "command": "/usr/local/bin/audit"}]}]}}
                 """;
-        byte[] installed = managed.install(bytes(admin), LAUNCHER, bindings());
+        byte[] installed = managed.install(bytes(admin), HookLauncher.plain(LAUNCHER), bindings());
         assertThat(new String(installed, StandardCharsets.UTF_8))
                 .contains("{\"name\": \"warden\", \"type\": \"command\", \"command\": \"/usr/local/bin/audit\"}");
         assertThat(managed.uninstall(installed)).isEqualTo(bytes(admin));
@@ -116,7 +117,7 @@ class GeminiSystemSettingsTest {
                 {"hooks": {"BeforeTool": [{"hooks": [{"name": "warden", "type": "command", "description": "audit",
                   "command": "/opt/agent-warden/bin/warden dispatch --host gemini --native-event BeforeTool", "timeout": 60000}]}]}}
                 """;
-        byte[] installed = managed.install(bytes(admin), LAUNCHER, bindings());
+        byte[] installed = managed.install(bytes(admin), HookLauncher.plain(LAUNCHER), bindings());
         assertThat(new String(installed, StandardCharsets.UTF_8)).contains("{\"name\": \"warden\", \"type\": \"command\", \"description\"");
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentwarden.install.opencode;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
@@ -61,8 +62,8 @@ class OpenCodeBridgeNodeTest {
                 new Binding("chat.message", null), new Binding("event.subagent.created", null),
                 new Binding("event.subagent.idle", null));
         var plugin = OpenCodeSetup.OPENCODE.installer(Host.Scope.PROJECT);
-        Files.write(dir.resolve("bridge.mjs"), plugin.install(new byte[0], launcher.toString(), bound));
-        Files.write(dir.resolve("missing.mjs"), plugin.install(new byte[0], dir.resolve("nowhere/bin/warden").toString(), bound));
+        Files.write(dir.resolve("bridge.mjs"), plugin.install(new byte[0], HookLauncher.plain(launcher.toString()), bound));
+        Files.write(dir.resolve("missing.mjs"), plugin.install(new byte[0], HookLauncher.plain(dir.resolve("nowhere/bin/warden").toString()), bound));
         Path harness = dir.resolve("harness.mjs");
         try (InputStream in = OpenCodeBridgeNodeTest.class.getResourceAsStream("bridge-harness.mjs")) {
             Files.write(harness, in.readAllBytes());

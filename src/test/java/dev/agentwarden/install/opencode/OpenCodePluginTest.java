@@ -1,5 +1,6 @@
 package dev.agentwarden.install.opencode;
 
+import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -31,7 +32,7 @@ class OpenCodePluginTest {
 
     @Test
     void install_writesTheLauncherByAbsolutePath_andOnlyTheBoundEvents() throws Exception {
-        String text = new String(project.install(new byte[0], "/opt/warden/bin/warden", BINDINGS), StandardCharsets.UTF_8);
+        String text = new String(project.install(new byte[0], HookLauncher.plain("/opt/warden/bin/warden"), BINDINGS), StandardCharsets.UTF_8);
         assertThat(text).contains("const LAUNCHER = \"/opt/warden/bin/warden\";")
                 .contains("const HOST = \"opencode\";")
                 .contains("const BOUND = new Set([\"tool.execute.before\",\"event.subagent.created\",\"event.subagent.idle\"]);")
@@ -43,20 +44,20 @@ class OpenCodePluginTest {
     /** A launcher path with a quote or backslash cannot break out of the string literal. */
     @Test
     void install_launcherWithQuotes_isAJsonStringLiteral() throws Exception {
-        String text = new String(project.install(new byte[0], "/tmp/a\"b\\c/bin/warden", BINDINGS), StandardCharsets.UTF_8);
+        String text = new String(project.install(new byte[0], HookLauncher.plain("/tmp/a\"b\\c/bin/warden"), BINDINGS), StandardCharsets.UTF_8);
         assertThat(text).contains("const LAUNCHER = \"/tmp/a\\\"b\\\\c/bin/warden\";");
     }
 
     @Test
     void install_overAFileWardenDidNotWrite_isRefused() {
         byte[] theirs = "export const Mine = async () => ({})\n".getBytes(StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> project.install(theirs, "/w/bin/warden", BINDINGS)).isInstanceOf(SettingsException.class)
+        assertThatThrownBy(() -> project.install(theirs, HookLauncher.plain("/w/bin/warden"), BINDINGS)).isInstanceOf(SettingsException.class)
                 .hasMessageContaining("not the bridge Warden writes");
     }
 
     @Test
     void uninstall_afterAHandEdit_leavesTheFile() throws Exception {
-        byte[] ours = project.install(new byte[0], "/w/bin/warden", BINDINGS);
+        byte[] ours = project.install(new byte[0], HookLauncher.plain("/w/bin/warden"), BINDINGS);
         byte[] edited = (new String(ours, StandardCharsets.UTF_8) + "// mine\n").getBytes(StandardCharsets.UTF_8);
         assertThat(project.uninstall(ours)).isEmpty();
         assertThat(project.uninstall(edited)).isEqualTo(edited);
@@ -70,7 +71,7 @@ class OpenCodePluginTest {
         Path root = Files.createDirectories(dir.resolve("proj"));
         Path file = project.settingsFile(root, Map.of());
         PluginFile plugin = new PluginFile(file, dir.resolve("locks"), root);
-        plugin.update(doc -> project.install(doc, "/w/bin/warden", BINDINGS));
+        plugin.update(doc -> project.install(doc, HookLauncher.plain("/w/bin/warden"), BINDINGS));
         assertThat(file).exists();
         Files.writeString(root.resolve(".opencode/opencode.json"), "{}");
         List<Path> removed = new ArrayList<>();
@@ -88,7 +89,7 @@ class OpenCodePluginTest {
         Files.writeString(root.resolve(".opencode/plugin/other.js"), "export const O = async () => ({})\n");
         Path file = project.settingsFile(root, Map.of());
         PluginFile plugin = new PluginFile(file, dir.resolve("locks"), root);
-        plugin.update(doc -> project.install(doc, "/w/bin/warden", BINDINGS));
+        plugin.update(doc -> project.install(doc, HookLauncher.plain("/w/bin/warden"), BINDINGS));
         plugin.updateAndTidy(project::uninstall, new ArrayList<>());
         assertThat(file).doesNotExist();
         assertThat(root.resolve(".opencode/plugin/other.js")).exists();
@@ -102,7 +103,7 @@ class OpenCodePluginTest {
         Files.createDirectories(root.resolve(".opencode"));
         Files.createSymbolicLink(root.resolve(".opencode/plugin"), outside);
         PluginFile plugin = new PluginFile(project.settingsFile(root, Map.of()), dir.resolve("locks"), root);
-        assertThatThrownBy(() -> plugin.update(doc -> project.install(doc, "/w/bin/warden", BINDINGS)))
+        assertThatThrownBy(() -> plugin.update(doc -> project.install(doc, HookLauncher.plain("/w/bin/warden"), BINDINGS)))
                 .isInstanceOf(SettingsException.class);
         assertThat(outside.resolve(OpenCodePlugin.FILE_NAME)).doesNotExist();
     }
