@@ -379,7 +379,7 @@ final class InstallCommand implements Callable<Integer> {
         }
 
         /**
-         * Whether the hooks are written in the portable form ({@link HookCommand#portable}): project
+         * Whether the hooks are written in the portable form ({@link HookLauncher#portable}): project
          * settings a team commits, where the host runs the entry's command through a shell, or a hook
          * file or plugin of Warden's own, which finds {@code warden} on PATH itself.
          */

@@ -189,7 +189,7 @@ final class InstalledHooksCheck {
     }
 
     /**
-     * The {@code --if-missing} mode of the portable entries ({@link HookCommand#portable}): the first
+     * The {@code --if-missing} mode of the portable entries ({@link HookLauncher#portable}): the first
      * mode every one of them is written in (on an event that cannot refuse the modes write alike),
      * else the first entry's; {@code null} when none is portable.
      */

@@ -8,7 +8,7 @@ import dev.agentwarden.install.HostSetups;
 
 /**
  * The program a command hook runs, as {@code install} hands it to an installer: {@code bin/warden}
- * alone, or the compiled hook with {@code bin/warden} behind it ({@link #fast}).
+ * alone, or the compiled hook with {@code bin/warden} behind it ({@link HookLauncher#fast}).
  *
  * <p>The fast form is written only for hosts that run a hook's command through a POSIX shell
  * (Claude Code and Cowork {@code sh -c}, Gemini CLI and Qwen Code {@code bash -c}, Codex
@@ -18,7 +18,7 @@ import dev.agentwarden.install.HostSetups;
  * so a deleted cache costs one {@code stat} and the bash launcher, never the policy. A stale hook
  * (its source changed) hands the event to {@code bin/warden} itself.
  *
- * <p>The portable form ({@link #portable}) is what a project-scope install writes into files a team
+ * <p>The portable form ({@link HookLauncher#portable}) is what a project-scope install writes into files a team
  * commits: it names no path of this machine. It runs {@code warden} from {@code PATH} when there is
  * one, else answers the host itself, in the host's own protocol ({@link LauncherContract}), with
  * what to install:
@@ -74,11 +74,6 @@ public final class HookCommand {
     private HookCommand() {
     }
 
-    /** The portable form, answering per {@code mode} where {@code warden} is missing. */
-    public static HookLauncher portable(IfMissing mode) {
-        return HookLauncher.portable(mode);
-    }
-
     /** The mode of a portable command for {@code tail}, or {@code null} when it is not exactly the portable form. */
     public static IfMissing portableMode(String command, String tail) {
         if (tail == null || !command.startsWith(ON_PATH + tail + ";")) {
@@ -86,7 +81,7 @@ public final class HookCommand {
         }
         IfMissing[] modes = IfMissing.values();
         for (int i = 0; i < modes.length; i++) {
-            if (command(portable(modes[i]), tail).equals(command)) {
+            if (command(HookLauncher.portable(modes[i]), tail).equals(command)) {
                 return modes[i];
             }
         }
@@ -101,7 +96,7 @@ public final class HookCommand {
         java.util.List<IfMissing> out = new java.util.ArrayList<>(3);
         IfMissing[] modes = IfMissing.values();
         for (int i = 0; i < modes.length; i++) {
-            if (tail != null && command(portable(modes[i]), tail).equals(command)) {
+            if (tail != null && command(HookLauncher.portable(modes[i]), tail).equals(command)) {
                 out.add(modes[i]);
             }
         }
@@ -174,11 +169,6 @@ public final class HookCommand {
     public record Fast(String hook, String launcher) {
     }
 
-    /** "The compiled hook at {@code hook} when it is there, else {@code launcher}". */
-    public static HookLauncher fast(String hook, String launcher) {
-        return HookLauncher.fast(hook, launcher);
-    }
-
     /** The command line for one event running {@code launcher}. */
     public static String command(HookLauncher launcher, String tail) {
         if (launcher.isPortable()) {
@@ -208,7 +198,7 @@ public final class HookCommand {
         String hook = unquote(command.substring(TEST.length(), then));
         String launcher = unquote(command.substring(otherwise + ELSE.length(), command.length() - tail.length()));
         if (hook == null || launcher == null || !plausible(hook) || !plausible(launcher)
-                || !command(fast(hook, launcher), tail).equals(command)) {
+                || !command(HookLauncher.fast(hook, launcher), tail).equals(command)) {
             return null;
         }
         return new Fast(hook, launcher);

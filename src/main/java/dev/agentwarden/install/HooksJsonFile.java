@@ -75,7 +75,7 @@ public final class HooksJsonFile implements Installer {
 
     /**
      * Cursor and Windsurf run an entry's {@code command} through a shell (their documentation: a shell
-     * command or a script path), so a project install writes the portable command ({@link HookCommand#portable}).
+     * command or a script path), so a project install writes the portable command ({@link HookLauncher#portable}).
      */
     @Override
     public boolean commandRunsInAShell() {

@@ -99,7 +99,7 @@ public interface Installer {
     /**
      * Whether the host runs the command this installer writes through a POSIX shell even where the
      * host's record does not say so for every file ({@link Host#hookShell}): Copilot CLI's {@code bash}
-     * field, Cursor's and Windsurf's {@code command}, Augment's project file. A project install writes the portable command ({@link HookCommand#portable}) where
+     * field, Cursor's and Windsurf's {@code command}, Augment's project file. A project install writes the portable command ({@link HookLauncher#portable}) where
      * either holds.
      */
     default boolean commandRunsInAShell() {

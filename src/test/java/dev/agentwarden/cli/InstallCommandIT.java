@@ -3,6 +3,7 @@ package dev.agentwarden.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.Json;
@@ -161,7 +162,7 @@ class InstallCommandIT {
     /** The command install writes for {@code host}'s {@code event}: the compiled hook first where one was built. */
     /** The committed (project-scope) command: warden from PATH, else the host's own refusal. */
     private static String expectedCommand(String host, String event) {
-        return ClaudeSettings.command(HookCommand.portable(HookCommand.IfMissing.BLOCK), host, event)
+        return ClaudeSettings.command(HookLauncher.portable(HookCommand.IfMissing.BLOCK), host, event)
                 .replace("\\", "\\\\");
     }
 

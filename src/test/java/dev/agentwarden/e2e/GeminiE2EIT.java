@@ -263,7 +263,7 @@ class GeminiE2EIT {
         install(project);
         Path settings = project.root().resolve(".gemini/settings.json");
         String committed = Files.readString(settings);
-        String entry = dev.agentwarden.install.claude.ClaudeSettings.command(dev.agentwarden.install.HookCommand.portable(
+        String entry = dev.agentwarden.install.claude.ClaudeSettings.command(dev.agentwarden.install.HookLauncher.portable(
                 dev.agentwarden.install.HookCommand.IfMissing.BLOCK), "gemini", "BeforeTool").replace("\\", "\\\\");
         assertThat(committed).contains(entry);
         Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class HookCommandTest {
     private static final String LAUNCHER = "/opt/agent-warden/bin/warden";
     private static final String HOOK = "/home/u/.cache/agent-warden/hook/_opt_agent-warden/bin/warden";
-    private static final HookLauncher FAST = HookCommand.fast(HOOK, LAUNCHER);
+    private static final HookLauncher FAST = HookLauncher.fast(HOOK, LAUNCHER);
 
     @Test
     void fastCommand_testsTheHookThenFallsBackToTheLauncher() {
@@ -29,7 +29,7 @@ class HookCommandTest {
     @Test
     void fastCommand_pathsWithSpacesAndQuotes_quotedAndRecognised() {
         String hook = "/home/o'neil/my cache/hook/x/bin/warden";
-        String command = ClaudeSettings.command(HookCommand.fast(hook, "/srv/war den/bin/warden"), "claude", "Stop");
+        String command = ClaudeSettings.command(HookLauncher.fast(hook, "/srv/war den/bin/warden"), "claude", "Stop");
 
         assertThat(command).startsWith("[ -x '/home/o'\\''neil/my cache/hook/x/bin/warden' ] && exec '");
         assertThat(ClaudeSettings.isWardenCommand(command, "Stop", Set.of("claude"))).isTrue();

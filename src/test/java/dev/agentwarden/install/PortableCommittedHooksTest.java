@@ -30,8 +30,8 @@ class PortableCommittedHooksTest {
     @TempDir
     Path dir;
 
-    private static final HookLauncher BLOCK = HookCommand.portable(HookCommand.IfMissing.BLOCK);
-    private static final HookLauncher WARN = HookCommand.portable(HookCommand.IfMissing.WARN);
+    private static final HookLauncher BLOCK = HookLauncher.portable(HookCommand.IfMissing.BLOCK);
+    private static final HookLauncher WARN = HookLauncher.portable(HookCommand.IfMissing.WARN);
     private static final Path GOLDEN = Path.of("src/test/resources/golden");
 
     @Test
@@ -133,7 +133,7 @@ class PortableCommittedHooksTest {
         HookFileInstaller cline = (HookFileInstaller) HostSetups.byId("cline").installer(Host.Scope.PROJECT);
         String payload = golden("cline", "PreToolUse-allow-insideSubagent").payload;
         Ran start = run(executable("TaskStart", cline.content(BLOCK, "TaskStart")), payload, emptyPath());
-        Ran allow = run(executable("PreToolUse", cline.content(HookCommand.portable(HookCommand.IfMissing.ALLOW),
+        Ran allow = run(executable("PreToolUse", cline.content(HookLauncher.portable(HookCommand.IfMissing.ALLOW),
                 "PreToolUse")), payload, emptyPath());
 
         assertThat(start.stdout).isEmpty();
@@ -145,11 +145,11 @@ class PortableCommittedHooksTest {
     void cline_committedFile_namesNoPath_isRecognisedExactly_userFileKeepsTheLauncherPath() throws Exception {
         HookFileInstaller project = (HookFileInstaller) HostSetups.byId("cline").installer(Host.Scope.PROJECT);
         for (HookCommand.IfMissing mode : HookCommand.IfMissing.values()) {
-            byte[] file = project.content(HookCommand.portable(mode), "PreToolUse");
+            byte[] file = project.content(HookLauncher.portable(mode), "PreToolUse");
             String text = new String(file, StandardCharsets.UTF_8);
 
             assertThat(text).doesNotContain("/bin/warden", "/home", ".cache").contains("exec warden dispatch --host cline");
-            assertThat(project.launcherOf(file, "PreToolUse")).isEqualTo(HookCommand.portable(mode));
+            assertThat(project.launcherOf(file, "PreToolUse")).isEqualTo(HookLauncher.portable(mode));
             assertThat(project.launcherOf(file, "PostToolUse")).as("another event's file").isNull();
             assertThat(project.launcherOf((text + "# mine\n").getBytes(StandardCharsets.UTF_8), "PreToolUse")).isNull();
         }

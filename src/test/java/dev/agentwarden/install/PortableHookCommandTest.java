@@ -25,7 +25,7 @@ class PortableHookCommandTest {
     @TempDir
     Path dir;
 
-    private static final HookLauncher BLOCK = HookCommand.portable(HookCommand.IfMissing.BLOCK);
+    private static final HookLauncher BLOCK = HookLauncher.portable(HookCommand.IfMissing.BLOCK);
 
     @Test
     void portableCommand_namesNoPathOfThisMachine() {
@@ -64,9 +64,9 @@ class PortableHookCommandTest {
 
     @Test
     void wardenMissing_warnAndAllow_letTheToolCallThrough() throws Exception {
-        Ran warn = run("sh", ClaudeSettings.command(HookCommand.portable(HookCommand.IfMissing.WARN), "claude",
+        Ran warn = run("sh", ClaudeSettings.command(HookLauncher.portable(HookCommand.IfMissing.WARN), "claude",
                 "PreToolUse"), emptyPath());
-        Ran allow = run("sh", ClaudeSettings.command(HookCommand.portable(HookCommand.IfMissing.ALLOW), "claude",
+        Ran allow = run("sh", ClaudeSettings.command(HookLauncher.portable(HookCommand.IfMissing.ALLOW), "claude",
                 "PreToolUse"), emptyPath());
 
         assertThat(warn.exit).isEqualTo(1);
@@ -100,7 +100,7 @@ class PortableHookCommandTest {
     @Test
     void portableCommand_recognisedExactlyForEachMode_andItsEventAndHostOnly() {
         for (HookCommand.IfMissing mode : HookCommand.IfMissing.values()) {
-            String command = ClaudeSettings.command(HookCommand.portable(mode), "gemini", "BeforeTool");
+            String command = ClaudeSettings.command(HookLauncher.portable(mode), "gemini", "BeforeTool");
 
             assertThat(ClaudeSettings.isWardenCommand(command, "BeforeTool", Set.of("gemini"))).isTrue();
             assertThat(ClaudeSettings.portableMode(command)).isEqualTo(mode);
@@ -125,7 +125,7 @@ class PortableHookCommandTest {
 
         byte[] once = ClaudeSettings.install(mine, BLOCK, "claude", bindings);
         byte[] twice = ClaudeSettings.install(once, BLOCK, "claude", bindings);
-        byte[] fast = ClaudeSettings.install(once, HookCommand.fast("/x/hook/bin/warden", "/opt/w/bin/warden"),
+        byte[] fast = ClaudeSettings.install(once, HookLauncher.fast("/x/hook/bin/warden", "/opt/w/bin/warden"),
                 "claude", bindings);
 
         assertThat(twice).isEqualTo(once);

@@ -20,7 +20,7 @@ import java.util.Map;
  * line names; a symbolic link is not run. Warden's file for an event is the extensionless
  * {@code /bin/sh} script {@link #content} writes, which hands the event to {@code bin/warden
  * dispatch --host cline} by absolute path, or, in a project (committed), to {@code warden} from
- * {@code PATH} ({@link HookCommand#portable}).
+ * {@code PATH} ({@link HookLauncher#portable}).
  */
 public final class ClineHookFiles implements HookFileInstaller {
     private static final String LAUNCHER_LINE = "launcher='";
@@ -106,7 +106,7 @@ public final class ClineHookFiles implements HookFileInstaller {
     /**
      * The committed form ({@code --scope project}): a {@code /bin/sh} script that names no path of this
      * machine; it execs {@code warden} from {@code PATH}, and where there is none answers Cline itself
-     * (the portable command, {@link HookCommand#portable}): under {@code --if-missing block} a cancel on PreToolUse
+     * (the portable command, {@link HookLauncher#portable}): under {@code --if-missing block} a cancel on PreToolUse
      * saying what to install, a note on stderr elsewhere.
      */
     private static byte[] portable(HookCommand.IfMissing mode, String nativeEvent) {
@@ -116,14 +116,14 @@ public final class ClineHookFiles implements HookFileInstaller {
                 + " --if-missing " + mode.wire() + "`;\n"
                 + "# `warden uninstall --host cline` removes it. Once edited it is yours, and Warden leaves it alone.\n"
                 + "# It runs `warden` from PATH (this file is committed: it names no path of this machine).\n"
-                + HookCommand.command(HookCommand.portable(mode), tail) + "\n").getBytes(StandardCharsets.UTF_8);
+                + HookCommand.command(HookLauncher.portable(mode), tail) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
     public HookLauncher launcherOf(byte[] file, String nativeEvent) {
         for (HookCommand.IfMissing mode : HookCommand.IfMissing.values()) {
             if (java.util.Arrays.equals(file, portable(mode, nativeEvent))) {
-                return HookCommand.portable(mode);
+                return HookLauncher.portable(mode);
             }
         }
         String text = new String(file, StandardCharsets.UTF_8);

@@ -23,7 +23,7 @@ import java.util.Map;
  * wrote; a file edited by hand, or one Warden did not write, is the user's and stays.
  *
  * <p>A user's bridge runs this machine's {@code bin/warden} by absolute path. A project's bridge is
- * committed, so it names no path of this machine ({@link HookCommand#portable}): it finds
+ * committed, so it names no path of this machine ({@link HookLauncher#portable}): it finds
  * {@code warden} on {@code PATH} at each callback, and where there is none answers per
  * {@code --if-missing} (under {@code block} it throws on {@code tool.execute.before} and
  * {@code chat.message} with what to install, which is how a plugin refuses).

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.agentwarden.host.Host;
 import dev.agentwarden.host.opencode.OpenCodeHost;
 import dev.agentwarden.install.HookCommand;
+import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.Installer.Binding;
 import dev.agentwarden.install.Installer;
 import dev.agentwarden.install.opencode.OpenCodeSetup;
@@ -50,7 +51,7 @@ class OpenCodePortableBridgeNodeTest {
 
     @Test
     void projectBridge_namesNoPathOfThisMachine_andIsRecognised() throws Exception {
-        byte[] bridge = plugin.install(new byte[0], HookCommand.portable(HookCommand.IfMissing.BLOCK), bound);
+        byte[] bridge = plugin.install(new byte[0], HookLauncher.portable(HookCommand.IfMissing.BLOCK), bound);
         String text = new String(bridge, StandardCharsets.UTF_8);
 
         assertThat(text).contains("const LAUNCHER = null;").contains("const IF_MISSING = \"block\";")
@@ -105,7 +106,7 @@ class OpenCodePortableBridgeNodeTest {
         }
         Assumptions.assumeTrue(Files.isExecutable(node), "node is not on PATH: the bridge's node tests need it");
         Path bridge = dir.resolve("bridge-" + mode.wire() + ".mjs");
-        Files.write(bridge, plugin.install(new byte[0], HookCommand.portable(mode), bound));
+        Files.write(bridge, plugin.install(new byte[0], HookLauncher.portable(mode), bound));
         Path harness = dir.resolve("harness.mjs");
         Files.writeString(harness, HARNESS);
         ProcessBuilder pb = new ProcessBuilder(node.toString(), harness.toString(), bridge.toUri().toString())
