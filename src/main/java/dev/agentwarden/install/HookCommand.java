@@ -7,8 +7,8 @@ import dev.agentwarden.host.LauncherContract;
 import dev.agentwarden.install.HostSetups;
 
 /**
- * The program a command hook runs, as {@code install} hands it to an installer: {@code bin/warden}
- * alone, or the compiled hook with {@code bin/warden} behind it ({@link HookLauncher#fast}).
+ * The command text a hook runs for a {@link HookLauncher}, and the reading of that text back:
+ * {@code bin/warden} alone, or the compiled hook with {@code bin/warden} behind it ({@link HookLauncher#fast}).
  *
  * <p>The fast form is written only for hosts that run a hook's command through a POSIX shell
  * (Claude Code and Cowork {@code sh -c}, Gemini CLI and Qwen Code {@code bash -c}, Codex
