@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,8 @@ abstract class ManagedInstallE2E<R> {
 
     final ManagedHost facts;
     final E2eSummary summary = new E2eSummary();
+    /** The folders of the scenarios that ran since the last {@link #awaitTheHostsHooks}. */
+    private final List<Path> scenarioDirs = new java.util.ArrayList<>();
     String host;
     String unavailable;
 
@@ -69,6 +72,21 @@ abstract class ManagedInstallE2E<R> {
         unavailable = suite.unavailable();
         if (suite.available()) {
             startSessions(suite);
+        }
+    }
+
+    /**
+     * A host may exit while hooks it started (a session-end hook in a cold JVM on a busy machine) still run in the
+     * scenario's folder: waits for them, so that none writes there while JUnit deletes it.
+     */
+    @AfterEach
+    void awaitTheHostsHooks() throws InterruptedException {
+        synchronized (scenarioDirs) {
+            for (Path dir : scenarioDirs) {
+                List<Long> left = dev.agentwarden.testing.Scratch.awaitNoProcessWorkingIn(dir, java.time.Duration.ofSeconds(90));
+                assertThat(left).as("processes still working in " + dir + " 90 s after the scenario").isEmpty();
+            }
+            scenarioDirs.clear();
         }
     }
 
@@ -185,6 +203,9 @@ abstract class ManagedInstallE2E<R> {
     /** A scenario's project, arranged by the host ({@link #arrangeProject}). */
     E2eProject project(Path dir, E2eSummary.Row row, boolean hooksOff) throws IOException {
         E2eProject project = E2eProject.forScenario(dir, unavailable, row);
+        synchronized (scenarioDirs) {
+            scenarioDirs.add(dir);
+        }
         arrangeProject(project, hooksOff);
         return project;
     }

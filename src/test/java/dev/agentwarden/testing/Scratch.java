@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -28,6 +30,37 @@ public final class Scratch {
             }
         } catch (IOException | UncheckedIOException e) {
             // Left behind; see above.
+        }
+    }
+
+    /**
+     * Waits, at most {@code limit}, until no process of this machine works in {@code dir} or below it (its
+     * {@code /proc/<pid>/cwd}): a host may exit while hooks it started still run, and one still writing there when
+     * JUnit deletes the folder fails the clean-up. Returns the pids still working there at the deadline.
+     */
+    public static List<Long> awaitNoProcessWorkingIn(Path dir, Duration limit) throws InterruptedException {
+        Path real;
+        try {
+            real = dir.toRealPath();
+        } catch (IOException e) {
+            return List.of();
+        }
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            List<Long> inside = new ArrayList<>();
+            for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
+                try {
+                    if (Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "cwd")).startsWith(real)) {
+                        inside.add(p.pid());
+                    }
+                } catch (IOException | SecurityException e) {
+                    // gone, or another user's
+                }
+            }
+            if (inside.isEmpty() || System.nanoTime() - deadline > 0) {
+                return inside;
+            }
+            Thread.sleep(100);
         }
     }
 }
