@@ -98,7 +98,7 @@ public final class HooksJsonFile implements Installer {
                 doc = JsonSplice.appendMember(doc, JsonSpans.parse(doc), member.getKey(), member.getValue());
             }
         }
-        JsonSpans.Member hooksMember = only(JsonSpans.parse(doc), "hooks", "");
+        JsonSpans.Member hooksMember = SettingsFile.onlyMember(JsonSpans.parse(doc), "hooks", "");
         if (hooksMember == null) {
             Map<String, Object> hooks = new LinkedHashMap<>();
             for (Binding b : bindings) {
@@ -112,8 +112,8 @@ public final class HooksJsonFile implements Installer {
                     + " again. It was left unchanged.");
         }
         for (Binding b : bindings) {
-            JsonSpans.Value hooks = only(JsonSpans.parse(doc), "hooks", "").value();
-            JsonSpans.Member event = only(hooks, b.nativeEvent(), "hooks.");
+            JsonSpans.Value hooks = SettingsFile.onlyMember(JsonSpans.parse(doc), "hooks", "").value();
+            JsonSpans.Member event = SettingsFile.onlyMember(hooks, b.nativeEvent(), "hooks.");
             if (event == null) {
                 doc = JsonSplice.appendMember(doc, hooks, b.nativeEvent(), List.of(entry(launcher, b.nativeEvent())));
             } else if (event.value().kind() != JsonSpans.Kind.ARRAY) {
@@ -213,7 +213,7 @@ public final class HooksJsonFile implements Installer {
             }
             for (JsonSpans.Member event : top.value().members()) {
                 for (JsonSpans.Value entry : event.value().elements()) {
-                    String command = stringMember(entry, "command");
+                    String command = SettingsFile.stringMember(entry, "command");
                     if (command != null && isWardens(doc, entry, event.key()) == wardens) {
                         out.add(new String[] {event.key(), command});
                     }
@@ -251,7 +251,7 @@ public final class HooksJsonFile implements Installer {
         if (entry.members().size() != 1 + expected.size()) {
             return false;
         }
-        String command = stringMember(entry, "command");
+        String command = SettingsFile.stringMember(entry, "command");
         if (command == null || !ClaudeSettings.isWardenCommand(command, nativeEvent, Set.of(host))) {
             return false;
         }
@@ -262,23 +262,6 @@ public final class HooksJsonFile implements Installer {
             }
         }
         return true;
-    }
-
-    private static JsonSpans.Member only(JsonSpans.Value object, String key, String path) throws SettingsException {
-        List<JsonSpans.Member> found = object.named(key);
-        if (found.size() > 1) {
-            throw new SettingsException("settings_duplicate_key", "\"" + path + key + "\" is named " + found.size()
-                    + " times; merge them into one, then run again. It was left unchanged.");
-        }
-        return found.isEmpty() ? null : found.get(0);
-    }
-
-    private static String stringMember(JsonSpans.Value object, String key) {
-        if (object.kind() != JsonSpans.Kind.OBJECT) {
-            return null;
-        }
-        List<JsonSpans.Member> found = object.named(key);
-        return found.size() == 1 && found.get(0).value().kind() == JsonSpans.Kind.STRING ? found.get(0).value().text() : null;
     }
 
     private static String text(byte[] doc, JsonSpans.Value v) {

@@ -100,6 +100,28 @@ public final class SettingsFile implements HookFile {
         byte[] apply(byte[] document) throws SettingsException;
     }
 
+    /**
+     * The one member named {@code key}, {@code null} if none; refused when named twice (which one a
+     * host reads is unclear). {@code path} is the member's JSON path prefix, for the message.
+     */
+    public static JsonSpans.Member onlyMember(JsonSpans.Value object, String key, String path) throws SettingsException {
+        List<JsonSpans.Member> found = object.named(key);
+        if (found.size() > 1) {
+            throw new SettingsException("settings_duplicate_key", "\"" + path + key + "\" is named " + found.size()
+                    + " times; merge them into one, then run again. It was left unchanged.");
+        }
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    /** The string value of the one member named {@code key} of an object; {@code null} otherwise. */
+    public static String stringMember(JsonSpans.Value object, String key) {
+        if (object.kind() != JsonSpans.Kind.OBJECT) {
+            return null;
+        }
+        List<JsonSpans.Member> found = object.named(key);
+        return found.size() == 1 && found.get(0).value().kind() == JsonSpans.Kind.STRING ? found.get(0).value().text() : null;
+    }
+
     /** A settings file that cannot be changed, with a stable code. */
     public static final class SettingsException extends Exception {
         private static final long serialVersionUID = 1L;

@@ -4,6 +4,7 @@ import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.HookCommand;
 import dev.agentwarden.install.Installer.Binding;
 import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.json.JsonSpans;
 import dev.agentwarden.json.JsonSplice;
@@ -178,7 +179,7 @@ public final class ClaudeSettings {
         if (topLevel) {
             return addEvents(doc, launcher, host, bindings, "");
         }
-        JsonSpans.Member hooksMember = onlyMember(JsonSpans.parse(doc), "hooks", "");
+        JsonSpans.Member hooksMember = SettingsFile.onlyMember(JsonSpans.parse(doc), "hooks", "");
         if (hooksMember == null) {
             Map<String, Object> hooks = new LinkedHashMap<>();
             for (Binding b : bindings) {
@@ -200,8 +201,8 @@ public final class ClaudeSettings {
         byte[] doc = document;
         for (Binding b : bindings) {
             JsonSpans.Value root = JsonSpans.parse(doc);
-            JsonSpans.Value hooks = path.isEmpty() ? root : onlyMember(root, "hooks", "").value();
-            JsonSpans.Member event = onlyMember(hooks, b.nativeEvent(), path);
+            JsonSpans.Value hooks = path.isEmpty() ? root : SettingsFile.onlyMember(root, "hooks", "").value();
+            JsonSpans.Member event = SettingsFile.onlyMember(hooks, b.nativeEvent(), path);
             if (event == null) {
                 doc = JsonSplice.appendMember(doc, hooks, b.nativeEvent(), List.of(group(launcher, host, b)));
             } else if (event.value().kind() != JsonSpans.Kind.ARRAY) {
@@ -303,11 +304,11 @@ public final class ClaudeSettings {
                     }
                     for (JsonSpans.Value handler : handlers.elements()) {
                         if (isWardenHandler(document, handler, event.key(), hostsSharing(host))) {
-                            String command = stringMember(handler, "command");
+                            String command = SettingsFile.stringMember(handler, "command");
                             out.add(command != null
-                                    ? new Installer.Entry(event.key(), stringMember(group, "matcher"), launcherOf(command), command)
-                                    : new Installer.Entry(event.key(), stringMember(group, "matcher"), null,
-                                            stringMember(handler, "url")));
+                                    ? new Installer.Entry(event.key(), SettingsFile.stringMember(group, "matcher"), launcherOf(command), command)
+                                    : new Installer.Entry(event.key(), SettingsFile.stringMember(group, "matcher"), null,
+                                            SettingsFile.stringMember(handler, "url")));
                         }
                     }
                 }
@@ -328,7 +329,7 @@ public final class ClaudeSettings {
     public static List<String> lookalikes(byte[] document, String host, boolean topLevel) {
         List<String> out = new ArrayList<>();
         forEachHandler(document, (event, handler, isWardens) -> {
-            String command = stringMember(handler, "command");
+            String command = SettingsFile.stringMember(handler, "command");
             if (!isWardens && command != null && command.contains(DISPATCH) && command.contains(NATIVE_EVENT)) {
                 out.add((topLevel ? "" : "hooks.") + event + ": " + command);
             }
@@ -495,24 +496,6 @@ public final class ClaudeSettings {
         int expected = 1 + matcher.size();
         return group.members().size() == expected && matcher.size() <= 1
                 && (matcher.isEmpty() || matcher.get(0).value().kind() == JsonSpans.Kind.STRING);
-    }
-
-    /** The one member named {@code key}, {@code null} if none; refused when named twice (which one a host reads is unclear). */
-    private static JsonSpans.Member onlyMember(JsonSpans.Value object, String key, String path) throws SettingsException {
-        List<JsonSpans.Member> found = object.named(key);
-        if (found.size() > 1) {
-            throw new SettingsException("settings_duplicate_key", "\"" + path + key + "\" is named " + found.size()
-                    + " times; merge them into one, then run again. It was left unchanged.");
-        }
-        return found.isEmpty() ? null : found.get(0);
-    }
-
-    private static String stringMember(JsonSpans.Value object, String key) {
-        if (object.kind() != JsonSpans.Kind.OBJECT) {
-            return null;
-        }
-        List<JsonSpans.Member> found = object.named(key);
-        return found.size() == 1 && found.get(0).value().kind() == JsonSpans.Kind.STRING ? found.get(0).value().text() : null;
     }
 
     private static String describe(JsonSpans.Value v) {
