@@ -4,6 +4,7 @@ import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.ResidentProcess;
+import dev.agentwarden.testing.Scratch;
 import dev.agentwarden.testing.TestTrust;
 import dev.agentwarden.testing.WardenProcess;
 import java.io.ByteArrayInputStream;
@@ -17,12 +18,16 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -30,13 +35,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The golden corpus ({@link GoldenCorpus}) through {@code bin/warden dispatch} with a resident
  * server running: every case is forwarded (the launcher's {@code java} refuses to start) and must
  * match its expectation with stdout, stderr and exit code byte-identical to the in-process run.
+ * One resident serves every case; each case runs in a fresh project of its own (the class's cache,
+ * where the resident is), so the cases run side by side on the parallel pool's threads.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class GoldenForwardIT {
     @RegisterExtension
     static final GoldenCorpus.Project project = new GoldenCorpus.Project();
     private static ResidentProcess resident;
     private static Path calls;
     private static Path java;
+    /** The cases' own projects, deleted once the resident has stopped. */
+    private static final Queue<GoldenCorpus.Project> PROJECTS = new ConcurrentLinkedQueue<>();
 
     @BeforeAll
     static void start() throws Exception {
@@ -49,6 +59,9 @@ class GoldenForwardIT {
     static void stop() throws Exception {
         resident.close();
         assertThat(Files.exists(resident.endpointFile())).as("endpoint withdrawn on stop").isFalse();
+        for (GoldenCorpus.Project p : PROJECTS) {
+            Scratch.delete(p.dir);
+        }
     }
 
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
@@ -58,16 +71,18 @@ class GoldenForwardIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void dispatch_forwardedToResident_matchesGoldenAndInProcess(GoldenCorpus.Case c) throws Exception {
-        Map<String, String> env = new LinkedHashMap<>(project.env(c));
+        GoldenCorpus.Project own = GoldenCorpus.Project.open(project.cache);
+        PROJECTS.add(own);
+        Map<String, String> env = new LinkedHashMap<>(own.env(c));
         env.putAll(ResidentProcess.noJvm(java));
 
-        WardenProcess.Result r = WardenProcess.runLauncher(c.argv(), env, c.stdin(), project.dir);
+        WardenProcess.Result r = WardenProcess.runLauncher(c.argv(), env, c.stdin(), own.dir);
 
         ResidentProcess.assertNoJvmStarted(calls);
         GoldenCorpus.Outcome forwarded = new GoldenCorpus.Outcome(r.exitCode(), r.stdout(), r.stderr());
         GoldenCorpus.assertMatches(c, forwarded);
         assertThat(forwarded.normalized()).as("forwarded and in-process runs agree")
-                .isEqualTo(GoldenCorpus.runInProcess(c, project).normalized());
+                .isEqualTo(GoldenCorpus.runInProcess(c, own).normalized());
     }
 
     /** A concern whose stderr holds NUL bytes: forwarded, the answer is still byte for byte the in-process one. */

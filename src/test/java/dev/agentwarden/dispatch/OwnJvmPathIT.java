@@ -24,6 +24,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The own-JVM path (one JVM per event, {@code WARDEN_RESIDENT=off}) from the compiled hook: it runs
@@ -38,6 +41,10 @@ import org.junit.jupiter.api.Test;
  * C compiler. The cases share the copy (its paths name the archive and are compiled into the hook): each starts
  * from the archive trained and the hook built once, copied back with their times.
  */
+/* Beside the other classes, on the parallel pool (its home copy, cache and HOME are its own); its own lock keeps its
+   cases in order, one at a time (they share the copy). */
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("OwnJvmPathIT")
 class OwnJvmPathIT {
     private static final String NO_VERIFY = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
             + "\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}";

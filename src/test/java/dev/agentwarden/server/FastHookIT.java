@@ -35,7 +35,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.ResourceLockTarget;
 
 /**
  * The compiled hook ({@code bin/warden build-hook}, {@code src/main/c/warden-hook.c}) when the
@@ -44,10 +46,14 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * how it reaches a live resident: its Unix socket, whose listener the kernel names, else its port.
  * Needs a C compiler.
  */
-/* Beside the other classes, on the parallel pool; its own lock keeps its cases in order, one at a time. */
+/* Beside the other classes, on the parallel pool, its cases too (each has a cache, resident directory and fakes of its
+   own, and takes the class's lock for reading), except those that take it for writing and so run alone: a real
+   resident that must answer within a short deadline, and a loopback port just freed (which a fake beside it could bind). */
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("FastHookIT")
+@ResourceLock(value = FastHookIT.ALONE, mode = ResourceAccessMode.READ, target = ResourceLockTarget.CHILDREN)
 class FastHookIT {
+    /** The lock a case holds for writing to run without the class's other cases beside it. */
+    static final String ALONE = "FastHookIT";
     private static final String NO_VERIFY = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
             + "\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}";
     private static final List<String> DISPATCH = List.of("dispatch", "--host", "claude", "--native-event", "PreToolUse");
@@ -107,10 +113,11 @@ class FastHookIT {
         assertThat(cp.exitValue()).as("cp -p " + builtHook + ": " + out).isZero();
     }
 
+    /** Stops a resident the launcher started for this case (a fallback starts one), then deletes the case's folder. */
     @AfterEach
     void stopResident() throws Exception {
         if (dir != null) {
-            WardenProcess.runLauncher(List.of("resident", "stop"), env, new byte[0], dir);
+            ResidentProcess.stopStartedIn(dir.resolve("cache"));
             dev.agentwarden.testing.Scratch.delete(dir);
         }
     }
@@ -251,6 +258,7 @@ class FastHookIT {
     }
 
     @Test
+    @ResourceLock(ALONE)
     void fastHook_residentsSocket_answersWithoutThePort() throws Exception {
         try (ResidentProcess resident = ResidentProcess.start(dir.resolve("cache"), 600);
              FakeResident port = new FakeResident(resident.endpoint().proof(), FakeResident.Behaviour.GREET_ONLY)) {
@@ -271,6 +279,7 @@ class FastHookIT {
     }
 
     @Test
+    @ResourceLock(ALONE)
     void fastHook_socketGone_fallsBackToThePortWithTheSameVerdict() throws Exception {
         try (ResidentProcess resident = ResidentProcess.start(dir.resolve("cache"), 600)) {
             Path calls = dir.resolve("java-calls");
@@ -291,6 +300,7 @@ class FastHookIT {
     }
 
     @Test
+    @ResourceLock(ALONE)
     void hookSocket_inWorldWritableDir_isRefused() throws Exception {
         long me = ProcessHandle.current().pid();
         try (FakeSocket fake = new FakeSocket(residentDir.resolve(key() + HookSocket.SUFFIX))) {
@@ -309,6 +319,7 @@ class FastHookIT {
     }
 
     @Test
+    @ResourceLock(ALONE)
     void client_sendsNoPayload_beforePeerCredentialsMatch() throws Exception {
         // the endpoint names a live process of ours (its true start time); the socket's listener is another
         Process other = new ProcessBuilder("sleep", "120").start();

@@ -3,6 +3,7 @@ package dev.agentwarden.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.ResidentProcess;
+import dev.agentwarden.testing.Scratch;
 import dev.agentwarden.testing.WardenProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,7 +32,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.ResourceLockTarget;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -39,11 +43,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  * own JVM would have run it, every way the resident can be missing or fail ends in a correct answer
  * from a JVM, and the resident starts, serves alone and stops as documented.
  */
-/* Beside the other classes, on the parallel pool; its own lock keeps its cases in order, one at a time
-   (floods and deadlines). */
+/* Beside the other classes, on the parallel pool, its cases too: each takes the class's lock for reading, each in a
+   project, home and cache of its own (or the shared resident's cache), except the floods and bursts, which take it
+   for writing and so run alone. */
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("ResidentIT")
+@ResourceLock(value = ResidentIT.ALONE, mode = ResourceAccessMode.READ, target = ResourceLockTarget.CHILDREN)
 class ResidentIT {
+    /** The lock a case holds for writing to run without the class's other cases beside it. */
+    static final String ALONE = "ResidentIT";
     private static final String DENY = "{\"session_id\":\"s1\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
             + "\"tool_input\":{\"command\":\"git commit --no-verify -m x\"}}";
     private static final String DENIED = "\"permissionDecision\":\"deny\"";
@@ -54,6 +61,14 @@ class ResidentIT {
     private Path calls;
     private Path forbiddenJava;
     private final List<ProcessHandle> started = new ArrayList<>();
+
+    /**
+     * One resident for the cases whose assertions hold for any live resident of this jar (each case still sends
+     * its own events from its own project and home): not for those about a resident's start, stop, files, log or
+     * endpoint, which start their own. Started by the first case that asks, stopped after the last.
+     */
+    private static ResidentProcess shared;
+    private static Path sharedCache;
 
     @BeforeEach
     void createProject(@TempDir Path tmp) throws IOException {
@@ -66,31 +81,45 @@ class ResidentIT {
 
     /**
      * Stops what this case started, and the residents its launchers started in its own cache
-     * directory (never another case's): one left running writes into the temporary directory
-     * while JUnit deletes it (issue 28 item 14).
+     * directory (never another case's, nor the shared one): one left running writes into the temporary
+     * directory while JUnit deletes it (issue 28 item 14).
      */
     @AfterEach
-    void stopEverything() throws IOException {
+    void stopEverything() throws IOException, InterruptedException {
         for (ProcessHandle p : started) {
             p.destroy();
             p.onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(e -> null).join();
         }
-        Path dir = ResidentProcess.dirFor(cache);
-        if (!Files.isDirectory(dir)) {
-            return;
+        if (!cache.equals(sharedCache())) {
+            ResidentProcess.stopStartedIn(cache);
         }
-        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".endpoint")).toList()) {
-                String key = f.getFileName().toString().replace(".endpoint", "");
-                Resident.Endpoint e = key.matches("[0-9a-f]{16}") ? Resident.read(f) : null;
-                if (e != null) {
-                    Resident.process(e, key).ifPresent(p -> {
-                        p.destroy();
-                        p.onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(x -> null).join();
-                    });
-                }
-            }
+    }
+
+    @AfterAll
+    static void stopShared() throws InterruptedException {
+        if (shared != null) {
+            shared.close();
+            Scratch.delete(sharedCache);
         }
+    }
+
+    /** The shared resident, for this case's launchers from now on: they use its cache (see {@link #shared}). */
+    private ResidentProcess sharedResident() throws IOException, InterruptedException {
+        ResidentProcess r = startShared();
+        cache = sharedCache();
+        return r;
+    }
+
+    private static synchronized ResidentProcess startShared() throws IOException, InterruptedException {
+        if (shared == null) {
+            sharedCache = Files.createTempDirectory("warden-resident-it-shared");
+            shared = ResidentProcess.start(sharedCache, 600);
+        }
+        return shared;
+    }
+
+    private static synchronized Path sharedCache() {
+        return sharedCache;
     }
 
     private Map<String, String> env(Map<String, String> extra) {
@@ -163,89 +192,85 @@ class ResidentIT {
     void forwarded_runsWithLaunchersEnvironmentDirectoryAndRelativeManifest_sameBytesAsItsOwnJvm() throws Exception {
         writeProbeProject();
         String payload = PROBE_PAYLOAD;
-        try (ResidentProcess ignored = resident()) {
-            Map<String, String> forwardedEnv = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
-            forwardedEnv.put("MARK", MARK);
-            WardenProcess.Result forwarded = dispatch(forwardedEnv, payload, "--manifest", "conf/m.yaml");
-            ResidentProcess.assertNoJvmStarted(calls);
+        sharedResident();
+        Map<String, String> forwardedEnv = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+        forwardedEnv.put("MARK", MARK);
+        WardenProcess.Result forwarded = dispatch(forwardedEnv, payload, "--manifest", "conf/m.yaml");
+        ResidentProcess.assertNoJvmStarted(calls);
 
-            Map<String, String> ownEnv = new LinkedHashMap<>(realJava("off"));
-            ownEnv.put("MARK", MARK);
-            WardenProcess.Result own = dispatch(ownEnv, payload, "--manifest", "conf/m.yaml");
+        Map<String, String> ownEnv = new LinkedHashMap<>(realJava("off"));
+        ownEnv.put("MARK", MARK);
+        WardenProcess.Result own = dispatch(ownEnv, payload, "--manifest", "conf/m.yaml");
 
-            assertThat(forwarded.stdout()).contains(DENIED)
-                    .contains("probe MARK=" + MARK + " HOME=" + tmp + " PWD=" + project);
-            assertSameAnswer(forwarded, own);
-        }
+        assertThat(forwarded.stdout()).contains(DENIED)
+                .contains("probe MARK=" + MARK + " HOME=" + tmp + " PWD=" + project);
+        assertSameAnswer(forwarded, own);
     }
 
     @Test
     void forwarded_sessionRoleAndFailModeTravelPerEvent() throws Exception {
-        try (ResidentProcess ignored = resident()) {
-            Map<String, String> closed = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
-            closed.put("WARDEN_FAIL_MODE", "closed");
-            WardenProcess.Result refused = dispatch(closed, "{\"hook_event_name\":\"Stop\"}", "--manifest", "missing.yaml");
-            assertThat(refused.stdout()).contains("\"decision\":\"block\"").contains("WARDEN_FAIL_MODE=closed");
-            assertThat(refused.stderr()).contains(project.resolve("missing.yaml").toString());
+        sharedResident();
+        Map<String, String> closed = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+        closed.put("WARDEN_FAIL_MODE", "closed");
+        WardenProcess.Result refused = dispatch(closed, "{\"hook_event_name\":\"Stop\"}", "--manifest", "missing.yaml");
+        assertThat(refused.stdout()).contains("\"decision\":\"block\"").contains("WARDEN_FAIL_MODE=closed");
+        assertThat(refused.stderr()).contains(project.resolve("missing.yaml").toString());
 
-            WardenProcess.Result open = dispatch(env(ResidentProcess.noJvm(forbiddenJava)),
-                    "{\"hook_event_name\":\"Stop\"}", "--manifest", "missing.yaml");
-            assertThat(open.stdout()).isEmpty();
-            assertThat(open.stderr()).contains("failing open");
-            ResidentProcess.assertNoJvmStarted(calls);
-        }
+        WardenProcess.Result open = dispatch(env(ResidentProcess.noJvm(forbiddenJava)),
+                "{\"hook_event_name\":\"Stop\"}", "--manifest", "missing.yaml");
+        assertThat(open.stdout()).isEmpty();
+        assertThat(open.stderr()).contains("failing open");
+        ResidentProcess.assertNoJvmStarted(calls);
     }
 
     @Test
     void forwarded_largePayloadOnAPipe_sameAnswerAsItsOwnJvm() throws Exception {
         String big = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":"
                 + "\"git commit --no-verify -m x\",\"description\":\"" + "é".repeat(1_500_000) + "\"}}";
-        try (ResidentProcess ignored = resident()) {
-            PipedRun forwarded = pipedDispatch(env(ResidentProcess.noJvm(forbiddenJava)), big.getBytes(StandardCharsets.UTF_8));
-            ResidentProcess.assertNoJvmStarted(calls);
-            PipedRun own = pipedDispatch(realJava("off"), big.getBytes(StandardCharsets.UTF_8));
-            assertThat(forwarded.stdout()).contains(DENIED).isEqualTo(own.stdout());
-            assertThat(forwarded.exitCode()).isEqualTo(own.exitCode()).isZero();
-        }
+        sharedResident();
+        PipedRun forwarded = pipedDispatch(env(ResidentProcess.noJvm(forbiddenJava)), big.getBytes(StandardCharsets.UTF_8));
+        ResidentProcess.assertNoJvmStarted(calls);
+        PipedRun own = pipedDispatch(realJava("off"), big.getBytes(StandardCharsets.UTF_8));
+        assertThat(forwarded.stdout()).contains(DENIED).isEqualTo(own.stdout());
+        assertThat(forwarded.exitCode()).isEqualTo(own.exitCode()).isZero();
     }
 
     @Test
     void forwarded_invalidUtf8AndEmptyStdin_sameAnswerAsItsOwnJvm() throws Exception {
-        try (ResidentProcess ignored = resident()) {
-            for (byte[] stdin : List.of(new byte[] {(byte) 0xff, (byte) 0xfe, '{'}, new byte[0],
-                    "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git commit --no-verify \\u00e9\"}} \n".getBytes(StandardCharsets.UTF_8))) {
-                WardenProcess.Result forwarded = WardenProcess.runLauncher(List.of("dispatch", "--host", "claude"),
-                        env(ResidentProcess.noJvm(forbiddenJava)), stdin, project);
-                WardenProcess.Result own = WardenProcess.runLauncher(List.of("dispatch", "--host", "claude"),
-                        realJava("off"), stdin, project);
-                assertSameAnswer(forwarded, own);
-            }
-            ResidentProcess.assertNoJvmStarted(calls);
+        sharedResident();
+        for (byte[] stdin : List.of(new byte[] {(byte) 0xff, (byte) 0xfe, '{'}, new byte[0],
+                "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"git commit --no-verify \\u00e9\"}} \n".getBytes(StandardCharsets.UTF_8))) {
+            WardenProcess.Result forwarded = WardenProcess.runLauncher(List.of("dispatch", "--host", "claude"),
+                    env(ResidentProcess.noJvm(forbiddenJava)), stdin, project);
+            WardenProcess.Result own = WardenProcess.runLauncher(List.of("dispatch", "--host", "claude"),
+                    realJava("off"), stdin, project);
+            assertSameAnswer(forwarded, own);
         }
+        ResidentProcess.assertNoJvmStarted(calls);
     }
 
     @Test
+    @ResourceLock(ALONE)
     void concurrentForwardedEvents_everyLedgerLineKept_chainIntact() throws Exception {
         int events = 24;
-        try (ResidentProcess ignored = resident()) {
-            List<CompletableFuture<WardenProcess.Result>> runs = new ArrayList<>();
-            for (int i = 0; i < events; i++) {
-                String payload = "{\"session_id\":\"s1\",\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"agent-" + i
-                        + "\",\"agent_type\":\"general-purpose\",\"cwd\":\"" + project + "\"}";
-                runs.add(CompletableFuture.supplyAsync(() -> {
-                    try {
-                        return dispatch(env(ResidentProcess.noJvm(forbiddenJava)), payload);
-                    } catch (IOException | InterruptedException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }));
-            }
-            for (CompletableFuture<WardenProcess.Result> run : runs) {
-                WardenProcess.Result r = run.get(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                assertThat(r.exitCode()).as(r.stderr()).isZero();
-            }
-            ResidentProcess.assertNoJvmStarted(calls);
+        sharedResident();
+        List<CompletableFuture<WardenProcess.Result>> runs = new ArrayList<>();
+        for (int i = 0; i < events; i++) {
+            String payload = "{\"session_id\":\"s1\",\"hook_event_name\":\"SubagentStart\",\"agent_id\":\"agent-" + i
+                    + "\",\"agent_type\":\"general-purpose\",\"cwd\":\"" + project + "\"}";
+            runs.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    return dispatch(env(ResidentProcess.noJvm(forbiddenJava)), payload);
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
         }
+        for (CompletableFuture<WardenProcess.Result> run : runs) {
+            WardenProcess.Result r = run.get(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            assertThat(r.exitCode()).as(r.stderr()).isZero();
+        }
+        ResidentProcess.assertNoJvmStarted(calls);
         WardenProcess.Result verify = WardenProcess.run(List.of(),
                 List.of("ledger", "verify", "--project-dir", project.toString()), env(Map.of()), new byte[0], project);
         assertThat(verify.exitCode()).as(verify.stdout() + verify.stderr()).isZero();
@@ -255,18 +280,17 @@ class ResidentIT {
     @Test
     void manifestEditedBetweenForwardedEvents_nextEventUsesTheNewOne() throws Exception {
         writeProbeProject();
-        try (ResidentProcess ignored = resident()) {
-            Map<String, String> env = env(ResidentProcess.noJvm(forbiddenJava));
-            assertThat(dispatch(env, PROBE_PAYLOAD, "--manifest", "conf/m.yaml").stdout()).contains("probe MARK=");
+        sharedResident();
+        Map<String, String> env = env(ResidentProcess.noJvm(forbiddenJava));
+        assertThat(dispatch(env, PROBE_PAYLOAD, "--manifest", "conf/m.yaml").stdout()).contains("probe MARK=");
 
-            Path manifest = project.resolve("conf/m.yaml");
-            Files.writeString(manifest, Files.readString(manifest).replace("pre_tool_use: [probe]", "pre_tool_use: []"));
-            WardenProcess.Result after = dispatch(env, PROBE_PAYLOAD, "--manifest", "conf/m.yaml");
+        Path manifest = project.resolve("conf/m.yaml");
+        Files.writeString(manifest, Files.readString(manifest).replace("pre_tool_use: [probe]", "pre_tool_use: []"));
+        WardenProcess.Result after = dispatch(env, PROBE_PAYLOAD, "--manifest", "conf/m.yaml");
 
-            assertThat(after.stdout()).as("no concern bound any more").isEmpty();
-            assertThat(after.exitCode()).isZero();
-            ResidentProcess.assertNoJvmStarted(calls);
-        }
+        assertThat(after.stdout()).as("no concern bound any more").isEmpty();
+        assertThat(after.exitCode()).isZero();
+        ResidentProcess.assertNoJvmStarted(calls);
     }
 
     @Test
@@ -300,13 +324,12 @@ class ResidentIT {
 
     @Test
     void residentOff_neverForwards() throws Exception {
-        try (ResidentProcess ignored = resident()) {
-            Map<String, String> off = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
-            off.put("WARDEN_RESIDENT", "off");
-            WardenProcess.Result r = dispatch(off, DENY);
-            assertThat(r.exitCode()).as("the forbidden java ran").isEqualTo(97);
-            assertThat(Files.readString(calls)).contains("dev.agentwarden.Main dispatch --host claude");
-        }
+        sharedResident();
+        Map<String, String> off = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+        off.put("WARDEN_RESIDENT", "off");
+        WardenProcess.Result r = dispatch(off, DENY);
+        assertThat(r.exitCode()).as("the forbidden java ran").isEqualTo(97);
+        assertThat(Files.readString(calls)).contains("dev.agentwarden.Main dispatch --host claude");
     }
 
     @Test
@@ -512,36 +535,36 @@ class ResidentIT {
     }
 
     @Test
+    @ResourceLock(ALONE)
     void halfOpenConnectionsFlood_forwardedEventStillAnsweredByTheResident() throws Exception {
-        try (ResidentProcess resident = resident()) {
-            int port = resident.endpoint().port();
-            List<Socket> flood = new ArrayList<>();
-            try {
-                for (int i = 0; i < 40; i++) {
-                    Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
-                    if (i % 2 == 0) {
-                        s.getOutputStream().write("POST /forward HTTP/1.1\r\nAuthoriz".getBytes(StandardCharsets.US_ASCII));
-                    }
-                    flood.add(s);
+        ResidentProcess resident = sharedResident();
+        int port = resident.endpoint().port();
+        List<Socket> flood = new ArrayList<>();
+        try {
+            for (int i = 0; i < 40; i++) {
+                Socket s = new Socket(InetAddress.getLoopbackAddress(), port);
+                if (i % 2 == 0) {
+                    s.getOutputStream().write("POST /forward HTTP/1.1\r\nAuthoriz".getBytes(StandardCharsets.US_ASCII));
                 }
-                long began = System.nanoTime();
-                WardenProcess.Result r = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY);
-                long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
+                flood.add(s);
+            }
+            long began = System.nanoTime();
+            WardenProcess.Result r = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY);
+            long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began);
 
-                assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
-                ResidentProcess.assertNoJvmStarted(calls);
-                System.out.println("forwarded under a flood of 40 half-open connections in " + tookMs + " ms");
-                for (Socket s : flood) {
-                    s.setSoTimeout(30_000);
-                    InputStream in = s.getInputStream();
-                    while (in.read() >= 0) {
-                        // the greeting; then the server closes it at the head deadline (or to make room)
-                    }
+            assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
+            ResidentProcess.assertNoJvmStarted(calls);
+            System.out.println("forwarded under a flood of 40 half-open connections in " + tookMs + " ms");
+            for (Socket s : flood) {
+                s.setSoTimeout(30_000);
+                InputStream in = s.getInputStream();
+                while (in.read() >= 0) {
+                    // the greeting; then the server closes it at the head deadline (or to make room)
                 }
-            } finally {
-                for (Socket s : flood) {
-                    s.close();
-                }
+            }
+        } finally {
+            for (Socket s : flood) {
+                s.close();
             }
         }
     }
@@ -549,64 +572,60 @@ class ResidentIT {
     @Test
     void connectionFromAnotherUser_getsNoGreeting() throws Exception {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root to connect as another user");
-        try (ResidentProcess resident = resident()) {
-            Process p = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bash", "-c",
-                    "exec 3<>/dev/tcp/127.0.0.1/$0 || exit 9; IFS= read -r -t 10 -u 3 line; echo \"rc=$? line=$line\"",
-                    Integer.toString(resident.endpoint().port())).redirectErrorStream(true).start();
-            assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-            assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip())
-                    .as("closed at once, nothing sent").isEqualTo("rc=1 line=");
-        }
+        ResidentProcess resident = sharedResident();
+        Process p = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "bash", "-c",
+                "exec 3<>/dev/tcp/127.0.0.1/$0 || exit 9; IFS= read -r -t 10 -u 3 line; echo \"rc=$? line=$line\"",
+                Integer.toString(resident.endpoint().port())).redirectErrorStream(true).start();
+        assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip())
+                .as("closed at once, nothing sent").isEqualTo("rc=1 line=");
     }
 
     @Test
     void hostClosedStdout_forwardedAnswer_exitZeroNotSigpipe() throws Exception {
-        try (ResidentProcess ignored = resident()) {
-            Process p = launcher(env(ResidentProcess.noJvm(forbiddenJava)));
-            p.getInputStream().close(); // before the launcher can write: it reads stdin first
-            try (OutputStream in = p.getOutputStream()) {
-                in.write(DENY.getBytes(StandardCharsets.UTF_8));
-            }
-            assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
-            assertThat(p.exitValue()).isZero();
-            ResidentProcess.assertNoJvmStarted(calls);
+        sharedResident();
+        Process p = launcher(env(ResidentProcess.noJvm(forbiddenJava)));
+        p.getInputStream().close(); // before the launcher can write: it reads stdin first
+        try (OutputStream in = p.getOutputStream()) {
+            in.write(DENY.getBytes(StandardCharsets.UTF_8));
         }
+        assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        ResidentProcess.assertNoJvmStarted(calls);
     }
 
     @Test
     void nulByteInAConcernsStderr_answeredByteForByte_concernRanOnce() throws Exception {
         writeOneConcernProject("nul", "echo ran >> \"$(dirname \"$0\")/runs\"\nprintf 'bo\\000om' >&2\nexit 3\n", "");
         Path runs = project.resolve("concerns/runs");
-        try (ResidentProcess ignored = resident()) {
-            WardenProcess.Result forwarded = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), PROBE_PAYLOAD,
-                    "--manifest", "conf/m.yaml");
-            ResidentProcess.assertNoJvmStarted(calls);
-            assertThat(Files.readAllLines(runs)).as("runs of the concern").hasSize(1);
+        sharedResident();
+        WardenProcess.Result forwarded = dispatch(env(ResidentProcess.noJvm(forbiddenJava)), PROBE_PAYLOAD,
+                "--manifest", "conf/m.yaml");
+        ResidentProcess.assertNoJvmStarted(calls);
+        assertThat(Files.readAllLines(runs)).as("runs of the concern").hasSize(1);
 
-            WardenProcess.Result own = dispatch(realJava("off"), PROBE_PAYLOAD, "--manifest", "conf/m.yaml");
-            assertThat(forwarded.stderr()).contains("bo\0om");
-            assertSameAnswer(forwarded, own);
-        }
+        WardenProcess.Result own = dispatch(realJava("off"), PROBE_PAYLOAD, "--manifest", "conf/m.yaml");
+        assertThat(forwarded.stderr()).contains("bo\0om");
+        assertSameAnswer(forwarded, own);
     }
 
     @Test
     void stdinThatNeverCloses_launcherDeadline_answeredAsAJvmWhoseReadTimedOut() throws Exception {
-        try (ResidentProcess ignored = resident()) {
-            Map<String, String> env = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
-            env.put("WARDEN_STDIN_TIMEOUT_MS", "300");
-            Process p = launcher(env, "--native-event", "PreToolUse");
-            OutputStream in = p.getOutputStream();
-            in.write("{\"hook_event_name\":\"PreTo".getBytes(StandardCharsets.UTF_8));
-            in.flush();
-            try {
-                assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("answered with stdin open").isTrue();
-                assertThat(p.exitValue()).isZero();
-                assertThat(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
-                        .contains("payload_timeout: stdin still open after 300 ms (WARDEN_STDIN_TIMEOUT_MS)");
-                ResidentProcess.assertNoJvmStarted(calls);
-            } finally {
-                in.close();
-            }
+        sharedResident();
+        Map<String, String> env = new LinkedHashMap<>(env(ResidentProcess.noJvm(forbiddenJava)));
+        env.put("WARDEN_STDIN_TIMEOUT_MS", "300");
+        Process p = launcher(env, "--native-event", "PreToolUse");
+        OutputStream in = p.getOutputStream();
+        in.write("{\"hook_event_name\":\"PreTo".getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        try {
+            assertThat(p.waitFor(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS)).as("answered with stdin open").isTrue();
+            assertThat(p.exitValue()).isZero();
+            assertThat(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+                    .contains("payload_timeout: stdin still open after 300 ms (WARDEN_STDIN_TIMEOUT_MS)");
+            ResidentProcess.assertNoJvmStarted(calls);
+        } finally {
+            in.close();
         }
     }
 
@@ -693,13 +712,12 @@ class ResidentIT {
         writeOneConcernProject("attrs",
                 "echo \"attrs umask=$(umask) stack=$(ulimit -s) nofile=$(ulimit -n) nice=$(nice)\" >&2\nexit 1\n",
                 ", severity: blocking");
-        try (ResidentProcess ignored = resident()) {
-            String forwarded = underAttributes(env(ResidentProcess.noJvm(forbiddenJava)));
-            ResidentProcess.assertNoJvmStarted(calls);
-            String own = underAttributes(realJava("off"));
+        sharedResident();
+        String forwarded = underAttributes(env(ResidentProcess.noJvm(forbiddenJava)));
+        ResidentProcess.assertNoJvmStarted(calls);
+        String own = underAttributes(realJava("off"));
 
-            assertThat(forwarded).contains("attrs umask=0077 stack=4096 nofile=").contains(" nice=3").isEqualTo(own);
-        }
+        assertThat(forwarded).contains("attrs umask=0077 stack=4096 nofile=").contains(" nice=3").isEqualTo(own);
     }
 
     /**
@@ -792,29 +810,30 @@ class ResidentIT {
     }
 
     @Test
+    @ResourceLock(ALONE)
     void connectionFloodFromTheSameUser_dispatchStillAnsweredWithTheDeny() throws Exception {
-        try (ResidentProcess resident = resident()) {
-            Flood flood = new Flood(resident.endpoint().port());
-            Thread t = new Thread(flood, "flood");
-            t.start();
-            try {
-                flood.awaitConnections(2_000);
-                for (int i = 0; i < 3; i++) {
-                    WardenProcess.Result r = dispatch(realJava("auto"), DENY);
-                    assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
-                    assertThat(r.exitCode()).isZero();
-                }
-            } finally {
-                flood.stop = true;
-                t.join(30_000);
+        ResidentProcess resident = sharedResident();
+        Flood flood = new Flood(resident.endpoint().port());
+        Thread t = new Thread(flood, "flood");
+        t.start();
+        try {
+            flood.awaitConnections(2_000);
+            for (int i = 0; i < 3; i++) {
+                WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+                assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
+                assertThat(r.exitCode()).isZero();
             }
-            assertThat(flood.opened).as("the flood ran").isGreaterThan(2_000);
-            assertThat(dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY).stdout())
-                    .as("the resident still serves after the flood").contains(DENIED);
+        } finally {
+            flood.stop = true;
+            t.join(30_000);
         }
+        assertThat(flood.opened).as("the flood ran").isGreaterThan(2_000);
+        assertThat(dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY).stdout())
+                .as("the resident still serves after the flood").contains(DENIED);
     }
 
     @Test
+    @ResourceLock(ALONE)
     void connectionFloodFromAnotherUser_dispatchStillAnsweredWithTheDeny() throws Exception {
         Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root to flood as uid 65534");
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/python3")), "needs /usr/bin/python3 for the flood");
@@ -834,32 +853,31 @@ class ResidentIT {
                 """);
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rw-r--r--"));
-        try (ResidentProcess resident = resident()) {
-            List<Process> floods = new ArrayList<>();
-            try {
-                for (int i = 0; i < 2; i++) {
-                    Process p = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
-                            "/usr/bin/python3", script.toString(), Integer.toString(resident.endpoint().port()), "20")
-                            .redirectErrorStream(true).start();
-                    started.add(p.toHandle());
-                    floods.add(p);
-                    assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
-                            .readLine()).isEqualTo("started");
-                }
-                for (int i = 0; i < 3; i++) {
-                    WardenProcess.Result r = dispatch(realJava("auto"), DENY);
-                    assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
-                    assertThat(r.exitCode()).isZero();
-                }
-            } finally {
-                for (Process p : floods) {
-                    p.destroy();
-                    p.waitFor(30, TimeUnit.SECONDS);
-                }
+        ResidentProcess resident = sharedResident();
+        List<Process> floods = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                Process p = new ProcessBuilder("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        "/usr/bin/python3", script.toString(), Integer.toString(resident.endpoint().port()), "20")
+                        .redirectErrorStream(true).start();
+                started.add(p.toHandle());
+                floods.add(p);
+                assertThat(new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))
+                        .readLine()).isEqualTo("started");
             }
-            assertThat(dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY).stdout())
-                    .as("the resident still serves after the flood").contains(DENIED);
+            for (int i = 0; i < 3; i++) {
+                WardenProcess.Result r = dispatch(realJava("auto"), DENY);
+                assertThat(r.stdout()).as(r.stderr()).contains(DENIED);
+                assertThat(r.exitCode()).isZero();
+            }
+        } finally {
+            for (Process p : floods) {
+                p.destroy();
+                p.waitFor(30, TimeUnit.SECONDS);
+            }
         }
+        assertThat(dispatch(env(ResidentProcess.noJvm(forbiddenJava)), DENY).stdout())
+                .as("the resident still serves after the flood").contains(DENIED);
     }
 
     /** Non-blocking connect and close as fast as it can, as a local user flooding the port would. */

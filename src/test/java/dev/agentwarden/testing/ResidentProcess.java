@@ -142,6 +142,61 @@ public final class ResidentProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops every resident started for {@code cacheDir} (a test's own cache: never another test's), by a launcher or
+     * by the test, without a JVM of its own: each process running {@code resident start --dir <cacheDir>/resident},
+     * published or still starting. A launcher writes its start marker ({@code <key>.starting}) just before it forks
+     * one: while a marker younger than {@link #FORK_GRACE} is there and no such process yet, it waits for one. A
+     * resident left running would write into a folder JUnit deletes.
+     */
+    public static void stopStartedIn(Path cacheDir) throws IOException, InterruptedException {
+        Path dir = dirFor(cacheDir);
+        if (!Files.isDirectory(dir)) {
+            return;
+        }
+        long deadline = System.nanoTime() + FORK_GRACE.toNanos();
+        while (youngMarker(dir) && residentsIn(dir).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        for (ProcessHandle p : residentsIn(dir)) {
+            p.destroy();
+            p.onExit().orTimeout(WardenProcess.TIMEOUT_SECONDS, TimeUnit.SECONDS).exceptionally(e -> null).join();
+        }
+    }
+
+    /** How long after writing its start marker a launcher's fork may take to become a resident process. */
+    static final java.time.Duration FORK_GRACE = java.time.Duration.ofSeconds(5);
+
+    private static boolean youngMarker(Path dir) throws IOException {
+        long now = System.currentTimeMillis();
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().endsWith(".starting")).toList()) {
+                try {
+                    if (now - Files.getLastModifiedTime(f).toMillis() < FORK_GRACE.toMillis()) {
+                        return true;
+                    }
+                } catch (IOException gone) {
+                    // the resident removed it: published
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The live processes running {@code resident start --dir dir}. */
+    private static List<ProcessHandle> residentsIn(Path dir) {
+        List<ProcessHandle> residents = new ArrayList<>();
+        for (ProcessHandle p : ProcessHandle.allProcesses().toList()) {
+            List<String> args = List.of(p.info().arguments().orElse(new String[0]));
+            int at = args.indexOf("--dir");
+            if (at >= 2 && at + 1 < args.size() && args.get(at - 2).equals("resident") && args.get(at - 1).equals("start")
+                    && args.get(at + 1).equals(dir.toString())) {
+                residents.add(p);
+            }
+        }
+        return residents;
+    }
+
     public static void assertNoJvmStarted(Path calls) throws IOException {
         assertThat(Files.exists(calls) ? Files.readString(calls, StandardCharsets.UTF_8) : "")
                 .as("java invocations by bin/warden (must be none: the resident answers)").isEmpty();
