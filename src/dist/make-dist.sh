@@ -15,9 +15,8 @@
 #                             `warden install` writes hooks that run it (where the build had no C
 #                             compiler, none: install then compiles lib/warden-hook.c where cc exists)
 #   lib/warden-hook.c         its source
-#   lib/warden.classlist      the classes a dispatch and the bulk commands load, recorded here with the
-#                             bundled runtime: the first training of a static start-up archive (a runtime
-#                             before JDK 25) dumps from it instead of recording
+#   lib/warden.classlist      the classes a dispatch loads, recorded here with the bundled runtime: the
+#                             first training of the start-up archive dumps from it instead of recording
 #   runtime/                  a jlink image of the modules the jar uses (jdeps) plus jdk.crypto.ec (TLS)
 #   examples/                 what demo, test and init read
 #   package.json              the npm package (bin: warden)
@@ -103,13 +102,10 @@ fi
 # The class list: a warm-up run (compiles the manifest cache), then the recorded run, as bin/warden's train().
 train_cache="$(mktemp -d)"
 trap 'rm -rf "$train_cache"' EXIT
-# It is used where the launcher dumps a static archive (a runtime before JDK 25), so it holds the bulk
-# commands' classes too (__train --commands, as train() records it there).
-WARDEN_TRAIN_CACHE="$train_cache" WARDEN_CACHE_DIR="$train_cache" XDG_STATE_HOME="$train_cache/state" \
-  "$java" -Xshare:off -cp "$stage/lib/warden.jar" dev.agentwarden.Main __train --commands </dev/null >/dev/null
-WARDEN_TRAIN_CACHE="$train_cache" WARDEN_CACHE_DIR="$train_cache" XDG_STATE_HOME="$train_cache/state" \
-  "$java" -Xshare:off -XX:DumpLoadedClassList="$stage/lib/warden.classlist" \
-  -cp "$stage/lib/warden.jar" dev.agentwarden.Main __train --commands </dev/null >/dev/null
+WARDEN_TRAIN_CACHE="$train_cache" "$java" -Xshare:off -cp "$stage/lib/warden.jar" dev.agentwarden.Main __train \
+  </dev/null >/dev/null
+WARDEN_TRAIN_CACHE="$train_cache" "$java" -Xshare:off -XX:DumpLoadedClassList="$stage/lib/warden.classlist" \
+  -cp "$stage/lib/warden.jar" dev.agentwarden.Main __train </dev/null >/dev/null
 [ -s "$stage/lib/warden.classlist" ] || { say "recording the class list failed"; exit 1; }
 
 said="$("$java" -cp "$stage/lib/warden.jar" dev.agentwarden.Main --version)"

@@ -17,13 +17,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The bulk commands' part of the class-data archive's workload on JDK 17–24, where a static archive
- * loads a class only when it is asked for (so dispatch, which never asks for these, is not slowed):
- * {@code ledger stats}, {@code guard derive}, {@code ledger verify}, {@code report} and
- * {@code log --summary} run in-process, as {@code bin/warden} runs them, on a small ledger written
- * here into a scratch project. {@code bin/warden} records it after the dispatch workload
- * ({@code __train --commands}). Not on JDK 25, whose AOT cache loads every class it holds at
- * start-up: there the dispatch workload is recorded alone.
+ * The workload of the commands' class-data archive on JDK 17–24: {@code bin/warden} records
+ * {@code __train --commands} (the dispatch workload, then this) into a second static archive that
+ * every command but {@code dispatch} runs with, so that picocli and the bulk readers' classes load
+ * from an archive while dispatch keeps mapping only its own. {@code ledger stats}, {@code guard
+ * derive}, {@code ledger verify}, {@code report} and {@code log --summary} run in-process, as
+ * {@code bin/warden} runs them, on a small ledger written here into a scratch project that is
+ * removed afterwards. Not on JDK 25, whose AOT cache is trained on the dispatch workload alone.
  */
 public final class CommandTraining {
     /** Ledger lines per kind written to the scratch project: enough for the scan's loops to run. */
