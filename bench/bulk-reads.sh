@@ -16,6 +16,13 @@
 # Targets (issue 31): stats, derive <= 0.1 x jq; log --summary <= 0.2 x jq; verify <= 1 x the Python walk,
 # and its ratio to the hash-only floor is printed beside it. The load average is printed before and after.
 # jq and python3 are needed here only (not by .ci/run); without jq its rows are left out.
+#
+#   BULK_PROGRAMS="jq_ledger stats derive"  runs only these programs (names as in the table), in the
+#                                           script's order; the rows of the others are left out.
+#   BASE_HOME=DIR                           also runs DIR/bin/warden (another checkout, built, e.g. main's)
+#                                           as stats_base, derive_base, summary_base, verify_base, each
+#                                           right after its own row in every round, so both share the noise.
+# Each program's CPU time (user + system of the process and its threads) is shown beside its wall time.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 lines="${1:-1000000}"
@@ -38,7 +45,9 @@ warden=("$home/bin/warden")
 
 # The generated ledger verifies, by Warden and by the Python walk, before anything is timed.
 "${warden[@]}" ledger verify --project-dir "$project" >/dev/null || { echo "bulk-reads: ledger verify fails" >&2; exit 1; }
-python3 "$here/chain-walk.py" "$project" >/dev/null || { echo "bulk-reads: chain-walk.py fails" >&2; exit 1; }
+if [ -z "${BULK_PROGRAMS:-}" ] || [[ " $BULK_PROGRAMS " == *" python_walk "* ]]; then
+  python3 "$here/chain-walk.py" "$project" >/dev/null || { echo "bulk-reads: chain-walk.py fails" >&2; exit 1; }
+fi
 
 jq_filter='select(.event=="subagent_stop") | .duration_ms'
 declare -A cmd=(
@@ -51,17 +60,43 @@ declare -A cmd=(
   [python_hash_only]="python3 $here/chain-walk.py $project --hash-only"
   [verify]="${warden[*]} ledger verify --project-dir $project"
 )
-order=(stats derive summary verify python_walk python_hash_only)
-[ -n "$have_jq" ] && order=(jq_ledger stats derive jq_decisions summary verify python_walk python_hash_only)
+base=()
+if [ -n "${BASE_HOME:-}" ]; then
+  base=("$BASE_HOME/bin/warden")
+  [ -f "$BASE_HOME/target/warden.jar" ] || { echo "bulk-reads: $BASE_HOME/target/warden.jar is missing (build it)" >&2; exit 2; }
+  "${base[@]}" ledger verify --project-dir "$project" >/dev/null || { echo "bulk-reads: BASE_HOME's ledger verify fails" >&2; exit 1; }
+  cmd[stats_base]="${base[*]} ledger stats --project-dir $project"
+  cmd[derive_base]="${base[*]} guard derive --project-dir $project"
+  cmd[summary_base]="${base[*]} log --summary --project-dir $project"
+  cmd[verify_base]="${base[*]} ledger verify --project-dir $project"
+fi
+# A class-data archive the runs above started training in the background is done before anything is timed.
+for dir in "$home" ${BASE_HOME:+"$BASE_HOME"}; do
+  for _ in $(seq 240); do
+    compgen -G "$dir/target/cds/.training-*" >/dev/null || break
+    sleep 0.5
+  done
+done
+all=(jq_ledger stats stats_base derive derive_base jq_decisions summary summary_base verify verify_base python_walk
+     python_hash_only)
+order=()
+for name in "${all[@]}"; do
+  case "$name" in jq_*) [ -n "$have_jq" ] || continue ;; esac
+  case "$name" in *_base) [ -n "${BASE_HOME:-}" ] || continue ;; esac
+  [ -z "${BULK_PROGRAMS:-}" ] || [[ " $BULK_PROGRAMS " == *" ${name%_base} "* ]] || continue
+  order+=("$name")
+done
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
-for name in "${order[@]}"; do : > "$work/$name"; done
+for name in "${order[@]}"; do : > "$work/$name"; : > "$work/$name.cpu"; done
+TIMEFORMAT='%U %S'
 for round in $(seq "$runs"); do
   for name in "${order[@]}"; do
     start=$EPOCHREALTIME
-    eval "${cmd[$name]}" >/dev/null
+    { time eval "${cmd[$name]}" >/dev/null 2>"$work/stderr"; } 2>"$work/times"
     end=$EPOCHREALTIME
     awk -v a="$start" -v b="$end" 'BEGIN {printf "%.3f\n", b - a}' >> "$work/$name"
+    awk '{printf "%.3f\n", $1 + $2}' "$work/times" >> "$work/$name.cpu"
   done
   echo "round $round of $runs done" >&2
 done
@@ -71,22 +106,29 @@ ratio() { awk -v a="$(median "$1")" -v b="$(median "$2")" 'BEGIN {printf "%.3f",
 printf '%s, %s ledger lines (%s MB), %s decision lines (%s MB), %s runs each, medians of wall time\n' \
   "$(date -u '+%Y-%m-%d %H:%M UTC')" "$lines" "$(du -cm "${ledger[@]}" | tail -1 | cut -f1)" "$lines" \
   "$(du -cm "${decisions[@]}" | tail -1 | cut -f1)" "$runs"
-printf '%-28s %9s %10s %10s %7s\n' program "median s" yardstick ratio target
+printf '%-28s %9s %9s %9s %12s %10s %7s\n' program "median s" "min s" "CPU s" yardstick ratio target
+ran() { [ -f "$work/$1" ] && [ -s "$work/$1" ]; }
 row() { # name yardstick target
-  if [ -z "$2" ]; then printf '%-28s %9s\n' "$1" "$(median "$1")"; return; fi
+  ran "$1" || return 0
+  local times; times="$(printf '%9s %9s %9s' "$(median "$1")" "$(pct "$work/$1" 0 2)" "$(median "$1.cpu")")"
+  if [ -z "$2" ] || ! ran "$2"; then printf '%-28s %s\n' "$1" "$times"; return; fi
   local r; r="$(ratio "$1" "$2")"
-  printf '%-28s %9s %10s %10s %7s %s\n' "$1" "$(median "$1")" "$2" "$r" "<= $3" \
+  printf '%-28s %s %12s %10s %7s %s\n' "$1" "$times" "$2" "$r" "<= $3" \
     "$(awk -v r="$r" -v t="$3" 'BEGIN {print (r <= t ? "met" : "NOT met")}')"
 }
-if [ -n "$have_jq" ]; then
-  row jq_ledger "" ""
-  row stats jq_ledger 0.1
-  row derive jq_ledger 0.1
-  row jq_decisions "" ""
-  row summary jq_decisions 0.2
-fi
+row jq_ledger "" ""
+row stats jq_ledger 0.1
+row stats_base jq_ledger 0.1
+row derive jq_ledger 0.1
+row derive_base jq_ledger 0.1
+row jq_decisions "" ""
+row summary jq_decisions 0.2
+row summary_base jq_decisions 0.2
 row python_walk "" ""
 row python_hash_only "" ""
 row verify python_walk 1.0
-printf '%-28s %9s %10s %10s\n' "verify vs the hash-only floor" "" python_hash_only "$(ratio verify python_hash_only)"
+row verify_base python_walk 1.0
+if ran verify && ran python_hash_only; then
+  printf '%-28s %29s %12s %10s\n' "verify vs the hash-only floor" "" python_hash_only "$(ratio verify python_hash_only)"
+fi
 echo "load average: before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg)"

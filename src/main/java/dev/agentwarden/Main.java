@@ -16,6 +16,9 @@ public final class Main {
         }
         if (args.length > 0 && args[0].equals("__train")) {
             dev.agentwarden.dispatch.Training.main(args);
+            if (args.length > 1 && args[1].equals("--commands")) {
+                dev.agentwarden.cli.CommandTraining.main(args);
+            }
             return;
         }
         if (args.length > 0 && args[0].equals("__facts")) {

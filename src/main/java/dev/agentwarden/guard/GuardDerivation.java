@@ -261,11 +261,23 @@ public final class GuardDerivation {
 
     /** The derivation of {@code parts} (made by {@link #part} with the same {@code since}, in chain order). */
     public static Report combine(Instant since, List<? extends LedgerReader.LineVisitor> parts) {
-        Report report = new Report(since);
+        List<Report> level = new ArrayList<>(parts.size() + 1);
+        level.add(new Report(since));
         for (LedgerReader.LineVisitor part : parts) {
-            report.merge(((Part) part).report);
+            level.add(((Part) part).report);
         }
-        return report;
+        // pairwise, in chain order: each distribution grows by merges about log2(parts) times
+        while (level.size() > 1) {
+            List<Report> next = new ArrayList<>((level.size() + 1) / 2);
+            for (int i = 0; i < level.size(); i += 2) {
+                if (i + 1 < level.size()) {
+                    level.get(i).merge(level.get(i + 1));
+                }
+                next.add(level.get(i));
+            }
+            level = next;
+        }
+        return level.get(0);
     }
 
     /** The derivation over one chunk of the ledger. */
@@ -298,6 +310,12 @@ public final class GuardDerivation {
         @Override
         public void problem(LedgerProblem problem) {
             report.problems.add(problem);
+        }
+
+        @Override
+        public void partRead() {
+            report.concurrency.fold();
+            report.depth.fold();
         }
     }
 

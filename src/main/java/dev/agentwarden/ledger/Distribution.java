@@ -102,8 +102,11 @@ public final class Distribution {
         return sorted;
     }
 
-    /** Sorts the buffer and merges it, run-length counted, into the distinct values. */
-    private void fold() {
+    /**
+     * Sorts the buffer and merges it, run-length counted, into the distinct values; any question
+     * does it too. A bulk reader calls it on the thread that read a part, before the parts merge.
+     */
+    public void fold() {
         if (pendingCount == 0) {
             return;
         }

@@ -76,6 +76,14 @@ public final class LedgerReader {
         /** Every physical line, torn ones included, before {@link #entry} or {@link #problem}. */
         default void physicalLine(String segment, long number, byte[] bytes, int from, int to) {
         }
+
+        /**
+         * The chunk's last line was read ({@link #scanInParts} only): called on the thread that read
+         * it, before the parts are combined, so work such as sorting a part's observations runs on
+         * the reading threads rather than on the one that combines.
+         */
+        default void partRead() {
+        }
     }
 
     private LedgerReader() {
@@ -256,6 +264,7 @@ public final class LedgerReader {
             }
             visitor.entry(month, 0, view, buf, from, to);
         }
+        visitor.partRead();
         return part;
     }
 }

@@ -50,6 +50,15 @@ public final class LedgerStats {
         final Map<String, Long> arms = new LinkedHashMap<>();
         final Distribution durations = new Distribution();
         final Set<String> sessions = new HashSet<>();
+        /** The session added last: lines of one session come in runs, and a repeat needs no set lookup. */
+        private String lastSession;
+
+        void addSession(String session) {
+            if (session != lastSession) {
+                sessions.add(session);
+                lastSession = session;
+            }
+        }
 
         Map<String, Object> toJson() {
             Map<String, Object> o = new LinkedHashMap<>();
@@ -270,6 +279,25 @@ public final class LedgerStats {
         }
     }
 
+    /**
+     * Merges {@code reports} (in chain order) into the first, pairwise in a tree, so that each
+     * distribution is merged into a growing one about log2(parts) times rather than once per part.
+     */
+    static Report mergeAll(List<Report> reports) {
+        List<Report> level = new ArrayList<>(reports);
+        while (level.size() > 1) {
+            List<Report> next = new ArrayList<>((level.size() + 1) / 2);
+            for (int i = 0; i < level.size(); i += 2) {
+                if (i + 1 < level.size()) {
+                    level.get(i).merge(level.get(i + 1));
+                }
+                next.add(level.get(i));
+            }
+            level = next;
+        }
+        return level.get(0);
+    }
+
     /** Reads the whole ledger and the open set now. */
     public static Report compute(LedgerPaths paths, LedgerSettings settings, Clock clock) throws IOException {
         return compute(paths, settings, clock, ReadProgress.NONE);
@@ -292,10 +320,12 @@ public final class LedgerStats {
     /** The report of {@code parts} (made by {@link #part}, in chain order), with the open set and spool as of now. */
     public static Report combine(LedgerPaths paths, LedgerSettings settings, Clock clock,
                                  List<? extends LedgerReader.LineVisitor> parts) throws IOException {
-        Report report = new Report(paths, settings);
+        List<Report> reports = new ArrayList<>(parts.size() + 1);
+        reports.add(new Report(paths, settings));
         for (LedgerReader.LineVisitor part : parts) {
-            report.merge(((Part) part).report);
+            reports.add(((Part) part).report);
         }
+        Report report = mergeAll(reports);
         report.open = OpenSet.read(paths, clock.millis(), settings.ttlMs());
         report.spooled = Spool.pending(paths).size();
         return report;
@@ -323,6 +353,14 @@ public final class LedgerStats {
         public void problem(LedgerProblem problem) {
             report.problems.add(problem);
         }
+
+        @Override
+        public void partRead() {
+            report.all.durations.fold();
+            for (Tally t : report.byType.values()) {
+                t.durations.fold();
+            }
+        }
     }
 
     private static void add(Report report, LedgerSettings settings, LedgerLine.View e, Tally[] pair) {
@@ -341,9 +379,10 @@ public final class LedgerStats {
         String session = e.string(Key.SESSION_ID);
         boolean unidentified = e.isTrue(Key.UNIDENTIFIED);
         boolean stop = e.is(Event.SUBAGENT_STOP);
+        Long duration = stop ? e.integer(Key.DURATION_MS) : null;
         for (Tally x : pair) {
             if (session != null) {
-                x.sessions.add(session);
+                x.addSession(session);
             }
             if (unidentified) {
                 x.unidentified++;
@@ -354,10 +393,9 @@ public final class LedgerStats {
             } else if (e.is(Event.SUBAGENT_REAPED)) {
                 x.reaped++;
             } else if (stop) {
-                addStop(x, e);
+                addStop(x, e, duration);
             }
         }
-        Long duration = stop ? e.integer(Key.DURATION_MS) : null;
         if (duration != null) {
             Long budget = settings.budgetFor(type);
             if (budget == null) {
@@ -372,7 +410,7 @@ public final class LedgerStats {
         }
     }
 
-    private static void addStop(Tally x, LedgerLine.View e) {
+    private static void addStop(Tally x, LedgerLine.View e, Long duration) {
         x.stops++;
         if (e.isFalse(Key.START_SEEN)) {
             x.orphanStops++;
@@ -384,7 +422,6 @@ public final class LedgerStats {
                 x.envelopeOk++;
             }
         }
-        Long duration = e.integer(Key.DURATION_MS);
         if (duration != null) {
             x.durations.add(duration);
         }

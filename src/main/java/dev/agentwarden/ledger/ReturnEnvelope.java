@@ -29,8 +29,10 @@ final class ReturnEnvelope {
     public enum Verdict {
         OK, FAIL, FOREIGN_OBJECT, NO_ENVELOPE, NO_MESSAGE;
 
+        private final String wire = name().toLowerCase(Locale.ROOT);
+
         public String wire() {
-            return name().toLowerCase(Locale.ROOT);
+            return wire;
         }
     }
 

@@ -36,4 +36,10 @@ final class LedgerPass implements LedgerReader.LineVisitor {
         stats.problem(problem);
         guard.problem(problem);
     }
+
+    @Override
+    public void partRead() {
+        stats.partRead();
+        guard.partRead();
+    }
 }

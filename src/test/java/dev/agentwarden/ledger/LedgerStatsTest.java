@@ -134,4 +134,42 @@ class LedgerStatsTest {
         assertThat(map(LedgerStats.compute(store.paths(), budgets, clock).toJson().get("open_now")))
                 .containsEntry("live", 1L).containsEntry("stale", 1L);
     }
+
+    /**
+     * Parts merge pairwise in a tree ({@link LedgerStats#mergeAll}): the over-budget list keeps the
+     * first {@link LedgerStats#MAX_LISTED} in chain order, counts and distributions are those of a
+     * merge one part after another.
+     */
+    @Test
+    void mergeAll_inATree_keepsChainOrderAndTotals() {
+        LedgerPaths paths = LedgerPaths.forRoot(project.toString());
+        List<LedgerStats.Report> tree = new java.util.ArrayList<>();
+        LedgerStats.Report sequential = new LedgerStats.Report(paths, LedgerSettings.DEFAULTS);
+        for (int part = 0; part < 7; part++) {
+            LedgerStats.Report a = new LedgerStats.Report(paths, LedgerSettings.DEFAULTS);
+            LedgerStats.Report b = new LedgerStats.Report(paths, LedgerSettings.DEFAULTS);
+            for (LedgerStats.Report r : List.of(a, b)) {
+                for (int i = 0; i < 30; i++) {
+                    r.overBudget.add(new LedgerStats.OverBudget("t" + part + "-" + i, "ref", "s", "Explore", 1, 1));
+                    r.overBudgetCount++;
+                    r.all.stops++;
+                    r.all.durations.add(part * 1000L + i % 7);
+                    r.all.addSession("s" + part % 3);
+                }
+            }
+            tree.add(a);
+            sequential.merge(b);
+        }
+
+        LedgerStats.Report merged = LedgerStats.mergeAll(tree);
+
+        assertThat(merged.overBudget).hasSize(LedgerStats.MAX_LISTED);
+        assertThat(merged.overBudget).extracting(LedgerStats.OverBudget::ts)
+                .isEqualTo(sequential.overBudget.stream().map(LedgerStats.OverBudget::ts).toList());
+        assertThat(merged.overBudget.get(30).ts()).isEqualTo("t1-0");
+        assertThat(merged.overBudgetCount).isEqualTo(210);
+        assertThat(merged.all.toJson()).isEqualTo(sequential.all.toJson());
+        assertThat(merged.all.durations.count()).isEqualTo(210);
+        assertThat(merged.all.sessions).containsExactlyInAnyOrder("s0", "s1", "s2");
+    }
 }
