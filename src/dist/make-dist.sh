@@ -140,16 +140,8 @@ EOF
 # The sums and facts are current for the jar: the same mtime, so the launcher never rewrites them.
 touch -r "$stage/lib/warden.jar" "$stage/lib/warden.jar.sha256" "$stage/lib/launcher-facts.sh"
 
-# The two packs only read the finished tree, each into a file of its own: side by side (each is one
-# compressing process, and the build machine has two cores).
-tar -C "$work" --owner=0 --group=0 --numeric-owner -czf "$dist/$name-linux-x64.tar.gz" "$name" &
-tar_pid=$!
-if ! (cd "$work" && npm pack --pack-destination "$dist" --ignore-scripts --loglevel=error "./$name" >/dev/null); then
-  wait "$tar_pid" || true
-  say "npm pack failed"
-  exit 1
-fi
-wait "$tar_pid" || { say "tar of $dist/$name-linux-x64.tar.gz failed"; exit 1; }
+tar -C "$work" --owner=0 --group=0 --numeric-owner -czf "$dist/$name-linux-x64.tar.gz" "$name"
+(cd "$work" && npm pack --pack-destination "$dist" --ignore-scripts --loglevel=error "./$name" >/dev/null)
 [ -f "$dist/agent-warden-$version.tgz" ] || { say "npm pack made no $dist/agent-warden-$version.tgz"; exit 1; }
 rm -rf "$work"
 for f in "$dist"/*; do
