@@ -68,6 +68,7 @@ class DoctorCommandIT {
         project = jar.project;
         home = jar.home;
         jar.with("CODEX_HOME", home.resolve(".codex").toString()).with("WARDEN_NO_ARCHIVE", "1");
+        CompiledHook.seed(tmp.resolve("cache")); // a local-scope install finds it built, as after an earlier install
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -77,12 +78,15 @@ class InstallCommandIT {
     private String launcher;
 
     @BeforeEach
-    void dirs() throws Exception {
+    void dirs(TestInfo test) throws Exception {
         project = Files.createDirectories(tmp.resolve("project"));
         home = Files.createDirectories(tmp.resolve("home"));
         launcher = WardenProcess.home().toAbsolutePath().resolve("bin/warden").toString();
         Files.createDirectories(project.resolve(".warden"));
         Files.writeString(project.resolve(".warden/manifest.yaml"), PROJECT_MANIFEST);
+        if (!test.getTestMethod().orElseThrow().getName().equals("install_default_withACompiler_runsTheCompiledHookWithTheLauncherBehindIt")) {
+            CompiledHook.seed(tmp.resolve("cache")); // built once for the class; that case builds its own
+        }
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.agentwarden.release.ReleaseKey;
 import dev.agentwarden.integrity.fixture.SquadArtifacts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.testing.TestTrust;
+import dev.agentwarden.testing.WardenProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,13 +25,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
-/** {@code warden integrity …} and {@code warden launch} run as the real jar. */
-/* Beside the other classes, on the parallel pool; its own lock keeps its cases in order, one at a time
-   (they share the test user's state: release floors). */
+/**
+ * {@code warden integrity …} and {@code warden launch} run as the real jar, started with the JVM flags
+ * of {@code bin/warden}. Cases run side by side: each has its own project and its own user state
+ * ({@code XDG_STATE_HOME}, where release floors are kept).
+ */
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("IntegrityCliIT")
 class IntegrityCliIT {
     static final Path JAR = Path.of(System.getProperty("warden.jar", "target/warden.jar")).toAbsolutePath();
     static final Path HOME = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath();
@@ -58,15 +59,18 @@ class IntegrityCliIT {
     }
 
     private Run warden(Path cwd, Map<String, String> env, String... args) throws IOException, InterruptedException {
-        List<String> argv = new ArrayList<>(List.of("java", "-jar", JAR.toString()));
+        List<String> argv = new ArrayList<>(List.of(WardenProcess.java().toString()));
+        argv.addAll(WardenProcess.FLAGS);
+        argv.addAll(List.of("-jar", JAR.toString()));
         argv.addAll(Arrays.asList(args));
         return exec(cwd, env, argv);
     }
 
-    private static Run exec(Path cwd, Map<String, String> env, List<String> argv) throws IOException, InterruptedException {
+    private Run exec(Path cwd, Map<String, String> env, List<String> argv) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd.toFile());
         pb.environment().remove("CLAUDE_PROJECT_DIR");
         pb.environment().remove("WARDEN_PROJECT_DIR");
+        pb.environment().put("XDG_STATE_HOME", tmp.resolve("state").toString());
         pb.environment().putAll(env);
         Path out = Files.createTempFile("warden-it", ".out");
         Path err = Files.createTempFile("warden-it", ".err");

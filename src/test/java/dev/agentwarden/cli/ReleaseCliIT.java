@@ -2,6 +2,7 @@ package dev.agentwarden.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.agentwarden.testing.WardenProcess;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +13,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
-/** {@code warden canonicalize} and {@code warden release} as real processes running the built jar. */
+/**
+ * {@code warden canonicalize} and {@code warden release} as real processes running the built jar, with
+ * the JVM flags of {@code bin/warden}; cases side by side, each in its own directory and user state.
+ */
+@Execution(ExecutionMode.CONCURRENT)
 class ReleaseCliIT {
     @TempDir
     Path tmp;
@@ -75,8 +82,9 @@ class ReleaseCliIT {
     }
 
     private Result warden(byte[] stdin, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dfile.encoding=ANSI_X3.4-1968", "-jar", System.getProperty("warden.jar")));
+        List<String> command = new ArrayList<>(List.of(WardenProcess.java().toString()));
+        command.addAll(WardenProcess.FLAGS);
+        command.addAll(List.of("-Dfile.encoding=ANSI_X3.4-1968", "-jar", WardenProcess.jar().toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile());
         builder.environment().put("LC_ALL", "C");

@@ -43,6 +43,7 @@ class UninstallAllIT {
         project = jar.project;
         home = jar.home;
         jar.with("CODEX_HOME", home.resolve(".codex").toString());
+        CompiledHook.seed(tmp.resolve("cache")); // user-scope installs find it built, as after an earlier install
     }
 
     @Test

@@ -12,13 +12,17 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The managed layer where it really lives: each dispatch runs in a mount namespace of its own
  * ({@code unshare -m} as root, {@code unshare -Urm} otherwise, where the user's files appear as
  * root's) with an overlay on {@code /etc} that holds this test's {@code /etc/agent-warden}. The
  * machine's own {@code /etc} is never written. Whatever the manifest above it says, a managed deny holds.
+ * Cases run side by side: each has its own namespace, home, cache and state directory.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ManagedLayerIT {
     private static final String MANAGED = """
             schema_version: 1

@@ -29,7 +29,17 @@ final class ManagedLayerITSupport {
         return isRoot() ? List.of("unshare", "-m") : List.of("unshare", "-Urm");
     }
 
-    static boolean namespacesWork() {
+    /** Whether {@link #unshare} with an overlay on /etc works here: probed once per test JVM. */
+    static synchronized boolean namespacesWork() {
+        if (namespacesWork == null) {
+            namespacesWork = probeNamespaces();
+        }
+        return namespacesWork;
+    }
+
+    private static Boolean namespacesWork;
+
+    private static boolean probeNamespaces() {
         try {
             Path d = Files.createTempDirectory("ns-probe");
             Files.createDirectories(d.resolve("up"));
@@ -55,7 +65,7 @@ final class ManagedLayerITSupport {
      */
     static String inNamespace(Path tmp, Map<String, String> env, List<String> args, Path stdin) throws Exception {
         Files.createDirectories(tmp.resolve("work"));
-        StringBuilder java = new StringBuilder("exec '" + WardenProcess.java() + "' -jar '" + WardenProcess.jar() + "'");
+        StringBuilder java = new StringBuilder("exec " + javaCommand());
         for (String a : args) {
             java.append(" '").append(a).append('\'');
         }
@@ -81,6 +91,18 @@ final class ManagedLayerITSupport {
             throw new AssertionError("timed out: " + args);
         }
         return Files.readString(out, StandardCharsets.UTF_8) + "\n--- stderr\n" + Files.readString(err, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * {@code 'java' FLAGS -jar 'warden.jar'} as shell words: the JVM flags {@code bin/warden} starts a
+     * one-event JVM with ({@link WardenProcess#FLAGS}).
+     */
+    static String javaCommand() {
+        StringBuilder java = new StringBuilder("'" + WardenProcess.java() + "'");
+        for (String flag : WardenProcess.FLAGS) {
+            java.append(" '").append(flag).append('\'');
+        }
+        return java.append(" -jar '").append(WardenProcess.jar()).append('\'').toString();
     }
 
     /** Runs {@code cmd}, which must exit 0 within 20 s. */

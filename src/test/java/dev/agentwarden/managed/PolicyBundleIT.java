@@ -27,13 +27,17 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code warden policy pull} where it really writes: every pull and dispatch runs in a mount namespace
  * with an overlay on {@code /etc} (as {@link ManagedLayerIT}), bundles come from an HTTP server on
  * 127.0.0.1 in this test. Each bad bundle is refused with a clear code and the installed bundle
- * stays in force; a good one swaps in while dispatches run.
+ * stays in force; a good one swaps in while dispatches run. Cases run side by side: each has its own
+ * namespace, server, home and cache.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class PolicyBundleIT {
     @TempDir
     Path tmp;
@@ -122,10 +126,11 @@ class PolicyBundleIT {
         assertThat(ns("policy pull --allow-http-loopback " + url("/copy-of-v1"))).contains("serves the installed bundle");
     }
 
+    /* The refusals are three cases, each from its own installed version 2, so that they run side by side. */
+
     @Test
     void badBundles_areRefused_andTheLastGoodOneStays() throws Exception {
-        serve("/v2", bundle(2, "alpha", "30d", "alice"));
-        assertThat(ns("policy pull --allow-http-loopback " + url("/v2"))).contains("installed policy bundle version 2");
+        installVersion2();
 
         byte[] good = bundle(3, "beta", "30d", "alice");
         String text = new String(good, StandardCharsets.UTF_8);
@@ -138,15 +143,21 @@ class PolicyBundleIT {
         serve("/replay", bundle(2, "beta", "30d", "alice"));
         serve("/expired", bundle(4, "beta", "2020-01-01T00:00:00Z", "alice"));
         serve("/unknown", bundle(5, "beta", "30d", "mallory"));
-        byte[] big = new byte[5 * 1024 * 1024];
-        java.util.Arrays.fill(big, (byte) ' ');
-        serve("/oversized", big);
 
         refused("/tampered", "signature_threshold_not_met");
         refused("/rollback", "bundle_rollback");
         refused("/replay", "bundle_rollback");
         refused("/expired", "bundle_expired");
         refused("/unknown", "signature_threshold_not_met");
+    }
+
+    @Test
+    void oversizedMissingScriptSlowAndPlainHttpBundles_areRefused_andTheLastGoodOneStays() throws Exception {
+        installVersion2();
+        byte[] big = new byte[5 * 1024 * 1024];
+        java.util.Arrays.fill(big, (byte) ' ');
+        serve("/oversized", big);
+
         refused("/oversized", "a bundle is at most 4194304");
         serve("/script", PolicyBundle.sign(Map.of("manifest.yaml", ("schema_version: 1\nconcerns:\n  s: {script: ./s.sh}\n"
                 + "platforms:\n  claude:\n    pre_tool_use: [s]\n").getBytes(StandardCharsets.UTF_8)), 8,
@@ -158,6 +169,11 @@ class PolicyBundleIT {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
         assertThat(ns("policy pull " + url("/v2"))).contains("https only");
         assertStill(2);
+    }
+
+    @Test
+    void aRevokedSignersBundle_isRefusedAfterARootRotation_andTheNextGoodOneInstalls() throws Exception {
+        installVersion2();
 
         // revoke bob by a root rotation (signed by alice, in both the old and the new root): bob's bundle is refused
         Path rotated = Publisher.rotateRoot(etc.resolve("policy-root.json"), List.of(), List.of(pub("bob").toString()),
@@ -169,6 +185,12 @@ class PolicyBundleIT {
         serve("/v7", bundle(7, "beta", "30d", "alice"));
         assertThat(ns("policy pull --allow-http-loopback " + url("/v7"))).contains("installed policy bundle version 7")
                 .contains("root version 2");
+    }
+
+    /** Version 2 (denying alpha) pulled and installed: the last good bundle the refusals must leave in force. */
+    private void installVersion2() throws Exception {
+        serve("/v2", bundle(2, "alpha", "30d", "alice"));
+        assertThat(ns("policy pull --allow-http-loopback " + url("/v2"))).contains("installed policy bundle version 2");
     }
 
     @Test
@@ -278,7 +300,9 @@ class PolicyBundleIT {
 
     /** Warden run here, outside the namespace (signing needs no root): stdout then stderr. */
     private String local(List<String> args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(WardenProcess.java().toString(), "-jar", WardenProcess.jar().toString()));
+        List<String> cmd = new ArrayList<>(List.of(WardenProcess.java().toString()));
+        cmd.addAll(WardenProcess.FLAGS);
+        cmd.addAll(List.of("-jar", WardenProcess.jar().toString()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().put("HOME", tmp.resolve("home").toString());
@@ -366,7 +390,7 @@ class PolicyBundleIT {
     }
 
     private static String javaCmd(List<String> args) {
-        StringBuilder java = new StringBuilder("'" + WardenProcess.java() + "' -jar '" + WardenProcess.jar() + "'");
+        StringBuilder java = new StringBuilder(ManagedLayerITSupport.javaCommand());
         for (String a : args) {
             java.append(" '").append(a).append('\'');
         }

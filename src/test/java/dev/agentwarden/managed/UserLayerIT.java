@@ -13,13 +13,17 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The user layer ({@code ~/.config/agent-warden/manifest.yaml}) and the managed settings beyond the
  * fail mode, in the mount namespace of {@link ManagedLayerIT} ({@link ManagedLayerITSupport}): a
  * user's own deny holds on a project that drops, redefines or leaves it out; a user file others can
  * write is refused loudly; {@code min_version}, {@code retention} and managed scripts do what they say.
+ * Cases run side by side: each has its own namespace, home, cache and state directory.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class UserLayerIT {
     private static final String USER = """
             schema_version: 1
