@@ -23,6 +23,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *   <li>Cline ignores a hook's exit code, and a hook that prints nothing lets the tool run.</li>
  *   <li>{@code spawn_agent} runs the child with the parent's hook files: its TaskStart and
  *       TaskComplete carry its {@code agent_id} and the parent's as {@code parent_agent_id}.</li>
- *   <li>Each Cline start costs 18 s or more on a loaded 2-core box, so the suite runs four tasks.</li>
+ *   <li>Each Cline start costs 18 s or more on a loaded 2-core box, so the suite runs few tasks, side by side.</li>
  * </ul>
  *
  * <p>The host comes from npm into the e2e cache ({@link HostInstall#CLINE}); the suite skips, loudly,
@@ -52,9 +53,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @Tag("e2e")
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(HostSuite.LOCK_PREFIX + "cline")
+// each task has its own project, HOME, data directory, model and sandbox launch; the install is only read
+@ResourceLock(value = HostSuite.LOCK_PREFIX + "cline", mode = ResourceAccessMode.READ)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Order(5) // a long host suite (its sessions run in order): it starts first, see junit-platform.properties
+@Order(5) // a long host suite: it starts first, see junit-platform.properties
 class ClineE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
     private static final String CRASH_WHEN = """

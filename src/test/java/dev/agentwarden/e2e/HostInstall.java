@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -66,6 +67,8 @@ final class HostInstall {
 
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
     private static final Duration INSTALL_LIMIT = Duration.ofMinutes(15);
+    /** One monitor per npm prefix, held while {@link #ensureOrAnnounce} checks or installs it. */
+    private static final ConcurrentHashMap<Path, Object> INSTALLING = new ConcurrentHashMap<>();
 
     private HostInstall() {
     }
@@ -108,7 +111,11 @@ final class HostInstall {
      */
     static Outcome ensureOrAnnounce(Host host, String name, E2eSummary summary) throws IOException {
         String version = wantedVersion(host);
-        Outcome outcome = ensure(host, cacheRoot(), version);
+        Outcome outcome;
+        // suites that only read an install may start side by side: one of them checks or installs it at a time
+        synchronized (INSTALLING.computeIfAbsent(host.prefix(cacheRoot(), version), p -> new Object())) {
+            outcome = ensure(host, cacheRoot(), version);
+        }
         if (outcome.available()) {
             summary.note("host: " + outcome.binary() + " (" + outcome.how() + ")");
             return outcome;
