@@ -4,7 +4,6 @@ import static dev.agentwarden.e2e.CommandHookScenarios.check;
 import static dev.agentwarden.e2e.CommandHookScenarios.rethrow;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,7 +5,6 @@ import static dev.agentwarden.e2e.CommandHookScenarios.rethrow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
