@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The Anthropic Messages API as Claude Code calls it: {@code POST /v1/messages?beta=true}, answered
@@ -183,5 +184,25 @@ final class AnthropicMessagesApi implements ModelApi {
 
     static List<?> list(Object value) {
         return value instanceof List<?> l ? l : List.of();
+    }
+
+    /** The text of the first {@code tool_result} a host sent in {@code steps} for the scripted call {@code scriptedId}. */
+    static Optional<String> toolResult(List<ScriptedModelServer.Exchange> steps, String scriptedId) {
+        String id = toolUseId(scriptedId);
+        for (ScriptedModelServer.Exchange e : steps) {
+            for (Object m : list(e.body().get("messages"))) {
+                if (!(m instanceof Map<?, ?> message)) {
+                    continue;
+                }
+                for (Object b : list(message.get("content"))) {
+                    if (b instanceof Map<?, ?> block && "tool_result".equals(block.get("type"))
+                            && id.equals(block.get("tool_use_id"))) {
+                        Object content = block.get("content");
+                        return Optional.of(content instanceof String s ? s : userText(content).strip());
+                    }
+                }
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -4,15 +4,12 @@ import static dev.agentwarden.e2e.CommandHookScenarios.check;
 import static dev.agentwarden.e2e.CommandHookScenarios.rethrow;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -21,6 +18,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -38,39 +36,39 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * scenario claims them.
  *
  * <p>The host is the npm package in the e2e cache ({@link HostInstall#AUGGIE}, installed by
- * {@code .ci/run}); the suite skips, loudly, only when neither the cache nor npm can provide it.
+ * {@code .ci/run}); the suite skips, loudly, only when neither the cache nor npm can provide it. Its
+ * scenarios run side by side ({@link CommandHookSuite}).
  */
 @Tag("e2e")
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(HostSuite.LOCK_PREFIX + "auggie")
+@ResourceLock(value = HostSuite.LOCK_PREFIX + "auggie", mode = ResourceAccessMode.READ)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class AuggieE2EIT {
-    private static final E2eSummary SUMMARY = new E2eSummary();
+class AuggieE2EIT extends CommandHookSuite {
     private static final String SHELL = "launch-process";
 
-    @TempDir
-    static Path suiteDir;
-
-    private static HostSuite suite;
-    private static AuggieSession auggie;
-    private static String host = "auggie";
-    private static String unavailable;
-
-    @BeforeAll
-    static void installHostAndWarden() throws IOException {
-        suite = HostSuite.open(HostInstall.AUGGIE, "Auggie", "auggie", SUMMARY, suiteDir);
-        host = suite.host();
-        unavailable = suite.unavailable();
-        if (suite.available()) {
-            auggie = new AuggieSession(suite.binary(), suite.sandbox(), suite.wardenCache());
-        }
+    AuggieE2EIT() {
+        super(new Facts(HostInstall.AUGGIE, "Auggie", "auggie", "augment", ".augment/settings.json"));
     }
 
-    @AfterAll
-    static void printSummary() {
-        System.out.println(SUMMARY.render());
+    @Override
+    Sessions sessions(HostSuite suite) {
+        return new AuggieSession(suite.binary(), suite.sandbox(), suite.wardenCache());
     }
 
+    @Override
+    ModelApi modelApi() {
+        return new AugmentBackendApi();
+    }
+
+    @Override
+    public Turn shell(String id, String command) {
+        return Turn.tool(id, SHELL, execute(command));
+    }
+
+    @Override
+    public Optional<String> toolResult(Run run, String scriptedId) {
+        return AugmentBackendApi.toolResult(run.server().steps(), scriptedId);
+    }
 
     private static Map<String, Object> execute(String command) {
         return Map.of("command", command, "wait", Boolean.TRUE, "max_wait_seconds", 30L);
@@ -84,13 +82,13 @@ class AuggieE2EIT {
     @Test
     @Order(1)
     void oneSession_deniesAllowsCapturesAndAddsContext(@TempDir Path dir) throws Exception {
-        E2eSummary.Row deny = SUMMARY.row(host, "deny: blocking concern denies rm -rf in launch-process",
+        E2eSummary.Row deny = summary.row(host, "deny: blocking concern denies rm -rf in launch-process",
                 "tool_result is an error carrying Warden's reason; the directory survives");
-        E2eSummary.Row allow = SUMMARY.row(host, "allow: the same concern, no match",
+        E2eSummary.Row allow = summary.row(host, "allow: the same concern, no match",
                 "the next command runs; its output reaches the model");
-        E2eSummary.Row quiet = SUMMARY.row(host, "no opinion on PreToolUse, PostToolUse",
+        E2eSummary.Row quiet = summary.row(host, "no opinion on PreToolUse, PostToolUse",
                 "each event reaches Warden's chain with Auggie's payload; nothing emitted");
-        E2eSummary.Row context = SUMMARY.row(host, "context: PostToolUse additionalContext",
+        E2eSummary.Row context = summary.row(host, "context: PostToolUse additionalContext",
                 "the allowed call's result carries Warden's context");
         E2eProject project = project(dir, deny, allow, quiet, context);
         Files.createDirectories(project.root().resolve("victim"));
@@ -127,9 +125,9 @@ class AuggieE2EIT {
         }
         List<AssertionError> failures = new ArrayList<>();
         check(deny, failures, () -> {
-            Optional<String> result = run.toolResult("denied");
+            Optional<String> result = toolResult(run, "denied");
             boolean survived = Files.exists(project.root().resolve("victim/keep.txt"));
-            deny.observed("tool_result=" + result.map(AuggieE2EIT::cut).orElse("(none)") + "; victim "
+            deny.observed("tool_result=" + result.map(CommandHookSuite::cut).orElse("(none)") + "; victim "
                     + (survived ? "kept" : "DELETED") + "; exit " + run.process().exitCode());
             assertThat(run.process().exitCode()).as(run.describe()).isZero();
             assertThat(result).as("tool_result for the denied call: " + run.describe())
@@ -137,8 +135,8 @@ class AuggieE2EIT {
             assertThat(survived).as("the denied rm -rf ran").isTrue();
         });
         check(allow, failures, () -> {
-            Optional<String> result = run.toolResult("allowed");
-            allow.observed("tool_result=" + result.map(AuggieE2EIT::cut).orElse("(none)") + "; marker "
+            Optional<String> result = toolResult(run, "allowed");
+            allow.observed("tool_result=" + result.map(CommandHookSuite::cut).orElse("(none)") + "; marker "
                     + (project.exists("allowed-marker") ? "created" : "ABSENT"));
             assertThat(project.exists("allowed-marker")).as("the allowed command ran: " + run.describe()).isTrue();
             assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r).contains("ALLOWED-a2"));
@@ -152,7 +150,7 @@ class AuggieE2EIT {
             assertThat(run.server().problems()).as("scripted model problems").isEmpty();
         });
         check(context, failures, () -> {
-            Optional<String> result = run.toolResult("allowed");
+            Optional<String> result = toolResult(run, "allowed");
             context.observed(result.orElse("").contains("CONTEXT-a4") ? "context in the tool result" : "context ABSENT");
             assertThat(result).as("the allowed call's result: " + run.describe())
                     .hasValueSatisfying(r -> assertThat(r).contains("CONTEXT-a4 remember the house rules"));
@@ -167,7 +165,7 @@ class AuggieE2EIT {
     @Test
     @Order(2)
     void oneSession_crashingConcerns_failOpenRuns_failClosedRefuses(@TempDir Path dir) throws Exception {
-        CommandHookScenarios.crashingConcerns(SUMMARY, host, dir, new Moves(), false);
+        CommandHookScenarios.crashingConcerns(summary, host, dir, this, false);
     }
 
     /**
@@ -179,7 +177,7 @@ class AuggieE2EIT {
     @Order(3)
     void committedHooks_wardenMissing_oldPathFailsOpen_portableRefusesWithTheInstallLine(@TempDir Path dir)
             throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "committed hooks, no warden on PATH (old path form vs portable)",
+        E2eSummary.Row row = summary.row(host, "committed hooks, no warden on PATH (old path form vs portable)",
                 "old: command runs; portable: tool_result carries the install line; command not run");
         E2eProject project = project(dir, row);
         project.manifest(manifest("""
@@ -194,8 +192,7 @@ class AuggieE2EIT {
         install(project);
         Path settings = project.root().resolve(".augment/settings.json");
         String portable = Files.readString(settings);
-        assertThat(portable).contains("command -v warden").doesNotContain(suite.wardenLauncher().toString());
-        Map<String, String> noWarden = Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        assertThat(portable).contains("command -v warden").doesNotContain(suite().wardenLauncher().toString());
 
         // today's form, as a teammate's clone had it: another machine's launcher path
         Files.writeString(settings, portable.replaceAll("command -v warden [^\"]*--native-event (\\w+);[^\"]*",
@@ -204,25 +201,19 @@ class AuggieE2EIT {
         assertThat(dev.agentwarden.json.Json.write(dev.agentwarden.json.Json.parseObject(Files.readString(settings))))
                 .as("still valid JSON, naming the other machine's launcher")
                 .contains("/home/alice/src/warden/bin/warden dispatch --host augment --native-event PreToolUse");
-        Run old;
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AugmentBackendApi(), ModelScript.of(
-                Turn.tool("old", SHELL, execute("touch denied-marker")), Turn.text("FINAL: done")))) {
-            old = new Run(auggie.run(project, server, "touch the marker", noWarden), server);
-        }
+        Run old = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("old", SHELL, execute("touch denied-marker")), Turn.text("FINAL: done")), withoutWarden());
         boolean oldRan = project.exists("denied-marker");
         Files.deleteIfExists(project.root().resolve("denied-marker"));
 
         Files.writeString(settings, portable);
-        Run run;
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AugmentBackendApi(), ModelScript.of(
-                Turn.tool("missing", SHELL, execute("touch denied-marker")), Turn.text("FINAL: done")))) {
-            run = new Run(auggie.run(project, server, "touch the marker", noWarden), server);
-        }
+        Run run = session(project, "touch the marker", ModelScript.of(
+                Turn.tool("missing", SHELL, execute("touch denied-marker")), Turn.text("FINAL: done")), withoutWarden());
 
-        Optional<String> result = run.toolResult("missing");
+        Optional<String> result = toolResult(run, "missing");
         row.timing(run.process().millis(), run.firstModelCallMillis());
         row.observed("old: marker " + (oldRan ? "CREATED" : "absent") + "; portable: tool_result="
-                + result.map(AuggieE2EIT::cut).orElse("(none)") + ", marker "
+                + result.map(CommandHookSuite::cut).orElse("(none)") + ", marker "
                 + (project.exists("denied-marker") ? "CREATED" : "absent"));
         assertThat(oldRan).as("today's form on a machine without that path lets the tool run: " + old.describe()).isTrue();
         assertThat(result).as("tool_result for the refused call: " + run.describe())
@@ -230,78 +221,5 @@ class AuggieE2EIT {
                         .contains("npm install -g agent-warden"));
         assertThat(project.exists("denied-marker")).as("the refused command ran").isFalse();
         row.pass();
-    }
-
-    // ---- Helpers ------------------------------------------------------------------------------
-
-    /** What one {@code auggie --print} did: its process, and the requests it sent to the mock backend. */
-    record Run(Command.Result process, ScriptedModelServer server) implements HostRun {
-        /** The content of the first {@code tool_result_node} the host sent for a scripted call. */
-        Optional<String> toolResult(String scriptedId) {
-            String id = AugmentBackendApi.toolUseId(scriptedId);
-            for (ScriptedModelServer.Exchange e : server.steps()) {
-                String content = AugmentBackendApi.toolResult(e.body(), id);
-                if (content != null) {
-                    return Optional.of(content);
-                }
-            }
-            return Optional.empty();
-        }
-    }
-
-    private static String cut(String s) {
-        return s.length() <= 80 ? s : s.substring(0, 80) + "…";
-    }
-
-    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
-        return E2eProject.forScenario(dir, unavailable, rows);
-    }
-
-    private static void install(E2eProject project) throws IOException {
-        suite.install(project, auggie.baseEnv(), "augment", ".augment/settings.json");
-    }
-
-    private static Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AugmentBackendApi(), script)) {
-            return new Run(auggie.run(project, server, prompt), server);
-        }
-    }
-
-    /** A project manifest: the given concerns and Augment chains. */
-    private static String manifest(String concerns, String chains) {
-        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  augment:\n" + chains.indent(4);
-    }
-
-    /** This suite's moves, for the scenario bodies every command-hook host shares ({@link CommandHookScenarios}). */
-    private static final class Moves implements CommandHookScenarios.Host<Run> {
-        @Override
-        public E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
-            return AuggieE2EIT.project(dir, rows);
-        }
-
-        @Override
-        public String manifest(String concerns, String chains) {
-            return AuggieE2EIT.manifest(concerns, chains);
-        }
-
-        @Override
-        public void install(E2eProject project) throws IOException {
-            AuggieE2EIT.install(project);
-        }
-
-        @Override
-        public Turn shell(String id, String command) {
-            return Turn.tool(id, SHELL, execute(command));
-        }
-
-        @Override
-        public Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
-            return AuggieE2EIT.session(project, prompt, script);
-        }
-
-        @Override
-        public Optional<String> toolResult(Run run, String scriptedId) {
-            return run.toolResult(scriptedId);
-        }
     }
 }

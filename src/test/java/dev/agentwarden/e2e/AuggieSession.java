@@ -16,7 +16,7 @@ import java.util.Map;
  * {@code AUGMENT_SESSION_AUTH} naming the mock as the tenant (no login). Hooks come from the
  * project's {@code .augment/settings.json} (written by {@code warden install --host augment}).
  */
-final class AuggieSession {
+final class AuggieSession implements CommandHookSuite.Sessions {
     private final Path binary;
     private final LoopbackSandbox sandbox;
     private final Map<String, String> baseEnv;
@@ -27,17 +27,14 @@ final class AuggieSession {
         this.baseEnv = ClaudeCodeSession.baseEnv(wardenCacheDir);
     }
 
-    Map<String, String> baseEnv() {
+    @Override
+    public Map<String, String> baseEnv() {
         return baseEnv;
     }
 
-    /** One {@code auggie --print} session; the process result. */
-    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt) throws IOException {
-        return run(project, server, prompt, Map.of());
-    }
-
-    /** {@link #run}, with {@code extraEnv} on top of the usual environment. */
-    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv)
+    /** One {@code auggie --print} session with {@code extraEnv} on top of the usual environment; the process result. */
+    @Override
+    public Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv)
             throws IOException {
         if (!Files.isDirectory(project.root().resolve(".git"))) {
             Command.Result git = Command.run(List.of("git", "init", "-q"), project.root(), null, Duration.ofSeconds(30));

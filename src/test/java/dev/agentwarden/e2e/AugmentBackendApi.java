@@ -5,12 +5,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A mock of Augment's tenant backend as Auggie 0.36.0 calls it (hosts.md, "Augment Auggie CLI"):
  * {@code POST /get-models} is answered with one model and {@code feature_flags.enable_hooks: true}
  * (without it Auggie runs no hook), {@code POST /chat-stream} plays the script as newline-delimited
- * JSON, and every other path (MCP settings, remote tools) is a 404, which Auggie tolerates.
+ * JSON, the tenant's and the user's MCP server lists are empty ({@code mcp_configs: []}: a 404 there
+ * costs each session 1.5 s of Auggie's retries, 500 ms then 1 s), and every other path (remote tools,
+ * {@code find-missing}) is a 404, which Auggie tolerates.
  *
  * <p>A chat request carries the turns so far in {@code chat_history} (each a user's
  * {@code request_nodes} and the model's {@code response_nodes}) and the new turn's {@code nodes}:
@@ -32,6 +35,10 @@ final class AugmentBackendApi implements ModelApi {
         return name();
     }
 
+    /** Where Auggie asks for the tenant's and the user's MCP servers, retrying a failure twice. */
+    private static final List<String> MCP_CONFIGS = List.of("/settings/get-mcp-tenant-configs",
+            "/settings/get-mcp-user-configs");
+
     @Override
     public String path() {
         return "/chat-stream";
@@ -39,6 +46,9 @@ final class AugmentBackendApi implements ModelApi {
 
     @Override
     public String fixedAnswer(String path) {
+        if (MCP_CONFIGS.contains(path)) {
+            return Json.write(Map.of("mcp_configs", List.of()));
+        }
         if (!"/get-models".equals(path)) {
             return null;
         }
@@ -137,5 +147,17 @@ final class AugmentBackendApi implements ModelApi {
             }
         }
         return null;
+    }
+
+    /** The content of the first {@code tool_result_node} a host sent in {@code steps} for the scripted call {@code scriptedId}. */
+    static Optional<String> toolResult(List<ScriptedModelServer.Exchange> steps, String scriptedId) {
+        String id = toolUseId(scriptedId);
+        for (ScriptedModelServer.Exchange e : steps) {
+            String content = toolResult(e.body(), id);
+            if (content != null) {
+                return Optional.of(content);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  *   <li>Cline ignores a hook's exit code, and a hook that prints nothing lets the tool run.</li>
  *   <li>{@code spawn_agent} runs the child with the parent's hook files: its TaskStart and
  *       TaskComplete carry its {@code agent_id} and the parent's as {@code parent_agent_id}.</li>
- *   <li>Each Cline start costs 18 s or more on a loaded 2-core box, so the suite runs four tasks.</li>
+ *   <li>Each Cline start costs 18 s or more on a loaded 2-core box, so the suite runs few tasks, side by side.</li>
  * </ul>
  *
  * <p>The host comes from npm into the e2e cache ({@link HostInstall#CLINE}); the suite skips, loudly,
@@ -52,9 +53,10 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @Tag("e2e")
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(HostSuite.LOCK_PREFIX + "cline")
+// each task has its own project, HOME, data directory, model and sandbox launch; the install is only read
+@ResourceLock(value = HostSuite.LOCK_PREFIX + "cline", mode = ResourceAccessMode.READ)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@Order(5) // a long host suite (its sessions run in order): it starts first, see junit-platform.properties
+@Order(5) // a long host suite: it starts first, see junit-platform.properties
 class ClineE2EIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
     private static final String CRASH_WHEN = """
@@ -77,21 +79,14 @@ class ClineE2EIT {
     @BeforeAll
     static void installHostAndWarden() throws IOException {
         suiteStart = System.nanoTime();
-        Path wardenHome = Path.of(System.getProperty("warden.home", ".")).toAbsolutePath().normalize();
-        launcher = wardenHome.resolve("bin/warden");
-        Path jar = Path.of(System.getProperty("warden.jar", wardenHome.resolve("target/warden.jar").toString()));
-        assertThat(jar).as("Warden's jar (run through failsafe after package)").exists();
-
-        HostInstall.Outcome outcome = HostInstall.ensureOrAnnounce(HostInstall.CLINE, "Cline", SUMMARY);
-        if (!outcome.available()) {
-            unavailable = outcome.unavailable();
-            return;
+        HostSuite suite = HostSuite.open(HostInstall.CLINE, "Cline", "cline", SUMMARY, suiteDir);
+        launcher = suite.wardenLauncher();
+        host = suite.host();
+        unavailable = suite.unavailable();
+        if (suite.available()) {
+            cline = ClineSession.configure(suite.binary(), suite.sandbox(), suite.wardenCache(),
+                    Files.createDirectories(suiteDir.resolve("auth")));
         }
-        host = "cline " + outcome.version();
-        LoopbackSandbox sandbox = LoopbackSandbox.probe(Files.createDirectories(suiteDir.resolve("sandbox")));
-        cline = ClineSession.configure(outcome.binary(), sandbox, suiteDir.resolve("warden-cache"),
-                Files.createDirectories(suiteDir.resolve("auth")));
-        SUMMARY.note("network: " + sandbox.description());
     }
 
     @AfterAll
@@ -373,7 +368,7 @@ class ClineE2EIT {
     }
 
     /** What one {@code cline --json} task did: its process, and the requests it sent to the scripted model. */
-    record Session(Command.Result process, ScriptedModelServer server) {
+    record Session(Command.Result process, ScriptedModelServer server) implements HostRun {
         /** {@code finishReason} of Cline's {@code run_result} line, or {@code (none)}. */
         String finishReason() {
             for (String line : process.stdout().split("\n")) {
@@ -407,19 +402,6 @@ class ClineE2EIT {
         String clineLog(E2eProject project) throws IOException {
             Path log = project.dir().resolve("cline-data/logs/cline.log");
             return Files.isRegularFile(log) ? Files.readString(log, StandardCharsets.UTF_8) : "";
-        }
-
-        long firstModelCallMillis() {
-            return server.steps().stream().mapToLong(ScriptedModelServer.Exchange::atMillis).findFirst().orElse(-1);
-        }
-
-        String describe() {
-            return "exit " + process.exitCode() + "; stdout tail: " + tail(process.stdout()) + "; stderr tail: "
-                    + tail(process.stderr()) + "; model problems: " + server.problems();
-        }
-
-        private static String tail(String s) {
-            return s.length() <= 3000 ? s : "…" + s.substring(s.length() - 3000);
         }
     }
 

@@ -12,7 +12,7 @@ import java.util.Optional;
  * What the suites of hosts that run Warden as a command hook in one-shot sessions ({@link AuggieE2EIT},
  * {@link DroidE2EIT}, {@link QwenE2EIT}) share: several scenarios asserted on one session, each on its own summary
  * row ({@link #check}, {@link #rethrow}), and the scenario bodies that are the same on every such host, written
- * once against the host's moves ({@link Host}).
+ * once against the host's moves ({@link Host}, which {@link CommandHookSuite} makes for each of them).
  */
 final class CommandHookScenarios {
     private CommandHookScenarios() {

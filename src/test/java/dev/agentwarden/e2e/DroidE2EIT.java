@@ -5,15 +5,12 @@ import static dev.agentwarden.e2e.CommandHookScenarios.rethrow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -22,6 +19,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
@@ -38,39 +36,40 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  * SessionStart's {@code continue: false} is ignored (the session goes on), a gap pinned here.
  *
  * <p>The host is the npm package in the e2e cache ({@link HostInstall#DROID}, installed by
- * {@code .ci/run}); the suite skips, loudly, only when neither the cache nor npm can provide it.
+ * {@code .ci/run}); the suite skips, loudly, only when neither the cache nor npm can provide it. Its
+ * scenarios run side by side ({@link CommandHookSuite}).
  */
 @Tag("e2e")
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(HostSuite.LOCK_PREFIX + "droid")
+@ResourceLock(value = HostSuite.LOCK_PREFIX + "droid", mode = ResourceAccessMode.READ)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class DroidE2EIT {
-    private static final E2eSummary SUMMARY = new E2eSummary();
+class DroidE2EIT extends CommandHookSuite {
     private static final String SHELL = "Execute";
 
-    @TempDir
-    static Path suiteDir;
-
-    private static HostSuite suite;
-    private static DroidSession droid;
-    private static String host = "droid";
-    private static String unavailable;
-
-    @BeforeAll
-    static void installHostAndWarden() throws IOException {
-        suite = HostSuite.open(HostInstall.DROID, "Factory Droid", "droid", SUMMARY, suiteDir);
-        host = suite.host();
-        unavailable = suite.unavailable();
-        if (suite.available()) {
-            droid = new DroidSession(suite.binary(), suite.sandbox(), suite.wardenCache());
-        }
+    DroidE2EIT() {
+        // Droid's native event names are Claude's
+        super(new Facts(HostInstall.DROID, "Factory Droid", "droid", "droid", ".factory/hooks.json"));
     }
 
-    @AfterAll
-    static void printSummary() {
-        System.out.println(SUMMARY.render());
+    @Override
+    Sessions sessions(HostSuite suite) {
+        return new DroidSession(suite.binary(), suite.sandbox(), suite.wardenCache());
     }
 
+    @Override
+    ModelApi modelApi() {
+        return new AnthropicMessagesApi("Task", false);
+    }
+
+    @Override
+    public Turn shell(String id, String command) {
+        return Turn.tool(id, SHELL, execute(command));
+    }
+
+    @Override
+    public Optional<String> toolResult(Run run, String scriptedId) {
+        return AnthropicMessagesApi.toolResult(run.server().steps(), scriptedId);
+    }
 
     private static Map<String, Object> execute(String command) {
         return Map.of("command", command, "summary", "Run the requested command", "riskLevel", "low",
@@ -86,15 +85,15 @@ class DroidE2EIT {
     @Test
     @Order(1)
     void oneSession_deniesAllowsCapturesAddsContext_andNeverBlocksStop(@TempDir Path dir) throws Exception {
-        E2eSummary.Row deny = SUMMARY.row(host, "deny: blocking concern denies rm -rf in Execute",
+        E2eSummary.Row deny = summary.row(host, "deny: blocking concern denies rm -rf in Execute",
                 "tool_result is an error carrying Warden's reason; the directory survives");
-        E2eSummary.Row allow = SUMMARY.row(host, "allow: the same concern, no match",
+        E2eSummary.Row allow = summary.row(host, "allow: the same concern, no match",
                 "the next command runs; its output reaches the model");
-        E2eSummary.Row quiet = SUMMARY.row(host, "no opinion on PreToolUse, PostToolUse",
+        E2eSummary.Row quiet = summary.row(host, "no opinion on PreToolUse, PostToolUse",
                 "each event reaches Warden's chain with Droid's payload; nothing emitted");
-        E2eSummary.Row context = SUMMARY.row(host, "context: SessionStart additionalContext",
+        E2eSummary.Row context = summary.row(host, "context: SessionStart additionalContext",
                 "the first model request carries Warden's context");
-        E2eSummary.Row stop = SUMMARY.row(host, "Stop: a blocking concern is answered as a note",
+        E2eSummary.Row stop = summary.row(host, "Stop: a blocking concern is answered as a note",
                 "Stop fires once; no extra model turn; the session exits 0");
         E2eProject project = project(dir, deny, allow, quiet, context, stop);
         Files.createDirectories(project.root().resolve("victim"));
@@ -138,7 +137,7 @@ class DroidE2EIT {
         }
         List<AssertionError> failures = new ArrayList<>();
         check(deny, failures, () -> {
-            Optional<String> result = run.toolResult("denied");
+            Optional<String> result = toolResult(run, "denied");
             boolean survived = Files.exists(project.root().resolve("victim/keep.txt"));
             deny.observed("tool_result=" + result.orElse("(none)") + "; victim " + (survived ? "kept" : "DELETED")
                     + "; exit " + run.process().exitCode());
@@ -148,8 +147,8 @@ class DroidE2EIT {
             assertThat(survived).as("the denied rm -rf ran").isTrue();
         });
         check(allow, failures, () -> {
-            Optional<String> result = run.toolResult("allowed");
-            allow.observed("tool_result=" + result.map(DroidE2EIT::cut).orElse("(none)") + "; marker "
+            Optional<String> result = toolResult(run, "allowed");
+            allow.observed("tool_result=" + result.map(CommandHookSuite::cut).orElse("(none)") + "; marker "
                     + (project.exists("allowed-marker") ? "created" : "ABSENT"));
             assertThat(project.exists("allowed-marker")).as("the allowed command ran: " + run.describe()).isTrue();
             assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r).contains("ALLOWED-d2"));
@@ -184,7 +183,7 @@ class DroidE2EIT {
     @Test
     @Order(2)
     void oneSession_crashingConcerns_failOpenRuns_failClosedRefuses(@TempDir Path dir) throws Exception {
-        CommandHookScenarios.crashingConcerns(SUMMARY, host, dir, new Moves(), false);
+        CommandHookScenarios.crashingConcerns(summary, host, dir, this, false);
     }
 
     /**
@@ -196,7 +195,7 @@ class DroidE2EIT {
     @Test
     @Order(3)
     void sessionStartHalt_isIgnoredByDroid_theKnownGap(@TempDir Path dir) throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "halt at SessionStart (integrity gate): continue:false",
+        E2eSummary.Row row = summary.row(host, "halt at SessionStart (integrity gate): continue:false",
                 "KNOWN GAP: Droid 0.225.2 ignores it there; the session goes on");
         E2eProject project = project(dir, row);
         project.manifest(manifest("""
@@ -218,87 +217,5 @@ class DroidE2EIT {
         assertThat(project.exists("halted-marker")).as("Droid now honours SessionStart's continue:false: "
                 + "update DroidHost and docs/hosts/droid.md").isTrue();
         row.pass();
-    }
-
-    // ---- Helpers ------------------------------------------------------------------------------
-
-    /** What one {@code droid exec} did: its process, and the requests it sent to the scripted model. */
-    record Run(Command.Result process, ScriptedModelServer server) implements HostRun {
-        /** The text of the first {@code tool_result} the host sent for a scripted call. */
-        Optional<String> toolResult(String scriptedId) {
-            String id = AnthropicMessagesApi.toolUseId(scriptedId);
-            for (ScriptedModelServer.Exchange e : server.steps()) {
-                for (Object m : AnthropicMessagesApi.list(e.body().get("messages"))) {
-                    if (!(m instanceof Map<?, ?> message)) {
-                        continue;
-                    }
-                    for (Object b : AnthropicMessagesApi.list(message.get("content"))) {
-                        if (b instanceof Map<?, ?> block && "tool_result".equals(block.get("type"))
-                                && id.equals(block.get("tool_use_id"))) {
-                            Object content = block.get("content");
-                            return Optional.of(content instanceof String s ? s
-                                    : AnthropicMessagesApi.userText(content).strip());
-                        }
-                    }
-                }
-            }
-            return Optional.empty();
-        }
-    }
-
-    private static String cut(String s) {
-        return s.length() <= 80 ? s : s.substring(0, 80) + "…";
-    }
-
-    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
-        return E2eProject.forScenario(dir, unavailable, rows);
-    }
-
-    private static void install(E2eProject project) throws IOException {
-        suite.install(project, droid.baseEnv(), "droid", ".factory/hooks.json");
-    }
-
-    private static Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi("Task", false), script)) {
-            return new Run(droid.run(project, server, prompt), server);
-        }
-    }
-
-    /** A project manifest: the given concerns and Droid chains (Droid's native event names are Claude's). */
-    private static String manifest(String concerns, String chains) {
-        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  droid:\n" + chains.indent(4);
-    }
-
-    /** This suite's moves, for the scenario bodies every command-hook host shares ({@link CommandHookScenarios}). */
-    private static final class Moves implements CommandHookScenarios.Host<Run> {
-        @Override
-        public E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
-            return DroidE2EIT.project(dir, rows);
-        }
-
-        @Override
-        public String manifest(String concerns, String chains) {
-            return DroidE2EIT.manifest(concerns, chains);
-        }
-
-        @Override
-        public void install(E2eProject project) throws IOException {
-            DroidE2EIT.install(project);
-        }
-
-        @Override
-        public Turn shell(String id, String command) {
-            return Turn.tool(id, SHELL, execute(command));
-        }
-
-        @Override
-        public Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
-            return DroidE2EIT.session(project, prompt, script);
-        }
-
-        @Override
-        public Optional<String> toolResult(Run run, String scriptedId) {
-            return run.toolResult(scriptedId);
-        }
     }
 }

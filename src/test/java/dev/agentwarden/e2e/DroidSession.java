@@ -18,7 +18,7 @@ import java.util.Map;
  * (written by {@code warden install --host droid}). Droid's telemetry, cloud sync and
  * organisation-settings look-ups fail on DNS inside the sandbox and are ignored.
  */
-final class DroidSession {
+final class DroidSession implements CommandHookSuite.Sessions {
     /** {@code custom:<displayName>-<index>}: the first custom model. */
     static final String MODEL = "custom:Mock-0";
 
@@ -32,12 +32,15 @@ final class DroidSession {
         this.baseEnv = ClaudeCodeSession.baseEnv(wardenCacheDir);
     }
 
-    Map<String, String> baseEnv() {
+    @Override
+    public Map<String, String> baseEnv() {
         return baseEnv;
     }
 
-    /** One {@code droid exec} session; the process result. */
-    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt) throws IOException {
+    /** One {@code droid exec} session with {@code extraEnv} on top of the usual environment; the process result. */
+    @Override
+    public Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv)
+            throws IOException {
         Path factoryHome = Files.createDirectories(project.home().resolve(".factory"));
         try (LoopbackSandbox.Launch launch = sandbox.launch(server, project.dir())) {
             Map<String, Object> model = new LinkedHashMap<>();
@@ -53,6 +56,7 @@ final class DroidSession {
             env.put("HOME", project.home().toString());
             env.put("TMPDIR", project.scratch().toString());
             env.put("NO_COLOR", "1");
+            env.putAll(extraEnv);
             List<String> host = List.of(binary.toString(), "exec", "-m", MODEL, "--auto", "high", "-o", "json", prompt);
             return Command.run(launch.wrap(host), project.root(), env, HostSuite.SESSION_LIMIT);
         }

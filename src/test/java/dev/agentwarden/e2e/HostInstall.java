@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -66,6 +67,10 @@ final class HostInstall {
 
     private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
     private static final Duration INSTALL_LIMIT = Duration.ofMinutes(15);
+    /** One monitor per npm prefix and version, held while {@link #ensureOrAnnounce} checks or installs it. */
+    private static final ConcurrentHashMap<String, Object> INSTALLING = new ConcurrentHashMap<>();
+    /** What {@link #ensureOrAnnounce} found runnable, per npm prefix and version, in this test run. */
+    private static final ConcurrentHashMap<String, Outcome> CHECKED = new ConcurrentHashMap<>();
 
     private HostInstall() {
     }
@@ -108,7 +113,22 @@ final class HostInstall {
      */
     static Outcome ensureOrAnnounce(Host host, String name, E2eSummary summary) throws IOException {
         String version = wantedVersion(host);
-        Outcome outcome = ensure(host, cacheRoot(), version);
+        Outcome outcome;
+        String key = host.prefix(cacheRoot(), version) + "@" + version;
+        // suites that only read an install may start side by side: one of them checks or installs it at a time
+        synchronized (INSTALLING.computeIfAbsent(key, k -> new Object())) {
+            Outcome checked = CHECKED.get(key);
+            if (checked != null && Files.isExecutable(checked.binary())) {
+                outcome = checked;
+            } else {
+                outcome = ensure(host, cacheRoot(), version);
+                if (outcome.available()) {
+                    // a host start for its --version is seconds of CPU: the next suite of this host reuses the answer
+                    CHECKED.put(key, new Outcome(outcome.binary(), outcome.version(),
+                            outcome.how() + "; checked once for this run", null));
+                }
+            }
+        }
         if (outcome.available()) {
             summary.note("host: " + outcome.binary() + " (" + outcome.how() + ")");
             return outcome;

@@ -23,9 +23,13 @@ import java.util.stream.Stream;
  */
 final class HostSuite {
     /**
-     * What a host suite's {@code @ResourceLock} starts with, before its host's id: suites of one host
-     * (one npm prefix, one host cache) run one at a time, their scenarios in order; suites of
-     * different hosts run side by side.
+     * What a host suite's {@code @ResourceLock} starts with, before its host's id. In the default
+     * {@code READ_WRITE} mode, suites of one host (one npm prefix, one host cache) run one at a time,
+     * their scenarios in order; suites of different hosts run side by side. A suite whose sessions
+     * only read the install (each its own project, {@code HOME}, scratch and data folders, model and
+     * sandbox launch; no cache shared between sessions) takes it in {@code READ} mode: its scenarios
+     * run side by side, and beside other such suites of the host, never beside a {@code READ_WRITE}
+     * one. {@link HostInstall#ensureOrAnnounce} checks or installs one host at a time either way.
      */
     static final String LOCK_PREFIX = "e2e-host:";
 

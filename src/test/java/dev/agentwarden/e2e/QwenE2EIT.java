@@ -6,15 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
 import dev.agentwarden.ledger.AgentRef;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Tag;
@@ -42,37 +39,37 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @Tag("e2e")
 @Execution(ExecutionMode.CONCURRENT)
+// in order: side by side (READ) was slower on a loaded 2-core box (66 s against 52 s), a Qwen session being all CPU
 @ResourceLock(HostSuite.LOCK_PREFIX + "qwen-code")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Order(4) // a long host suite (its sessions run in order): it starts first, see junit-platform.properties
-class QwenE2EIT {
+class QwenE2EIT extends CommandHookSuite {
     static final HostInstall.Host QWEN_CODE = new HostInstall.Host("qwen-code", "@qwen-code/qwen-code", "qwen");
-    private static final E2eSummary SUMMARY = new E2eSummary();
     private static final String SHELL = "run_shell_command";
 
-    @TempDir
-    static Path suiteDir;
-
-    private static HostSuite suite;
-    private static QwenSession qwen;
-    private static String host = "qwen";
-    private static String unavailable;
-
-    @BeforeAll
-    static void installHostAndWarden() throws IOException {
-        suite = HostSuite.open(QWEN_CODE, "Qwen Code", "qwen", SUMMARY, suiteDir);
-        host = suite.host();
-        unavailable = suite.unavailable();
-        if (suite.available()) {
-            qwen = new QwenSession(suite.binary(), suite.sandbox(), suite.wardenCache());
-        }
+    QwenE2EIT() {
+        super(new Facts(QWEN_CODE, "Qwen Code", "qwen", "qwen", ".qwen/settings.json"));
     }
 
-    @AfterAll
-    static void printSummary() {
-        System.out.println(SUMMARY.render());
+    @Override
+    Sessions sessions(HostSuite suite) {
+        return new QwenSession(suite.binary(), suite.sandbox(), suite.wardenCache());
     }
 
+    @Override
+    ModelApi modelApi() {
+        return new AnthropicMessagesApi("agent", true);
+    }
+
+    @Override
+    public Turn shell(String id, String command) {
+        return Turn.tool(id, SHELL, Map.of("command", command, "description", "touch"));
+    }
+
+    @Override
+    public Optional<String> toolResult(Run run, String scriptedId) {
+        return AnthropicMessagesApi.toolResult(run.server().steps(), scriptedId);
+    }
 
     /**
      * One session, four scenarios: a blocking concern denies the first {@code run_shell_command} and
@@ -82,13 +79,13 @@ class QwenE2EIT {
     @Test
     @Order(1)
     void oneSession_deniesAllowsCapturesAndAddsContext(@TempDir Path dir) throws Exception {
-        E2eSummary.Row deny = SUMMARY.row(host, "deny: blocking concern denies run_shell_command",
+        E2eSummary.Row deny = summary.row(host, "deny: blocking concern denies run_shell_command",
                 "tool_result is exactly Warden's reason (no host prefix); command not run");
-        E2eSummary.Row allow = SUMMARY.row(host, "allow: the same concern, no match",
+        E2eSummary.Row allow = summary.row(host, "allow: the same concern, no match",
                 "the next command runs; its output reaches the model");
-        E2eSummary.Row quiet = SUMMARY.row(host, "no opinion on PreToolUse, PostToolUse, PostToolBatch, Stop",
+        E2eSummary.Row quiet = summary.row(host, "no opinion on PreToolUse, PostToolUse, PostToolBatch, Stop",
                 "each event reaches Warden's chain with Qwen's payload; nothing emitted; session completes");
-        E2eSummary.Row context = SUMMARY.row(host, "context: UserPromptSubmit additionalContext",
+        E2eSummary.Row context = summary.row(host, "context: UserPromptSubmit additionalContext",
                 "the first model request carries Warden's context beside the prompt");
         E2eProject project = project(dir, deny, allow, quiet, context);
         project.concern("context.sh", "#!/bin/sh\ncat >/dev/null\n"
@@ -126,7 +123,7 @@ class QwenE2EIT {
         }
         List<AssertionError> failures = new ArrayList<>();
         check(deny, failures, () -> {
-            Optional<String> result = run.toolResult("denied");
+            Optional<String> result = toolResult(run, "denied");
             deny.observed("tool_result=" + result.orElse("(none)") + "; marker "
                     + (project.exists("denied-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
             assertThat(run.process().exitCode()).as(run.describe()).isZero();
@@ -135,8 +132,8 @@ class QwenE2EIT {
             assertThat(project.exists("denied-marker")).as("the denied command ran").isFalse();
         });
         check(allow, failures, () -> {
-            Optional<String> result = run.toolResult("allowed");
-            allow.observed("tool_result=" + result.map(QwenE2EIT::cut).orElse("(none)") + "; marker "
+            Optional<String> result = toolResult(run, "allowed");
+            allow.observed("tool_result=" + result.map(CommandHookSuite::cut).orElse("(none)") + "; marker "
                     + (project.exists("allowed-marker") ? "created" : "ABSENT"));
             assertThat(project.exists("allowed-marker")).as("the allowed command ran: " + run.describe()).isTrue();
             assertThat(result).as("tool_result: " + run.describe()).hasValueSatisfying(r -> assertThat(r).contains("ALLOWED-q2"));
@@ -165,13 +162,13 @@ class QwenE2EIT {
     @Test
     @Order(2)
     void oneSession_crashingConcerns_failOpenRuns_failClosedRefuses(@TempDir Path dir) throws Exception {
-        CommandHookScenarios.crashingConcerns(SUMMARY, host, dir, new Moves(), true);
+        CommandHookScenarios.crashingConcerns(summary, host, dir, this, true);
     }
 
     @Test
     @Order(3)
     void subagentSpawn_reachesTheLedgerWithQwensAgentId(@TempDir Path dir) throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "subagent: agent tool, foreground",
+        E2eSummary.Row row = summary.row(host, "subagent: agent tool, foreground",
                 "ledger: subagent_start and subagent_stop, ref = hash of Qwen's agent_id; the child's call carries it");
         E2eProject project = project(dir, row);
         project.manifest(manifest("""
@@ -220,32 +217,6 @@ class QwenE2EIT {
         row.pass();
     }
 
-    // ---- Helpers ------------------------------------------------------------------------------
-
-    /** What one {@code qwen -p} did: its process, and the requests it sent to the scripted model. */
-    record Run(Command.Result process, ScriptedModelServer server) implements HostRun {
-        /** The text of the first {@code tool_result} the host sent for a scripted call. */
-        Optional<String> toolResult(String scriptedId) {
-            String id = AnthropicMessagesApi.toolUseId(scriptedId);
-            for (ScriptedModelServer.Exchange e : server.steps()) {
-                for (Object m : AnthropicMessagesApi.list(e.body().get("messages"))) {
-                    if (!(m instanceof Map<?, ?> message)) {
-                        continue;
-                    }
-                    for (Object b : AnthropicMessagesApi.list(message.get("content"))) {
-                        if (b instanceof Map<?, ?> block && "tool_result".equals(block.get("type"))
-                                && id.equals(block.get("tool_use_id"))) {
-                            Object content = block.get("content");
-                            return Optional.of(content instanceof String s ? s
-                                    : AnthropicMessagesApi.userText(content).strip());
-                        }
-                    }
-                }
-            }
-            return Optional.empty();
-        }
-    }
-
     /**
      * Issue 25 item 2 on Qwen Code, measured: the committed (portable) PreToolUse entry with no
      * {@code warden} on PATH refuses the call, saying what to install.
@@ -253,7 +224,7 @@ class QwenE2EIT {
     @Test
     @Order(30)
     void committedPortableHook_wardenMissing_refusedWithTheInstallLine(@TempDir Path dir) throws Exception {
-        E2eSummary.Row row = SUMMARY.row(host, "committed portable hook, no warden on PATH",
+        E2eSummary.Row row = summary.row(host, "committed portable hook, no warden on PATH",
                 "tool_result carries the install line; command not run");
         E2eProject project = project(dir, row);
         project.manifest(manifest("""
@@ -270,78 +241,18 @@ class QwenE2EIT {
         install(project);
         assertThat(Files.readString(project.root().resolve(".qwen/settings.json"))).contains("command -v warden");
 
-        Run run;
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi("agent", true), ModelScript.of(
+        Run run = session(project, "touch the marker", ModelScript.of(
                 Turn.tool("missing", SHELL, Map.of("command", "touch denied-marker")),
-                Turn.text("FINAL: done")))) {
-            run = new Run(qwen.run(project, server, "touch the marker",
-                    Map.of("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"))), server);
-        }
+                Turn.text("FINAL: done")), withoutWarden());
 
-        Optional<String> result = run.toolResult("missing");
+        Optional<String> result = toolResult(run, "missing");
         row.timing(run.process().millis(), run.firstModelCallMillis());
-        row.observed("result=" + result.map(QwenE2EIT::cut).orElse("(none)") + "; marker "
+        row.observed("result=" + result.map(CommandHookSuite::cut).orElse("(none)") + "; marker "
                 + (project.exists("denied-marker") ? "CREATED" : "absent") + "; exit " + run.process().exitCode());
         assertThat(result).as("tool_result for the refused call: " + run.describe())
                 .hasValueSatisfying(o -> assertThat(o).contains("warden is not installed on this machine")
                         .contains("npm install -g agent-warden"));
         assertThat(project.exists("denied-marker")).as("the refused command ran").isFalse();
         row.pass();
-    }
-
-    private static String cut(String s) {
-        return s.length() <= 80 ? s : s.substring(0, 80) + "…";
-    }
-
-    private static E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
-        return E2eProject.forScenario(dir, unavailable, rows);
-    }
-
-    private static void install(E2eProject project) throws IOException {
-        suite.install(project, qwen.baseEnv(), "qwen", ".qwen/settings.json");
-    }
-
-    private static Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
-        try (ScriptedModelServer server = ScriptedModelServer.start(new AnthropicMessagesApi("agent", true), script)) {
-            return new Run(qwen.run(project, server, prompt), server);
-        }
-    }
-
-    /** A project manifest: the given concerns and Qwen chains (Qwen's native event names are Warden's defaults). */
-    private static String manifest(String concerns, String chains) {
-        return "schema_version: 1\nconcerns:\n" + concerns.indent(2) + "platforms:\n  qwen:\n" + chains.indent(4);
-    }
-
-    /** This suite's moves, for the scenario bodies every command-hook host shares ({@link CommandHookScenarios}). */
-    private static final class Moves implements CommandHookScenarios.Host<Run> {
-        @Override
-        public E2eProject project(Path dir, E2eSummary.Row... rows) throws IOException {
-            return QwenE2EIT.project(dir, rows);
-        }
-
-        @Override
-        public String manifest(String concerns, String chains) {
-            return QwenE2EIT.manifest(concerns, chains);
-        }
-
-        @Override
-        public void install(E2eProject project) throws IOException {
-            QwenE2EIT.install(project);
-        }
-
-        @Override
-        public Turn shell(String id, String command) {
-            return Turn.tool(id, SHELL, Map.of("command", command, "description", "touch"));
-        }
-
-        @Override
-        public Run session(E2eProject project, String prompt, ModelScript script) throws IOException {
-            return QwenE2EIT.session(project, prompt, script);
-        }
-
-        @Override
-        public Optional<String> toolResult(Run run, String scriptedId) {
-            return run.toolResult(scriptedId);
-        }
     }
 }

@@ -21,7 +21,7 @@ import java.util.Map;
  * <p>The environment is exact, as for Claude Code ({@link ClaudeCodeSession#baseEnv}), plus the
  * provider's dummy key and model and the switches that turn off telemetry and update checks.
  */
-final class QwenSession {
+final class QwenSession implements CommandHookSuite.Sessions {
     static final Duration LIMIT = HostSuite.SESSION_LIMIT;
     static final String MODEL = "mock-model";
 
@@ -35,17 +35,14 @@ final class QwenSession {
         this.baseEnv = ClaudeCodeSession.baseEnv(wardenCacheDir);
     }
 
-    Map<String, String> baseEnv() {
+    @Override
+    public Map<String, String> baseEnv() {
         return baseEnv;
     }
 
-    /** One {@code qwen -p} session; the process result. */
-    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt) throws IOException {
-        return run(project, server, prompt, Map.of());
-    }
-
-    /** {@link #run(E2eProject, ScriptedModelServer, String)} with {@code extraEnv} on top ({@code PATH} without Warden). */
-    Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv)
+    /** One {@code qwen -p} session with {@code extraEnv} on top ({@code PATH} without Warden); the process result. */
+    @Override
+    public Command.Result run(E2eProject project, ScriptedModelServer server, String prompt, Map<String, String> extraEnv)
             throws IOException {
         Path qwenHome = Files.createDirectories(project.home().resolve(".qwen"));
         Map<String, Object> auth = new LinkedHashMap<>();
