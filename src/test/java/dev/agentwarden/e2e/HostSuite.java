@@ -24,8 +24,11 @@ import java.util.stream.Stream;
 final class HostSuite {
     /**
      * What a host suite's {@code @ResourceLock} starts with, before its host's id: suites of one host
-     * (one npm prefix, one host cache) run one at a time, their scenarios in order; suites of
-     * different hosts run side by side.
+     * (one npm prefix, one host cache) run one at a time; suites of different hosts run side by side.
+     * A suite holds the lock READ_WRITE (the default), and its scenarios run in order, or READ when
+     * its scenarios share nothing a session writes and so run side by side ({@link PluginHostE2E});
+     * a host has at most one READ suite ({@link HostSuiteConcurrencyTest}), since two READ holders
+     * do not exclude each other.
      */
     static final String LOCK_PREFIX = "e2e-host:";
 
