@@ -28,8 +28,10 @@ final class HostSuite {
      * their scenarios in order; suites of different hosts run side by side. A suite whose sessions
      * only read the install (each its own project, {@code HOME}, scratch and data folders, model and
      * sandbox launch; no cache shared between sessions) takes it in {@code READ} mode: its scenarios
-     * run side by side, and beside other such suites of the host, never beside a {@code READ_WRITE}
-     * one. {@link HostInstall#ensureOrAnnounce} checks or installs one host at a time either way.
+     * run side by side, never beside a {@code READ_WRITE} suite of the host;
+     * a host has at most one {@code READ} suite ({@link HostSuiteConcurrencyTest}), since two
+     * {@code READ} holders do not exclude each other. {@link HostInstall#ensureOrAnnounce} checks or
+     * installs one host at a time either way.
      */
     static final String LOCK_PREFIX = "e2e-host:";
 

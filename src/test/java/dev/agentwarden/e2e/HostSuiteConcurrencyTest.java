@@ -6,7 +6,10 @@ import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
@@ -40,8 +43,8 @@ class HostSuiteConcurrencyTest {
             Suite.host(GeminiMcpRulesE2EIT.class, "gemini-cli", IN_ORDER),
             Suite.host(CopilotE2EIT.class, "copilot", IN_ORDER),
             Suite.host(CopilotPromptGateIT.class, "copilot", IN_ORDER),
-            Suite.host(OpenCodeE2EIT.class, "opencode", IN_ORDER),
-            Suite.host(KiloE2EIT.class, "kilocode", IN_ORDER),
+            Suite.host(OpenCodeE2EIT.class, "opencode", SIDE_BY_SIDE),
+            Suite.host(KiloE2EIT.class, "kilocode", SIDE_BY_SIDE),
             Suite.host(QwenE2EIT.class, "qwen-code", IN_ORDER),
             Suite.host(ClineE2EIT.class, "cline", SIDE_BY_SIDE),
             Suite.host(AuggieE2EIT.class, "auggie", SIDE_BY_SIDE),
@@ -85,5 +88,53 @@ class HostSuiteConcurrencyTest {
             assertThat(suites).as("e2e suites in " + dir).isNotEmpty();
             assertThat(listed).as("every e2e suite is in this table").containsAll(suites);
         }
+    }
+
+    /**
+     * A suite that holds its host's lock READ runs its own scenarios side by side, and still
+     * excludes every READ_WRITE suite of that host; but two READ holders do not exclude each other,
+     * so a host may have one READ suite at most. Every compiled class of this package is read, so a
+     * suite missing from {@link #SUITES} cannot slip past.
+     */
+    @Test
+    void atMostOneSuitePerHost_runsItsScenariosSideBySide() throws Exception {
+        Map<String, List<String>> readSuitesByLock = new TreeMap<>();
+        List<String> hostSuites = new ArrayList<>();
+        for (Class<?> c : classesOfThisPackage()) {
+            for (ResourceLock lock : c.getAnnotationsByType(ResourceLock.class)) {
+                if (!lock.value().startsWith(HostSuite.LOCK_PREFIX)) {
+                    continue;
+                }
+                hostSuites.add(c.getSimpleName());
+                if (lock.mode() == ResourceAccessMode.READ) {
+                    readSuitesByLock.computeIfAbsent(lock.value(), k -> new ArrayList<>()).add(c.getSimpleName());
+                }
+            }
+        }
+        assertThat(hostSuites).as("host suites found among the compiled classes")
+                .contains("KiloE2EIT", "OpenCodeE2EIT", "ClaudeCodeE2EIT");
+        for (Map.Entry<String, List<String>> e : readSuitesByLock.entrySet()) {
+            assertThat(e.getValue()).as("suites holding %s READ (they would overlap)", e.getKey()).hasSize(1);
+        }
+        assertThat(readSuitesByLock).as("the hosts whose suites run side by side").containsOnlyKeys(
+                HostSuite.LOCK_PREFIX + "kilocode", HostSuite.LOCK_PREFIX + "opencode", HostSuite.LOCK_PREFIX + "cline",
+                HostSuite.LOCK_PREFIX + "auggie", HostSuite.LOCK_PREFIX + "droid");
+    }
+
+    /** The top-level classes compiled into this test's package folder. */
+    private static List<Class<?>> classesOfThisPackage() throws IOException, URISyntaxException, ClassNotFoundException {
+        Path root = Path.of(HostSuiteConcurrencyTest.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        String pkg = HostSuiteConcurrencyTest.class.getPackageName();
+        List<Class<?>> classes = new ArrayList<>();
+        try (Stream<Path> files = Files.list(root.resolve(pkg.replace('.', '/')))) {
+            for (Path f : files.sorted().toList()) {
+                String name = f.getFileName().toString();
+                if (name.endsWith(".class") && !name.contains("$")) {
+                    classes.add(Class.forName(pkg + "." + name.substring(0, name.length() - ".class".length()), false,
+                            HostSuiteConcurrencyTest.class.getClassLoader()));
+                }
+            }
+        }
+        return classes;
     }
 }

@@ -2,6 +2,7 @@ package dev.agentwarden.e2e;
 
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.Order;
 
@@ -25,8 +26,9 @@ import org.junit.jupiter.api.Order;
  * </ul>
  */
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(HostSuite.LOCK_PREFIX + "kilocode")
-@Order(2) // a long host suite (its sessions run in order): it starts first, see junit-platform.properties
+// READ: its scenarios run side by side (see PluginHostE2E); HostSuiteConcurrencyTest keeps it the host's only such suite
+@ResourceLock(value = HostSuite.LOCK_PREFIX + "kilocode", mode = ResourceAccessMode.READ)
+@Order(2) // a long host suite: it starts first, see junit-platform.properties
 class KiloE2EIT extends PluginHostE2E {
     KiloE2EIT() {
         super(PluginHostFlavor.KILO);

@@ -27,12 +27,26 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link ScriptedModelServer} speaking the Anthropic Messages API on 127.0.0.1, with Warden's bridge
  * plugin installed by {@code warden install --host <id>} into the host's plugin directory; each
  * scenario checks what the host did from the next model request, the project's files and its
- * {@code .warden/} state. Five sessions cover eight rows; a subclass names its
+ * {@code .warden/} state. Six scenarios (seven sessions) cover nine rows; a subclass names its
  * {@link PluginHostFlavor} and nothing else.
  *
  * <p>The host comes from npm into the e2e cache ({@link PluginHostFlavor#install}), the plugin SDK
  * from the cache's SDK prefix ({@link OpenCodeSession}); the suite skips, loudly, when either is
  * missing.
+ *
+ * <p>The scenarios run side by side (as many at once as JUnit's pool has threads): a session's time
+ * is almost all the host's own start-up (Kilo 7.7.7 spends about 10 s of CPU before its first model
+ * request, the same with a warm {@code HOME}), and no scenario shares anything a session writes.
+ * Each has its own project, {@code HOME}, {@code TMPDIR}, scripted model (own port), model socket and
+ * network namespace; they share only what no session writes: the host binary and its npm prefix,
+ * the plugin SDK's {@code node_modules} (linked into each config directory, which the host leaves
+ * alone once a lock names the SDK), Warden's launcher and jar, and the suite's
+ * {@code WARDEN_CACHE_DIR} (compiled manifests, each keyed by its digest and written atomically, as
+ * concurrent hook calls of one host do). So a subclass holds its host's lock in
+ * {@link org.junit.jupiter.api.parallel.ResourceAccessMode#READ READ} mode, which lets its own
+ * methods run concurrently and still keeps out every suite of the same host that holds the lock
+ * READ_WRITE; {@link HostSuiteConcurrencyTest} keeps it the only READ suite of its host, so two suites
+ * of one host never overlap. The summary's rows are in the order the scenarios started.
  */
 @Tag("e2e")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
