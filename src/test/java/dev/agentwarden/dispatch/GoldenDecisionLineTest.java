@@ -17,6 +17,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -29,19 +31,23 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>One resident serves every case, as it serves a host's events (a forwarded event carries its own
  * working directory and environment). {@code warden serve} takes its project and environment at start,
  * so each case gets a server of its own. Each run is in a fresh project (a line counts the session's
- * strikes, which are project state); all share one compiled-manifest cache.
+ * strikes, which are project state); all share one compiled-manifest cache. Cases run side by side
+ * (nothing is shared but the resident, which serves concurrent events as it does a host's, and the cache).
  */
+@Execution(ExecutionMode.CONCURRENT)
 class GoldenDecisionLineTest {
     private static final String TOKEN = "golden-decisions-token";
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
     /** Its {@code cache} is every case's manifest cache; its project directory is unused. */
     @RegisterExtension
     static final GoldenCorpus.Project shared = new GoldenCorpus.Project();
+    /** Enough for every case the test threads forward at once. */
+    private static final int RESIDENT_THREADS = 4;
     private static WardenServer resident;
 
     @BeforeAll
     static void startResident() throws IOException {
-        resident = WardenServer.startResident(TOKEN, "0".repeat(64), 1, Map.of(), GoldenCorpus.CLOCK);
+        resident = WardenServer.startResident(TOKEN, "0".repeat(64), RESIDENT_THREADS, Map.of(), GoldenCorpus.CLOCK);
     }
 
     @AfterAll
