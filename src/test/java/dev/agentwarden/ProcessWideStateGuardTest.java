@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
  * {@code System.setIn}, the default uncaught-exception handler: {@code @Isolated};
  * {@code Locale/TimeZone.setDefault}: {@code LOCALE}/{@code TIME_ZONE};</li>
  * <li>the process's MCP inventory cache (an in-process {@code Resident} starting or stopping,
- * {@code InventoryCache.closeAll/keepInThisProcess}): {@code @ResourceLock(SharedLocks.INVENTORY_CACHE)};</li>
+ * {@code InventoryCache.closeAll/keepInThisProcess}): {@code @ResourceLock(SharedLocks.INVENTORY_CACHE)};
+ * {@code FakeMcpServer} processes (counted among all of this JVM's children): {@code SharedLocks.FAKE_MCP_SERVERS};</li>
  * <li>a program written by this JVM and made executable (in a class with a {@code #!} line or a
  * {@code setExecutable}; the mode a literal with the owner's execute bit): it must be written through
  * {@code WardenProcess.writeScript/writeExecutable/copyExecutable} (a {@code cp} of its own), since a
@@ -126,6 +127,8 @@ class ProcessWideStateGuardTest {
         assertThat(problems(bad, Set.of())).singleElement().asString().contains("SharedLocks.INVENTORY_CACHE");
         assertThat(problems("@ResourceLock(SharedLocks.INVENTORY_CACHE)\n" + bad, Set.of())).isEmpty();
         assertThat(problems("class A { void t() { InventoryCache.closeAll(); } }", Set.of())).hasSize(1);
+        assertThat(problems("class A { void t() { FakeMcpServer.awaitNoneRunning(); } }", Set.of())).singleElement()
+                .asString().contains("SharedLocks.FAKE_MCP_SERVERS");
     }
 
     @Test
@@ -188,6 +191,8 @@ class ProcessWideStateGuardTest {
                 break;
             }
         }
+        lock(out, source, isolated, "FakeMcpServer", "SharedLocks.FAKE_MCP_SERVERS",
+                "starts FakeMcpServer processes, whose count in this JVM it waits on");
         out.addAll(programsWrittenHere(source));
         return out;
     }

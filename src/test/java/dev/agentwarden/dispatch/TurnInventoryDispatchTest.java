@@ -38,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * whether or not this JVM keeps manifests.
  */
 @ResourceLock(SharedLocks.INVENTORY_CACHE)
+@ResourceLock(SharedLocks.FAKE_MCP_SERVERS)
 class TurnInventoryDispatchTest {
     private static final MutableClock CLOCK = MutableClock.at("2026-12-01T10:00:00Z");
 

@@ -13,6 +13,12 @@ public final class SharedLocks {
      */
     public static final String INVENTORY_CACHE = "dev.agentwarden.inventory.InventoryCache";
 
+    /**
+     * The {@code FakeMcpServer} processes this JVM starts: a class that starts them waits until none of this
+     * JVM's children is one ({@code FakeMcpServer.awaitNoneRunning}), or asserts it, so it runs apart from the others.
+     */
+    public static final String FAKE_MCP_SERVERS = "dev.agentwarden.inventory.FakeMcpServer";
+
     private SharedLocks() {
     }
 }
