@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import org.junit.jupiter.api.Order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.decision.DecisionLog;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (nothing is shared but the resident, which serves concurrent events as it does a host's, and the cache).
  */
 @Execution(ExecutionMode.CONCURRENT)
+@Order(1) // the longest unit class starts first, not last (junit-platform.properties orders classes)
 class GoldenDecisionLineTest {
     private static final String TOKEN = "golden-decisions-token";
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
