@@ -104,6 +104,7 @@ public final class Dashboard implements AutoCloseable {
     }
 
     private final Settings settings;
+    private final long headDeadlineMs;
     private final ServerSocket listener;
     private final DashboardGate gate;
     private final String token;
@@ -119,8 +120,9 @@ public final class Dashboard implements AutoCloseable {
     private long lastRefreshNanos;
     private long lastReadNanos;
 
-    private Dashboard(Settings settings, ServerSocket listener) {
+    private Dashboard(Settings settings, long headDeadlineMs, ServerSocket listener) {
         this.settings = settings;
+        this.headDeadlineMs = headDeadlineMs;
         this.listener = listener;
         this.token = DashboardGate.newSecret();
         this.gate = new DashboardGate(listener.getLocalPort(), token, DashboardGate.newSecret());
@@ -138,6 +140,11 @@ public final class Dashboard implements AutoCloseable {
 
     /** Binds the port, reads the report once, and starts serving. */
     public static Dashboard start(Settings settings) throws IOException {
+        return start(settings, HEAD_DEADLINE_MS);
+    }
+
+    /** {@link #start(Settings)} with another time a request head must arrive in (tests on a busy machine). */
+    static Dashboard start(Settings settings, long headDeadlineMs) throws IOException {
         ServerSocket listener = new ServerSocket();
         try {
             listener.bind(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), settings.port()), 64);
@@ -145,7 +152,7 @@ public final class Dashboard implements AutoCloseable {
             listener.close();
             throw new PortTaken(settings.port(), e);
         }
-        Dashboard d = new Dashboard(settings, listener);
+        Dashboard d = new Dashboard(settings, headDeadlineMs, listener);
         try {
             for (String root : settings.roots()) {
                 d.tails.add(DecisionTail.atEnd(root));
@@ -232,7 +239,7 @@ public final class Dashboard implements AutoCloseable {
         try (Socket s = c.socket) {
             RequestHead head;
             try {
-                long headDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(HEAD_DEADLINE_MS);
+                long headDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(headDeadlineMs);
                 // the read's own timeout answers 408; the watchdog only backs it up
                 c.deadlineNanos = headDeadline + TimeUnit.MILLISECONDS.toNanos(WATCHDOG_GRACE_MS);
                 head = RequestHead.read(s, LIMITS, headDeadline, null);

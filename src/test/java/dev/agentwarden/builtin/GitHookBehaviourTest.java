@@ -1,5 +1,6 @@
 package dev.agentwarden.builtin;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -7,7 +8,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -41,8 +41,7 @@ class GitHookBehaviourTest {
                 + " && git config commit.gpgsign false && git commit -q --allow-empty -m base").exitCode).isZero();
         Path hook = repo.resolve(".git/hooks/pre-commit");
         Files.createDirectories(hook.getParent());
-        Files.writeString(hook, "#!/bin/sh\ntouch '" + marker + "'\nexit 1\n");
-        Files.setPosixFilePermissions(hook, PosixFilePermissions.fromString("rwx------"));
+        WardenProcess.writeScript(hook, "#!/bin/sh\ntouch '" + marker + "'\nexit 1\n", "rwx------");
         Files.writeString(dir.resolve("hooks-off.cfg"), "[core]\n\thooksPath = /dev/null\n");
     }
 

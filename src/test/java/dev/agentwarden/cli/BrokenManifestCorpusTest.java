@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -9,7 +10,6 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -120,8 +120,7 @@ class BrokenManifestCorpusTest {
             Files.createDirectories(target);
             return;
         }
-        Files.writeString(target, (words.length > 2 ? words[2] : "#!/bin/sh") + "\nexit 0\n");
         String mode = words[1].equals("0755") ? "rwxr-xr-x" : "rw-r--r--";
-        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(mode));
+        WardenProcess.writeScript(target, (words.length > 2 ? words[2] : "#!/bin/sh") + "\nexit 0\n", mode);
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ledger/bulk/*.json} and {@code decision/bulk-summary.json}); and on files of edge cases,
  * what the readers before the word scanner ({@code json/ByteWords}) printed ({@code edge-*.json}).
  */
+@Isolated("sets the system property warden.read.chunk.bytes, which Warden's code reads in every class")
 class BulkReadEquivalenceTest {
     private static final List<String> MONTHS = List.of("2026-06", "2026-07", "2026-08", "2026-09", "2026-10", "2026-11");
 

@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code warden init}: a project's manifest, example concern and ignore file, never over what is there. */
+@Isolated("warden init writes the example concern in this JVM and a dispatch runs it at once: a child another"
+        + " test thread forks meanwhile would keep it busy (ETXTBSY)")
 class InitCommandTest {
     @TempDir
     Path tmp;

@@ -1,5 +1,7 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.testing.SharedLocks;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.inventory.FakeMcpServer;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code warden inventory snapshot|diff|preflight} end to end against the scripted server. */
+@ResourceLock(SharedLocks.FAKE_MCP_SERVERS)
 class InventoryCommandTest {
     @TempDir
     Path project;

@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import dev.agentwarden.testing.TestLedger;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,6 +21,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+@Isolated("sets the system property warden.ledger.segment.max.bytes, which Warden's code reads in every class")
 class LedgerCommandsTest {
     @TempDir
     Path project;

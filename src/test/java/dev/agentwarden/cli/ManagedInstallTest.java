@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
@@ -46,9 +47,8 @@ class ManagedInstallTest {
         Path home = Files.createDirectories(dir.resolve("warden"));
         Files.createDirectories(home.resolve("bin"));
         Files.createDirectories(home.resolve("target"));
-        Files.writeString(home.resolve("bin/warden"), "#!/bin/sh\n");
+        WardenProcess.writeScript(home.resolve("bin/warden"), "#!/bin/sh\n");
         Files.writeString(home.resolve("target/warden.jar"), "");
-        Files.setPosixFilePermissions(home.resolve("bin/warden"), PosixFilePermissions.fromString("rwxr-xr-x"));
         return home;
     }
 }

@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.manifest.ManifestCompiler;
@@ -172,8 +173,7 @@ class ManifestLintTest {
 
         for (String s : scripts) {
             Files.createDirectories(Path.of(s).getParent());
-            Files.writeString(Path.of(s), "#!/bin/sh\n");
-            Files.setPosixFilePermissions(Path.of(s), java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+            WardenProcess.writeScript(Path.of(s), "#!/bin/sh\n", "rwxr-xr-x");
         }
         Run clean = warden("manifest", "lint", m.toString(), "--project-dir", dir.toString(), "--strict");
 

@@ -1,12 +1,12 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.TestTrust;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -46,8 +46,7 @@ class ReadmeConcernExampleTest {
         assertThat(blocks.get(2)).startsWith("yaml\n");
         Path project = Files.createDirectories(tmp.resolve("proj"));
         Path script = Files.createDirectories(project.resolve(".warden/concerns")).resolve("shell-care.sh");
-        Files.writeString(script, body(blocks.get(0)));
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        WardenProcess.writeScript(script, body(blocks.get(0)), "rwxr-xr-x");
         Files.writeString(project.resolve(".warden/manifest.yaml"), body(blocks.get(1)));
         Path tests = Files.createDirectories(project.resolve(".warden/tests")).resolve("shell-care.yaml");
         Files.writeString(tests, body(blocks.get(2)));

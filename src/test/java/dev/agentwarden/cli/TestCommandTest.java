@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -7,7 +8,6 @@ import dev.agentwarden.testing.TestTrust;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,7 +161,7 @@ class TestCommandTest {
     @Test
     void test_omittedFields_filledAsTheHostSendsThem() throws IOException {
         Path project = project();
-        Path script = write("proj/check.sh", """
+        Path script = WardenProcess.writeScript(Files.createDirectories(tmp.resolve("proj")).resolve("check.sh"), """
                 #!/usr/bin/env bash
                 envelope="$(cat)"
                 for want in '"hook_event_name":"PreToolUse"' '"cwd":"%s"' '"session_id":"' '"tool_use_id":"toolu_' \
@@ -169,8 +169,7 @@ class TestCommandTest {
                   case "$envelope" in *"$want"*) ;; *) echo "{\\"reason\\": \\"missing $want\\"}"; exit 1 ;; esac
                 done
                 exit 0
-                """.formatted(project));
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+                """.formatted(project), "rwx------");
         Path manifest = write("m.yaml", """
                 schema_version: 1
                 concerns:

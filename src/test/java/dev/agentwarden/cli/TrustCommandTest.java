@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.TestTrust;
@@ -38,8 +39,7 @@ class TrustCommandTest {
     void setUp() throws Exception {
         project = Files.createDirectories(tmp.resolve("project/.warden/concerns")).getParent().getParent().toRealPath();
         Files.writeString(project.resolve(".warden/manifest.yaml"), MANIFEST);
-        Path script = Files.writeString(project.resolve(".warden/concerns/check.sh"), "#!/bin/sh\nexit 0\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path script = WardenProcess.writeScript(project.resolve(".warden/concerns/check.sh"), "#!/bin/sh\nexit 0\n", "rwxr-xr-x");
         store = new TrustStore(tmp.resolve("state/agent-warden/trust"));
     }
 

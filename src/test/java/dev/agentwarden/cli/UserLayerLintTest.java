@@ -1,5 +1,6 @@
 package dev.agentwarden.cli;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -47,8 +48,7 @@ class UserLayerLintTest {
         assertThat(lint(f, exit)).contains(f + ":4: error: concerns.a.script: script not found: "
                 + f.getParent().resolve("concerns/gone.sh"));
         Path script = Files.createDirectories(f.getParent().resolve("concerns")).resolve("gone.sh");
-        Files.writeString(script, "#!/bin/sh\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        WardenProcess.writeScript(script, "#!/bin/sh\n", "rwx------");
         assertThat(lint(f, exit)).contains("(user layer): ok");
         assertThat(exit[0]).isZero();
     }

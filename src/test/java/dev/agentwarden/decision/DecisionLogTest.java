@@ -1,5 +1,6 @@
 package dev.agentwarden.decision;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.HostResponse;
@@ -9,7 +10,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -63,8 +63,7 @@ class DecisionLogTest {
     @Test
     void privacy_secretsInPromptToolInputAndReasons_neverReachTheStateDir() throws Exception {
         Path script = tmp.resolve("echo-input.sh");
-        Files.writeString(script, "#!/bin/sh\ninput=$(cat)\necho \"saw: $input\"\necho \"also saw: $input\" >&2\nexit 2\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        WardenProcess.writeScript(script, "#!/bin/sh\ninput=$(cat)\necho \"saw: $input\"\necho \"also saw: $input\" >&2\nexit 2\n", "rwxr-xr-x");
         DecisionProject p = new DecisionProject(tmp, DecisionProject.MANIFEST
                 .replace("concerns:\n", "concerns:\n  echo:\n    script: echo-input.sh\n    posture: shadow\n")
                 .replace("pre_tool_use: [no-rm-root,", "pre_tool_use: [echo, no-rm-root,")
@@ -95,11 +94,10 @@ class DecisionLogTest {
     void issue28_hashedReasons_clineBlockedPrompt_multiLineReasonAndContextNamingAKey_neverReachTheLog() throws Exception {
         String key = "sk-ant-api03-Zq8vR2mX9kLw4TnB7yHc1PdF6sJe0UgA3oKi5VbN-xQ2rYt8Mw";
         Path script = tmp.resolve("names-key.sh");
-        Files.writeString(script, "#!/bin/sh\ncat > /dev/null\n"
+        WardenProcess.writeScript(script, "#!/bin/sh\ncat > /dev/null\n"
                 + "printf '%s' '{\"reason\":\"prompt holds a credential\\n" + key + " must be rotated\",'\n"
                 + "printf '%s' '\"additional_context\":\"rotate it\\n" + key + "\\nthen: retry " + key + "\"}'\n"
-                + "exit 1\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+                + "exit 1\n", "rwxr-xr-x");
         DecisionProject p = new DecisionProject(tmp, """
                 schema_version: 1
                 concerns:
@@ -166,8 +164,7 @@ class DecisionLogTest {
 
     private DecisionProject withExitScript(int exit) throws IOException {
         Path script = tmp.resolve("exits.sh");
-        Files.writeString(script, "#!/bin/sh\ncat > /dev/null\nexit " + exit + "\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        WardenProcess.writeScript(script, "#!/bin/sh\ncat > /dev/null\nexit " + exit + "\n", "rwxr-xr-x");
         return new DecisionProject(tmp, DecisionProject.MANIFEST
                 .replace("concerns:\n", "concerns:\n  exits:\n    script: exits.sh\n")
                 .replace("pre_tool_use: [no-rm-root,", "pre_tool_use: [exits, no-rm-root,"));

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.decision.ConcernOutcome;
 import dev.agentwarden.verdict.Verdict;
@@ -14,10 +15,8 @@ import dev.agentwarden.host.Hosts;
 import dev.agentwarden.json.Json;
 import dev.agentwarden.manifest.Manifest;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -299,8 +298,7 @@ class AgentConfigAgreementTest {
 
     private static Path script(String name, String body) throws IOException {
         Path s = dir.resolve(name);
-        Files.writeString(s, "#!/bin/sh\n" + body + "\n", StandardCharsets.UTF_8);
-        Files.setPosixFilePermissions(s, PosixFilePermissions.fromString("rwxr-xr-x"));
+        WardenProcess.writeScript(s, "#!/bin/sh\n" + body + "\n", "rwxr-xr-x");
         return s;
     }
 

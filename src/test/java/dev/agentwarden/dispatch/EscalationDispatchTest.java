@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -34,8 +35,8 @@ class EscalationDispatchTest {
     @BeforeEach
     void writeManifest() throws Exception {
         Path script = project.resolve("no-curl.sh");
-        Files.writeString(script, "#!/bin/sh\ncase \"$(cat)\" in *curl*) echo 'curl refused by script'; exit 1;; esac\nexit 0\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+        WardenProcess.writeScript(script, "#!/bin/sh\ncase \"$(cat)\" in *curl*) echo 'curl refused by script'; exit 1;; esac\nexit 0\n",
+                "rwx------");
         manifest = project.resolve("policy.yaml");
         Files.writeString(manifest, """
                 schema_version: 1

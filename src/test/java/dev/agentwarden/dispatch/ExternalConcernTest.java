@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.verdict.Verdict;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -233,8 +234,7 @@ class ExternalConcernTest {
     @Test
     void run_missingInterpreter_executionFailed() throws IOException {
         Path s = dir.resolve("bad-shebang.sh");
-        Files.writeString(s, "#!/nonexistent/interpreter\nexit 1\n");
-        Files.setPosixFilePermissions(s, PosixFilePermissions.fromString("rwxr-xr-x"));
+        WardenProcess.writeScript(s, "#!/nonexistent/interpreter\nexit 1\n", "rwxr-xr-x");
 
         ConcernResult r = ExternalConcern.run(spec(s, 10_000), dir, ENVELOPE, null, Map.of());
 
@@ -440,8 +440,7 @@ class ExternalConcernTest {
 
     private Path script(String name, String body) throws IOException {
         Path s = dir.resolve(name);
-        Files.writeString(s, "#!/bin/sh\n" + body + "\n");
-        Files.setPosixFilePermissions(s, PosixFilePermissions.fromString("rwxr-xr-x"));
+        WardenProcess.writeScript(s, "#!/bin/sh\n" + body + "\n", "rwxr-xr-x");
         return s;
     }
 

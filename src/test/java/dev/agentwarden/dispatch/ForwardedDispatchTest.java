@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +14,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -171,9 +171,7 @@ class ForwardedDispatchTest {
     }
 
     private static Path script(Path file, String body) throws IOException {
-        Files.writeString(file, "#!/bin/sh\n" + body + "\n");
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
-        return file;
+        return WardenProcess.writeScript(file, "#!/bin/sh\n" + body + "\n", "rwxr-xr-x");
     }
 
     /** What the host would see. */

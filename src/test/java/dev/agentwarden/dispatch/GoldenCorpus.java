@@ -15,7 +15,6 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -248,13 +247,7 @@ final class GoldenCorpus {
             cache = sharedCache != null ? sharedCache : Files.createTempDirectory("warden-golden-cache");
             Path script = dir.resolve("concerns/golden-concern.sh");
             Files.createDirectories(script.getParent());
-            Path concern = root().resolve("concerns/golden-concern.sh");
-            if (WardenProcess.besideOtherProcesses()) {
-                WardenProcess.copyExecutable(concern, script);
-            } else {
-                Files.copy(concern, script);
-                Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
-            }
+            Files.createLink(script, concernProgram());
         }
 
         /** The dispatch environment for a case: the project, the cache, then the case's own variables. */
@@ -273,6 +266,31 @@ final class GoldenCorpus {
                 deleteTree(cache);
             }
         }
+    }
+
+    private static Path concernProgram;
+
+    /**
+     * The corpus' process concern, copied once per test JVM by {@link WardenProcess#copyExecutable} (never
+     * written by this JVM, so no child another thread forks can hold it open for writing) and hard-linked
+     * into each project: a project costs no process of its own. Removed when the JVM exits.
+     */
+    static synchronized Path concernProgram() throws IOException {
+        if (concernProgram == null) {
+            Path dir = Files.createTempDirectory("warden-golden-concern");
+            Path program = WardenProcess.copyExecutable(root().resolve("concerns/golden-concern.sh"),
+                    dir.resolve("golden-concern.sh"));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    Files.deleteIfExists(program);
+                    Files.deleteIfExists(dir);
+                } catch (IOException e) {
+                    // a temporary directory left behind
+                }
+            }));
+            concernProgram = program;
+        }
+        return concernProgram;
     }
 
     /** A fixed clock: nothing in dispatch output may depend on the time. */

@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import org.junit.jupiter.api.Order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.decision.DecisionLog;
@@ -29,19 +30,23 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>One resident serves every case, as it serves a host's events (a forwarded event carries its own
  * working directory and environment). {@code warden serve} takes its project and environment at start,
  * so each case gets a server of its own. Each run is in a fresh project (a line counts the session's
- * strikes, which are project state); all share one compiled-manifest cache.
+ * strikes, which are project state); all share one compiled-manifest cache. Cases run one at a time: side by
+ * side, four dispatch threads plus the other classes' waited over 2 s for Strikes' one in-JVM lock on a starved box
+ * and the line noted "strike not recorded" (docs/unit-parallel.md).
  */
+@Order(1) // the longest unit class starts first, not last (junit-platform.properties orders classes)
 class GoldenDecisionLineTest {
     private static final String TOKEN = "golden-decisions-token";
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
     /** Its {@code cache} is every case's manifest cache; its project directory is unused. */
     @RegisterExtension
     static final GoldenCorpus.Project shared = new GoldenCorpus.Project();
+    private static final int RESIDENT_THREADS = 1;
     private static WardenServer resident;
 
     @BeforeAll
     static void startResident() throws IOException {
-        resident = WardenServer.startResident(TOKEN, "0".repeat(64), 1, Map.of(), GoldenCorpus.CLOCK);
+        resident = WardenServer.startResident(TOKEN, "0".repeat(64), RESIDENT_THREADS, Map.of(), GoldenCorpus.CLOCK);
     }
 
     @AfterAll

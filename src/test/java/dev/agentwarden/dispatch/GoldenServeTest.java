@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import org.junit.jupiter.api.Order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.server.WardenServer;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * same (one-line) note as the in-process dispatch. A server's environment is fixed at start, so
  * cases run on one server per distinct case environment.
  */
+@Order(2) // the longest unit class whose cases run in order starts early, not last
 class GoldenServeTest {
     private static final String TOKEN = "golden-token";
     @RegisterExtension

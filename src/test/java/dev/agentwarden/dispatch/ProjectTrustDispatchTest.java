@@ -1,5 +1,6 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -77,8 +78,7 @@ class ProjectTrustDispatchTest {
 
     private void script(String tag) throws IOException {
         Path s = Files.createDirectories(project.resolve(".warden/concerns")).resolve("run.sh");
-        Files.writeString(s, "#!/bin/sh\n: > ran-" + tag + "\nexit 0\n");
-        Files.setPosixFilePermissions(s, PosixFilePermissions.fromString("rwxr-xr-x"));
+        WardenProcess.writeScript(s, "#!/bin/sh\n: > ran-" + tag + "\nexit 0\n", "rwxr-xr-x");
     }
 
     private static String bash(String command) {
@@ -337,8 +337,7 @@ class ProjectTrustDispatchTest {
      * manifest's cache name: on PreToolUse it runs a script that leaves {@code attacker-ran} in tmp.
      */
     private Path plantAttackerManifest(Path dir) throws Exception {
-        Path evil = Files.writeString(tmp.resolve("evil.sh"), "#!/bin/sh\n: > " + tmp.resolve("attacker-ran") + "\nexit 0\n");
-        Files.setPosixFilePermissions(evil, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path evil = WardenProcess.writeScript(tmp.resolve("evil.sh"), "#!/bin/sh\n: > " + tmp.resolve("attacker-ran") + "\nexit 0\n", "rwxr-xr-x");
         String yaml = """
                 schema_version: 1
                 concerns:

@@ -1,5 +1,7 @@
 package dev.agentwarden.dispatch;
 
+import dev.agentwarden.testing.SharedLocks;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import dev.agentwarden.decision.ChainResult;
 import dev.agentwarden.verdict.Verdict;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,6 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * names a new tools file, so the server's configuration changes and the manifest is re-taken
  * whether or not this JVM keeps manifests.
  */
+@ResourceLock(SharedLocks.INVENTORY_CACHE)
+@ResourceLock(SharedLocks.FAKE_MCP_SERVERS)
 class TurnInventoryDispatchTest {
     private static final MutableClock CLOCK = MutableClock.at("2026-12-01T10:00:00Z");
 

@@ -1,5 +1,7 @@
 package dev.agentwarden.e2e;
 
+import org.junit.jupiter.api.parallel.Resources;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -10,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every suite's rows end up in one table: each {@link E2eSummary#render} appends to the run's combined file. */
+@ResourceLock(Resources.SYSTEM_PROPERTIES)
 class E2eSummaryTest {
     @AfterEach
     void forget() {

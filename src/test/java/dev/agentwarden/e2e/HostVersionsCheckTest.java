@@ -1,12 +1,12 @@
 package dev.agentwarden.e2e;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,11 +26,10 @@ class HostVersionsCheckTest {
 
     private Command.Result check(String properties, String npmAnswers) throws IOException {
         Path bin = Files.createDirectories(dir.resolve("bin"));
-        Path npm = Files.writeString(bin.resolve("npm"), "#!/bin/sh\n"
+        WardenProcess.writeScript(bin.resolve("npm"), "#!/bin/sh\n"
                 + "# stand-in: npm view <package> version\n"
                 + "case \"$3\" in version) ;; *) exit 1 ;; esac\n"
-                + "case \"$2\" in\n" + npmAnswers + "  *) exit 1 ;;\nesac\n", StandardCharsets.UTF_8);
-        Files.setPosixFilePermissions(npm, PosixFilePermissions.fromString("rwxr-xr-x"));
+                + "case \"$2\" in\n" + npmAnswers + "  *) exit 1 ;;\nesac\n", "rwxr-xr-x");
         Path props = Files.writeString(dir.resolve("hosts.properties"), properties, StandardCharsets.UTF_8);
         Map<String, String> env = new java.util.LinkedHashMap<>(System.getenv());
         env.put("PATH", bin + ":" + System.getenv("PATH"));

@@ -1,5 +1,6 @@
 package dev.agentwarden.export;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.protobuf.ByteString;
@@ -184,8 +185,7 @@ class OtlpExportTest {
     @Test
     void plantedSecrets_inPromptAndToolInput_areInNoExportedByte() throws Exception {
         Path script = tmp.resolve("echo-input.sh");
-        Files.writeString(script, "#!/bin/sh\ninput=$(cat)\necho \"saw: $input\"\necho \"also saw: $input\" >&2\nexit 2\n");
-        script.toFile().setExecutable(true);
+        WardenProcess.writeScript(script, "#!/bin/sh\ninput=$(cat)\necho \"saw: $input\"\necho \"also saw: $input\" >&2\nexit 2\n");
         ExportProject p = project(ExportProject.MANIFEST
                 .replace("concerns:\n", "concerns:\n  echo:\n    script: echo-input.sh\n    posture: shadow\n")
                 .replace("pre_tool_use: [no-rm-root,", "pre_tool_use: [echo, no-rm-root,")

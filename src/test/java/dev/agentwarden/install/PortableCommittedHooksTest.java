@@ -1,5 +1,6 @@
 package dev.agentwarden.install;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
@@ -11,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -227,17 +227,14 @@ class PortableCommittedHooksTest {
     private Path fakeWarden() throws IOException {
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path warden = bin.resolve("warden");
-        Files.writeString(warden, "#!/bin/sh\necho \"ran warden $*\"\ncat\nexit 0\n");
-        Files.setPosixFilePermissions(warden, PosixFilePermissions.fromString("rwx------"));
+        WardenProcess.writeScript(warden, "#!/bin/sh\necho \"ran warden $*\"\ncat\nexit 0\n", "rwx------");
         return bin;
     }
 
     private Path executable(String name, byte[] content) throws IOException {
         Path hooks = Files.createDirectories(dir.resolve("hooks"));
         Path file = hooks.resolve(name);
-        Files.write(file, content);
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
-        return file;
+        return WardenProcess.writeExecutable(file, content, "rwx------");
     }
 
     private String emptyPath() throws IOException {

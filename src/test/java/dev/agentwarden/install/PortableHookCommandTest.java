@@ -1,5 +1,6 @@
 package dev.agentwarden.install;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.install.claude.ClaudeSettings;
@@ -8,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -88,8 +88,7 @@ class PortableHookCommandTest {
     void wardenOnPath_runsItWithTheDispatchArguments() throws Exception {
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path warden = bin.resolve("warden");
-        Files.writeString(warden, "#!/bin/sh\necho \"ran warden $*\"\nexit 0\n");
-        Files.setPosixFilePermissions(warden, PosixFilePermissions.fromString("rwx------"));
+        WardenProcess.writeScript(warden, "#!/bin/sh\necho \"ran warden $*\"\nexit 0\n", "rwx------");
 
         Ran ran = run("sh", ClaudeSettings.command(BLOCK, "claude", "PreToolUse"), bin + ":/usr/bin:/bin");
 

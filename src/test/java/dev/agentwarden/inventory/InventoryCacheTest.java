@@ -1,5 +1,7 @@
 package dev.agentwarden.inventory;
 
+import dev.agentwarden.testing.SharedLocks;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.MutableClock;
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The per-turn cache against {@link FakeMcpServer}'s {@code file} mode (tools from a file,
  * list_changed when it changes): reuse, each refresh trigger, and the bound a turn waits.
  */
+@ResourceLock(SharedLocks.FAKE_MCP_SERVERS)
 class InventoryCacheTest {
     private static final McpSnapshotter.Limits LIMITS = new McpSnapshotter.Limits(Duration.ofSeconds(20),
             Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofSeconds(2), 10, 100);

@@ -1,5 +1,7 @@
 package dev.agentwarden.inventory;
 
+import dev.agentwarden.testing.SharedLocks;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -11,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The stdio client against {@link FakeMcpServer}: every failure is recorded with its reason, none thrown. */
+@ResourceLock(SharedLocks.FAKE_MCP_SERVERS)
 class McpSnapshotterTest {
     private static final McpSnapshotter.Limits LIMITS = new McpSnapshotter.Limits(Duration.ofSeconds(15),
             Duration.ofSeconds(2), Duration.ofMillis(200), Duration.ofSeconds(3), 10, 100);

@@ -1,5 +1,6 @@
 package dev.agentwarden.ledger;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.MutableClock;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * refused a segment over 256 MiB; a busy month made an untampered ledger fail to verify. Segments
  * now roll by size into parts, and the chain runs across them.
  */
+@Isolated("sets the system property warden.read.chunk.bytes, which Warden's code reads in every class")
 class LedgerRollingTest {
     static final long ROLL = 2048;
 

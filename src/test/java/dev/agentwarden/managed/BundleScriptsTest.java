@@ -1,5 +1,6 @@
 package dev.agentwarden.managed;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,7 +9,6 @@ import dev.agentwarden.release.ReleaseException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,9 +26,7 @@ class BundleScriptsTest {
     private Path script(String name, String perms) throws Exception {
         Path f = dir.resolve(name);
         Files.createDirectories(f.getParent());
-        Files.writeString(f, "#!/bin/sh\nexit 1\n");
-        Files.setPosixFilePermissions(f, PosixFilePermissions.fromString(perms));
-        return f;
+        return WardenProcess.writeScript(f, "#!/bin/sh\nexit 1\n", perms);
     }
 
     @Test

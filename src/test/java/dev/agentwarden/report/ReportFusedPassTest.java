@@ -1,5 +1,6 @@
 package dev.agentwarden.report;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.decision.DecisionLog;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * reordered keys, white space, non-integer numbers, torn and non-object lines; read in small
  * chunks so that parts are merged across chunk and segment boundaries.
  */
+@Isolated("sets the system property warden.read.chunk.bytes, which Warden's code reads in every class")
 class ReportFusedPassTest {
     @TempDir
     Path project;

@@ -1,5 +1,6 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.testing.DispatchCall;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,7 +18,6 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -537,7 +537,6 @@ class ForwardEndpointTest {
     }
 
     private static void script(Path file, String body) throws IOException {
-        Files.writeString(file, "#!/bin/sh\n" + body + "\n");
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        WardenProcess.writeScript(file, "#!/bin/sh\n" + body + "\n", "rwxr-xr-x");
     }
 }

@@ -1,5 +1,7 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.testing.SharedLocks;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * user, a wrong token, a silent client and an event that waited past the queue wait get no
  * dispatch; and what the resident does with the socket file.
  */
+@ResourceLock(SharedLocks.INVENTORY_CACHE)
 class HookSocketTest {
     private static final String TOKEN = "f".repeat(64);
     private static final String PROOF = "e".repeat(64);

@@ -1,5 +1,7 @@
 package dev.agentwarden.server;
 
+import dev.agentwarden.testing.SharedLocks;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.testing.MutableClock;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * proceed when the server is down) and the port was free for another user to take. It now keeps
  * the port while {@code http-hooks} names it.
  */
+@ResourceLock(SharedLocks.INVENTORY_CACHE)
 class ResidentHookPortIdleTest {
     private static final String KEY = "0123456789abcdef";
     private static final Duration IDLE = Duration.ofMillis(200);

@@ -1,5 +1,6 @@
 package dev.agentwarden.server;
 
+import org.junit.jupiter.api.parallel.Isolated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.json.Json;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * run only the built-in default's concerns, go over the hook socket without counting as forwarded
  * events, stop when a real event arrives, and are bounded in events, time and CPU.
  */
+@Isolated("sets the system property user.home, which Warden's code reads in every class")
 class ResidentWarmupTest {
     private static final String TOKEN = "f".repeat(64);
     private static final String PROOF = "e".repeat(64);

@@ -71,7 +71,12 @@ public final class WardenProcess {
 
     /** {@code script} written to {@code file} (through {@link #copyExecutable}) with the permissions {@code mode}. */
     public static Path writeScript(Path file, String script, String mode) throws IOException {
-        Path text = Files.writeString(file.resolveSibling(file.getFileName() + ".text"), script);
+        return writeExecutable(file, script.getBytes(StandardCharsets.UTF_8), mode);
+    }
+
+    /** {@code content} written to {@code file} (through {@link #copyExecutable}) with the permissions {@code mode}. */
+    public static Path writeExecutable(Path file, byte[] content, String mode) throws IOException {
+        Path text = Files.write(file.resolveSibling(file.getFileName() + ".text"), content);
         try {
             copyExecutable(text, file);
         } finally {
@@ -82,20 +87,12 @@ public final class WardenProcess {
     }
 
     /**
-     * Whether this JVM is failsafe's (it sets {@code warden.jar}), whose process-bound classes run side
-     * by side, so that other test threads start processes at any moment; surefire's unit classes run
-     * one at a time. Where a program is written for every case, {@link #copyExecutable} (a process,
-     * about 20 ms) is needed only here.
-     */
-    public static boolean besideOtherProcesses() {
-        return System.getProperty("warden.jar") != null;
-    }
-
-    /**
      * {@code source} copied to {@code target} by a {@code cp} of its own, then
      * made executable by everyone. A program this JVM wrote itself could fail to start with
      * {@code ETXTBSY} ("Text file busy"): a child that another test thread forks at that moment
      * holds the write descriptor until it closes its descriptors; a file another process wrote has none here.
+     * Both phases start processes from several threads (failsafe's process ITs, surefire's unit classes side
+     * by side), so every program a test writes and then runs goes through here ({@code ProcessWideStateGuardTest}).
      */
     public static Path copyExecutable(Path source, Path target) throws IOException {
         Process cp = new ProcessBuilder("cp", source.toString(), target.toString()).redirectErrorStream(true).start();

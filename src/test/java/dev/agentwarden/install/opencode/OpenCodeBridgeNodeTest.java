@@ -1,5 +1,6 @@
 package dev.agentwarden.install.opencode;
 
+import dev.agentwarden.testing.WardenProcess;
 import dev.agentwarden.install.HookLauncher;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,7 +14,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +56,7 @@ class OpenCodeBridgeNodeTest {
         Assumptions.assumeTrue(node != null, "node is not on PATH: the bridge's unit tests need it");
         Path launcher = dir.resolve("bin/warden");
         Files.createDirectories(launcher.getParent().resolve("calls"));
-        Files.writeString(launcher, FAKE_LAUNCHER);
-        Files.setPosixFilePermissions(launcher, PosixFilePermissions.fromString("rwx------"));
+        WardenProcess.writeScript(launcher, FAKE_LAUNCHER, "rwx------");
         List<Binding> bound = List.of(new Binding("tool.execute.before", "*"), new Binding("tool.execute.after", "*"),
                 new Binding("chat.message", null), new Binding("event.subagent.created", null),
                 new Binding("event.subagent.idle", null));

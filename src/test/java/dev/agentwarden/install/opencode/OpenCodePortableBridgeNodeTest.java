@@ -1,5 +1,6 @@
 package dev.agentwarden.install.opencode;
 
+import dev.agentwarden.testing.WardenProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.agentwarden.host.Host;
@@ -14,7 +15,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -82,9 +82,8 @@ class OpenCodePortableBridgeNodeTest {
     void wardenOnPath_itsDenyIsThrown() throws Exception {
         Path bin = Files.createDirectories(dir.resolve("bin"));
         Path warden = bin.resolve("warden");
-        Files.writeString(warden, "#!/bin/sh\ncat >/dev/null\n"
-                + "[ \"$5\" = tool.execute.before ] && echo '{\"decision\":\"deny\",\"reason\":\"[warden] DENY from PATH\"}'\nexit 0\n");
-        Files.setPosixFilePermissions(warden, PosixFilePermissions.fromString("rwx------"));
+        WardenProcess.writeScript(warden, "#!/bin/sh\ncat >/dev/null\n"
+                + "[ \"$5\" = tool.execute.before ] && echo '{\"decision\":\"deny\",\"reason\":\"[warden] DENY from PATH\"}'\nexit 0\n", "rwx------");
 
         Map<String, Object> thrown = run(HookCommand.IfMissing.BLOCK, bin + ":" + emptyPath());
 
