@@ -11,7 +11,9 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.ResourceLockTarget;
 
 /**
  * How the slow test classes share the 2-core box (junit-platform.properties): a class that is
@@ -20,11 +22,15 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 class TestScheduleTest {
     /** Classes whose cases share state, so run in order under a lock of their own, beside the other classes. */
-    private static final List<String> BESIDE_IN_ORDER = List.of("server.ResidentIT", "server.FastHookIT",
-            "cli.IntegrityCliIT");
+    private static final List<String> BESIDE_IN_ORDER = List.of("dispatch.OwnJvmPathIT");
+    /**
+     * Classes whose cases run side by side, except the few that must run alone: those hold the class's
+     * lock READ_WRITE, the class holds it READ for its children.
+     */
+    private static final List<String> SIDE_BY_SIDE_BUT_SOME_ALONE = List.of("server.ResidentIT", "server.FastHookIT");
     /** Classes whose every case has its own launcher home, HOME and cache: the cases run on the pool. */
     private static final List<String> CASES_ON_THE_POOL = List.of("dispatch.LauncherFallbacksIT",
-            "dispatch.GeminiExitCodeIT");
+            "dispatch.GeminiExitCodeIT", "cli.IntegrityCliIT", "dispatch.GoldenForwardIT");
     /** The host suites whose sessions run in order, longest first: each starts before those after it. */
     private static final List<String> LONGEST_FIRST = List.of("e2e.ClaudeCodeE2EIT", "e2e.KiloE2EIT",
             "e2e.OpenCodeE2EIT", "e2e.QwenE2EIT", "e2e.ClineE2EIT");
@@ -37,6 +43,17 @@ class TestScheduleTest {
                     .extracting(Execution::value).isEqualTo(ExecutionMode.CONCURRENT);
             assertThat(c.getAnnotation(ResourceLock.class)).as("%s keeps its cases in order", name).isNotNull()
                     .extracting(ResourceLock::value).isEqualTo(c.getSimpleName());
+        }
+        for (String name : SIDE_BY_SIDE_BUT_SOME_ALONE) {
+            Class<?> c = type(name);
+            assertThat(c.getAnnotation(Execution.class)).as("%s runs beside the other classes", name).isNotNull()
+                    .extracting(Execution::value).isEqualTo(ExecutionMode.CONCURRENT);
+            ResourceLock lock = c.getAnnotation(ResourceLock.class);
+            assertThat(lock).as("%s holds its own lock for its cases", name).isNotNull();
+            assertThat(lock.value()).isEqualTo(c.getSimpleName());
+            assertThat(lock.mode()).as("%s: its cases share the lock, the ones that run alone take it whole", name)
+                    .isEqualTo(ResourceAccessMode.READ);
+            assertThat(lock.target()).isEqualTo(ResourceLockTarget.CHILDREN);
         }
         for (String name : CASES_ON_THE_POOL) {
             assertThat(type(name).getAnnotation(Execution.class)).as("%s runs its cases on the pool", name).isNotNull()

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -28,8 +29,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * newline is an append still in progress and not read.
  *
  * <p>A file Warden did not create for this user, or one it cannot read, is a {@link Failed}, never
- * zero strikes. {@link #record} is a read-modify-write under two locks: one per JVM (the resident's
- * threads) and an exclusive {@link FileLock} on the sibling {@code <hash>.lock} (other processes),
+ * zero strikes. {@link #record} is a read-modify-write under two locks: one per lock file in this
+ * JVM (the resident's threads) and an exclusive {@link FileLock} on the sibling {@code <hash>.lock} (other processes),
  * each waited for at most {@link #LOCK_WAIT_MS}, so concurrent dispatches of one session lose no
  * strike and none waits past that deadline. Readers take no lock.
  */
@@ -46,11 +47,18 @@ public final class Strikes {
     static final long LOCK_WAIT_MS = 2_000;
 
     /**
-     * One JVM's writers, one at a time: POSIX record locks belong to the process, so two threads
-     * holding channels on the lock file would not exclude each other, and closing either channel
-     * would drop the other's lock.
+     * This JVM's writers of one lock file, one at a time: POSIX record locks belong to the process,
+     * so two threads holding channels on the lock file would not exclude each other, and closing
+     * either channel would drop the other's lock. One monitor per lock file in use (removed when its
+     * last user leaves), so a session whose file another process holds delays no other session.
      */
-    private static final ReentrantLock IN_THIS_JVM = new ReentrantLock();
+    private static final HashMap<Path, FileMonitor> IN_THIS_JVM = new HashMap<>();
+
+    /** A lock file's monitor and how many threads use it now (guarded by {@link #IN_THIS_JVM}). */
+    private static final class FileMonitor {
+        final ReentrantLock lock = new ReentrantLock();
+        int users;
+    }
 
     private Strikes() {
     }
@@ -104,11 +112,15 @@ public final class Strikes {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LOCK_WAIT_MS);
         Path file = file(stateHome, sessionId);
         Path lockFile = dir(stateHome).resolve(key(sessionId) + ".lock");
+        Path monitorKey = lockFile.toAbsolutePath().normalize();
+        FileMonitor monitor = enter(monitorKey);
         try {
-            if (!IN_THIS_JVM.tryLock(LOCK_WAIT_MS, TimeUnit.MILLISECONDS)) {
+            if (!monitor.lock.tryLock(LOCK_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                leave(monitorKey, monitor);
                 throw new Failed("strikes: " + file + " is busy in this process past " + LOCK_WAIT_MS + " ms");
             }
         } catch (InterruptedException e) {
+            leave(monitorKey, monitor);
             Thread.currentThread().interrupt();
             throw new Failed("strikes: interrupted waiting for " + file);
         }
@@ -139,7 +151,28 @@ public final class Strikes {
         } catch (IOException | RuntimeException e) {
             throw new Failed("strikes: cannot write " + file + ": " + e.getMessage());
         } finally {
-            IN_THIS_JVM.unlock();
+            monitor.lock.unlock();
+            leave(monitorKey, monitor);
+        }
+    }
+
+    private static FileMonitor enter(Path key) {
+        synchronized (IN_THIS_JVM) {
+            FileMonitor monitor = IN_THIS_JVM.get(key);
+            if (monitor == null) {
+                monitor = new FileMonitor();
+                IN_THIS_JVM.put(key, monitor);
+            }
+            monitor.users++;
+            return monitor;
+        }
+    }
+
+    private static void leave(Path key, FileMonitor monitor) {
+        synchronized (IN_THIS_JVM) {
+            if (--monitor.users == 0) {
+                IN_THIS_JVM.remove(key);
+            }
         }
     }
 

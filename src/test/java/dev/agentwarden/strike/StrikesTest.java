@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,5 +100,41 @@ class StrikesTest {
             assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
         assertThat(Strikes.record(home(), "s1", T0 + 2)).containsExactly(T0, T0 + 2);
+    }
+    /** Another session's file held by another process delays no other session of this JVM (a resident's threads). */
+    @Test
+    void aLockHeldOnOneSession_doesNotDelayAnotherSessionsRecord() throws Exception {
+        Strikes.record(home(), "s1", T0);
+        Path lockFile = Strikes.file(home(), "s1").resolveSibling(
+                Strikes.file(home(), "s1").getFileName().toString().replace(".strikes", ".lock"));
+        Process holder = new ProcessBuilder(WardenProcess.testClassCommand(StrikeLockHolder.class, lockFile.toString()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("locked");
+            CompletableFuture<Throwable> blocked = new CompletableFuture<>();
+            Thread writer = new Thread(() -> {
+                try {
+                    Strikes.record(home(), "s1", T0 + 1);
+                    blocked.complete(null);
+                } catch (Throwable e) {
+                    blocked.complete(e);
+                }
+            });
+            writer.start();
+            // s1's writer is waiting for the other process's lock (it polls with sleeps) once it is TIMED_WAITING.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (writer.getState() != Thread.State.TIMED_WAITING && !blocked.isDone() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(blocked).as("s1's writer waits for the other process's lock").isNotDone();
+            assertThat(Strikes.record(home(), "s2", T0 + 1)).containsExactly(T0 + 1);
+            assertThat(blocked).as("s2 recorded while s1 still waited").isNotDone();
+            assertThat(blocked.get(30, TimeUnit.SECONDS)).isInstanceOf(Strikes.Failed.class)
+                    .hasMessageContaining("locked by another process");
+        } finally {
+            holder.getOutputStream().close();
+            assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
     }
 }
