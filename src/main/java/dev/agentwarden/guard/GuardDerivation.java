@@ -8,6 +8,7 @@ import dev.agentwarden.ledger.LedgerLine.Key;
 import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerProblem;
 import dev.agentwarden.ledger.LedgerReader;
+import dev.agentwarden.ledger.PairwiseMerge;
 import dev.agentwarden.ledger.UtcTime;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -266,18 +267,7 @@ public final class GuardDerivation {
         for (LedgerReader.LineVisitor part : parts) {
             level.add(((Part) part).report);
         }
-        // pairwise, in chain order: each distribution grows by merges about log2(parts) times
-        while (level.size() > 1) {
-            List<Report> next = new ArrayList<>((level.size() + 1) / 2);
-            for (int i = 0; i < level.size(); i += 2) {
-                if (i + 1 < level.size()) {
-                    level.get(i).merge(level.get(i + 1));
-                }
-                next.add(level.get(i));
-            }
-            level = next;
-        }
-        return level.get(0);
+        return PairwiseMerge.inChainOrder(level, Report::merge);
     }
 
     /** The derivation over one chunk of the ledger. */

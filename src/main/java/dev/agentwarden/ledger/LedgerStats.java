@@ -284,18 +284,7 @@ public final class LedgerStats {
      * distribution is merged into a growing one about log2(parts) times rather than once per part.
      */
     static Report mergeAll(List<Report> reports) {
-        List<Report> level = new ArrayList<>(reports);
-        while (level.size() > 1) {
-            List<Report> next = new ArrayList<>((level.size() + 1) / 2);
-            for (int i = 0; i < level.size(); i += 2) {
-                if (i + 1 < level.size()) {
-                    level.get(i).merge(level.get(i + 1));
-                }
-                next.add(level.get(i));
-            }
-            level = next;
-        }
-        return level.get(0);
+        return PairwiseMerge.inChainOrder(reports, Report::merge);
     }
 
     /** Reads the whole ledger and the open set now. */

@@ -3,6 +3,7 @@ package dev.agentwarden.install.copilot;
 import dev.agentwarden.install.HookLauncher;
 import dev.agentwarden.install.Installer.Binding;
 import dev.agentwarden.install.Installer;
+import dev.agentwarden.install.SettingsFile;
 import dev.agentwarden.install.SettingsFile.SettingsException;
 import dev.agentwarden.install.claude.ClaudeSettings;
 import dev.agentwarden.json.JsonSpans;
@@ -47,14 +48,14 @@ final class CopilotHooks {
             return doc;
         }
         JsonSpans.Value root = JsonSpans.parse(doc);
-        JsonSpans.Member version = only(root, "version", "");
+        JsonSpans.Member version = SettingsFile.onlyMember(root, "version", "");
         if (version == null) {
             doc = JsonSplice.appendMember(doc, root, "version", 1L);
         } else if (version.value().kind() != JsonSpans.Kind.NUMBER || !text(doc, version.value()).equals("1")) {
             throw new SettingsException("copilot_hooks_version", "\"version\" is " + text(doc, version.value())
                     + ", not 1: a hooks format Warden does not know. Fix or remove it, then run again. It was left unchanged.");
         }
-        JsonSpans.Member hooks = only(JsonSpans.parse(doc), "hooks", "");
+        JsonSpans.Member hooks = SettingsFile.onlyMember(JsonSpans.parse(doc), "hooks", "");
         if (hooks == null) {
             Map<String, Object> all = new LinkedHashMap<>();
             for (Binding b : bindings) {
@@ -67,8 +68,8 @@ final class CopilotHooks {
                     + " not replace it. Make it an object or remove it, then run again. It was left unchanged.");
         }
         for (Binding b : bindings) {
-            JsonSpans.Value events = only(JsonSpans.parse(doc), "hooks", "").value();
-            JsonSpans.Member event = only(events, b.nativeEvent(), "hooks.");
+            JsonSpans.Value events = SettingsFile.onlyMember(JsonSpans.parse(doc), "hooks", "").value();
+            JsonSpans.Member event = SettingsFile.onlyMember(events, b.nativeEvent(), "hooks.");
             if (event == null) {
                 doc = JsonSplice.appendMember(doc, events, b.nativeEvent(), List.of(entry(launcher, b)));
             } else if (event.value().kind() != JsonSpans.Kind.ARRAY) {
@@ -96,8 +97,8 @@ final class CopilotHooks {
         for (JsonSpans.Member event : events(JsonSpans.parse(document))) {
             for (JsonSpans.Value e : event.value().elements()) {
                 if (isWardens(document, e, event.key())) {
-                    String bash = string(e, "bash");
-                    out.add(new Installer.Entry(event.key(), string(e, "matcher"), launcherOf(bash), bash));
+                    String bash = SettingsFile.stringMember(e, "bash");
+                    out.add(new Installer.Entry(event.key(), SettingsFile.stringMember(e, "matcher"), launcherOf(bash), bash));
                 }
             }
         }
@@ -119,7 +120,7 @@ final class CopilotHooks {
         List<String> out = new ArrayList<>();
         for (JsonSpans.Member event : events(JsonSpans.parse(document))) {
             for (JsonSpans.Value e : event.value().elements()) {
-                String bash = string(e, "bash");
+                String bash = SettingsFile.stringMember(e, "bash");
                 if (!isWardens(document, e, event.key()) && bash != null && bash.contains(" dispatch ")
                         && bash.contains(" --native-event ")) {
                     out.add("hooks." + event.key() + ": " + bash);
@@ -212,20 +213,6 @@ final class CopilotHooks {
                 && text(doc, timeout.get(0).value()).equals(Long.toString(TIMEOUT_SEC))
                 && bash.size() == 1 && bash.get(0).value().kind() == JsonSpans.Kind.STRING
                 && ClaudeSettings.isWardenCommand(bash.get(0).value().text(), event, HOST);
-    }
-
-    private static JsonSpans.Member only(JsonSpans.Value object, String key, String path) throws SettingsException {
-        List<JsonSpans.Member> found = object.named(key);
-        if (found.size() > 1) {
-            throw new SettingsException("settings_duplicate_key", "\"" + path + key + "\" is named " + found.size()
-                    + " times; merge them into one, then run again. It was left unchanged.");
-        }
-        return found.isEmpty() ? null : found.get(0);
-    }
-
-    private static String string(JsonSpans.Value object, String key) {
-        List<JsonSpans.Member> found = object.kind() == JsonSpans.Kind.OBJECT ? object.named(key) : List.of();
-        return found.size() == 1 && found.get(0).value().kind() == JsonSpans.Kind.STRING ? found.get(0).value().text() : null;
     }
 
     private static String text(byte[] doc, JsonSpans.Value v) {
