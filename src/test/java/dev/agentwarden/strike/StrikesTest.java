@@ -83,13 +83,8 @@ class StrikesTest {
     @Test
     void aLockHeldByAnotherProcess_failsAtTheDeadline_thenRecordsOnceItIsFree() throws Exception {
         Strikes.record(home(), "s1", T0);
-        Path lockFile = Strikes.file(home(), "s1").resolveSibling(
-                Strikes.file(home(), "s1").getFileName().toString().replace(".strikes", ".lock"));
-        Process holder = new ProcessBuilder(WardenProcess.testClassCommand(StrikeLockHolder.class, lockFile.toString()))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process holder = lockS1InAnotherProcess();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
-            assertThat(out.readLine()).isEqualTo("locked");
             long start = System.nanoTime();
             assertThatThrownBy(() -> Strikes.record(home(), "s1", T0 + 1)).isInstanceOf(Strikes.Failed.class)
                     .hasMessageContaining("locked by another process past " + Strikes.LOCK_WAIT_MS + " ms");
@@ -101,17 +96,13 @@ class StrikesTest {
         }
         assertThat(Strikes.record(home(), "s1", T0 + 2)).containsExactly(T0, T0 + 2);
     }
+
     /** Another session's file held by another process delays no other session of this JVM (a resident's threads). */
     @Test
     void aLockHeldOnOneSession_doesNotDelayAnotherSessionsRecord() throws Exception {
         Strikes.record(home(), "s1", T0);
-        Path lockFile = Strikes.file(home(), "s1").resolveSibling(
-                Strikes.file(home(), "s1").getFileName().toString().replace(".strikes", ".lock"));
-        Process holder = new ProcessBuilder(WardenProcess.testClassCommand(StrikeLockHolder.class, lockFile.toString()))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process holder = lockS1InAnotherProcess();
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
-            assertThat(out.readLine()).isEqualTo("locked");
             CompletableFuture<Throwable> blocked = new CompletableFuture<>();
             Thread writer = new Thread(() -> {
                 try {
@@ -136,5 +127,21 @@ class StrikesTest {
             holder.getOutputStream().close();
             assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
         }
+    }
+
+    /** A process that holds session s1's lock file until its stdin closes; started once it holds it. */
+    private Process lockS1InAnotherProcess() throws Exception {
+        Path lockFile = Strikes.file(home(), "s1").resolveSibling(
+                Strikes.file(home(), "s1").getFileName().toString().replace(".strikes", ".lock"));
+        Process holder = new ProcessBuilder(WardenProcess.testClassCommand(StrikeLockHolder.class, lockFile.toString()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+            assertThat(out.readLine()).isEqualTo("locked");
+        } catch (Throwable e) {
+            holder.destroyForcibly();
+            throw e;
+        }
+        return holder;
     }
 }
