@@ -117,6 +117,8 @@ class SubagentConcernsDispatchTest {
 
     @Test
     void subagentLedger_lockHeldPastItsTimeout_spoolsTheEventWithANoteAndFoldsItLater() throws IOException {
+        // The lock wait is three quarters of timeout_ms; the rest must spool the event even on a starved box
+        // (with 400 ms, the 100 ms left ran out at load 17 and the built-in was interrupted before it spooled).
         Files.createDirectories(project.resolve(".warden"));
         Files.writeString(project.resolve(".warden/manifest.yaml"), """
                 schema_version: 1
@@ -124,7 +126,7 @@ class SubagentConcernsDispatchTest {
                   subagent-ledger:
                     script: builtin:subagent-ledger
                     posture: shadow
-                    timeout_ms: 400
+                    timeout_ms: 2000
                 platforms:
                   claude:
                     subagent_start: [subagent-ledger]
