@@ -31,6 +31,16 @@ class TestScheduleTest {
     /** Classes whose every case has its own launcher home, HOME and cache: the cases run on the pool. */
     private static final List<String> CASES_ON_THE_POOL = List.of("dispatch.LauncherFallbacksIT",
             "dispatch.GeminiExitCodeIT", "cli.IntegrityCliIT", "dispatch.GoldenForwardIT");
+    /**
+     * Unit classes whose every case runs in fresh projects of its own (a shared compiled-manifest cache, written
+     * atomically): their cases run on the pool. {@code GoldenDecisionLineTest} is the longest unit class.
+     */
+    private static final List<String> UNIT_CASES_ON_THE_POOL = List.of("dispatch.GoldenDecisionLineTest");
+    /** Unit classes whose cases share a project (strike counts), so run in order: not on the pool. */
+    private static final List<String> UNIT_CASES_IN_ORDER = List.of("dispatch.GoldenServeTest");
+    /** The longest unit classes, longest first: each starts before those after it and before the rest. */
+    private static final List<String> LONGEST_UNIT_FIRST = List.of("dispatch.GoldenDecisionLineTest",
+            "dispatch.GoldenServeTest");
     /** The host suites whose sessions run in order, longest first: each starts before those after it. */
     private static final List<String> LONGEST_FIRST = List.of("e2e.ClaudeCodeE2EIT", "e2e.KiloE2EIT",
             "e2e.OpenCodeE2EIT", "e2e.QwenE2EIT", "e2e.ClineE2EIT");
@@ -58,6 +68,28 @@ class TestScheduleTest {
         for (String name : CASES_ON_THE_POOL) {
             assertThat(type(name).getAnnotation(Execution.class)).as("%s runs its cases on the pool", name).isNotNull()
                     .extracting(Execution::value).isEqualTo(ExecutionMode.CONCURRENT);
+        }
+    }
+
+    @Test
+    void goldenUnitClasses_runTheirCasesOnThePool_unlessTheyShareAProject() throws ClassNotFoundException {
+        for (String name : UNIT_CASES_ON_THE_POOL) {
+            assertThat(type(name).getAnnotation(Execution.class)).as("%s runs its cases on the pool", name).isNotNull()
+                    .extracting(Execution::value).isEqualTo(ExecutionMode.CONCURRENT);
+            assertThat(type(name).getAnnotation(ResourceLock.class)).as("%s takes no lock of its own", name).isNull();
+        }
+        for (String name : UNIT_CASES_IN_ORDER) {
+            Execution execution = type(name).getAnnotation(Execution.class);
+            assertThat(execution == null ? ExecutionMode.SAME_THREAD : execution.value())
+                    .as("%s runs its cases in order", name).isEqualTo(ExecutionMode.SAME_THREAD);
+        }
+        int previous = Integer.MIN_VALUE;
+        for (String name : LONGEST_UNIT_FIRST) {
+            Order order = type(name).getAnnotation(Order.class);
+            assertThat(order).as("%s has its place in the order", name).isNotNull();
+            assertThat(order.value()).as("%s starts after the longer classes", name).isGreaterThan(previous)
+                    .isLessThan(Order.DEFAULT);
+            previous = order.value();
         }
     }
 

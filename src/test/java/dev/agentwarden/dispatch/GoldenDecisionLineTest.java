@@ -13,12 +13,14 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Named;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -27,21 +29,23 @@ import org.junit.jupiter.params.provider.MethodSource;
  * carries the event: in-process as its own JVM would, forwarded to the resident server ({@code /forward}),
  * and posted to {@code warden serve} ({@code /dispatch}); each line names its transport.
  *
- * <p>One resident serves every case, as it serves a host's events (a forwarded event carries its own
+ * <p>The in-process run is the one {@link GoldenDispatchTest} and {@link GoldenServeTest} also observe
+ * ({@link GoldenInProcess}). One resident serves every case, as it serves a host's events (a forwarded event carries its own
  * working directory and environment). {@code warden serve} takes its project and environment at start,
  * so each case gets a server of its own. Each run is in a fresh project (a line counts the session's
- * strikes, which are project state); all share one compiled-manifest cache. Cases run one at a time: side by
- * side, four dispatch threads plus the other classes' waited over 2 s for Strikes' one in-JVM lock on a starved box
- * and the line noted "strike not recorded" (docs/unit-parallel.md).
+ * strikes, which are project state); all share {@link GoldenInProcess}'s compiled-manifest cache, written atomically. Cases run
+ * side by side on the pool: they share no project, strikes file, port or stream, and {@code Strikes} keeps one
+ * in-JVM monitor per lock file, so a dispatch never waits for another case's strike (docs/unit-parallel.md).
+ * The resident has more workers than the pool runs cases at once, so no forwarded event queues behind
+ * another case's.
  */
 @Order(1) // the longest unit class starts first, not last (junit-platform.properties orders classes)
+@Execution(ExecutionMode.CONCURRENT)
 class GoldenDecisionLineTest {
     private static final String TOKEN = "golden-decisions-token";
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
-    /** Its {@code cache} is every case's manifest cache; its project directory is unused. */
-    @RegisterExtension
-    static final GoldenCorpus.Project shared = new GoldenCorpus.Project();
-    private static final int RESIDENT_THREADS = 1;
+    /** More than the cases the pool runs at once (unit.parallelism, 3 by default, plus threads it adds while one blocks). */
+    private static final int RESIDENT_THREADS = 8;
     private static WardenServer resident;
 
     @BeforeAll
@@ -61,15 +65,13 @@ class GoldenDecisionLineTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void decisionLine_everyTransport_isTheSame(GoldenCorpus.Case c) throws Exception {
-        String ownJvm;
-        try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
-            GoldenCorpus.runInProcess(c, p);
-            ownJvm = DecisionLines.only(p.dir);
-        }
+        List<String> ownJvmLines = GoldenInProcess.of(c).decisionLines();
+        assertThat(ownJvmLines).as("decision lines of the in-process run").hasSize(1);
+        String ownJvm = ownJvmLines.get(0);
         assertThat(DecisionLines.transport(ownJvm)).isEqualTo(DecisionLog.OWN_JVM);
 
         String forwarded;
-        try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
+        try (GoldenCorpus.Project p = GoldenCorpus.Project.open(GoldenInProcess.cache())) {
             assertThat(forward(resident.port(), forwardFrame(c, p))).startsWith("HTTP/1.1 200");
             forwarded = DecisionLines.only(p.dir);
         }
@@ -78,7 +80,7 @@ class GoldenDecisionLineTest {
 
         if (c.event() == null) { // an HTTP hook's path names no canonical event (--event)
             String serve;
-            try (GoldenCorpus.Project p = GoldenCorpus.Project.open(shared.cache)) {
+            try (GoldenCorpus.Project p = GoldenCorpus.Project.open(GoldenInProcess.cache())) {
                 WardenServer server = WardenServer.start(0, null, c.manifest().toString(), TOKEN, 1,
                         p.env(c), GoldenCorpus.CLOCK);
                 try {

@@ -24,8 +24,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The golden corpus ({@link GoldenCorpus}) over HTTP through an in-process {@link WardenServer}:
  * each case must match its expectation and give byte-identical stdout, the same exit code and the
- * same (one-line) note as the in-process dispatch. A server's environment is fixed at start, so
- * cases run on one server per distinct case environment.
+ * same (one-line) note as the in-process dispatch of the case ({@link GoldenInProcess}: in a fresh
+ * project, the run {@link GoldenDispatchTest} checks). A server's environment is fixed at start, so
+ * cases run on one server per distinct case environment, all in this class's one project.
  */
 @Order(2) // the longest unit class whose cases run in order starts early, not last
 class GoldenServeTest {
@@ -58,7 +59,7 @@ class GoldenServeTest {
         assertThat(response.statusCode()).as("status").isEqualTo(200);
         String note = response.headers().firstValue("X-Warden-Note").orElse("");
         int exit = Integer.parseInt(response.headers().firstValue("X-Warden-Exit").orElseThrow());
-        GoldenCorpus.Outcome inProcess = GoldenCorpus.runInProcess(c, project);
+        GoldenCorpus.Outcome inProcess = GoldenInProcess.of(c).outcome();
         assertThat(GoldenCorpus.normalized(response.body())).as("stdout, byte for byte but for gate sessions")
                 .isEqualTo(GoldenCorpus.normalized(inProcess.stdout()));
         assertThat(exit).as("exit code").isEqualTo(inProcess.exitCode());
