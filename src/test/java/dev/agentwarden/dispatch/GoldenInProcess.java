@@ -4,10 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 /**
  * One in-process dispatch per golden case ({@link GoldenCorpus#runInProcess}), shared by the unit suites
@@ -24,7 +20,7 @@ final class GoldenInProcess {
     record Run(GoldenCorpus.Outcome outcome, List<String> decisionLines) {
     }
 
-    private static final Map<String, FutureTask<Run>> RUNS = new ConcurrentHashMap<>();
+    private static final OncePerKey<Run> RUNS = new OncePerKey<>();
     private static GoldenCorpus.Project cacheOwner;
 
     private GoldenInProcess() {
@@ -32,18 +28,7 @@ final class GoldenInProcess {
 
     /** The run of {@code c}: started by this thread when no suite has asked for it yet, else awaited. */
     static Run of(GoldenCorpus.Case c) throws Exception {
-        FutureTask<Run> task = new FutureTask<>(() -> run(c));
-        FutureTask<Run> earlier = RUNS.putIfAbsent(c.name(), task);
-        if (earlier == null) {
-            task.run();
-        } else {
-            task = earlier;
-        }
-        try {
-            return task.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
+        return RUNS.get(c.name(), () -> run(c));
     }
 
     private static Run run(GoldenCorpus.Case c) throws IOException {

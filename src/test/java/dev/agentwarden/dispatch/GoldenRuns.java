@@ -8,11 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 
 /**
  * One packaged-jar JVM per cold golden case ({@link GoldenCorpus#coldCases}: one case of each kind),
@@ -32,7 +28,7 @@ final class GoldenRuns {
             Set<String> loaded) {
     }
 
-    private static final Map<String, FutureTask<Run>> RUNS = new ConcurrentHashMap<>();
+    private static final OncePerKey<Run> RUNS = new OncePerKey<>();
     private static final List<GoldenCorpus.Project> PROJECTS = Collections.synchronizedList(new ArrayList<>());
     private static GoldenCorpus.Project cacheOwner;
 
@@ -41,18 +37,7 @@ final class GoldenRuns {
 
     /** The run of {@code c}: started by this thread when no suite has asked for it yet, else awaited. */
     static Run of(GoldenCorpus.Case c) throws Exception {
-        FutureTask<Run> task = new FutureTask<>(() -> run(c));
-        FutureTask<Run> earlier = RUNS.putIfAbsent(c.name(), task);
-        if (earlier == null) {
-            task.run();
-        } else {
-            task = earlier;
-        }
-        try {
-            return task.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
+        return RUNS.get(c.name(), () -> run(c));
     }
 
     private static Run run(GoldenCorpus.Case c) throws IOException, InterruptedException {

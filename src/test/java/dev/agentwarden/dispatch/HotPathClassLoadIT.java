@@ -16,9 +16,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -75,7 +72,7 @@ class HotPathClassLoadIT {
     /** Warden's top-level classes loaded by the default-manifest dispatches, by package. */
     private static final Map<String, Set<String>> HOT = new TreeMap<>();
     private static int defaultManifestRuns;
-    private static final Map<String, FutureTask<Set<String>>> DEFAULT_MANIFEST_LOADS = new ConcurrentHashMap<>();
+    private static final OncePerKey<Set<String>> DEFAULT_MANIFEST_LOADS = new OncePerKey<>();
 
     /** One case of each kind ({@link GoldenCorpus#coldCases}): a cold JVM per distinct hot path. */
     static Stream<Named<GoldenCorpus.Case>> cases() throws IOException {
@@ -116,22 +113,11 @@ class HotPathClassLoadIT {
      * to ask (and added to {@link #HOT}), awaited by the others, so the case is dispatched once.
      */
     private static Set<String> defaultManifestLoads(GoldenCorpus.Case c) throws Exception {
-        FutureTask<Set<String>> task = new FutureTask<>(() -> {
+        return DEFAULT_MANIFEST_LOADS.get(c.name(), () -> {
             Set<String> loaded = loads(defaultManifest(c.argv()), c);
             remember(loaded);
             return loaded;
         });
-        FutureTask<Set<String>> earlier = DEFAULT_MANIFEST_LOADS.putIfAbsent(c.name(), task);
-        if (earlier == null) {
-            task.run();
-        } else {
-            task = earlier;
-        }
-        try {
-            return task.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof Exception cause ? cause : e;
-        }
     }
 
     private static synchronized void remember(Set<String> loaded) {
