@@ -44,9 +44,31 @@ final class ArchiveCheck {
                 found.add(Finding.problem(archive.describe() + "; each event's JVM starts slower",
                         home.launcher() + " train-archive"));
             }
+            found.add(commandsFinding(StartupArchive.commandsOf(home.archiveDir(env), jar), home));
         } catch (IOException e) {
             found.add(Finding.note("not checked: " + e.getMessage()));
         }
         return section;
+    }
+
+    /** The commands' archive: its absence slows commands other than dispatch, so it is a note, never a problem. */
+    static Finding commandsFinding(StartupArchive commands, WardenHome home) {
+        if (commands == null) {
+            return Finding.note("commands (all but dispatch) load from the jar: on JDK 25 and later the AOT cache is dispatch's only");
+        }
+        switch (commands.state()) {
+            case CURRENT:
+                return Finding.ok("commands archive " + commands.archive() + ": present and current");
+            case GIVEN_UP:
+                return Finding.note("no commands archive: its training failed (see " + commands.archive().getParent()
+                        .resolve("train.log") + "); commands load from the jar until `" + home.launcher()
+                        + " train-archive` trains it");
+            case STALE:
+                return Finding.note("commands archive " + commands.archive() + " is stale (trained for another build"
+                        + " of the jar); the first ledger, guard, report, log or export read trains it again in the background");
+            default:
+                return Finding.note("no commands archive " + commands.archive() + " yet: `" + home.launcher()
+                        + " train-archive` trains it, or the first ledger, guard, report, log or export read in the background");
+        }
     }
 }

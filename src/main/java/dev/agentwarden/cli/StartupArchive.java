@@ -45,6 +45,28 @@ record StartupArchive(Path archive, State state, int failures) {
         return new StartupArchive(archive, state, failures);
     }
 
+    /**
+     * The commands' archive beside it ({@code <name>.commands.static.jsa}, JDK 17-24 only, or null on
+     * JDK 25 and later): what bin/warden starts every command but dispatch with when current; a
+     * {@code .failed} marker beside it means a training failed and is not retried until train-archive.
+     */
+    static StartupArchive commandsOf(Path dir, Path jar) throws IOException {
+        if (Runtime.version().feature() >= 25) {
+            return null;
+        }
+        StartupArchive dispatch = of(dir, jar);
+        String name = dispatch.archive().getFileName().toString();
+        Path archive = dispatch.archive().resolveSibling(name.substring(0, name.length() - ".static.jsa".length())
+                + ".commands.static.jsa");
+        State state;
+        if (Files.isRegularFile(archive)) {
+            state = Files.getLastModifiedTime(archive).equals(Files.getLastModifiedTime(jar)) ? State.CURRENT : State.STALE;
+        } else {
+            state = Files.exists(archive.resolveSibling(archive.getFileName() + ".failed")) ? State.GIVEN_UP : State.MISSING;
+        }
+        return new StartupArchive(archive, state, state == State.GIVEN_UP ? 1 : 0);
+    }
+
     /** The archive's file suffix as bin/warden names it: an AOT cache from JDK 25, else a static AppCDS archive. */
     static String suffix(int feature) {
         return feature >= 25 ? ".aot" : ".static.jsa";
