@@ -184,6 +184,18 @@ public final class LedgerLine {
         }
 
         /**
+         * Reads the line that starts at {@code bytes[from]} in place, finding its end as it reads
+         * ({@link FieldScanner#scanLine}): the index of the {@code '\n'} that ends it, the view then
+         * holding it as {@link #read} of {@code bytes[from, nl)} would; or -1, the view holding
+         * nothing, when the line must be found and {@link #read} the usual way (no newline before
+         * {@code limit}, or a line the scanner leaves to the parser).
+         */
+        int readLine(byte[] bytes, int from, int limit) {
+            parsed = null;
+            return scanner.scanLine(bytes, from, limit);
+        }
+
+        /**
          * Reads the object at {@code bytes[from]}, an element of an array of a line this view's
          * scanner accepted, ending before {@code limit}; returns the index after it.
          */

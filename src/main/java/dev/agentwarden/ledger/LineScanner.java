@@ -149,6 +149,39 @@ public final class LineScanner implements Closeable {
         }
     }
 
+    /**
+     * Where the next line starts in {@link #buffer()}: a caller that finds the line's end as it reads
+     * the line ({@link #takeLine}) reads from here, up to {@link #readEnd()}.
+     */
+    public int nextLineStart() {
+        return head;
+    }
+
+    /** The end of the bytes read into {@link #buffer()} so far. */
+    public int readEnd() {
+        return tail;
+    }
+
+    /**
+     * Moves to the next line as {@link #advance} would, its end found by the caller:
+     * {@code buffer()[newline]} is the first {@code '\n'} at or after {@link #nextLineStart()} and
+     * before {@link #readEnd()}. {@code false}, without moving, when the line is longer than the cap
+     * ({@link #advance} then reads it as overlong).
+     */
+    public boolean takeLine(int newline) {
+        if (newline - head > maxLineBytes) {
+            return false;
+        }
+        number++;
+        terminated = true;
+        overlong = false;
+        lineStart = head;
+        lineEnd = newline;
+        head = newline + 1;
+        scanFrom = head;
+        return true;
+    }
+
     private int indexOfNewline(int from, int to) {
         return ByteWords.indexOf(buf, from, to, (byte) '\n');
     }
