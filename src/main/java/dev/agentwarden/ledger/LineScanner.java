@@ -76,22 +76,33 @@ public final class LineScanner implements Closeable {
         this.maxLineBytes = maxLineBytes;
         this.progress = progress;
         this.remaining = maxFileBytes;
-        this.buf = new byte[Math.max(CHUNK, maxLineBytes + 1) + CHUNK];
+        this.buf = new byte[bufferBytes(maxLineBytes)];
     }
 
     /**
      * The lines of {@code in}'s bytes {@code [from, to)}, read by position, so that several scanners
      * can read one open file at once ({@link LineChunks}); {@link #close} leaves {@code in} open.
-     * Line numbers count from {@code from}.
+     * Line numbers count from {@code from}. The scanner reads into {@code buffer} (at least
+     * {@link #bufferBytes} for {@code maxLineBytes}) until it is closed, so one reader's scanners,
+     * one after another, share one buffer.
      */
-    LineScanner(FileChannel in, long from, long to, int maxLineBytes, ReadProgress progress) {
+    LineScanner(FileChannel in, long from, long to, int maxLineBytes, ReadProgress progress, byte[] buffer) {
+        if (buffer.length < bufferBytes(maxLineBytes)) {
+            throw new IllegalArgumentException("a buffer of " + buffer.length + " bytes for lines of up to "
+                    + maxLineBytes);
+        }
         this.in = in;
         this.owned = false;
         this.position = from;
         this.remaining = to - from;
         this.maxLineBytes = maxLineBytes;
         this.progress = progress;
-        this.buf = new byte[Math.max(CHUNK, maxLineBytes + 1) + CHUNK];
+        this.buf = buffer;
+    }
+
+    /** The size of a scanner's buffer for lines of up to {@code maxLineBytes}. */
+    static int bufferBytes(int maxLineBytes) {
+        return Math.max(CHUNK, maxLineBytes + 1) + CHUNK;
     }
 
     /**
