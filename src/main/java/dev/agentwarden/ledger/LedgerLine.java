@@ -241,6 +241,19 @@ public final class LedgerLine {
             return value(key) instanceof Long n ? n : null;
         }
 
+        /** Whether {@link #integer} gives a value for {@code key}; read it unboxed with {@link #integerValue}. */
+        public boolean isInteger(Key key) {
+            return parsed == null && scanner.kind(key.ordinal()) == FieldScanner.INTEGER || integer(key) != null;
+        }
+
+        /** The value of an integer field ({@link #isInteger}), unboxed. */
+        public long integerValue(Key key) {
+            if (parsed == null && scanner.kind(key.ordinal()) == FieldScanner.INTEGER) {
+                return scanner.integer(key.ordinal());
+            }
+            return integer(key);
+        }
+
         /** Whether the field is JSON {@code true}. */
         public boolean isTrue(Key key) {
             return parsed != null ? Boolean.TRUE.equals(parsed.get(key.wire)) : scanner.kind(key.ordinal()) == FieldScanner.TRUE;
