@@ -10,7 +10,6 @@ import dev.agentwarden.ledger.LedgerProblem;
 import dev.agentwarden.ledger.LedgerReader;
 import dev.agentwarden.ledger.NameCounts;
 import dev.agentwarden.ledger.PairwiseMerge;
-import dev.agentwarden.ledger.UtcTime;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -286,7 +285,7 @@ public final class GuardDerivation {
             }
             Instant ts;
             try {
-                ts = UtcTime.parse(String.valueOf(e.string(Key.TS)));
+                ts = e.instant(Key.TS);
             } catch (DateTimeParseException ex) {
                 report.unreadable++;
                 return;

@@ -358,6 +358,11 @@ public final class FieldScanner {
         return end[key];
     }
 
+    /** Whether the {@link #STRING} value holds an escape (its bytes are not its text). */
+    public boolean escaped(int key) {
+        return escaped[key];
+    }
+
     /** The value of an {@link #INTEGER}. */
     public long integer(int key) {
         return integer[key];

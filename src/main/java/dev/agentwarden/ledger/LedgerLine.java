@@ -254,6 +254,23 @@ public final class LedgerLine {
             return integer(key);
         }
 
+        /**
+         * {@code UtcTime.parse(String.valueOf(string(key)))}: a string field in the form Warden writes
+         * is read in place, without a string; any other value is parsed as that text.
+         *
+         * @throws java.time.format.DateTimeParseException as {@link UtcTime#parse} does
+         */
+        public java.time.Instant instant(Key key) {
+            int k = key.ordinal();
+            if (parsed == null && scanner.kind(k) == FieldScanner.STRING && !scanner.escaped(k)) {
+                java.time.Instant t = UtcTime.parseWritten(scanner.bytes(), scanner.start(k), scanner.end(k));
+                if (t != null) {
+                    return t;
+                }
+            }
+            return UtcTime.parse(String.valueOf(string(key)));
+        }
+
         /** Whether the field is JSON {@code true}. */
         public boolean isTrue(Key key) {
             return parsed != null ? Boolean.TRUE.equals(parsed.get(key.wire)) : scanner.kind(key.ordinal()) == FieldScanner.TRUE;
