@@ -32,7 +32,11 @@ final class CliErrors {
 
     /** The line for an exception a command did not handle. */
     static String failed(CommandSpec spec, Exception e) {
-        String command = spec.qualifiedName();
+        return failed(spec.qualifiedName(), e);
+    }
+
+    /** {@link #failed(CommandSpec, Exception)} of the command named {@code command} ({@code warden ledger stats}). */
+    static String failed(String command, Exception e) {
         String what;
         if (e instanceof NoSuchFileException f) {
             what = "no such file or directory: " + f.getFile() + "; check the path";

@@ -49,12 +49,16 @@ final class GuardCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            PrintWriter out = spec.commandLine().getOut();
+            return run(spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
+
+        /** The command, its options set, writing to {@code out} and {@code err}; returns the exit code. */
+        int run(PrintWriter out, PrintWriter err) throws IOException {
             Instant from = null;
             if (since != null) {
                 from = parseSince(since);
                 if (from == null) {
-                    spec.commandLine().getErr().println("warden guard derive: guard_since_invalid: '" + since
+                    err.println("warden guard derive: guard_since_invalid: '" + since
                             + "' is neither YYYY-MM-DD nor an ISO-8601 instant");
                     return ExitCode.UNREADABLE.code();
                 }
@@ -66,7 +70,7 @@ final class GuardCommand implements Runnable {
             } else {
                 report.printText(out);
             }
-            return LedgerCommand.unreadExit(report.unreadSegments(), "warden guard derive", spec.commandLine().getErr());
+            return LedgerCommand.unreadExit(report.unreadSegments(), "warden guard derive", err);
         }
 
         static Instant parseSince(String text) {

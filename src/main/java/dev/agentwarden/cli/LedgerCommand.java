@@ -57,7 +57,11 @@ final class LedgerCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            PrintWriter out = spec.commandLine().getOut();
+            return run(spec.commandLine().getOut(), spec.commandLine().getErr());
+        }
+
+        /** The command, its options set, writing to {@code out} and {@code err}; returns the exit code. */
+        int run(PrintWriter out, PrintWriter err) throws IOException {
             LedgerPaths paths = LedgerPaths.forRoot(project.root());
             LedgerSettings settings;
             try {
@@ -65,8 +69,7 @@ final class LedgerCommand implements Runnable {
                         paths.stateHome().getParent().toString()), System.getenv());
                 settings = ledgerSettings(m);
             } catch (ManifestException | IllegalArgumentException e) {
-                spec.commandLine().getErr().println("warden ledger stats: manifest unusable, so duration budgets are unknown: "
-                        + e.getMessage());
+                err.println("warden ledger stats: manifest unusable, so duration budgets are unknown: " + e.getMessage());
                 return ExitCode.UNREADABLE.code();
             }
             LedgerStats.Report report = LedgerStats.compute(paths, settings, Clock.systemUTC(),
@@ -76,7 +79,7 @@ final class LedgerCommand implements Runnable {
             } else {
                 report.printText(out);
             }
-            return unreadExit(report.unreadSegments(), "warden ledger stats", spec.commandLine().getErr());
+            return unreadExit(report.unreadSegments(), "warden ledger stats", err);
         }
 
         /** The settings of the manifest's {@code subagent-ledger} built-in, or the defaults when none is declared. */

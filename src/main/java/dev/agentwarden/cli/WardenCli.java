@@ -74,6 +74,12 @@ public final class WardenCli implements Runnable {
      * {@code XDG_STATE_HOME}, at a temporary directory).
      */
     public static int execute(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
+        Integer direct = DirectCommands.execute(args, out, err);
+        return direct != null ? direct : executeParsed(args, out, err, env);
+    }
+
+    /** {@link #execute(String[], PrintWriter, PrintWriter, Map)} through picocli, whatever the command line. */
+    static int executeParsed(String[] args, PrintWriter out, PrintWriter err, Map<String, String> env) {
         CommandLine cli = commandLine(env, args.length == 0 ? null : args[0]);
         cli.setOut(out);
         cli.setErr(err);

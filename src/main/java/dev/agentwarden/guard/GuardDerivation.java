@@ -8,8 +8,8 @@ import dev.agentwarden.ledger.LedgerLine.Key;
 import dev.agentwarden.ledger.LedgerPaths;
 import dev.agentwarden.ledger.LedgerProblem;
 import dev.agentwarden.ledger.LedgerReader;
+import dev.agentwarden.ledger.NameCounts;
 import dev.agentwarden.ledger.PairwiseMerge;
-import dev.agentwarden.ledger.UtcTime;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * {@code warden guard derive}: the spawn guard's threshold, derived from its own lines as the
@@ -63,7 +62,8 @@ public final class GuardDerivation {
         final Distribution concurrency = new Distribution();
         final Distribution depth = new Distribution();
         final Map<String, CandidateTally> candidates = new LinkedHashMap<>();
-        final Map<String, Long> postures = new TreeMap<>();
+        /** Lines per posture (listed by name). */
+        final NameCounts postures = new NameCounts();
         final List<LedgerProblem> problems = new ArrayList<>();
         long acted;
         long unreadable;
@@ -96,7 +96,7 @@ public final class GuardDerivation {
                 t.maxDepth = c.maxDepth;
                 t.maxConcurrent = c.maxConcurrent;
             });
-            later.postures.forEach((k, n) -> postures.merge(k, n, Long::sum));
+            postures.addAll(later.postures);
             problems.addAll(later.problems);
             acted += later.acted;
             unreadable += later.unreadable;
@@ -140,7 +140,7 @@ public final class GuardDerivation {
             o.put("observations", observations());
             o.put("first", first == null ? null : first.toString());
             o.put("last", last == null ? null : last.toString());
-            o.put("postures", new LinkedHashMap<>(postures));
+            o.put("postures", new LinkedHashMap<>(postures.byName()));
             o.put("acted", acted);
             o.put("concurrent_open", distribution(concurrency, concurrencyThreshold()));
             o.put("spawn_depth", distribution(depth, depthThreshold()));
@@ -193,7 +193,7 @@ public final class GuardDerivation {
                 out.println("no spawn_guard lines yet: bind spawn-guard (posture: shadow) and let agents spawn subagents");
                 return;
             }
-            out.println("postures seen: " + postures + (acted > 0 ? ", acted on " + acted : ""));
+            out.println("postures seen: " + postures.byName() + (acted > 0 ? ", acted on " + acted : ""));
             if (!problems.isEmpty()) {
                 out.println((problems.size() - unreadSegments().size()) + " ledger line(s) skipped as torn, "
                         + unreadSegments().size() + " segment(s) NOT READ; see `warden ledger verify`");
@@ -285,7 +285,7 @@ public final class GuardDerivation {
             }
             Instant ts;
             try {
-                ts = UtcTime.parse(String.valueOf(e.string(Key.TS)));
+                ts = e.instant(Key.TS);
             } catch (DateTimeParseException ex) {
                 report.unreadable++;
                 return;
@@ -315,7 +315,7 @@ public final class GuardDerivation {
         if (e.isTrue(Key.DEPTH_USABLE_FOR_DERIVATION) && depth != null) {
             report.depth.add(depth);
         }
-        report.postures.merge(String.valueOf(e.string(Key.POSTURE)), 1L, Long::sum);
+        report.postures.add(String.valueOf(e.string(Key.POSTURE)), 1);
         if (e.isTrue(Key.ACTED)) {
             report.acted++;
         }
@@ -325,7 +325,9 @@ public final class GuardDerivation {
         if (report.last == null || ts.isAfter(report.last)) {
             report.last = ts;
         }
-        for (LedgerLine.View c : e.objects(Key.CANDIDATES)) {
+        List<LedgerLine.View> candidates = e.objects(Key.CANDIDATES);
+        for (int i = 0; i < candidates.size(); i++) {
+            LedgerLine.View c = candidates.get(i);
             String label = c.string(Key.LABEL);
             if (label == null) {
                 continue;

@@ -94,6 +94,8 @@ public final class FieldScanner {
     private byte[][] lastShared;
     private String[] lastSharedValue;
     private byte[] buf;
+    /** {@link #scanLine} runs: a {@code '\n'} ends the text rather than being white space. */
+    private boolean oneLine;
     private int pos;
     private int limit;
     private int depth;
@@ -173,6 +175,31 @@ public final class FieldScanner {
         }
         skipWhitespace();
         return pos == limit;
+    }
+
+    /**
+     * Reads the line that starts at {@code bytes[from]}, its end found within the scan rather than
+     * by a search before it: when {@code bytes[from, nl)} is an object that {@link #scan} accepts,
+     * with at most blanks ({@code ' '}, {@code '\t'}, {@code '\r'}) after it, and {@code bytes[nl]}
+     * is the first {@code '\n'} at or after {@code from}, returns {@code nl} with the keys recorded
+     * as {@link #scan} of {@code bytes[from, nl)} records them. Returns -1 otherwise: no {@code '\n'}
+     * before {@code limit}, or a line {@link #scan} would refuse; the caller then finds the line's
+     * end and reads it as before, so -1 costs only speed. Whitespace inside the object never spans
+     * a {@code '\n'} here, so the object cannot run on into the next line.
+     */
+    public int scanLine(byte[] bytes, int from, int limit) {
+        reset(bytes, from, limit);
+        if (pos >= this.limit || buf[pos] != '{') {
+            return -1;
+        }
+        oneLine = true;
+        if (!object(true)) {
+            return -1;
+        }
+        while (pos < this.limit && (buf[pos] == ' ' || buf[pos] == '\t' || buf[pos] == '\r')) {
+            pos++;
+        }
+        return pos < this.limit && buf[pos] == '\n' ? pos : -1;
     }
 
     /**
@@ -306,6 +333,7 @@ public final class FieldScanner {
         touchedCount = 0;
         keyTop = 0;
         depth = 0;
+        oneLine = false;
         buf = bytes;
         pos = from;
         limit = to;
@@ -328,6 +356,11 @@ public final class FieldScanner {
     /** End of the value, exclusive (for a string, at its closing quote). */
     public int end(int key) {
         return end[key];
+    }
+
+    /** Whether the {@link #STRING} value holds an escape (its bytes are not its text). */
+    public boolean escaped(int key) {
+        return escaped[key];
     }
 
     /** The value of an {@link #INTEGER}. */
@@ -927,7 +960,7 @@ public final class FieldScanner {
     private void skipWhitespace() {
         while (pos < limit) {
             byte c = buf[pos];
-            if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (c == ' ' || c == '\t' || c == '\r' || c == '\n' && !oneLine) {
                 pos++;
             } else {
                 return;

@@ -184,6 +184,18 @@ public final class LedgerLine {
         }
 
         /**
+         * Reads the line that starts at {@code bytes[from]} in place, finding its end as it reads
+         * ({@link FieldScanner#scanLine}): the index of the {@code '\n'} that ends it, the view then
+         * holding it as {@link #read} of {@code bytes[from, nl)} would; or -1, the view holding
+         * nothing, when the line must be found and {@link #read} the usual way (no newline before
+         * {@code limit}, or a line the scanner leaves to the parser).
+         */
+        int readLine(byte[] bytes, int from, int limit) {
+            parsed = null;
+            return scanner.scanLine(bytes, from, limit);
+        }
+
+        /**
          * Reads the object at {@code bytes[from]}, an element of an array of a line this view's
          * scanner accepted, ending before {@code limit}; returns the index after it.
          */
@@ -227,6 +239,36 @@ public final class LedgerLine {
                 }
             }
             return value(key) instanceof Long n ? n : null;
+        }
+
+        /** Whether {@link #integer} gives a value for {@code key}; read it unboxed with {@link #integerValue}. */
+        public boolean isInteger(Key key) {
+            return parsed == null && scanner.kind(key.ordinal()) == FieldScanner.INTEGER || integer(key) != null;
+        }
+
+        /** The value of an integer field ({@link #isInteger}), unboxed. */
+        public long integerValue(Key key) {
+            if (parsed == null && scanner.kind(key.ordinal()) == FieldScanner.INTEGER) {
+                return scanner.integer(key.ordinal());
+            }
+            return integer(key);
+        }
+
+        /**
+         * {@code UtcTime.parse(String.valueOf(string(key)))}: a string field in the form Warden writes
+         * is read in place, without a string; any other value is parsed as that text.
+         *
+         * @throws java.time.format.DateTimeParseException as {@link UtcTime#parse} does
+         */
+        public java.time.Instant instant(Key key) {
+            int k = key.ordinal();
+            if (parsed == null && scanner.kind(k) == FieldScanner.STRING && !scanner.escaped(k)) {
+                java.time.Instant t = UtcTime.parseWritten(scanner.bytes(), scanner.start(k), scanner.end(k));
+                if (t != null) {
+                    return t;
+                }
+            }
+            return UtcTime.parse(String.valueOf(string(key)));
         }
 
         /** Whether the field is JSON {@code true}. */

@@ -247,8 +247,18 @@ public final class LedgerReader {
     private static <V extends LineVisitor> Part<V> readPart(String month, LineScanner scanner, V visitor) throws IOException {
         Part<V> part = new Part<>(visitor);
         LedgerLine.View view = new LedgerLine.View();
-        while (scanner.advance()) {
-            byte[] buf = scanner.buffer();
+        byte[] buf = scanner.buffer();
+        while (true) {
+            // Most lines: read in one pass that finds the line's end too; any other line, the usual way.
+            int start = scanner.nextLineStart();
+            int newline = view.readLine(buf, start, scanner.readEnd());
+            if (newline >= 0 && scanner.takeLine(newline)) {
+                visitor.entry(month, 0, view, buf, start, newline);
+                continue;
+            }
+            if (!scanner.advance()) {
+                break;
+            }
             int from = scanner.lineStart();
             int to = scanner.lineEnd();
             if (scanner.overlong()) {

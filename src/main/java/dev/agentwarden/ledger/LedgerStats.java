@@ -46,10 +46,12 @@ public final class LedgerStats {
         long unidentified;
         long reaped;
         long envelopeOk;
-        final Map<String, Long> envelope = new TreeMap<>();
-        final Map<String, Long> arms = new LinkedHashMap<>();
+        /** Stops per envelope verdict (listed by name). */
+        final NameCounts envelope = new NameCounts();
+        /** Stops per stop-loss arm exceeded (listed in the order first seen). */
+        final NameCounts arms = new NameCounts();
         final Distribution durations = new Distribution();
-        final Set<String> sessions = new HashSet<>();
+        Set<String> sessions = new HashSet<>();
         /** The session added last: lines of one session come in runs, and a repeat needs no set lookup. */
         private String lastSession;
 
@@ -68,14 +70,14 @@ public final class LedgerStats {
             o.put("unidentified", unidentified);
             o.put("reaped", reaped);
             o.put("sessions", (long) sessions.size());
-            o.put("envelope", new LinkedHashMap<>(envelope));
+            o.put("envelope", new LinkedHashMap<>(envelope.byName()));
             o.put("envelope_return_rate", rate());
             o.put("duration_n", durations.count());
             o.put("duration_p50_ms", durations.percentile(50));
             o.put("duration_p90_ms", durations.percentile(90));
             o.put("duration_p99_ms", durations.percentile(99));
             o.put("duration_max_ms", durations.max());
-            o.put("stop_loss_arms_exceeded", new LinkedHashMap<>(arms));
+            o.put("stop_loss_arms_exceeded", arms.inOrder());
             return o;
         }
 
@@ -91,9 +93,14 @@ public final class LedgerStats {
             unidentified += later.unidentified;
             reaped += later.reaped;
             envelopeOk += later.envelopeOk;
-            later.envelope.forEach((k, n) -> envelope.merge(k, n, Long::sum));
-            later.arms.forEach((k, n) -> arms.merge(k, n, Long::sum));
+            envelope.addAll(later.envelope);
+            arms.addAll(later.arms);
             durations.merge(later.durations);
+            if (later.sessions.size() > sessions.size()) {
+                Set<String> fewer = sessions;
+                sessions = later.sessions;
+                later.sessions = fewer;
+            }
             sessions.addAll(later.sessions);
         }
     }
@@ -232,7 +239,7 @@ public final class LedgerStats {
             out.printf("open now: %d live, %d stale, %d invalid%n%n", open.live().size(), open.stale().size(),
                     open.invalid().size());
             List<String> armLabels = new ArrayList<>(settings.armLabels());
-            all.arms.keySet().stream().filter(a -> !armLabels.contains(a)).forEach(armLabels::add);
+            all.arms.inOrder().keySet().stream().filter(a -> !armLabels.contains(a)).forEach(armLabels::add);
             StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-20s %6s %6s %6s %6s %6s %9s %8s %8s %8s",
                     "agent type", "starts", "stops", "orphan", "unid", "reaped", "envelope", "p50", "p90", "p99"));
             armLabels.forEach(a -> header.append(String.format(Locale.ROOT, " %5s", ">" + a)));
@@ -240,7 +247,7 @@ public final class LedgerStats {
             byType.forEach((type, t) -> out.println(row(type, t, armLabels)));
             out.println(row("(all)", all, armLabels));
             out.println();
-            out.println("envelope verdicts (all): " + (all.envelope.isEmpty() ? "none" : all.envelope));
+            out.println("envelope verdicts (all): " + (all.envelope.isEmpty() ? "none" : all.envelope.byName()));
             out.println();
             Double rate = all.rate();
             out.println("Phase-1 falsifier: " + falsifier().toUpperCase(Locale.ROOT));
@@ -266,7 +273,7 @@ public final class LedgerStats {
                     type.length() > 20 ? type.substring(0, 19) + "…" : type, t.starts, t.stops, t.orphanStops,
                     t.unidentified, t.reaped, t.rate() == null ? "-" : percent(t.rate()),
                     human(t.durations.percentile(50)), human(t.durations.percentile(90)), human(t.durations.percentile(99))));
-            armLabels.forEach(a -> sb.append(String.format(Locale.ROOT, " %5d", t.arms.getOrDefault(a, 0L))));
+            armLabels.forEach(a -> sb.append(String.format(Locale.ROOT, " %5d", t.arms.get(a))));
             return sb.toString();
         }
 
@@ -323,10 +330,17 @@ public final class LedgerStats {
     /** The stats of one chunk of the ledger. */
     private static final class Part implements LedgerReader.LineVisitor {
         final Report report;
+        /** The line's agent type's tally and the tally of all: each line counts in both. */
         private final Tally[] pair = new Tally[2];
+        /** The agent type of the line before, and its tally (lines of one type come in runs). */
+        private String lastType;
+        private Tally lastTally;
+        /** The agent type last found without a budget. */
+        private String lastUnbudgeted;
 
         Part(Report report) {
             this.report = report;
+            pair[1] = report.all;
         }
 
         @Override
@@ -335,7 +349,9 @@ public final class LedgerStats {
             if (e.is(Event.LEDGER_GAP)) {
                 report.gaps++;
             }
-            add(report, report.settings, e, pair);
+            if (e.isSubagentEvent()) {
+                add(e);
+            }
         }
 
         @Override
@@ -350,73 +366,81 @@ public final class LedgerStats {
                 t.durations.fold();
             }
         }
-    }
 
-    private static void add(Report report, LedgerSettings settings, LedgerLine.View e, Tally[] pair) {
-        if (!e.isSubagentEvent()) {
-            return;
-        }
-        String type = e.string(Key.AGENT_TYPE);
-        String key = type == null ? NO_TYPE : type;
-        Tally t = report.byType.get(key);
-        if (t == null) {
-            t = new Tally();
-            report.byType.put(key, t);
-        }
-        pair[0] = t;
-        pair[1] = report.all;
-        String session = e.string(Key.SESSION_ID);
-        boolean unidentified = e.isTrue(Key.UNIDENTIFIED);
-        boolean stop = e.is(Event.SUBAGENT_STOP);
-        Long duration = stop ? e.integer(Key.DURATION_MS) : null;
-        for (Tally x : pair) {
-            if (session != null) {
-                x.addSession(session);
+        /** Counts a {@code subagent_*} line. */
+        private void add(LedgerLine.View e) {
+            String type = e.string(Key.AGENT_TYPE);
+            String key = type == null ? NO_TYPE : type;
+            Tally t = key == lastType ? lastTally : report.byType.get(key);
+            if (t == null) {
+                t = new Tally();
+                report.byType.put(key, t);
             }
-            if (unidentified) {
-                x.unidentified++;
-                continue;
-            }
-            if (e.is(Event.SUBAGENT_START)) {
-                x.starts++;
-            } else if (e.is(Event.SUBAGENT_REAPED)) {
-                x.reaped++;
-            } else if (stop) {
-                addStop(x, e, duration);
-            }
-        }
-        if (duration != null) {
-            Long budget = settings.budgetFor(type);
-            if (budget == null) {
-                report.unbudgeted.add(key);
-            } else if (duration > budget * BUDGET_FACTOR) {
-                report.overBudgetCount++;
-                if (report.overBudget.size() < MAX_LISTED) {
-                    report.overBudget.add(new OverBudget(e.string(Key.TS), e.string(Key.REF), session, type, duration,
-                            budget));
+            lastType = key;
+            lastTally = t;
+            pair[0] = t;
+            String session = e.string(Key.SESSION_ID);
+            boolean unidentified = e.isTrue(Key.UNIDENTIFIED);
+            boolean stop = e.is(Event.SUBAGENT_STOP);
+            boolean start = !stop && e.is(Event.SUBAGENT_START);
+            boolean reaped = !stop && !start && e.is(Event.SUBAGENT_REAPED);
+            boolean timed = stop && e.isInteger(Key.DURATION_MS);
+            long duration = timed ? e.integerValue(Key.DURATION_MS) : 0;
+            String verdict = null;
+            boolean orphan = false;
+            List<String> arms = List.of();
+            if (stop && !unidentified) {
+                verdict = e.string(Key.ENVELOPE_PARSE);
+                orphan = e.isFalse(Key.START_SEEN);
+                if (e.has(Key.STOP_LOSS_ARMS_EXCEEDED)) {
+                    arms = e.strings(Key.STOP_LOSS_ARMS_EXCEEDED);
                 }
             }
-        }
-    }
-
-    private static void addStop(Tally x, LedgerLine.View e, Long duration) {
-        x.stops++;
-        if (e.isFalse(Key.START_SEEN)) {
-            x.orphanStops++;
-        }
-        String verdict = e.string(Key.ENVELOPE_PARSE);
-        if (verdict != null) {
-            x.envelope.merge(verdict, 1L, Long::sum);
-            if (verdict.equals(ReturnEnvelope.Verdict.OK.wire())) {
-                x.envelopeOk++;
+            boolean ok = verdict != null && verdict.equals(ReturnEnvelope.Verdict.OK.wire());
+            for (int i = 0; i < pair.length; i++) {
+                Tally x = pair[i];
+                if (session != null) {
+                    x.addSession(session);
+                }
+                if (unidentified) {
+                    x.unidentified++;
+                } else if (start) {
+                    x.starts++;
+                } else if (reaped) {
+                    x.reaped++;
+                } else if (stop) {
+                    x.stops++;
+                    if (orphan) {
+                        x.orphanStops++;
+                    }
+                    if (verdict != null) {
+                        x.envelope.add(verdict, 1);
+                        if (ok) {
+                            x.envelopeOk++;
+                        }
+                    }
+                    if (timed) {
+                        x.durations.add(duration);
+                    }
+                    for (int a = 0; a < arms.size(); a++) {
+                        x.arms.add(arms.get(a), 1);
+                    }
+                }
             }
-        }
-        if (duration != null) {
-            x.durations.add(duration);
-        }
-        if (e.has(Key.STOP_LOSS_ARMS_EXCEEDED)) {
-            for (String label : e.strings(Key.STOP_LOSS_ARMS_EXCEEDED)) {
-                x.arms.merge(label, 1L, Long::sum);
+            if (timed) {
+                Long budget = report.settings.budgetFor(type);
+                if (budget == null) {
+                    if (key != lastUnbudgeted) {
+                        report.unbudgeted.add(key);
+                        lastUnbudgeted = key;
+                    }
+                } else if (duration > budget * BUDGET_FACTOR) {
+                    report.overBudgetCount++;
+                    if (report.overBudget.size() < MAX_LISTED) {
+                        report.overBudget.add(new OverBudget(e.string(Key.TS), e.string(Key.REF), session, type, duration,
+                                budget));
+                    }
+                }
             }
         }
     }

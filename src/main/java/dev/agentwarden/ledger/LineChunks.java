@@ -6,16 +6,14 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Reads the lines of open files in chunks, several at once: each file is cut into chunks of about
  * {@link #CHUNK_BYTES} at line starts (so no line is split), each chunk is read by its own
  * {@link LineScanner} on one of up to {@link #MAX_THREADS} threads (no more than the machine's
- * processors), and the results come back in file and chunk order, with the line number each chunk
+ * processors; the calling thread is one of them), each thread reusing one buffer for all the chunks
+ * it reads, and the results come back in file and chunk order, with the line number each chunk
  * starts at, for the caller to combine. A file's last chunk reads to the file's end as it is then
  * (up to the file's limit), as a single scanner would.
  */
@@ -77,76 +75,114 @@ public final class LineChunks {
             chunks.add(new Chunk(f, from, limits[f]));
         }
         int threads = Math.min(Math.min(MAX_THREADS, Runtime.getRuntime().availableProcessors()), chunks.size());
-        List<R> results = new ArrayList<>();
-        List<Long> lines = new ArrayList<>();
-        if (threads <= 1) {
-            for (Chunk c : chunks) {
-                Object[] done = readChunk(files, c, maxLineBytes, progress, reader);
-                add(done, results, lines);
-            }
-        } else {
-            ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-                Thread t = new Thread(r, "warden-read");
+        Reading<R> reading = new Reading<>(files, chunks, maxLineBytes, progress, reader);
+        List<Thread> helpers = new ArrayList<>();
+        try {
+            for (int i = 1; i < threads; i++) {
+                Thread t = new Thread(reading.reader(), "warden-read");
                 t.setDaemon(true);
-                return t;
-            });
-            try {
-                List<Future<Object[]>> futures = new ArrayList<>();
-                for (Chunk c : chunks) {
-                    futures.add(pool.submit(() -> readChunk(files, c, maxLineBytes, progress, reader)));
-                }
-                for (Future<Object[]> f : futures) {
-                    add(join(f), results, lines);
-                }
-            } finally {
-                pool.shutdownNow();
+                t.start();
+                helpers.add(t);
             }
+            reading.reader().run();
+            for (Thread t : helpers) {
+                t.join();
+            }
+        } catch (InterruptedException e) {
+            reading.stop();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading", e);
         }
+        reading.rethrowFirstFailure();
         List<Piece<R>> pieces = new ArrayList<>(chunks.size());
         long offset = 0;
         for (int i = 0; i < chunks.size(); i++) {
             if (i > 0 && chunks.get(i).file() != chunks.get(i - 1).file()) {
                 offset = 0;
             }
-            pieces.add(new Piece<>(chunks.get(i).file(), offset, results.get(i)));
-            offset += lines.get(i);
+            @SuppressWarnings("unchecked")
+            R result = (R) reading.results[i];
+            pieces.add(new Piece<>(chunks.get(i).file(), offset, result));
+            offset += reading.lines[i];
         }
         return pieces;
     }
 
-    @SuppressWarnings("unchecked")
-    private static <R> void add(Object[] done, List<R> results, List<Long> lines) {
-        results.add((R) done[0]);
-        lines.add((Long) done[1]);
-    }
+    /**
+     * One read of a list of chunks: each reader (the calling thread and up to {@link #MAX_THREADS}
+     * - 1 helpers) takes the next chunk not yet taken, in order, and reads it with a buffer of its
+     * own, used for all the chunks it reads. A failure stops the taking of further chunks.
+     */
+    private static final class Reading<R> {
+        final List<FileChannel> files;
+        final List<Chunk> chunks;
+        final int maxLineBytes;
+        final ReadProgress progress;
+        final ChunkReader<R> reader;
+        /** Written by the readers, read after they are joined. */
+        final Object[] results;
+        final long[] lines;
+        final Throwable[] failures;
+        final AtomicInteger next = new AtomicInteger();
+        volatile boolean stopped;
 
-    /** The chunk's result and its number of physical lines. */
-    private static <R> Object[] readChunk(List<FileChannel> files, Chunk c, int maxLineBytes, ReadProgress progress,
-                                          ChunkReader<R> reader) throws IOException {
-        try (LineScanner scanner = new LineScanner(files.get(c.file()), c.from(), c.to(), maxLineBytes, progress)) {
-            R r = reader.read(c.file(), scanner);
-            return new Object[] {r, (long) scanner.number()};
+        Reading(List<FileChannel> files, List<Chunk> chunks, int maxLineBytes, ReadProgress progress,
+                ChunkReader<R> reader) {
+            this.files = files;
+            this.chunks = chunks;
+            this.maxLineBytes = maxLineBytes;
+            this.progress = progress;
+            this.reader = reader;
+            this.results = new Object[chunks.size()];
+            this.lines = new long[chunks.size()];
+            this.failures = new Throwable[chunks.size()];
         }
-    }
 
-    private static Object[] join(Future<Object[]> f) throws IOException {
-        try {
-            return f.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while reading", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
+        Runnable reader() {
+            return new Reader();
+        }
+
+        void stop() {
+            stopped = true;
+        }
+
+        /** Throws the failure of the first chunk in order that failed, if any (after every reader is done). */
+        void rethrowFirstFailure() throws IOException {
+            for (Throwable cause : failures) {
+                if (cause == null) {
+                    continue;
+                }
+                if (cause instanceof IOException io) {
+                    throw io;
+                }
+                if (cause instanceof RuntimeException re) {
+                    throw re;
+                }
+                if (cause instanceof Error err) {
+                    throw err;
+                }
+                throw new IOException(cause);
             }
-            if (cause instanceof RuntimeException re) {
-                throw re;
+        }
+
+        private final class Reader implements Runnable {
+            private final byte[] buffer = new byte[LineScanner.bufferBytes(maxLineBytes)];
+
+            @Override
+            public void run() {
+                int i;
+                while (!stopped && (i = next.getAndIncrement()) < chunks.size()) {
+                    Chunk c = chunks.get(i);
+                    try (LineScanner scanner = new LineScanner(files.get(c.file()), c.from(), c.to(), maxLineBytes,
+                            progress, buffer)) {
+                        results[i] = reader.read(c.file(), scanner);
+                        lines[i] = scanner.number();
+                    } catch (IOException | RuntimeException | Error e) {
+                        failures[i] = e;
+                        stopped = true;
+                    }
+                }
             }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IOException(cause);
         }
     }
 

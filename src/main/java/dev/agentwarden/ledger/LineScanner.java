@@ -76,22 +76,33 @@ public final class LineScanner implements Closeable {
         this.maxLineBytes = maxLineBytes;
         this.progress = progress;
         this.remaining = maxFileBytes;
-        this.buf = new byte[Math.max(CHUNK, maxLineBytes + 1) + CHUNK];
+        this.buf = new byte[bufferBytes(maxLineBytes)];
     }
 
     /**
      * The lines of {@code in}'s bytes {@code [from, to)}, read by position, so that several scanners
      * can read one open file at once ({@link LineChunks}); {@link #close} leaves {@code in} open.
-     * Line numbers count from {@code from}.
+     * Line numbers count from {@code from}. The scanner reads into {@code buffer} (at least
+     * {@link #bufferBytes} for {@code maxLineBytes}) until it is closed, so one reader's scanners,
+     * one after another, share one buffer.
      */
-    LineScanner(FileChannel in, long from, long to, int maxLineBytes, ReadProgress progress) {
+    LineScanner(FileChannel in, long from, long to, int maxLineBytes, ReadProgress progress, byte[] buffer) {
+        if (buffer.length < bufferBytes(maxLineBytes)) {
+            throw new IllegalArgumentException("a buffer of " + buffer.length + " bytes for lines of up to "
+                    + maxLineBytes);
+        }
         this.in = in;
         this.owned = false;
         this.position = from;
         this.remaining = to - from;
         this.maxLineBytes = maxLineBytes;
         this.progress = progress;
-        this.buf = new byte[Math.max(CHUNK, maxLineBytes + 1) + CHUNK];
+        this.buf = buffer;
+    }
+
+    /** The size of a scanner's buffer for lines of up to {@code maxLineBytes}. */
+    static int bufferBytes(int maxLineBytes) {
+        return Math.max(CHUNK, maxLineBytes + 1) + CHUNK;
     }
 
     /**
@@ -147,6 +158,39 @@ public final class LineScanner implements Closeable {
                 return true;
             }
         }
+    }
+
+    /**
+     * Where the next line starts in {@link #buffer()}: a caller that finds the line's end as it reads
+     * the line ({@link #takeLine}) reads from here, up to {@link #readEnd()}.
+     */
+    public int nextLineStart() {
+        return head;
+    }
+
+    /** The end of the bytes read into {@link #buffer()} so far. */
+    public int readEnd() {
+        return tail;
+    }
+
+    /**
+     * Moves to the next line as {@link #advance} would, its end found by the caller:
+     * {@code buffer()[newline]} is the first {@code '\n'} at or after {@link #nextLineStart()} and
+     * before {@link #readEnd()}. {@code false}, without moving, when the line is longer than the cap
+     * ({@link #advance} then reads it as overlong).
+     */
+    public boolean takeLine(int newline) {
+        if (newline - head > maxLineBytes) {
+            return false;
+        }
+        number++;
+        terminated = true;
+        overlong = false;
+        lineStart = head;
+        lineEnd = newline;
+        head = newline + 1;
+        scanFrom = head;
+        return true;
     }
 
     private int indexOfNewline(int from, int to) {

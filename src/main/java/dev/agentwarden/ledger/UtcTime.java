@@ -53,6 +53,46 @@ public final class UtcTime {
         return java.time.Instant.parse(text);
     }
 
+    /**
+     * {@link #parse} of the ASCII text {@code b[from, to)} when it is in the form {@link #iso} writes
+     * (a valid date, no leap second), read in place; {@code null} for any other text, which the
+     * caller gives to {@link #parse} as a string.
+     */
+    public static java.time.Instant parseWritten(byte[] b, int from, int to) {
+        if (to - from != 24 || b[from + 4] != '-' || b[from + 7] != '-' || b[from + 10] != 'T' || b[from + 13] != ':'
+                || b[from + 16] != ':' || b[from + 19] != '.' || b[from + 23] != 'Z') {
+            return null;
+        }
+        int year = digits(b, from, 4);
+        int month = digits(b, from + 5, 2);
+        int day = digits(b, from + 8, 2);
+        int hour = digits(b, from + 11, 2);
+        int minute = digits(b, from + 14, 2);
+        int second = digits(b, from + 17, 2);
+        int milli = digits(b, from + 20, 3);
+        if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= monthLength(year, month)
+                && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59
+                && milli >= 0) {
+            long days = daysFromCivil(year, month, day);
+            return java.time.Instant.ofEpochSecond(days * 86_400L + hour * 3600L + minute * 60L + second,
+                    milli * 1_000_000L);
+        }
+        return null;
+    }
+
+    /** The decimal value of {@code n} ASCII digits at {@code b[from]}, or -1 when one is not a digit. */
+    private static int digits(byte[] b, int from, int n) {
+        int v = 0;
+        for (int i = from; i < from + n; i++) {
+            byte c = b[i];
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
+    }
+
     private static int monthLength(int year, int month) {
         if (month == 2) {
             return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28;

@@ -77,6 +77,67 @@ class FieldScannerTest {
     }
 
     @Test
+    void scanLine_onMutatedTextWithNewlines_isScanOfTheLineUpToItsFirstNewline() {
+        Random random = new Random(31);
+        String[] tails = {"\n", " \n", "\t\r\n", "\n" + LINE + "\n", "", " ", "\r", "x\n", "}\n", "\n\n"};
+        int accepted = 0;
+        int refused = 0;
+        for (boolean strict : new boolean[] {true, false}) {
+            FieldScanner byLine = new FieldScanner(KEYS, EXPECTED, 32, strict);
+            FieldScanner bySpan = new FieldScanner(KEYS, EXPECTED, 32, strict);
+            for (int round = 0; round < 20_000; round++) {
+                byte[] line = mutate(LINE.getBytes(StandardCharsets.UTF_8), random);
+                if (random.nextInt(4) == 0) {
+                    line = splice(line, random.nextInt(line.length + 1), 0, new byte[] {'\n'});
+                }
+                byte[] text = splice(line, line.length, 0, tails[random.nextInt(tails.length)]
+                        .getBytes(StandardCharsets.UTF_8));
+                int newline = indexOf(text, (byte) '\n');
+                int end = byLine.scanLine(text, 0, text.length);
+                boolean spanAccepted = newline >= 0 && text[0] == '{' && bySpan.scan(text, 0, newline);
+                String shown = new String(text, StandardCharsets.UTF_8);
+                assertThat(end).as(shown).isEqualTo(spanAccepted ? newline : -1);
+                if (end < 0) {
+                    refused++;
+                    continue;
+                }
+                accepted++;
+                for (int k = 0; k < KEYS.length; k++) {
+                    assertThat(byLine.kind(k)).as(KEYS[k] + " in " + shown).isEqualTo(bySpan.kind(k));
+                    assertThat(byLine.value(k)).as(KEYS[k] + " in " + shown).isEqualTo(bySpan.value(k));
+                }
+            }
+        }
+        assertThat(accepted).as("lines read with their end found in the scan").isGreaterThan(1000);
+        assertThat(refused).as("texts left to the usual way").isGreaterThan(1000);
+    }
+
+    @Test
+    void scanLine_anObjectBrokenAcrossTwoLines_isNotReadAsOne() {
+        FieldScanner scanner = new FieldScanner(new String[] {"v", "event"}, 32, true);
+        byte[] broken = "{\"v\":1,\n\"event\":\"x\"}\n".getBytes(StandardCharsets.US_ASCII);
+        assertThat(scanner.scan(broken, 0, broken.length - 1)).as("scan of both lines: the newline is white space")
+                .isTrue();
+        assertThat(scanner.scanLine(broken, 0, broken.length)).isEqualTo(-1);
+        byte[] unended = "{\"v\":1}".getBytes(StandardCharsets.US_ASCII);
+        assertThat(scanner.scanLine(unended, 0, unended.length)).as("no newline yet").isEqualTo(-1);
+        byte[] two = "{\"v\":1} \n{\"v\":2}\n".getBytes(StandardCharsets.US_ASCII);
+        assertThat(scanner.scanLine(two, 0, two.length)).isEqualTo(8);
+        assertThat(scanner.integer(0)).isEqualTo(1);
+        assertThat(scanner.scanLine(two, 9, two.length)).isEqualTo(two.length - 1);
+        assertThat(scanner.integer(0)).isEqualTo(2);
+    }
+
+    private static int indexOf(byte[] b, byte value) {
+        for (int i = 0; i < b.length; i++) {
+            if (b[i] == value) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
     void scan_predictedKey_isTakenOnlyWhenTheWholeKeyAndItsQuoteAreThere() {
         FieldScanner scanner = new FieldScanner(new String[] {"name", "outcome"}, 32, false);
         assertThat(scan(scanner, "{\"name\":\"a\",\"outcome\":\"b\"}")).isTrue();
