@@ -24,6 +24,7 @@ final class StdioChannel implements McpChannel {
     private final OutputStream stdin;
     private final MessageQueue queue = new MessageQueue();
     private final StringBuilder stderrTail = new StringBuilder();
+    private Thread stderrReader;
 
     private StdioChannel(Process process) {
         this.process = process;
@@ -53,9 +54,9 @@ final class StdioChannel implements McpChannel {
         Thread out = new Thread(this::readStdout, "mcp-stdout");
         out.setDaemon(true);
         out.start();
-        Thread err = new Thread(this::drainStderr, "mcp-stderr");
-        err.setDaemon(true);
-        err.start();
+        stderrReader = new Thread(this::drainStderr, "mcp-stderr");
+        stderrReader.setDaemon(true);
+        stderrReader.start();
     }
 
     private void readStdout() {
@@ -80,7 +81,9 @@ final class StdioChannel implements McpChannel {
                     }
                 }
             }
-            queue.fail(new McpFailure(ServerStatus.START_FAILED, "server closed its output" + exitNote() + stderrNote()));
+            String exit = exitNote();
+            awaitStderr();
+            queue.fail(new McpFailure(ServerStatus.START_FAILED, "server closed its output" + exit + stderrNote()));
         } catch (IOException e) {
             queue.fail(new McpFailure(ServerStatus.START_FAILED, "reading the server failed: " + e.getMessage()));
         }
@@ -114,6 +117,15 @@ final class StdioChannel implements McpChannel {
         return "";
     }
 
+    /** Waits briefly for the rest of an exiting server's stderr, so the reason carries what it said last. */
+    private void awaitStderr() {
+        try {
+            stderrReader.join(EXIT_GRACE_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private String stderrNote() {
         synchronized (stderrTail) {
             String tail = stderrTail.toString().strip();
@@ -123,8 +135,25 @@ final class StdioChannel implements McpChannel {
 
     @Override
     public void send(Map<String, Object> message) throws IOException {
-        stdin.write((Json.write(message) + "\n").getBytes(StandardCharsets.UTF_8));
-        stdin.flush();
+        try {
+            stdin.write((Json.write(message) + "\n").getBytes(StandardCharsets.UTF_8));
+            stdin.flush();
+        } catch (IOException e) {
+            // A server that exited closed its input: the next receive reports why (its exit status and stderr),
+            // which says more than the broken pipe.
+            if (!exitsWithinGrace()) {
+                throw e;
+            }
+        }
+    }
+
+    boolean exitsWithinGrace() {
+        try {
+            return process.waitFor(EXIT_GRACE_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     @Override
