@@ -135,6 +135,31 @@ class OwnJvmPathIT {
         }
     }
 
+    /**
+     * Two trainings side by side (a first event's background training and the user's {@code train-archive}, as
+     * {@code warden doctor} then {@code train-archive} once did): each writes its own temporaries, so both succeed and
+     * only the two archives remain. With shared temporary names one removed the other's class list mid-dump.
+     */
+    @Test
+    void trainArchive_twiceSideBySide_bothSucceed_andLeaveOnlyTheArchives() throws Exception {
+        Path cds = home.resolve("target/cds");
+        GoldenCorpus.deleteTree(cds);
+        java.util.concurrent.FutureTask<WardenProcess.Result> other = new java.util.concurrent.FutureTask<>(
+                () -> run(home.resolve("bin/warden"), List.of("train-archive"), "", env, dir));
+        new Thread(other, "second train-archive").start();
+        WardenProcess.Result first = run(home.resolve("bin/warden"), List.of("train-archive"), "", env, dir);
+        WardenProcess.Result second = other.get(DEADLINE_MS, TimeUnit.MILLISECONDS);
+
+        assertThat(first.exitCode()).as(first.stderr()).isZero();
+        assertThat(second.exitCode()).as(second.stderr()).isZero();
+        try (Stream<Path> left = Files.list(cds)) {
+            assertThat(left.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("warden-")))
+                    .as("what the trainings left in %s", cds)
+                    .allMatch(n -> n.endsWith(".static.jsa") || n.endsWith(".aot"))
+                    .anyMatch(n -> n.endsWith(".static.jsa") && !n.endsWith(".commands.static.jsa") || n.endsWith(".aot"));
+        }
+    }
+
     @Test
     void jvmPlan_filesUnchanged_hookRunsTheJvmWithoutTheLauncher() throws Exception {
         assertDeny(hook(DISPATCH, NO_VERIFY));
