@@ -1,6 +1,7 @@
 package dev.agentwarden.testing;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -68,6 +69,7 @@ public final class CommandsArchive {
             prove(dumped);
             Files.setLastModifiedTime(dumped, jarTime);
             Files.move(dumped, archive, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            deleteOthers(dir, archive, "-jdk" + jdk + ".commands.jsa");
             return List.of("-XX:SharedArchiveFile=" + archive);
         } catch (IOException | InterruptedException | RuntimeException | AssertionError e) {
             System.err.println("commands' class-data archive for process tests not trained (" + e.getMessage()
@@ -91,6 +93,17 @@ public final class CommandsArchive {
         if (check.exitCode() != 0 || !check.stdout().startsWith("warden ") || !check.stderr().isEmpty()) {
             throw new IOException("--version from " + archive + " gave exit " + check.exitCode() + ", stdout: "
                     + check.stdout() + ", stderr: " + check.stderr());
+        }
+    }
+
+    /** Archives of earlier jars for this JDK are dead weight now (a JVM that maps one keeps its pages). */
+    private static void deleteOthers(Path dir, Path archive, String suffix) throws IOException {
+        try (DirectoryStream<Path> earlier = Files.newDirectoryStream(dir, "warden-*" + suffix)) {
+            for (Path old : earlier) {
+                if (!old.equals(archive)) {
+                    Files.deleteIfExists(old);
+                }
+            }
         }
     }
 
