@@ -60,7 +60,7 @@ class IntegrityCliIT {
 
     private Run warden(Path cwd, Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> argv = new ArrayList<>(List.of(WardenProcess.java().toString()));
-        argv.addAll(WardenProcess.FLAGS);
+        argv.addAll(WardenProcess.flagsFor(Arrays.asList(args)));
         argv.addAll(List.of("-jar", JAR.toString()));
         argv.addAll(Arrays.asList(args));
         return exec(cwd, env, argv);

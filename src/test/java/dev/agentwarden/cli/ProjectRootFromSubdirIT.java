@@ -425,7 +425,7 @@ class ProjectRootFromSubdirIT {
     @Order(2)
     void dashboardFromTheSubdirectory_showsTheRootsDecisions() throws Exception {
         List<String> command = new ArrayList<>(List.of(WardenProcess.java().toString()));
-        command.addAll(WardenProcess.FLAGS);
+        command.addAll(WardenProcess.flagsFor(List.of("dashboard")));
         command.addAll(jvm());
         command.addAll(List.of("-jar", WardenProcess.jar().toString(), "dashboard"));
         ProcessBuilder pb = new ProcessBuilder(command).directory(deep.toFile()).redirectErrorStream(true);

@@ -83,7 +83,7 @@ class ReleaseCliIT {
 
     private Result warden(byte[] stdin, String... args) throws Exception {
         List<String> command = new ArrayList<>(List.of(WardenProcess.java().toString()));
-        command.addAll(WardenProcess.FLAGS);
+        command.addAll(WardenProcess.flagsFor(List.of(args)));
         command.addAll(List.of("-Dfile.encoding=ANSI_X3.4-1968", "-jar", WardenProcess.jar().toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(tmp.toFile());

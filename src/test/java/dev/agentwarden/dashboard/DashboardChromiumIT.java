@@ -136,7 +136,7 @@ class DashboardChromiumIT {
 
     private Process start(List<String> args) throws Exception {
         List<String> command = new ArrayList<>(List.of(WardenProcess.java().toString()));
-        command.addAll(WardenProcess.FLAGS);
+        command.addAll(WardenProcess.flagsFor(args));
         command.addAll(List.of("-jar", WardenProcess.jar().toString()));
         command.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);

@@ -65,7 +65,7 @@ final class ManagedLayerITSupport {
      */
     static String inNamespace(Path tmp, Map<String, String> env, List<String> args, Path stdin) throws Exception {
         Files.createDirectories(tmp.resolve("work"));
-        StringBuilder java = new StringBuilder("exec " + javaCommand());
+        StringBuilder java = new StringBuilder("exec " + javaCommand(args));
         for (String a : args) {
             java.append(" '").append(a).append('\'');
         }
@@ -94,12 +94,12 @@ final class ManagedLayerITSupport {
     }
 
     /**
-     * {@code 'java' FLAGS -jar 'warden.jar'} as shell words: the JVM flags {@code bin/warden} starts a
-     * one-event JVM with ({@link WardenProcess#FLAGS}).
+     * {@code 'java' FLAGS -jar 'warden.jar'} as shell words, for {@code warden args…}: the JVM flags
+     * {@code bin/warden} starts that command with ({@link WardenProcess#flagsFor}).
      */
-    static String javaCommand() {
+    static String javaCommand(List<String> args) {
         StringBuilder java = new StringBuilder("'" + WardenProcess.java() + "'");
-        for (String flag : WardenProcess.FLAGS) {
+        for (String flag : WardenProcess.flagsFor(args)) {
             java.append(" '").append(flag).append('\'');
         }
         return java.append(" -jar '").append(WardenProcess.jar()).append('\'').toString();

@@ -301,7 +301,7 @@ class PolicyBundleIT {
     /** Warden run here, outside the namespace (signing needs no root): stdout then stderr. */
     private String local(List<String> args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(WardenProcess.java().toString()));
-        cmd.addAll(WardenProcess.FLAGS);
+        cmd.addAll(WardenProcess.flagsFor(args));
         cmd.addAll(List.of("-jar", WardenProcess.jar().toString()));
         cmd.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
@@ -390,7 +390,7 @@ class PolicyBundleIT {
     }
 
     private static String javaCmd(List<String> args) {
-        StringBuilder java = new StringBuilder(ManagedLayerITSupport.javaCommand());
+        StringBuilder java = new StringBuilder(ManagedLayerITSupport.javaCommand(args));
         for (String a : args) {
             java.append(" '").append(a).append('\'');
         }

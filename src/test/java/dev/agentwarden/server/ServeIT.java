@@ -67,7 +67,7 @@ class ServeIT {
         cache = Files.createTempDirectory("warden-serve-cache");
         stdout = Files.createTempFile("warden-serve", ".out");
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.addAll(WardenProcess.FLAGS);
+        command.addAll(WardenProcess.flagsFor(List.of("serve")));
         command.addAll(List.of("-jar", WardenProcess.jar().toString(), "serve", "--project-dir", project.toString()));
         ProcessBuilder pb = new ProcessBuilder(command).redirectOutput(stdout.toFile())
                 .redirectError(ProcessBuilder.Redirect.INHERIT);

@@ -27,6 +27,11 @@ public final class WardenProcess {
      * the class-data archive (which only costs speed) and the crash-log location.
      */
     public static final List<String> FLAGS = LauncherFacts.JVM_FLAGS;
+    /** The commands {@code bin/warden} runs from the dispatch archive, not the commands' archive. */
+    private static final List<String> DISPATCH_ARCHIVE_COMMANDS = List.of("dispatch", "train-archive", "__train");
+    /** JVM options by which a test picks a run's class-data archive itself (or none, or records one). */
+    private static final List<String> ARCHIVE_OPTIONS = List.of("-Xshare:", "-XX:SharedArchiveFile=",
+            "-XX:ArchiveClassesAtExit=", "-XX:DumpLoadedClassList=", "-XX:SharedClassListFile=", "-XX:AOT");
 
     /** Long enough for a loaded CI machine; only proves nothing hangs. */
     public static final long TIMEOUT_SECONDS = 60;
@@ -133,8 +138,23 @@ public final class WardenProcess {
     }
 
     /**
+     * The JVM flags for {@code warden args…} as {@code bin/warden} picks them: {@link #FLAGS}, and for
+     * every command but {@code dispatch} and the archive training, the commands' class-data archive
+     * ({@link CommandsArchive}, none where it could not be trained).
+     */
+    public static List<String> flagsFor(List<String> args) {
+        if (!args.isEmpty() && DISPATCH_ARCHIVE_COMMANDS.contains(args.get(0))) {
+            return FLAGS;
+        }
+        List<String> flags = new ArrayList<>(FLAGS);
+        flags.addAll(CommandsArchive.flags());
+        return flags;
+    }
+
+    /**
      * {@code java FLAGS -cp <the test class path> main args…}: a test's own {@code main} class in a JVM
      * started as {@code bin/warden} starts one, for a test that needs several processes (locks, appends).
+     * Without a class-data archive: the class path holds directories, whose classes no archive can hold.
      */
     public static List<String> testClassCommand(Class<?> main, String... args) {
         List<String> command = new ArrayList<>();
@@ -151,12 +171,15 @@ public final class WardenProcess {
     public record Result(int exitCode, byte[] stdoutBytes, String stdout, String stderr) {
     }
 
-    /** Runs {@code java FLAGS [jvmArgs] -jar warden.jar args…} with stdin from {@code stdin} bytes. */
+    /**
+     * Runs {@code java FLAGS [archive] [jvmArgs] -jar warden.jar args…} with stdin from {@code stdin}
+     * bytes: the archive per {@link #flagsFor}, unless {@code jvmArgs} pick one (or none) themselves.
+     */
     public static Result run(List<String> jvmArgs, List<String> args, Map<String, String> env, byte[] stdin, Path workDir)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(java().toString());
-        command.addAll(FLAGS);
+        command.addAll(picksArchive(jvmArgs) ? FLAGS : flagsFor(args));
         command.addAll(jvmArgs);
         command.add("-jar");
         command.add(jar().toString());
@@ -164,7 +187,19 @@ public final class WardenProcess {
         return runCommand(command, env, stdin, workDir);
     }
 
-    private static Result runCommand(List<String> command, Map<String, String> env, byte[] stdin, Path workDir)
+    private static boolean picksArchive(List<String> jvmArgs) {
+        for (String arg : jvmArgs) {
+            for (String option : ARCHIVE_OPTIONS) {
+                if (arg.startsWith(option)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Runs {@code command} as {@link #runLauncher} runs the launcher. */
+    static Result runCommand(List<String> command, Map<String, String> env, byte[] stdin, Path workDir)
             throws IOException, InterruptedException {
         Path io = Files.createTempDirectory("warden-process-io");
         try {
