@@ -190,7 +190,7 @@ class HttpHookProjectBindingIT {
         String key = ResidentProcess.jarKey();
         List<String> command = new ArrayList<>();
         command.add(WardenProcess.java().toString());
-        command.addAll(WardenProcess.flagsFor(List.of("resident", "start")));
+        command.addAll(WardenProcess.FLAGS);
         command.addAll(List.of("-jar", WardenProcess.jar().toString(), "resident", "start", "--dir", dir.toString(),
                 "--key", key, "--idle-exit", "600"));
         ProcessBuilder pb = new ProcessBuilder(command).directory(projectA.toFile()).redirectErrorStream(true)

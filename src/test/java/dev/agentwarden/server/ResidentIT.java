@@ -766,7 +766,7 @@ class ResidentIT {
     void residentWhoseDirectoryIsGoneAtStart_exitsWithoutRecreatingIt() throws Exception {
         Path gone = tmp.resolve("removed-cache/resident");
         List<String> command = new ArrayList<>(List.of(WardenProcess.java().toString()));
-        command.addAll(WardenProcess.flagsFor(List.of("resident", "start")));
+        command.addAll(WardenProcess.FLAGS);
         command.addAll(List.of("-jar", WardenProcess.jar().toString(), "resident", "start", "--dir", gone.toString(),
                 "--key", ResidentProcess.jarKey(), "--idle-exit", "600"));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

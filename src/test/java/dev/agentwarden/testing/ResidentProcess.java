@@ -77,7 +77,6 @@ public final class ResidentProcess implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(WardenProcess.java().toString());
         command.addAll(LauncherFacts.RESIDENT_FLAGS);
-        command.addAll(CommandsArchive.flags());
         command.addAll(List.of("-jar", WardenProcess.jar().toString(), "resident", "start", "--dir", dir.toString(),
                 "--key", key, "--idle-exit", Long.toString(idleSeconds)));
         Path log = dir.resolve("test-resident.log");
