@@ -42,12 +42,9 @@ public final class UtcTime {
             int minute = digits(text, 14, 2);
             int second = digits(text, 17, 2);
             int milli = digits(text, 20, 3);
-            if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= monthLength(year, month)
-                    && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59
-                    && milli >= 0) {
-                long days = daysFromCivil(year, month, day);
-                return java.time.Instant.ofEpochSecond(days * 86_400L + hour * 3600L + minute * 60L + second,
-                        milli * 1_000_000L);
+            java.time.Instant at = instant(year, month, day, hour, minute, second, milli);
+            if (at != null) {
+                return at;
             }
         }
         return java.time.Instant.parse(text);
@@ -70,6 +67,11 @@ public final class UtcTime {
         int minute = digits(b, from + 14, 2);
         int second = digits(b, from + 17, 2);
         int milli = digits(b, from + 20, 3);
+        return instant(year, month, day, hour, minute, second, milli);
+    }
+
+    /** The instant of these fields read from the written form; {@code null} when they name no valid time (or a leap second). */
+    private static java.time.Instant instant(int year, int month, int day, int hour, int minute, int second, int milli) {
         if (year >= 1000 && month >= 1 && month <= 12 && day >= 1 && day <= monthLength(year, month)
                 && hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59
                 && milli >= 0) {
