@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("e2e")
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(HostSuite.LOCK_PREFIX + "claude-code")
+@ResourceLock(HostSuite.CLAUDE_CODE_SIDE_SUITES)
 @ParameterizedClass(name = "{0}")
 @ValueSource(strings = {"claude-code", "claude-code-current"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
