@@ -33,7 +33,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
  */
 @Tag("e2e")
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(HostSuite.CLAUDE_CODE_SIDE_SUITES)
+@ResourceLock(HostSuite.LOCK_PREFIX + "claude-code")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClaudeCodePromptGateIT {
     private static final E2eSummary SUMMARY = new E2eSummary();

@@ -43,7 +43,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Tag("e2e")
 @Execution(ExecutionMode.CONCURRENT)
-@ResourceLock(HostSuite.CLAUDE_CODE_SIDE_SUITES)
+@ResourceLock(HostSuite.LOCK_PREFIX + "claude-code")
 @ParameterizedClass(name = "{0}")
 @ValueSource(strings = {"claude-code", "claude-code-current"})
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)

@@ -48,7 +48,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * another span of the same trace. {@code OTEL_*} variables never reach a hook.
  */
 @Tag("e2e")
-@ResourceLock(HostSuite.CLAUDE_CODE_SIDE_SUITES)
+@ResourceLock(HostSuite.LOCK_PREFIX + "claude-code")
 class ClaudeTelemetryJoinIT {
     private static final E2eSummary SUMMARY = new E2eSummary();
 

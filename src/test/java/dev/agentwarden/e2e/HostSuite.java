@@ -34,14 +34,6 @@ final class HostSuite {
      * installs one host at a time either way.
      */
     static final String LOCK_PREFIX = "e2e-host:";
-    /**
-     * The lock of Claude Code's shorter suites (prompt gate, MCP rules, telemetry join): one at a time among
-     * themselves, but beside ClaudeCodeE2EIT, whose long run of sessions would otherwise be followed by theirs
-     * and end the integration phase (docs/suite-cpu.md). Their sessions share nothing with its sessions but the
-     * install, which they only read (each its own project, HOME, scratch folder, Warden cache, model and
-     * sandbox launch), as ClaudeManagedInstallE2EIT's and ReleaseInstallE2EIT's already did beside it.
-     */
-    static final String CLAUDE_CODE_SIDE_SUITES = LOCK_PREFIX + "claude-code:side-suites";
 
     /**
      * How long one host session may take before it is killed and fails: only a guard against a hang.

@@ -36,9 +36,8 @@ class HostSuiteConcurrencyTest {
 
     private static final List<Suite> SUITES = List.of(
             Suite.host(ClaudeCodeE2EIT.class, "claude-code", IN_ORDER),
-            // beside ClaudeCodeE2EIT, one at a time among themselves (HostSuite.CLAUDE_CODE_SIDE_SUITES)
-            Suite.host(ClaudeCodePromptGateIT.class, "claude-code:side-suites", IN_ORDER),
-            Suite.host(ClaudeMcpRulesE2EIT.class, "claude-code:side-suites", IN_ORDER),
+            Suite.host(ClaudeCodePromptGateIT.class, "claude-code", IN_ORDER),
+            Suite.host(ClaudeMcpRulesE2EIT.class, "claude-code", IN_ORDER),
             Suite.host(CodexE2EIT.class, "codex", IN_ORDER),
             Suite.host(GeminiE2EIT.class, "gemini-cli", IN_ORDER),
             Suite.host(GeminiMcpRulesE2EIT.class, "gemini-cli", IN_ORDER),
@@ -52,7 +51,7 @@ class HostSuiteConcurrencyTest {
             Suite.host(DroidE2EIT.class, "droid", SIDE_BY_SIDE),
             new Suite(ReleaseInstallE2EIT.class, ExecutionMode.CONCURRENT, "ReleaseInstallE2EIT", IN_ORDER),
             // same-thread suites: they run one after another, beside the concurrent ones
-            new Suite(ClaudeTelemetryJoinIT.class, ExecutionMode.SAME_THREAD, HostSuite.CLAUDE_CODE_SIDE_SUITES, IN_ORDER),
+            new Suite(ClaudeTelemetryJoinIT.class, ExecutionMode.SAME_THREAD, HostSuite.LOCK_PREFIX + "claude-code", IN_ORDER),
             new Suite(ClaudeManagedInstallE2EIT.class, ExecutionMode.SAME_THREAD, null, null),
             new Suite(CodexManagedInstallE2EIT.class, ExecutionMode.SAME_THREAD, HostSuite.LOCK_PREFIX + "codex", IN_ORDER),
             new Suite(CopilotManagedInstallE2EIT.class, ExecutionMode.SAME_THREAD, HostSuite.LOCK_PREFIX + "copilot", IN_ORDER),
