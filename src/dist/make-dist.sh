@@ -140,12 +140,8 @@ EOF
 # The sums and facts are current for the jar: the same mtime, so the launcher never rewrites them.
 touch -r "$stage/lib/warden.jar" "$stage/lib/warden.jar.sha256" "$stage/lib/launcher-facts.sh"
 
-# The two packs read the same tree and each compress it on one core: side by side.
-tar -C "$work" --owner=0 --group=0 --numeric-owner -czf "$dist/$name-linux-x64.tar.gz" "$name" &
-tar_pid=$!
-(cd "$work" && npm pack --pack-destination "$dist" --ignore-scripts --loglevel=error "./$name" >/dev/null) \
-  || { wait "$tar_pid" || true; say "npm pack failed"; exit 1; }
-wait "$tar_pid" || { say "tar failed"; exit 1; }
+tar -C "$work" --owner=0 --group=0 --numeric-owner -czf "$dist/$name-linux-x64.tar.gz" "$name"
+(cd "$work" && npm pack --pack-destination "$dist" --ignore-scripts --loglevel=error "./$name" >/dev/null)
 [ -f "$dist/agent-warden-$version.tgz" ] || { say "npm pack made no $dist/agent-warden-$version.tgz"; exit 1; }
 rm -rf "$work"
 for f in "$dist"/*; do
