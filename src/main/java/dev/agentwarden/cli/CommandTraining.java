@@ -1,6 +1,7 @@
 package dev.agentwarden.cli;
 
 import dev.agentwarden.io.OwnedPath;
+import dev.agentwarden.io.ScratchTree;
 import dev.agentwarden.ledger.LedgerLine;
 import dev.agentwarden.ledger.LedgerLine.Event;
 import dev.agentwarden.ledger.LedgerLine.Key;
@@ -52,7 +53,7 @@ public final class CommandTraining {
                 WardenCli.execute(argv, sink, sink);
             }
         } finally {
-            deleteTree(project);
+            ScratchTree.delete(project);
         }
     }
 
@@ -79,15 +80,5 @@ public final class CommandTraining {
     private static Map<String, Object> candidate(String label, long maxDepth, long maxConcurrent, boolean wouldDeny) {
         return Map.of(Key.LABEL.wire(), label, Key.MAX_DEPTH.wire(), maxDepth, Key.MAX_CONCURRENT.wire(), maxConcurrent,
                 Key.WOULD_DENY.wire(), wouldDeny, Key.ON.wire(), List.of());
-    }
-
-    private static void deleteTree(Path root) {
-        java.io.File[] children = root.toFile().listFiles();
-        if (children != null) {
-            for (java.io.File child : children) {
-                deleteTree(child.toPath());
-            }
-        }
-        root.toFile().delete();
     }
 }

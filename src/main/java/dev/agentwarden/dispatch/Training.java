@@ -4,6 +4,7 @@ import dev.agentwarden.host.Host;
 import dev.agentwarden.host.HostResponse;
 import dev.agentwarden.host.Hosts;
 import dev.agentwarden.io.OwnedPath;
+import dev.agentwarden.io.ScratchTree;
 import dev.agentwarden.manifest.ManifestLoader;
 import dev.agentwarden.manifest.ManifestException;
 import dev.agentwarden.trust.TrustException;
@@ -67,9 +68,9 @@ public final class Training {
                 }
             }
         } finally {
-            deleteTree(project);
+            ScratchTree.delete(project);
             if (given == null) {
-                deleteTree(cache);
+                ScratchTree.delete(cache);
             }
         }
     }
@@ -107,16 +108,5 @@ public final class Training {
         // private, or the manifest cache in it is refused and YAML would be recorded into the archive
         OwnedPath.createPrivateDirectories(dir);
         return dir;
-    }
-
-    /** Recursive delete without streams or lambdas, which would otherwise land in the archive. */
-    private static void deleteTree(Path root) {
-        java.io.File[] children = root.toFile().listFiles();
-        if (children != null) {
-            for (java.io.File child : children) {
-                deleteTree(child.toPath());
-            }
-        }
-        root.toFile().delete();
     }
 }
